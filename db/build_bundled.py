@@ -1,0 +1,284 @@
+"""Build the bundled card sheets in db/data/ from the raw card data in ../shared/data/.
+
+    python -m deckcheck.db.build_bundled [--shared DIR] [--check]
+
+Reproducible: the same inputs give byte-identical sheets; --check only compares and exits 1 on a
+difference. Every value comes from the sources (see ../shared/data/SOURCES.md); what they do not
+give is written as unknown, never guessed. Where a value is derived (an Immortal read off a
+name, a Pre-Game kind read off a name), the rule that derives it is in this file, with its reason.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import re
+import sys
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+from deckcheck import grid as gridmod
+from deckcheck.cards import NO_MODIFIERS, Card, Modifiers
+from deckcheck.cardsheet import COLUMNS, card_to_row
+from deckcheck.text import normalize, slug
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+SHEETS = {"highlander-1e.csv": "1st edition (Thunder Castle Games)", "highlander-2e.csv": "2nd edition records"}
+
+# The Weapons of Choice of Arms & Tactics: the AT Pre-Game cards "<weapon> Pre-Game" whose weapon
+# also heads that set's Weapon Specific cards ("Katana Sword Quality Blade").
+WEAPONS_OF_CHOICE = ("Broad Bladed Spear", "Claymore", "Gladius", "Katana Sword", "Parrying Blade", "Rapier",
+                     "Saber", "Shield", "War Axe")
+# Immortals with no Persona card in the checklist that SOURCES.md names as Personas.
+EXTRA_IMMORTALS = ("Ramirez", "Clan MacLeod")
+# Short forms and misspellings the checklist uses for Persona names (SOURCES.md lists the short forms).
+ALIASES = {"kurgan": "The Kurgan", "nakano": "The Sorcerer Nakano", "the sorceror nakano": "The Sorcerer Nakano",
+           "katana": "General Katana", "khan": "Khabul Khan", "fasil": "Iman Fasil",
+           "sunda kastigir": "Sunda Kastagir", "kastagir": "Sunda Kastagir"}
+# Only full names (and misspellings of full names) are read as a prefix: "Katana Sword ..." is a weapon.
+PREFIX_ALIASES = ("the sorceror nakano",)
+BASIC_ATTACKS = {"Upper Left Attack": "UL", "Upper Center Attack": "UC", "Upper Right Attack": "UR",
+                 "Middle Left Attack": "ML", "Thrust": "MC", "Middle Right Attack": "MR",
+                 "Lower Left Attack": "LL", "Lower Center Attack": "LC", "Lower Right Attack": "LR"}
+# SOURCES.md, "Basic cards' grids": an inference from a public description; marked grid_inferred.
+BASIC_BLOCKS = {"Upper Left Block": "UL UC ML MC", "Upper Right Block": "UC UR MC MR",
+                "Lower Left Block": "ML MC LL LC", "Lower Right Block": "MC MR LC LR",
+                "Upper Center Block": "UL UC UR", "Lower Center Block": "LL LC LR"}
+_VERSION = re.compile(r"^(?:version\s*)?(\d+)$", re.IGNORECASE)
+_PAREN = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
+_VARIANT = re.compile(r"\s*\[Undefined Variant #(\d+)\]\s*$")
+
+
+def read_tsv(path: Path) -> list[dict[str, str]]:
+    with open(path, encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+class Immortals:
+    """The Immortal names of the 1st edition, read off the Persona cards and the Persona list."""
+
+    def __init__(self, checklist: list[dict], personas: list[dict]):
+        found = set(EXTRA_IMMORTALS) | {p["persona"] for p in personas}
+        for row in checklist:
+            if row["type"] != "Persona":
+                continue
+            name = row["name"]
+            m = re.fullmatch(r"(.+?) \(Persona\)|Persona \((.+)\)|(.+?) Persona", name)
+            if m:
+                who = next(g for g in m.groups() if g)
+                if who != "Immortal":  # "Immortal Persona": the Generic Immortal's Persona card, nobody's name
+                    found.add(who)
+        self.names = sorted(found, key=len, reverse=True)
+        self.by_key = {normalize(n): n for n in found}
+
+    def exact(self, text: str) -> str | None:
+        """The Immortal a whole text names, short forms included."""
+        key = normalize(text)
+        return self.by_key.get(key) or ALIASES.get(key)
+
+    def prefix(self, text: str) -> tuple[str, str] | None:
+        """(Immortal, rest) when text starts with a full Immortal name."""
+        folded = text.casefold()
+        for name in self.names:
+            if folded == name.casefold():
+                return name, ""
+            if folded.startswith(name.casefold() + " "):
+                return name, text[len(name):].strip()
+        for alias in PREFIX_ALIASES:
+            if folded.startswith(alias + " "):
+                return ALIASES[alias], text[len(alias):].strip()
+        return None
+
+    def in_brackets(self, text: str) -> tuple[str, str] | None:
+        """(Immortal, rest) for "(Kalas)", "(Annie Devlin Left)", "(Nakano/Duplicate Event)"."""
+        who = self.exact(text)
+        if who:
+            return who, ""
+        head, sep, rest = text.partition("/")
+        if sep and self.exact(head):
+            return self.exact(head), rest.strip()
+        m = re.fullmatch(r"(.+) (Left|Right)", text)
+        if m and self.exact(m.group(1)):
+            return self.exact(m.group(1)), m.group(2)
+        return None
+
+
+def split_name(printed: str, extra: str | None, immortals: Immortals) -> dict:
+    """Read weapon, Immortal, title and version off a printed name and the catalogue's disambiguator."""
+    text = printed.strip()
+    weapon = immortal = None
+    variants: list[str] = []
+    for w in WEAPONS_OF_CHOICE:
+        if text.startswith(w + " "):
+            weapon, text = w, text[len(w):].strip()
+            break
+    if weapon is None:
+        found = immortals.prefix(text)
+        if found:
+            immortal, text = found
+    for part in ([extra] if extra else []):
+        text_and = _PAREN.match(text)
+        found = immortals.in_brackets(part)
+        if found and immortal is None:
+            immortal, rest = found
+            if rest:
+                variants.append(rest)
+        elif not (text_and and normalize(text_and.group(2)) == normalize(part)):
+            variants.append(part)
+    m = _PAREN.match(text)
+    while m and m.group(1):
+        inner = m.group(2)
+        found = immortals.in_brackets(inner) if immortal is None else None
+        if found:
+            immortal, rest = found
+            if rest:
+                variants.insert(0, rest)
+        else:
+            variants.insert(0, inner)
+        text = m.group(1).strip()
+        m = _PAREN.match(text)
+    if not text:  # "Connor MacLeod (Premium +1 Ability)": the bracket is all the title there is
+        text = variants.pop(0) if variants else printed
+    version = None
+    if variants:
+        first = _VERSION.match(variants[0])
+        version = first.group(1) if first else " / ".join(variants)
+    return {"weapon": weapon, "immortal": immortal, "title": text, "version": version}
+
+
+def pregame_kind(title: str, weapon: str | None, variant: str | None, printed: str, name: str) -> str:
+    """The kind of a checklist "Pre-Game" row, read off its name."""
+    if weapon is not None and title == "Pre-Game":
+        return "Weapon of Choice"
+    if title.startswith("Crystal"):
+        return "Crystal"
+    if title.startswith("Quickening"):
+        return "Quickening"
+    if "Pre-Game Watcher" in name or printed == "Adam Pierson Pre-Game":
+        # Adam Pierson: the Methos Persona text says "Only Adam Pierson can be assigned as your Watcher".
+        return "Watcher"
+    if "Premium" in title or "Premium" in (variant or "") or "MCBC" in title:
+        # MCBC cards are Premiums: the checklist itself names several "... Premium MCBC".
+        return "Premium"
+    return "Pre-Game"
+
+
+def persona_modifiers(text: str) -> Modifiers:
+    """Deck-building modifiers stated in a Persona's text (personas.tsv persona_text)."""
+    values = {}
+    if re.search(r"Master cards from any Persona, even if Reserved", text):
+        values["master_any_persona"] = True
+    m = re.search(r"use (one|\d+) Immortal Specific cards?, even if Reserved, from each Persona", text)
+    if m:
+        values["other_persona_each"] = 1 if m.group(1) == "one" else int(m.group(1))
+    return Modifiers(**values) if values else NO_MODIFIERS
+
+
+def build_1e(shared: Path) -> list[Card]:
+    checklist = read_tsv(shared / "data/highlander-1e/checklist.tsv")
+    personas = {p["persona"]: p for p in read_tsv(shared / "data/highlander-1e/personas.tsv")}
+    immortals = Immortals(checklist, list(personas.values()))
+    cards: list[Card] = []
+    for row in checklist:
+        name = row["name"]
+        variant_no = _VARIANT.search(name)
+        clean = _VARIANT.sub("", name)
+        extra = None
+        if clean != row["name_printed"]:
+            m = _PAREN.match(clean)
+            extra = m.group(2) if m and m.group(1).strip() == row["name_printed"].strip() else None
+        parts = split_name(row["name_printed"], extra, immortals)
+        title = parts["title"]
+        kind = row["type"] or None
+        if kind == "Pre-Game":
+            kind = pregame_kind(title, parts["weapon"], parts["version"], row["name_printed"], name)
+        weapon = parts["weapon"]
+        basic = kind in ("Attack", "Block") and (title in BASIC_ATTACKS or title in BASIC_BLOCKS) \
+            and weapon is None and parts["immortal"] is None
+        grid = grid_inferred = None
+        if basic:
+            squares = BASIC_ATTACKS.get(title) or BASIC_BLOCKS[title]
+            grid, grid_inferred = gridmod.parse_grid(squares), title in BASIC_BLOCKS
+        persona = personas.get(parts["immortal"] or "") if kind == "Persona" else None
+        modifiers = persona_modifiers(persona["persona_text"]) if persona else NO_MODIFIERS
+        extra_pregame = re.search(r"\((\d+) additional Pre-Game Cards\)", name)
+        if extra_pregame:
+            modifiers = replace(modifiers, pregame_extra=int(extra_pregame.group(1)))
+        gems = {f"gem_{c}": None for c in ("master", "agility", "strength", "toughness", "empathy", "reason")} \
+            if kind == "Persona" else {}
+        if persona:
+            gems["gem_master"] = int(persona["master_allowance"])
+        card_id = f"{row['set_code']}-{slug(name)}"
+        cards.append(Card(
+            id=card_id, name=clean, title=title, immortal=parts["immortal"], weapon=weapon,
+            version=parts["version"], edition=1, set=row["set_code"], type=kind, basic=basic, grid=grid,
+            grid_inferred=bool(grid_inferred), restriction=None, reserved=None, signature=None, unique=None,
+            hand_icons=None, modifiers=modifiers, rarity=row["rarity"] or None,
+            text=persona["persona_text"] if persona else None, **gems))
+        del variant_no
+    return cards
+
+
+def build_2e(shared: Path) -> list[Card]:
+    cards = []
+    for row in read_tsv(shared / "data/highlander-2e/cards.tsv"):
+        kind, _, subtype = row["type"].partition(":")
+        kind, subtype = kind.strip(), tuple(s.strip() for s in subtype.split(";") if s.strip())
+        head, sub = row["title"], row["subtitle"]
+        is_persona = kind == "Persona"
+        immortal = head if is_persona else None
+        weapon = head if not is_persona else None
+
+        def number(col: str) -> int | None:
+            return int(row[col]) if row[col].strip() else None
+        gems = {f"gem_{c}": number(f"gem_{c}") for c in ("master", "agility", "strength", "toughness",
+                                                          "empathy", "reason")}
+        cards.append(Card(
+            id=row["code"], name=f"{head} {sub}", title=sub, immortal=immortal, weapon=weapon, edition=2,
+            set=row["set"], type=kind, subtype=subtype, restriction=None, reserved=None, signature=None,
+            unique=None, hand_icons=number("hand_icons"), **gems))
+    return cards
+
+
+def render(cards: list[Card]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for card in cards:
+        writer.writerow(card_to_row(card))
+    return out.getvalue()
+
+
+def build(shared: Path) -> dict[str, str]:
+    one, two = build_1e(shared), build_2e(shared)
+    ids = Counter(c.id for c in one + two)
+    duplicates = [i for i, n in ids.items() if n > 1]
+    if duplicates:
+        raise SystemExit(f"duplicate ids: {duplicates}")
+    return {"highlander-1e.csv": render(one), "highlander-2e.csv": render(two)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", type=Path, default=HERE.parent.parent / "shared",
+                    help="the shared/ folder holding data/ (default: ../shared beside the repo)")
+    ap.add_argument("--check", action="store_true", help="compare with the committed sheets; change nothing")
+    args = ap.parse_args(argv)
+    sheets = build(args.shared)
+    status = 0
+    for name, text in sheets.items():
+        path = DATA / name
+        if args.check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                print(f"{path} differs from what the sources give", file=sys.stderr)
+                status = 1
+        else:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path} ({text.count(chr(10)) - 1} cards)")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""The library calls behind the CLI: cards from the database plus card sheets, and checking files.
+
+Not part of the pure core: it reaches the database (deckcheck.db) and files (deckcheck.importers),
+importing them only when called.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+from .cards import Card
+from .catalog import CardIndex
+from .check import check_raw
+from .errors import DeckcheckError
+from .formats import Format
+from .report import InputProblem, Report
+
+
+class Catalog:
+    """The cards a command sees: the stored database, overlaid by card sheets given for this run."""
+
+    def __init__(self, db_url: str | None = None, sheets: Sequence[str | Path] = ()):
+        from .db.store import Store
+        self.store = Store(db_url)
+        self.overlay: list[Card] = []
+        for sheet in sheets:
+            from .importers.cardsheet import read_card_sheet
+            self.overlay += read_card_sheet(sheet).cards
+        self._indexes: dict[str, CardIndex] = {}
+
+    def cards(self, game: str | None = None) -> list[Card]:
+        """Stored cards of a game, with this run's sheet rows replacing (same id) or adding cards."""
+        stored = self.store.cards(game)
+        if not self.overlay:
+            return stored
+        extra = {c.id: c for c in self.overlay if game is None or c.game == game}
+        merged = [extra.pop(c.id, c) for c in stored]
+        return merged + list(extra.values())
+
+    def index(self, fmt: Format) -> CardIndex:
+        """The name index of a format's game (built-in cards of the format included), built once."""
+        key = f"{fmt.game}:{fmt.name}" if fmt.builtin_cards else fmt.game
+        if key not in self._indexes:
+            cards = self.cards(fmt.game)
+            if fmt.builtin_cards:
+                cards = fmt.builtin_cards() + cards
+            self._indexes[key] = CardIndex(cards)
+        return self._indexes[key]
+
+
+DECK_SUFFIXES = (".txt", ".dec", ".deck", ".csv", ".xlsx", ".json")
+
+
+def expand_paths(paths: Iterable[str | Path]) -> list[Path | str]:
+    """Decklist files named directly, and the decklist files in named folders (sorted)."""
+    out: list[Path | str] = []
+    for p in paths:
+        if str(p) == "-":
+            out.append("-")
+            continue
+        path = Path(p)
+        if path.is_dir():
+            out += sorted(f for f in path.rglob("*") if f.is_file() and f.suffix.lower() in DECK_SUFFIXES
+                          and not f.name.startswith((".", "~$")))
+        else:
+            out.append(path)
+    return out
+
+
+def unreadable(source: str, exc: Exception, fmt_name: str = "") -> Report:
+    """The report of a deck file that could not be read at all."""
+    return Report(deck=source, format=fmt_name, input_errors=[InputProblem(getattr(exc, "line", None),
+                                                                           source, str(exc))])
+
+
+def check_files(paths: Iterable[str | Path], catalog: Catalog, fmt: str | None = None,
+                progress: Callable[[int], None] | None = None) -> Iterator[Report]:
+    """Check every deck in the files and folders; a file that cannot be read is a report with its error."""
+    from .importers.decklists import read_decklists
+    for path in expand_paths(paths):
+        try:
+            raws = read_decklists(path)
+        except DeckcheckError as exc:
+            yield unreadable(str(path), exc, fmt or "")
+        else:
+            for raw in raws:
+                yield check_raw(raw, catalog.index, fmt)
+        if progress:
+            progress(1)

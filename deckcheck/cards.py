@@ -1,0 +1,220 @@
+"""Cards as printed: rules data, with None meaning "unknown" wherever the data may be missing."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .errors import DeckcheckError
+from .text import has_master_word, normalize
+
+HIGHLANDER = "highlander"
+GAMES = ("highlander", "raven-stormcrow", "taktik52")
+
+PREGAME_TYPES = frozenset({"Persona", "Weapon of Choice", "Watcher", "Premium", "Quickening", "Crystal", "Pre-Game"})
+ENDURANCE_TYPES = frozenset({"Attack", "Special Attack", "Block", "Dodge", "Event", "Situation", "Plot",
+                             "Location", "Object", "Edge", "Illusion", "Attack/Defense"})
+RAVEN_TYPES = frozenset({"Hunter", "Item", "Prey", "Event", "Wound"})
+GEM_COLOURS = ("master", "agility", "strength", "toughness", "empathy", "reason")
+
+_INT_MODIFIERS = ("deck_min", "pregame_extra", "other_persona_each", "other_persona_total", "woc_max")
+_FLAG_MODIFIERS = ("master_any_persona",)
+MODIFIER_KEYS = _INT_MODIFIERS + _FLAG_MODIFIERS + ("grants",)
+
+
+@dataclass(frozen=True, slots=True)
+class Modifiers:
+    """Deck-building effects printed on a card (CONTRACTS.md §1, column `deckbuilding`)."""
+
+    deck_min: int | None = None
+    pregame_extra: int = 0
+    master_any_persona: bool = False
+    other_persona_each: int = 0
+    other_persona_total: int = 0
+    woc_max: int | None = None
+    grants: frozenset[str] = frozenset()
+
+    def __bool__(self) -> bool:
+        return self != NO_MODIFIERS
+
+    def __str__(self) -> str:
+        parts = []
+        if self.deck_min is not None:
+            parts.append(f"deck_min={self.deck_min}")
+        if self.pregame_extra:
+            parts.append(f"pregame_extra={self.pregame_extra}")
+        if self.master_any_persona:
+            parts.append("master_any_persona")
+        if self.other_persona_each:
+            parts.append(f"other_persona_each={self.other_persona_each}")
+        if self.other_persona_total:
+            parts.append(f"other_persona_total={self.other_persona_total}")
+        if self.woc_max is not None:
+            parts.append(f"woc_max={self.woc_max}")
+        parts += [f"grants={tag}" for tag in sorted(self.grants)]
+        return ";".join(parts)
+
+
+NO_MODIFIERS = Modifiers()
+
+
+def parse_modifiers(text: str) -> Modifiers:
+    """Parse 'deck_min=40;grants=Watcher'; raise DeckcheckError naming an unknown key or bad number."""
+    values: dict = {}
+    grants: set[str] = set()
+    for raw in text.split(";"):
+        item = raw.strip()
+        if not item:
+            continue
+        key, sep, value = item.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if key in _FLAG_MODIFIERS:
+            if sep and value.lower() not in ("yes", "true", "1"):
+                raise DeckcheckError(f"modifier {key!r} takes no value, got {item!r}")
+            values[key] = True
+        elif key in _INT_MODIFIERS:
+            if not value.isdigit():
+                raise DeckcheckError(f"modifier {key!r} needs a whole number, got {item!r}")
+            values[key] = int(value)
+        elif key == "grants":
+            if not value:
+                raise DeckcheckError(f"modifier 'grants' needs a tag, got {item!r}")
+            grants.add(value)
+        else:
+            raise DeckcheckError(f"unknown deck-building modifier {key!r} in {text!r}; "
+                                 f"known: {', '.join(MODIFIER_KEYS)}")
+    return Modifiers(grants=frozenset(grants), **values)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """One printed card. Fields set to None are unknown; the validator reports what it cannot decide."""
+
+    id: str
+    name: str
+    title: str
+    game: str = HIGHLANDER
+    immortal: str | None = None
+    weapon: str | None = None
+    version: str | None = None
+    edition: int = 1
+    set: str | None = None
+    type: str | None = None
+    subtype: tuple[str, ...] = ()
+    basic: bool = False
+    grid: int | None = None
+    grid_inferred: bool = False
+    restriction: int | None = 0  # 0: no Restriction number printed; None: unknown
+    reserved: bool | None = False
+    signature: bool | None = False
+    unique: bool | None = False
+    hand_icons: int | None = 0
+    gem_master: int | None = 0
+    gem_agility: int | None = 0
+    gem_strength: int | None = 0
+    gem_toughness: int | None = 0
+    gem_empathy: int | None = 0
+    gem_reason: int | None = 0
+    requires: frozenset[str] = frozenset()
+    modifiers: Modifiers = NO_MODIFIERS
+    renown: int | None = None
+    health: int | None = None
+    skill: int | None = None
+    rank: str | None = None
+    suit: str | None = None
+    rarity: str | None = None
+    text: str | None = None
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    # Derived keys are computed once per card: the validator reads them for every deck.
+    @property
+    def title_key(self) -> str:
+        """The title as compared by the rules: case, punctuation and spacing folded."""
+        key = self._cache.get("title")
+        if key is None:
+            key = self._cache["title"] = normalize(self.title)
+        return key
+
+    @property
+    def immortal_key(self) -> str | None:
+        """The Immortal name folded for comparison, or None for a generic card."""
+        if "immortal" not in self._cache:
+            self._cache["immortal"] = normalize(self.immortal) if self.immortal else None
+        return self._cache["immortal"]
+
+    @property
+    def weapon_key(self) -> str | None:
+        """The Weapon name folded for comparison, or None."""
+        if "weapon" not in self._cache:
+            self._cache["weapon"] = normalize(self.weapon) if self.weapon else None
+        return self._cache["weapon"]
+
+    @property
+    def specific_key(self) -> tuple:
+        """The specific card (RULES.md 'Specific card'): title, Immortal, Weapon, version, edition."""
+        key = self._cache.get("specific")
+        if key is None:
+            key = self._cache["specific"] = (self.game, self.title_key, self.immortal_key, self.weapon_key,
+                                             normalize(self.version or ""), self.edition)
+        return key
+
+    @property
+    def rules_key(self) -> tuple:
+        """Everything the rules read; two printings with equal keys are the same card for a decklist."""
+        key = self._cache.get("rules")
+        if key is None:
+            version = normalize(self.version or "")
+            effect_version = "" if version.isdigit() or version.startswith("version ") else version
+            key = self._cache["rules"] = (
+                self.game, self.title_key, self.immortal_key, self.weapon_key, effect_version, self.edition,
+                self.type, self.subtype, self.basic, self.grid, self.restriction, self.reserved, self.signature,
+                self.unique, self.hand_icons, self.gems, self.requires, self.modifiers, self.renown,
+                self.health, self.skill, self.rank, self.suit, normalize(self.text or ""))
+        return key
+
+    @property
+    def gems(self) -> tuple[int | None, ...]:
+        """The six gem values in the order of GEM_COLOURS."""
+        return (self.gem_master, self.gem_agility, self.gem_strength, self.gem_toughness,
+                self.gem_empathy, self.gem_reason)
+
+    def gem(self, colour: str) -> int | None:
+        """The gem value of one colour (see GEM_COLOURS)."""
+        return getattr(self, "gem_" + colour)
+
+    @property
+    def is_pregame(self) -> bool:
+        """A Pre-Game card: put into play before the game, never part of the Endurance."""
+        return self.type in PREGAME_TYPES
+
+    @property
+    def is_endurance(self) -> bool:
+        """A card that belongs in the Endurance."""
+        return self.type in ENDURANCE_TYPES
+
+    @property
+    def is_persona(self) -> bool:
+        return self.type == "Persona"
+
+    @property
+    def is_master(self) -> bool:
+        """A Master card: the title holds the word Master in any form."""
+        key = self._cache.get("master")
+        if key is None:
+            key = self._cache["master"] = has_master_word(self.title)
+        return key
+
+    @property
+    def is_immortal_specific(self) -> bool:
+        return self.immortal is not None and not self.is_persona
+
+    def __hash__(self) -> int:
+        return hash((self.game, self.id))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.game == other.game and self.id == other.id and self.rules_key == other.rules_key \
+            and self.name == other.name and self.set == other.set and self.rarity == other.rarity
+
+    def __str__(self) -> str:
+        return self.name

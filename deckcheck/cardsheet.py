@@ -1,0 +1,245 @@
+"""The card sheet (CONTRACTS.md §1): its columns, and conversion between sheet rows and Cards.
+
+Reading the file is the importers' job; this module turns plain rows (dicts of text) into
+Cards and back, collecting every bad cell with its row, column and value.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Iterable, Iterator, Mapping
+
+from . import grid as gridmod
+from .cards import (ENDURANCE_TYPES, GAMES, GEM_COLOURS, HIGHLANDER, PREGAME_TYPES, RAVEN_TYPES, Card,
+                    Modifiers, parse_modifiers)
+from .errors import CardSheetError, DeckcheckError, RowProblem
+from .text import normalize, slug
+
+COLUMNS = ("game", "id", "name", "title", "immortal", "weapon", "version", "edition", "set", "type", "subtype",
+           "basic", "grid", "grid_inferred", "restriction", "reserved", "signature", "unique", "hand_icons",
+           "gem_master", "gem_agility", "gem_strength", "gem_toughness", "gem_empathy", "gem_reason",
+           "requires", "deckbuilding", "renown", "health", "skill", "rank", "suit", "rarity", "text")
+"""Every column, in the order exports write them. `grid_inferred` is deckcheck's addition."""
+
+UNKNOWN = "unknown"
+_UNKNOWN_WORDS = frozenset({"unknown", "?"})
+_TRUE = frozenset({"yes", "y", "true", "1", "x"})
+_FALSE = frozenset({"no", "n", "false", "0", ""})
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+_KNOWN_TYPES = {normalize(t): t for t in sorted(PREGAME_TYPES | ENDURANCE_TYPES | RAVEN_TYPES)}
+_VERSION_SUFFIX = re.compile(r"\s*\((?:version\s*)?(\d+)\)\s*$", re.IGNORECASE)
+
+
+def header_map(header: Iterable[object]) -> tuple[dict[int, str], list[str]]:
+    """Map column positions to known column names (case-insensitive); return the unknown headers too."""
+    known, unknown = {}, []
+    for i, name in enumerate(header):
+        key = str(name or "").strip().lower().replace(" ", "_")
+        if key in COLUMNS:
+            known[i] = key
+        elif key:
+            unknown.append(str(name))
+    return known, unknown
+
+
+def derive_title(name: str, immortal: str | None, weapon: str | None) -> tuple[str, str | None]:
+    """The title and version marker read off a name, given the card's Immortal and Weapon."""
+    title = name.strip()
+    version = None
+    m = _VERSION_SUFFIX.search(title)
+    if m:
+        version, title = m.group(1), title[:m.start()].strip()
+    for prefix in (immortal, weapon):
+        if not prefix:
+            continue
+        if normalize(title).startswith(normalize(prefix) + " "):
+            title = title[len(prefix):].strip()
+        suffix = f"({prefix})"
+        if title.lower().endswith(suffix.lower()):
+            title = title[:-len(suffix)].strip()
+    return title or name.strip(), version
+
+
+def derive_id(game: str, set_code: str | None, name: str) -> str:
+    """A stable printing id for a row that gives none: set + name (+ game outside Highlander)."""
+    parts = ([game] if game != HIGHLANDER else []) + ([set_code] if set_code else []) + [slug(name)]
+    return "-".join(p.replace(" ", "-") for p in parts)
+
+
+class _Row:
+    """One sheet row being parsed; problems are collected rather than raised."""
+
+    def __init__(self, values: Mapping[str, object], row: int, problems: list[RowProblem]):
+        self.values = values
+        self.row = row
+        self.problems = problems
+
+    def text(self, column: str) -> str:
+        value = self.values.get(column)
+        if value is None:
+            return ""
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return str(value).strip()
+
+    def bad(self, column: str, message: str) -> None:
+        self.problems.append(RowProblem(self.row, column, self.values.get(column), message))
+
+    def integer(self, column: str, empty: int | None, unknown_ok: bool = True) -> int | None:
+        text = self.text(column)
+        if not text:
+            return empty
+        if text.lower() in _UNKNOWN_WORDS and unknown_ok:
+            return None
+        try:
+            number = int(float(text)) if re.fullmatch(r"\d+(\.0+)?", text) else int(text)
+        except ValueError:
+            self.bad(column, "not a whole number")
+            return empty
+        if number < 0:
+            self.bad(column, "must not be negative")
+        return number
+
+    def flag(self, column: str, unknown_ok: bool = True) -> bool | None:
+        text = self.text(column).lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        if text in _UNKNOWN_WORDS and unknown_ok:
+            return None
+        self.bad(column, "expected yes or no")
+        return False
+
+    def tags(self, column: str) -> tuple[str, ...]:
+        return tuple(t.strip() for t in self.text(column).split(";") if t.strip())
+
+
+def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[RowProblem] | None = None) -> Card | None:
+    """Build a Card from one sheet row (column name -> cell). Bad cells go to `problems`; None if unusable."""
+    own: list[RowProblem] = []
+    r = _Row(values, row, own)
+    name = r.text("name")
+    if not name:
+        r.bad("name", "a card needs a name")
+    game = r.text("game").lower() or HIGHLANDER
+    if game not in GAMES:
+        r.bad("game", f"unknown game; known: {', '.join(GAMES)}")
+        game = HIGHLANDER
+    type_text = r.text("type")
+    card_type = None
+    if type_text and type_text.lower() not in _UNKNOWN_WORDS:
+        card_type = _KNOWN_TYPES.get(normalize(type_text), type_text)
+    edition = r.integer("edition", 1, unknown_ok=False)
+    if edition not in (1, 2, 3):
+        r.bad("edition", "edition is 1, 2 or 3")
+        edition = 1
+    grid_text = r.text("grid")
+    grid = None
+    if grid_text.lower() == "none":
+        grid = 0
+    elif grid_text and grid_text.lower() not in _UNKNOWN_WORDS:
+        try:
+            grid = gridmod.parse_grid(grid_text)
+        except DeckcheckError as exc:
+            r.bad("grid", str(exc))
+    modifiers = Modifiers()
+    if r.text("deckbuilding"):
+        try:
+            modifiers = parse_modifiers(r.text("deckbuilding"))
+        except DeckcheckError as exc:
+            r.bad("deckbuilding", str(exc))
+    rank = r.text("rank").upper() or None
+    if rank is not None and rank not in RANKS:
+        rank = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K", "1": "A"}.get(rank, rank)
+        if rank not in RANKS:
+            r.bad("rank", f"rank is one of {' '.join(RANKS)}")
+    suit = r.text("suit").lower() or None
+    if suit is not None and suit not in SUITS:
+        suit = {"spade": "spades", "heart": "hearts", "diamond": "diamonds", "club": "clubs"}.get(suit, suit)
+        if suit not in SUITS:
+            r.bad("suit", f"suit is one of {', '.join(SUITS)}")
+    is_persona = card_type == "Persona"
+    gems = {f"gem_{c}": r.integer(f"gem_{c}", None if is_persona else 0) for c in GEM_COLOURS}
+    immortal = r.text("immortal") or None
+    weapon = r.text("weapon") or None
+    title, derived_version = derive_title(name, immortal, weapon)
+    title = r.text("title") or title
+    version = r.text("version") or derived_version
+    set_code = r.text("set") or None
+    card = Card(
+        id=r.text("id") or derive_id(game, set_code, name), name=name, title=title, game=game,
+        immortal=immortal, weapon=weapon, version=version, edition=edition, set=set_code, type=card_type,
+        subtype=r.tags("subtype"), basic=bool(r.flag("basic", unknown_ok=False)), grid=grid,
+        grid_inferred=bool(r.flag("grid_inferred", unknown_ok=False)), restriction=r.integer("restriction", 0),
+        reserved=r.flag("reserved"), signature=r.flag("signature"), unique=r.flag("unique"),
+        hand_icons=r.integer("hand_icons", 0), requires=frozenset(r.tags("requires")), modifiers=modifiers,
+        renown=r.integer("renown", None), health=r.integer("health", None), skill=r.integer("skill", None),
+        rank=rank, suit=suit, rarity=r.text("rarity") or None, text=r.text("text") or None, **gems)
+    if problems is not None:
+        problems.extend(own)
+    return None if own else card
+
+
+def cards_from_rows(rows: Iterable[tuple[int, Mapping[str, object]]], source: str,
+                    skip_bad: bool = False) -> tuple[list[Card], list[RowProblem]]:
+    """Parse numbered rows; raise CardSheetError listing every bad row unless skip_bad (then return them)."""
+    cards: list[Card] = []
+    problems: list[RowProblem] = []
+    seen: dict[str, int] = {}
+    for number, values in rows:
+        before = len(problems)
+        card = card_from_row(values, number, problems)
+        if card is not None and card.id in seen:
+            problems.append(RowProblem(number, "id", card.id, f"the same id is already on row {seen[card.id]}"))
+            card = None
+        if card is not None and len(problems) == before:
+            seen[card.id] = number
+            cards.append(card)
+    if problems and not skip_bad:
+        raise CardSheetError(source, problems)
+    return cards, problems
+
+
+def _yes_no(value: bool | None) -> str:
+    return UNKNOWN if value is None else ("yes" if value else "no")
+
+
+def _number(value: int | None, empty: int | None = 0) -> str:
+    if value is None:
+        return UNKNOWN
+    return "" if value == empty else str(value)
+
+
+def card_to_row(card: Card) -> dict[str, str]:
+    """The sheet row of a card: every column of COLUMNS as text; unknown values as 'unknown'."""
+    row = {
+        "game": card.game, "id": card.id, "name": card.name, "title": card.title,
+        "immortal": card.immortal or "", "weapon": card.weapon or "", "version": card.version or "",
+        "edition": str(card.edition), "set": card.set or "", "type": card.type or "",
+        "subtype": ";".join(card.subtype), "basic": _yes_no(card.basic),
+        "grid": "" if card.grid is None else (gridmod.format_grid(card.grid) or "none"),
+        "grid_inferred": _yes_no(card.grid_inferred), "restriction": _number(card.restriction),
+        "reserved": _yes_no(card.reserved), "signature": _yes_no(card.signature), "unique": _yes_no(card.unique),
+        "hand_icons": _number(card.hand_icons, empty=None),
+        "requires": ";".join(sorted(card.requires)), "deckbuilding": str(card.modifiers),
+        "renown": _number(card.renown, None) if card.renown is not None else "",
+        "health": "" if card.health is None else str(card.health),
+        "skill": "" if card.skill is None else str(card.skill),
+        "rank": card.rank or "", "suit": card.suit or "", "rarity": card.rarity or "", "text": card.text or "",
+    }
+    for colour in GEM_COLOURS:
+        value = card.gem(colour)
+        row[f"gem_{colour}"] = ("" if card.is_persona else UNKNOWN) if value is None else str(value)
+    return row
+
+
+def with_id(card: Card, new_id: str) -> Card:
+    """The same card under another id."""
+    return replace(card, id=new_id, _cache={})
+
+
+def iter_rows(cards: Iterable[Card]) -> Iterator[dict[str, str]]:
+    """Sheet rows for many cards, in the given order."""
+    return (card_to_row(c) for c in cards)

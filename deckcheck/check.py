@@ -1,0 +1,45 @@
+"""Checking a deck: validate(deck, format) -> Report, and the whole path from decklist text."""
+from __future__ import annotations
+
+from typing import Callable
+
+from .catalog import CardIndex
+from .decklist import RawDeck
+from .decks import Deck, build_deck
+from .formats import DEFAULT_FORMAT, Format, get_format
+from .report import InputProblem, Report
+
+
+def validate(deck: Deck, fmt: Format | str) -> Report:
+    """Run every rule of the format on the deck; the report lists every issue at once."""
+    fmt = get_format(fmt)
+    view = fmt.view(deck, fmt.params)
+    issues = [issue for rule in fmt.rules for issue in rule(view)]
+    persona = getattr(view, "persona", None)
+    report = Report(deck=deck.source, format=fmt.name, persona=(persona.immortal or persona.name) if persona else None,
+                    counts={s: deck.count(s) for s in fmt.sections}, issues=issues, player=deck.player)
+    if hasattr(view, "details"):
+        report.details = view.details()
+    return report
+
+
+def choose_format(raw: RawDeck, requested: str | None) -> Format:
+    """The format asked for on the command line, else the deck's `Format:` line, else the default."""
+    return get_format(requested or raw.declared_format or DEFAULT_FORMAT)
+
+
+def check_raw(raw: RawDeck, index_for: Callable[[Format], CardIndex], requested: str | None = None) -> Report:
+    """Resolve and validate a raw decklist. Unreadable lines become input errors (and no verdict)."""
+    try:
+        fmt = choose_format(raw, requested)
+    except Exception as exc:  # an unknown format named in the deck itself is that deck's input error
+        from .errors import UnknownFormatError
+        if not isinstance(exc, UnknownFormatError):
+            raise
+        return Report(deck=raw.source, format=requested or raw.declared_format or "", player=raw.player,
+                      input_errors=[InputProblem(None, raw.declared_format or requested or "", str(exc))])
+    deck, problems = build_deck(raw, index_for(fmt), fmt)
+    if problems:
+        return Report(deck=raw.source, format=fmt.name, player=raw.player,
+                      counts={s: deck.count(s) for s in fmt.sections}, input_errors=problems)
+    return validate(deck, fmt)

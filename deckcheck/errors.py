@@ -1,0 +1,80 @@
+"""Typed exceptions for bad input: one base class so the CLI can catch them in one place."""
+from __future__ import annotations
+
+
+class DeckcheckError(ValueError):
+    """Base class of every input error deckcheck raises (exit code 2 in the CLI)."""
+
+
+class UnknownFormatError(DeckcheckError):
+    """A format name that no registered format answers to."""
+
+    def __init__(self, name: str, known: list[str]):
+        self.name = name
+        self.known = known
+        super().__init__(f"unknown format {name!r}; known formats: {', '.join(known)}")
+
+
+class CardSheetError(DeckcheckError):
+    """A card sheet that cannot be read: every bad cell, with row, column and value."""
+
+    def __init__(self, source: str, problems: list["RowProblem"]):
+        self.source = source
+        self.problems = problems
+        lines = [f"{source}: {len(problems)} bad row(s); nothing was imported"]
+        lines += [f"  {p}" for p in problems[:50]]
+        if len(problems) > 50:
+            lines.append(f"  ... and {len(problems) - 50} more")
+        super().__init__("\n".join(lines))
+
+
+class RowProblem:
+    """One bad cell of a sheet: row number (1 = header), column, value and what is wrong."""
+
+    __slots__ = ("row", "column", "value", "message", "suggestions")
+
+    def __init__(self, row: int, column: str, value: object, message: str, suggestions: list[str] | None = None):
+        self.row = row
+        self.column = column
+        self.value = value
+        self.message = message
+        self.suggestions = suggestions or []
+
+    def as_dict(self) -> dict:
+        return {"row": self.row, "column": self.column, "value": self.value,
+                "message": self.message, "suggestions": list(self.suggestions)}
+
+    def __str__(self) -> str:
+        text = f"row {self.row}, column {self.column!r}, value {self.value!r}: {self.message}"
+        if self.suggestions:
+            text += f" (did you mean: {', '.join(self.suggestions)}?)"
+        return text
+
+    def __repr__(self) -> str:
+        return f"RowProblem({self})"
+
+
+class DecklistError(DeckcheckError):
+    """A decklist file that cannot be read at all (not a single bad line: those are input errors)."""
+
+    def __init__(self, source: str, message: str, line: int | None = None, text: str | None = None):
+        self.source = source
+        self.line = line
+        self.text = text
+        where = f"{source}, line {line}" if line else source
+        quoted = f": {text!r}" if text is not None else ""
+        super().__init__(f"{where}: {message}{quoted}")
+
+
+class CardNotFoundError(DeckcheckError):
+    """A card name that matches no card, or several cards that differ in rules data."""
+
+    def __init__(self, text: str, message: str, suggestions: list[str] | None = None):
+        self.text = text
+        self.suggestions = suggestions or []
+        hint = f"; did you mean: {', '.join(self.suggestions)}?" if self.suggestions else ""
+        super().__init__(f"{text!r}: {message}{hint}")
+
+
+class DatabaseError(DeckcheckError):
+    """A database URL that cannot be used, or a database in a state deckcheck cannot work with."""

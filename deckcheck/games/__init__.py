@@ -1,0 +1,1 @@
+"""Formats of the other games whose rules we hold; each module registers its format on import."""

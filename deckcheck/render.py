@@ -1,0 +1,125 @@
+"""Terminal rendering with rich: check reports, card details, tables. Imported only by the CLI."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from . import grid as gridmod
+from .cards import Card
+from .report import Report
+
+VERDICT = {True: ("LEGAL", "bold green"), False: ("NOT LEGAL", "bold red"), None: ("NOT CHECKED", "bold yellow")}
+
+
+def grid_text(mask: int, label: str) -> Text:
+    text = Text(label + "\n", style="bold")
+    for row in gridmod.picture(mask):
+        for cell in row.split(" "):
+            text.append(cell + " ", style="green" if cell == "■" else "red")
+        text.append("\n")
+    return text
+
+
+def report_panel(report: Report) -> Panel:
+    """One deck's report: verdict, counts, issues by severity with rule, cards, numbers and fix."""
+    verdict, style = VERDICT[report.legal]
+    head = Text()
+    head.append(verdict, style=style)
+    head.append(f"  {report.format}")
+    if report.persona:
+        head.append(f"  Persona: {report.persona}")
+    elif report.legal is not None and report.format.startswith("type"):
+        head.append("  Generic Immortal")
+    if report.counts:
+        head.append("  " + ", ".join(f"{k} {v}" for k, v in report.counts.items()))
+    parts: list = [head]
+    if report.input_errors:
+        table = Table(title="Input errors", title_style="bold yellow", show_header=True, expand=True)
+        table.add_column("line", justify="right", width=5)
+        table.add_column("text")
+        table.add_column("problem")
+        for e in report.input_errors:
+            hint = f"\ndid you mean: {', '.join(e.suggestions)}" if e.suggestions else ""
+            table.add_row("" if e.line is None else str(e.line), e.text, e.message + hint)
+        parts.append(table)
+    for title, issues, colour in (("Errors", report.errors, "red"), ("Warnings", report.warnings, "yellow")):
+        if not issues:
+            continue
+        table = Table(title=f"{title} ({len(issues)})", title_style=f"bold {colour}", expand=True, show_lines=True)
+        table.add_column("rule", style=colour, no_wrap=True)
+        table.add_column("problem")
+        table.add_column("fix")
+        for i in issues:
+            body = Text(i.message)
+            if i.limit is not None or i.actual is not None:
+                body.append(f"\nlimit {i.limit}, actual {i.actual}", style="dim")
+            if i.cards and len(", ".join(i.cards)) > len(i.message):
+                body.append("\ncards: " + ", ".join(i.cards), style="dim")
+            table.add_row(i.rule, body, i.fix or "")
+        parts.append(table)
+    if report.details and report.legal is not None:
+        grids = Table.grid(padding=(0, 4))
+        grids.add_row(grid_text(report.details.get("attack_grid", 0), "Basic Attacks cover"),
+                      grid_text(report.details.get("block_grid", 0), "Blocks cover"))
+        parts.append(grids)
+    title = report.deck + (f"  ({report.player})" if report.player and report.player not in report.deck else "")
+    return Panel(Group(*parts), title=title, title_align="left", border_style=style.split()[-1])
+
+
+def card_panel(card: Card) -> Panel:
+    """A readable card: every rules field, unknowns marked, the grid drawn."""
+    def show(value) -> str:
+        if value is None:
+            return "[yellow]unknown[/]"
+        if value is True:
+            return "yes"
+        if value is False:
+            return "no"
+        return str(value) if value != "" else "—"
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column()
+    fields = [("id", card.id), ("game", card.game), ("title", card.title), ("Immortal", card.immortal or "—"),
+              ("Weapon", card.weapon or "—"), ("version", card.version or "—"), ("edition", card.edition),
+              ("set", card.set or "—"), ("rarity", card.rarity or "—"), ("type", card.type),
+              ("subtype", ", ".join(card.subtype) or "—"), ("basic", card.basic), ("Master card", card.is_master),
+              ("Restriction", "none" if card.restriction == 0 else card.restriction), ("Reserved", card.reserved),
+              ("Signature", card.signature), ("unique", card.unique), ("Hand icons", card.hand_icons)]
+    gems = [(f"gem {c}", card.gem(c)) for c in ("master", "agility", "strength", "toughness", "empathy", "reason")]
+    fields += [g for g in gems if g[1] != 0 or card.is_persona]
+    if card.requires:
+        fields.append(("requires", ", ".join(sorted(card.requires))))
+    if card.modifiers:
+        fields.append(("deck-building", str(card.modifiers)))
+    for label, value in (("renown", card.renown), ("health", card.health), ("skill", card.skill),
+                         ("rank", card.rank), ("suit", card.suit)):
+        if value is not None:
+            fields.append((label, value))
+    for label, value in fields:
+        table.add_row(label, show(value))
+    parts: list = [table]
+    if card.type in ("Attack", "Block", "Special Attack", "Dodge") or card.grid is not None:
+        if card.grid is None:
+            parts.append(Text("grid: unknown", style="yellow"))
+        else:
+            parts.append(grid_text(card.grid, "grid" + (" (inferred)" if card.grid_inferred else "")))
+    if card.text:
+        parts.append(Text(card.text, style="italic"))
+    return Panel(Group(*parts), title=card.name, title_align="left")
+
+
+def simple_table(title: str, header: Sequence[str], rows: Sequence[Sequence[object]], justify_right=()) -> Table:
+    table = Table(title=title, title_justify="left")
+    for h in header:
+        table.add_column(h, justify="right" if h in justify_right else "left")
+    for row in rows:
+        table.add_row(*["" if v is None else str(v) for v in row])
+    return table
+
+
+def console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr, highlight=False)

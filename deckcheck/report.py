@@ -1,0 +1,90 @@
+"""What a check returns: issues (broken rules) and input errors, as values."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+ERROR = "error"
+WARNING = "warning"
+DATA_UNKNOWN = "HL-DATA-UNKNOWN"
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One broken rule: which rule, how bad, what is wrong, with which cards and numbers, and the fix."""
+
+    rule: str
+    severity: str
+    message: str
+    cards: tuple[str, ...] = ()
+    limit: int | None = None
+    actual: int | None = None
+    fix: str | None = None
+
+    def as_dict(self) -> dict:
+        out = {"rule": self.rule, "severity": self.severity, "message": self.message, "cards": list(self.cards)}
+        if self.limit is not None:
+            out["limit"] = self.limit
+        if self.actual is not None:
+            out["actual"] = self.actual
+        if self.fix is not None:
+            out["fix"] = self.fix
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class InputProblem:
+    """A line of the decklist that could not be read or resolved."""
+
+    line: int | None
+    text: str
+    message: str
+    suggestions: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict:
+        return {"line": self.line, "text": self.text, "message": self.message, "suggestions": list(self.suggestions)}
+
+
+@dataclass(slots=True)
+class Report:
+    """The verdict on one deck. `legal` is derived: None with input errors, else no error-severity issue."""
+
+    deck: str
+    format: str
+    persona: str | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    issues: list[Issue] = field(default_factory=list)
+    input_errors: list[InputProblem] = field(default_factory=list)
+    player: str | None = None
+    details: dict = field(default_factory=dict)
+
+    @property
+    def legal(self) -> bool | None:
+        if self.input_errors:
+            return None
+        return not any(i.severity == ERROR for i in self.issues)
+
+    @property
+    def errors(self) -> list[Issue]:
+        return [i for i in self.issues if i.severity == ERROR]
+
+    @property
+    def warnings(self) -> list[Issue]:
+        return [i for i in self.issues if i.severity == WARNING]
+
+    @property
+    def exit_code(self) -> int:
+        """0 legal, 1 not legal, 2 could not be checked (CONTRACTS.md §3)."""
+        legal = self.legal
+        return 2 if legal is None else (0 if legal else 1)
+
+    def as_dict(self) -> dict:
+        """The JSON object of CONTRACTS.md §3."""
+        return {"deck": self.deck, "format": self.format, "legal": self.legal, "persona": self.persona,
+                "counts": dict(self.counts), "issues": [i.as_dict() for i in self.issues],
+                "input_errors": [e.as_dict() for e in self.input_errors]}
+
+
+def worst_exit_code(reports: Sequence[Report]) -> int:
+    """The exit code for several decks: the worst of theirs."""
+    return max((r.exit_code for r in reports), default=0)

@@ -1,0 +1,1 @@
+"""Reading and writing files: card sheets, decklists, collection sheets, tournament workbooks."""

@@ -1,0 +1,170 @@
+"""Spreadsheets as plain tables: CSV and XLSX in (python-calamine), CSV and XLSX out (xlsxwriter).
+
+Writing never produces a cell a spreadsheet would run as a formula.
+"""
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from deckcheck.errors import DeckcheckError
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+class SheetError(DeckcheckError):
+    """A file that cannot be read as a table."""
+
+
+@dataclass
+class Table:
+    """One sheet: its name, header cells and data rows (row numbers count the header as row 1)."""
+
+    name: str
+    header: list[str]
+    rows: list[list[object]]
+
+    def numbered(self) -> Iterable[tuple[int, list[object]]]:
+        return ((i, r) for i, r in enumerate(self.rows, start=2))
+
+
+def kind_of(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".xlsm", ".xls", ".ods"):
+        return "xlsx"
+    if suffix in (".csv", ".tsv"):
+        return "csv"
+    raise SheetError(f"{str(path)!r}: cannot read {suffix or 'a file without extension'}; use .csv or .xlsx")
+
+
+def unquote(value: object) -> object:
+    """Undo the formula guard of our own exports: a leading apostrophe before = + - @."""
+    if isinstance(value, str) and len(value) > 1 and value[0] == "'" and value[1] in "=+-@":
+        return value[1:]
+    return value
+
+
+def read_tables(path: Path) -> list[Table]:
+    """Every sheet of a workbook, or the one table of a CSV file."""
+    if not path.exists():
+        raise SheetError(f"{str(path)!r}: no such file")
+    if kind_of(path) == "csv":
+        return [_read_csv(path)]
+    try:
+        from python_calamine import CalamineWorkbook
+        book = CalamineWorkbook.from_path(str(path))
+        tables = []
+        for name in book.sheet_names:
+            data = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+            data = [row for row in data]
+            while data and all(c in ("", None) for c in data[-1]):
+                data.pop()
+            if not data:
+                tables.append(Table(name, [], []))
+                continue
+            header = [str(c).strip() for c in data[0]]
+            tables.append(Table(name, header, [[unquote(c) for c in row] for row in data[1:]]))
+        return tables
+    except DeckcheckError:
+        raise
+    except Exception as exc:
+        raise SheetError(f"{str(path)!r}: not a readable workbook ({exc})") from exc
+
+
+def _read_csv(path: Path) -> Table:
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            sample = f.read(4096)
+            f.seek(0)
+            delimiter = "\t" if path.suffix.lower() == ".tsv" or (sample.count("\t") > sample.count(",")) else ","
+            rows = list(csv.reader(f, delimiter=delimiter))
+    except UnicodeDecodeError as exc:
+        raise SheetError(f"{str(path)!r}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    rows = [r for r in rows]
+    while rows and not any(c.strip() for c in rows[-1]):
+        rows.pop()
+    if not rows:
+        return Table(path.stem, [], [])
+    return Table(path.stem, [c.strip() for c in rows[0]], [[unquote(c) for c in r] for r in rows[1:]])
+
+
+def safe_text(value: object) -> object:
+    """A CSV cell that no spreadsheet runs as a formula: text starting with = + - @ gets an apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def _atomic_target(path: Path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(fd)
+    return Path(tmp)
+
+
+def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
+    """Write a CSV file in one step (a temporary file renamed into place)."""
+    tmp = _atomic_target(path)
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(header)
+            w.writerows([safe_text(c) for c in row] for row in rows)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+@dataclass
+class SheetSpec:
+    """One worksheet to write: name, header, rows, and optional per-row formats ('good'/'bad')."""
+
+    name: str
+    header: Sequence[str]
+    rows: Sequence[Sequence[object]]
+    row_styles: Sequence[str | None] | None = None
+    widths: dict[int, float] | None = None
+
+
+def write_xlsx(path: Path, sheets: Sequence[SheetSpec]) -> None:
+    """Write a workbook for people: bold frozen header, autofilter, column widths; text never a formula."""
+    import xlsxwriter
+    tmp = _atomic_target(path)
+    try:
+        book = xlsxwriter.Workbook(str(tmp), {"strings_to_formulas": False, "strings_to_urls": False,
+                                              "strings_to_numbers": False})
+        bold = book.add_format({"bold": True, "bg_color": "#DDDDDD", "border": 1})
+        styles = {"good": book.add_format({"bg_color": "#C6EFCE"}), "bad": book.add_format({"bg_color": "#FFC7CE"}),
+                  "warn": book.add_format({"bg_color": "#FFEB9C"})}
+        for spec in sheets:
+            ws = book.add_worksheet(spec.name[:31])
+            ws.write_row(0, 0, list(spec.header), bold)
+            widths = [len(str(h)) for h in spec.header]
+            for r, row in enumerate(spec.rows, start=1):
+                style = styles.get(spec.row_styles[r - 1]) if spec.row_styles else None
+                for c, value in enumerate(row):
+                    if value is None or value == "":
+                        if style is not None:
+                            ws.write_blank(r, c, None, style)
+                        continue
+                    if isinstance(value, bool):
+                        ws.write_string(r, c, "yes" if value else "no", style)
+                    elif isinstance(value, (int, float)):
+                        ws.write_number(r, c, value, style)
+                    else:
+                        ws.write_string(r, c, str(value), style)
+                    if c < len(widths) and r <= 2000:
+                        widths[c] = max(widths[c], min(len(str(value)), 60))
+            ws.freeze_panes(1, 0)
+            if spec.header:
+                ws.autofilter(0, 0, max(len(spec.rows), 1), len(spec.header) - 1)
+            for c, width in enumerate(widths):
+                ws.set_column(c, c, (spec.widths or {}).get(c, width + 2))
+        book.close()
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
