@@ -16,6 +16,14 @@ from .formats import Format
 from .report import InputProblem, Report
 
 
+def closest_names(text: str, names: list[str], limit: int = 5) -> list[str]:
+    """The names closest to a name that matched nothing, ranked by rapidfuzz (reordered words score well)."""
+    from rapidfuzz import fuzz, process, utils
+    found = process.extract(text, names, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit,
+                            score_cutoff=70)
+    return [name for name, _score, _i in found]
+
+
 class Catalog:
     """The cards a command sees: the stored database, overlaid by card sheets given for this run."""
 
@@ -44,7 +52,7 @@ class Catalog:
             cards = self.cards(fmt.game)
             if fmt.builtin_cards:
                 cards = fmt.builtin_cards() + cards
-            self._indexes[key] = CardIndex(cards)
+            self._indexes[key] = CardIndex(cards, closest_names)
         return self._indexes[key]
 
 

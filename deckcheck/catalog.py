@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .cards import Card
 from .errors import CardNotFoundError
@@ -39,8 +39,9 @@ def _forms(card: Card) -> set[str]:
 class CardIndex:
     """All cards of one game, found by name: an exact name first, then the other written forms."""
 
-    def __init__(self, cards: Iterable[Card]):
+    def __init__(self, cards: Iterable[Card], closest: Callable[[str, list[str], int], list[str]] | None = None):
         self.cards: list[Card] = list(cards)
+        self._closest = closest or closest_names
         self._exact: dict[str, list[Card]] = defaultdict(list)
         self._forms: dict[str, list[Card]] = defaultdict(list)
         self._by_id: dict[str, Card] = {}
@@ -65,26 +66,27 @@ class CardIndex:
 
     def resolve(self, text: str, set_code: str | None = None) -> Card:
         """The one card the text names (optionally in a set); raise CardNotFoundError otherwise."""
-        found = self.matches(text)
+        key = normalize(text)
+        exact, forms = self._exact.get(key, []), self._forms.get(key, [])
+        found = exact or forms
         if not found:
             raise CardNotFoundError(text, "unknown card", self.suggest(text))
         if set_code:
             wanted = normalize(set_code)
-            in_set = [c for c in found if normalize(c.set or "") == wanted]
-            if not in_set:
-                sets = sorted({c.set or "?" for c in found})
+            found = [c for c in exact if normalize(c.set or "") == wanted] or \
+                    [c for c in forms if normalize(c.set or "") == wanted]
+            if not found:
+                sets = sorted({c.set or "?" for c in exact + forms})
                 raise CardNotFoundError(f"{text} [{set_code}]",
                                         f"no printing in set {set_code}; printed in {', '.join(sets)}")
-            found = in_set
         groups: dict[tuple, list[Card]] = {}
         for card in found:
             groups.setdefault(card.rules_key, []).append(card)
         if len(groups) == 1:
             return found[0]
-        candidates = self.candidates(found)
-        listing = "; ".join(f"{c.write_as}" for c in candidates)
-        raise CardNotFoundError(text, f"ambiguous: {len(groups)} different cards match; write one of: {listing}",
-                                [c.write_as for c in candidates])
+        candidates = [c.write_as for c in self.candidates(found)]
+        raise CardNotFoundError(text, f"ambiguous: {len(groups)} different cards match; write one of them",
+                                candidates)
 
     def candidates(self, cards: list[Card]) -> list[Candidate]:
         """How to write each distinct card of a list so that it resolves to that card alone."""
@@ -104,17 +106,11 @@ class CardIndex:
         """The closest card names to a name that matched nothing."""
         if self._names is None:
             self._names = sorted({c.name for c in self.cards})
-        return closest(text, self._names, limit)
+        return self._closest(text, self._names, limit)
 
 
-def closest(text: str, names: list[str], limit: int = 5) -> list[str]:
-    """The names closest to text; rapidfuzz when installed (better on reordered words), else difflib."""
-    try:
-        from rapidfuzz import fuzz, process, utils
-    except ImportError:  # the core runs on the standard library alone
-        import difflib
-        folded = {normalize(n): n for n in names}
-        return [folded[m] for m in difflib.get_close_matches(normalize(text), list(folded), n=limit, cutoff=0.6)]
-    found = process.extract(text, names, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit,
-                            score_cutoff=70)
-    return [name for name, _score, _i in found]
+def closest_names(text: str, names: list[str], limit: int = 5) -> list[str]:
+    """The names closest to text, by difflib (the CLI passes a rapidfuzz ranking instead)."""
+    import difflib
+    folded = {normalize(n): n for n in names}
+    return [folded[m] for m in difflib.get_close_matches(normalize(text), list(folded), n=limit, cutoff=0.6)]

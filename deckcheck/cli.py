@@ -93,11 +93,11 @@ def cards_import(sheet: Path, skip_bad: Annotated[bool, typer.Option("--skip-bad
     result = Store(db).import_cards(data.cards, sheet.name, dry_run=dry_run)
     verb = "would add" if dry_run else "added"
     out.print(f"{sheet}: {verb} {len(result.added)}, {'would update' if dry_run else 'updated'} "
-              f"{len(result.updated)}, unchanged {result.unchanged}")
+              f"{len(result.updated)}, unchanged {result.unchanged}", soft_wrap=True)
     if data.problems:
         err.print(f"[red]{len(data.problems)} bad row(s) skipped:[/]")
         for p in data.problems:
-            err.print(f"  {p}")
+            err.print(f"  {p}", soft_wrap=True, markup=False)
         raise typer.Exit(2)
 
 
@@ -108,7 +108,7 @@ def cards_export(sheet: Path, game: Annotated[Optional[str], typer.Option(help="
     from .db.store import Store
     from .importers.cardsheet import write_card_sheet
     n = write_card_sheet(sheet, Store(db).cards(game))
-    _console().print(f"wrote {n} cards to {sheet}")
+    _console().print(f"wrote {n} cards to {sheet}", soft_wrap=True)
 
 
 @cards_app.command("search")
@@ -132,12 +132,12 @@ def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most thi
 @cards_app.command("show")
 def cards_show(name: str, cards: CardsOption = None, db: DbOption = None) -> None:
     """Show a card (or every card a name matches) with its rules data and grid."""
-    from .api import Catalog
+    from .api import Catalog, closest_names
     from .catalog import CardIndex
     from .errors import CardNotFoundError
     from .render import card_panel
     catalog = Catalog(db, cards or ())
-    index = CardIndex(catalog.cards())
+    index = CardIndex(catalog.cards(), closest_names)
     found = [c for c in index.cards if c.id == name] or index.matches(name)
     if not found:
         raise CardNotFoundError(name, "unknown card", index.suggest(name))
@@ -199,7 +199,7 @@ def db_init(empty: Annotated[bool, typer.Option("--empty", help="Create the tabl
     store._engine = store._connect()
     done = store.ensure_initialized(empty=empty)
     n = store.count()
-    _console().print(f"{store.url}: {'initialised' if done else 'already initialised'}, {n} cards")
+    _console().print(f"{store.url}: {'initialised' if done else 'already initialised'}, {n} cards", soft_wrap=True)
 
 
 def main() -> None:
@@ -207,7 +207,9 @@ def main() -> None:
     try:
         app()
     except DeckcheckError as exc:
-        _console(stderr=True).print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
+        err = _console(stderr=True)
+        err.print("[bold red]error:[/] ", end="")
+        err.print(str(exc), markup=False, soft_wrap=True)
         sys.exit(2)
 
 

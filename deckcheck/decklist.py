@@ -98,9 +98,9 @@ def parse_card_text(text: str, quantity: int | None = None):
         readings.append((1, body))
     if not body:
         return "no card name"
-    if all(q < 1 for q, _ in readings):
+    if any(q < 1 for q, _ in readings):
         return "the quantity must be at least 1"
-    readings = [(q, n) for q, n in readings if q >= 1 and n]
+    readings = [(q, n) for q, n in readings if n]
     return tuple(readings), set_code, attach
 
 

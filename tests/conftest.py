@@ -1,0 +1,103 @@
+"""Shared fixtures: synthetic and bundled cards, temporary databases (SQLite and PostgreSQL), golden files."""
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+import pytest
+
+from deckcheck.catalog import CardIndex
+from deckcheck.cardsheet import cards_from_rows
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+PG_ENV = "DECKCHECK_TEST_PG"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true", help="rewrite golden reports instead of comparing")
+
+
+@pytest.fixture
+def update_golden(request) -> bool:
+    return request.config.getoption("--update-golden")
+
+
+def load_sheet(path: Path):
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = [(i, r) for i, r in enumerate(csv.DictReader(f), start=2)]
+    return cards_from_rows(rows, str(path))[0]
+
+
+@pytest.fixture(scope="session")
+def synthetic_cards():
+    return load_sheet(DATA / "synthetic-cards.csv")
+
+
+@pytest.fixture(scope="session")
+def synthetic_index(synthetic_cards):
+    return CardIndex(synthetic_cards)
+
+
+@pytest.fixture(scope="session")
+def bundled():
+    from deckcheck.db.store import bundled_cards
+    return bundled_cards()
+
+
+@pytest.fixture(scope="session")
+def bundled_index(bundled):
+    return CardIndex(bundled)
+
+
+def _pg_url() -> str | None:
+    url = os.environ.get(PG_ENV)
+    if not url and os.environ.get("CI"):
+        pytest.fail(f"{PG_ENV} is not set: CI must run the PostgreSQL tests (scripts/postgres.sh sets it)")
+    return url
+
+
+def fresh_pg(url: str) -> str:
+    """Empty the PostgreSQL test database (drop deckcheck's tables) and return its URL."""
+    from sqlalchemy import create_engine
+    from sqlmodel import SQLModel
+
+    from deckcheck.db import models  # noqa: F401
+    engine = create_engine(url)
+    SQLModel.metadata.drop_all(engine)
+    engine.dispose()
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path) -> str:
+    """A new, empty database of each kind (the PostgreSQL one needs DECKCHECK_TEST_PG)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'deckcheck.db'}"
+    url = _pg_url()
+    if not url:
+        pytest.skip(f"{PG_ENV} not set (scripts/test.sh starts a PostgreSQL server and sets it)")
+    return fresh_pg(url)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'deckcheck.db'}"
+
+
+@pytest.fixture(scope="session")
+def shared_db(tmp_path_factory) -> str:
+    """One initialised SQLite database for read-only CLI tests."""
+    from deckcheck.db.store import Store
+    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'shared.db'}"
+    Store(url).count()
+    return url
+
+
+@pytest.fixture
+def cli_env(shared_db, monkeypatch):
+    """Environment for running the CLI against the shared database."""
+    monkeypatch.setenv("DECKCHECK_DB", shared_db)
+    monkeypatch.setenv("COLUMNS", "120")
+    return shared_db

@@ -1,0 +1,63 @@
+"""The card sheet (CONTRACTS.md §1) parsed into Cards and back: unknown vs none, modifiers, bad cells."""
+from __future__ import annotations
+
+import pytest
+
+from deckcheck import grid
+from deckcheck.cardsheet import card_from_row, card_to_row, cards_from_rows, derive_title
+from deckcheck.errors import CardSheetError
+
+
+def test_only_name_is_required_and_empties_mean_what_the_contract_says():
+    card = card_from_row({"name": "Connor MacLeod Back Away", "immortal": "Connor MacLeod"})
+    assert (card.title, card.game, card.edition, card.type) == ("Back Away", "highlander", 1, None)
+    assert (card.restriction, card.reserved, card.hand_icons, card.gem_master, card.grid) == (0, False, 0, 0, None)
+    assert card.id == "connor-macleod-back-away"
+
+
+def test_persona_gems_empty_mean_unknown():
+    card = card_from_row({"name": "X Persona", "type": "persona", "immortal": "X", "gem_master": "4"})
+    assert card.type == "Persona" and card.gem_master == 4 and card.gem_agility is None
+
+
+def test_unknown_cells():
+    card = card_from_row({"name": "A", "restriction": "unknown", "reserved": "?", "hand_icons": "unknown"})
+    assert (card.restriction, card.reserved, card.hand_icons) == (None, None, None)
+
+
+@pytest.mark.parametrize("name,immortal,weapon,title,version", [
+    ("Upper Left Attack (2)", None, None, "Upper Left Attack", "2"),
+    ("Back Away (Kurgan)", "Kurgan", None, "Back Away", None),
+    ("Katana Sword Quality Blade", None, "Katana Sword", "Quality Blade", None),
+    ("Thrust (Version 3)", None, None, "Thrust", "3"),
+])
+def test_derive_title(name, immortal, weapon, title, version):
+    assert derive_title(name, immortal, weapon) == (title, version)
+
+
+def test_grid_and_modifiers():
+    card = card_from_row({"name": "B", "grid": "ul, MC", "deckbuilding": "deck_min=40; grants=Watcher;woc_max=2"})
+    assert card.grid == grid.BIT["UL"] | grid.BIT["MC"]
+    assert (card.modifiers.deck_min, card.modifiers.woc_max, card.modifiers.grants) == (40, 2, {"Watcher"})
+
+
+def test_every_bad_cell_is_named_with_row_column_value():
+    rows = [(2, {"name": "Good"}), (3, {"name": "Bad", "grid": "XX", "deckbuilding": "fly=1"}),
+            (4, {"name": "", "edition": "7"}), (5, {"name": "Good"})]
+    with pytest.raises(CardSheetError) as exc:
+        cards_from_rows(rows, "sheet.csv")
+    problems = [(p.row, p.column, p.value) for p in exc.value.problems]
+    assert problems == [(3, "grid", "XX"), (3, "deckbuilding", "fly=1"), (4, "name", ""), (4, "edition", "7"),
+                        (5, "id", "good")]
+    assert "unknown deck-building modifier 'fly'" in str(exc.value)
+
+
+def test_skip_bad_keeps_the_good_rows():
+    cards, problems = cards_from_rows([(2, {"name": "A"}), (3, {"name": "B", "basic": "maybe"})], "s", skip_bad=True)
+    assert [c.name for c in cards] == ["A"] and problems[0].row == 3
+
+
+def test_row_round_trip_is_exact(bundled):
+    for card in bundled:
+        again = card_from_row(card_to_row(card))
+        assert again == card and again.rules_key == card.rules_key, card.id

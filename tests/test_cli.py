@@ -1,0 +1,168 @@
+"""The command line: exit codes, the JSON contract, every command documented and working."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DECKS = ROOT / "examples" / "decks"
+
+
+def run(*args, input: str | None = None, cwd=ROOT):
+    exe = Path(sys.executable).with_name("deckcheck")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, input=input, cwd=cwd)
+
+
+def test_legal_deck_exits_0(cli_env):
+    r = run("check", str(DECKS / "type1e-connor-legal.txt"))
+    assert r.returncode == 0, r.stderr
+    assert "LEGAL" in r.stdout and "Connor MacLeod" in r.stdout and "Basic Attacks cover" in r.stdout
+
+
+def test_illegal_deck_exits_1_and_json_follows_the_contract(cli_env):
+    r = run("check", str(DECKS / "type1e-kurgan-illegal.txt"), "--json")
+    assert r.returncode == 1, r.stderr
+    report = json.loads(r.stdout)
+    assert list(report) == ["deck", "format", "legal", "persona", "counts", "issues", "input_errors"]
+    assert report["legal"] is False and report["persona"] == "The Kurgan"
+    assert report["counts"] == {"Pre-Game": 2, "Endurance": 58}
+    title = next(i for i in report["issues"] if i["rule"] == "HL-TITLE-MAX")
+    assert title == {"rule": "HL-TITLE-MAX", "severity": "error",
+                     "message": "7 cards titled Back Away; at most 6 are allowed",
+                     "cards": ["The Kurgan Back Away", "Back Away (Kern)"], "limit": 6, "actual": 7,
+                     "fix": "remove 1 Back Away"}
+
+
+def test_unreadable_deck_exits_2_with_input_errors(cli_env):
+    r = run("check", str(DECKS / "type1e-typo.txt"), "--json")
+    assert r.returncode == 2
+    report = json.loads(r.stdout)
+    assert report["legal"] is None and report["issues"] == []
+    first = report["input_errors"][0]
+    assert (first["line"], first["text"], first["message"]) == (4, "3 Uper Left Attack", "unknown card")
+    assert first["suggestions"][0] == "Upper Left Attack"
+
+
+def test_several_decks_one_json_line_each_worst_exit(cli_env):
+    r = run("check", str(DECKS / "type1e-connor-legal.txt"), str(DECKS / "type1e-kurgan-illegal.txt"), "--json")
+    assert r.returncode == 1
+    assert [json.loads(line)["legal"] for line in r.stdout.splitlines()] == [True, False]
+
+
+def test_standard_input_and_format_option(cli_env):
+    text = (DECKS / "type2-duncan-katana.txt").read_text()
+    r = run("check", "-", "--format", "2e", "--json", input=text)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout)["format"] == "type2"
+
+
+def test_unknown_format_exits_2(cli_env):
+    r = run("check", str(DECKS / "type1e-connor-legal.txt"), "--format", "vintage")
+    assert r.returncode == 2 and "unknown format 'vintage'" in r.stderr
+
+
+def test_missing_file_is_a_report_not_a_crash(cli_env):
+    r = run("check", "nope.txt", "--json")
+    assert r.returncode == 2
+    assert "no such file" in json.loads(r.stdout)["input_errors"][0]["message"]
+
+
+def test_bad_card_sheet_exits_2_naming_row_column_value(cli_env, tmp_path):
+    sheet = tmp_path / "bad.csv"
+    sheet.write_text("name,grid\nGood,UL\nBad,ZZ\n")
+    r = run("check", str(DECKS / "type1e-connor-legal.txt"), "--cards", str(sheet))
+    assert r.returncode == 2
+    assert "row 3, column 'grid', value 'ZZ'" in r.stderr
+
+
+def test_cards_overlay_for_this_run_only(cli_env, tmp_path):
+    sheet = tmp_path / "restrict.csv"
+    sheet.write_text("id,name,type,basic,grid,restriction,edition,set\n"
+                     "SE-thrust,Thrust,Attack,yes,MC,2,1,SE\n")
+    deck = tmp_path / "d.txt"
+    # the override makes SE's Thrust differ from TIN's: the set must now be named
+    deck.write_text((DECKS / "type1e-generic-legal.txt").read_text().replace("3 Thrust", "3 Thrust [SE]"))
+    r = run("check", str(deck), "--cards", str(sheet), "--json")
+    report = json.loads(r.stdout)
+    assert r.returncode == 1
+    assert [i["rule"] for i in report["issues"] if i["severity"] == "error"] == ["HL-RESTRICTED"]
+    assert run("check", str(deck)).returncode == 0
+
+
+def test_formats_lists_every_rule(cli_env):
+    r = run("formats")
+    assert r.returncode == 0
+    for rule in ("HL-DECK-MIN", "HL1-BASIC-ATTACKS", "HL2-GEMS", "HL2-WATCHER-HUNTER"):
+        assert rule in r.stdout
+
+
+def test_cards_show_draws_the_grid(cli_env):
+    r = run("cards", "show", "Upper Left Block (2)")
+    assert r.returncode == 0
+    assert "grid (inferred)" in r.stdout and "■ ■ ·" in r.stdout
+    assert "Restriction" in r.stdout and "unknown" in r.stdout
+
+
+def test_cards_show_unknown_name(cli_env):
+    r = run("cards", "show", "Conor MacLeod Persona")
+    assert r.returncode == 2 and "Connor MacLeod Persona" in r.stderr
+
+
+def test_cards_stats_tells_known_and_unknown(cli_env):
+    r = run("cards", "stats")
+    assert r.returncode == 0
+    assert "1491 cards" in r.stdout
+    assert "restriction" in r.stdout and "0%" in r.stdout
+
+
+def test_cards_lint_finds_gridless_attacks(cli_env):
+    r = run("cards", "lint", "--limit", "500")
+    assert r.returncode == 1 and "Attack with no grid" in r.stdout and "no Master allowance" in r.stdout
+
+
+def test_cards_import_export_commands(tmp_path, monkeypatch):
+    monkeypatch.setenv("DECKCHECK_DB", str(tmp_path / "x.db"))
+    sheet = tmp_path / "c.xlsx"
+    assert run("cards", "export", str(sheet)).returncode == 0
+    r = run("cards", "import", str(sheet))
+    assert r.returncode == 0 and "added 0, updated 0, unchanged 1491" in r.stdout
+    bad = tmp_path / "bad.csv"
+    bad.write_text("name,deckbuilding\nA,\nB,warp=2\n")
+    r = run("cards", "import", str(bad))
+    assert r.returncode == 2 and "row 3" in r.stderr and "nothing was imported" in r.stderr
+    r = run("cards", "import", str(bad), "--skip-bad")
+    assert r.returncode == 2 and "added 1" in r.stdout
+
+
+def _commands(app, prefix=()):
+    import typer.main
+    group = typer.main.get_command(app)
+    out = []
+
+    def walk(cmd, path):
+        subs = getattr(cmd, "commands", None)
+        if subs:
+            for name, sub in subs.items():
+                walk(sub, path + (name,))
+        else:
+            out.append(" ".join(path))
+    walk(group, prefix)
+    return out
+
+
+def test_every_command_is_in_the_readme():
+    from deckcheck.cli import app
+    readme = (ROOT / "README.md").read_text()
+    missing = [c for c in _commands(app) if f"deckcheck {c}" not in readme]
+    assert not missing, f"commands not documented in README.md: {missing}"
+
+
+def test_every_command_has_help():
+    from deckcheck.cli import app
+    for command in _commands(app):
+        r = run(*command.split(), "--help")
+        assert r.returncode == 0 and "Usage" in r.stdout, command

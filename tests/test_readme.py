@@ -1,0 +1,48 @@
+"""Every command in the README runs, with the exit code the README gives it."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LINE = re.compile(r"^\$ (deckcheck .*?)(?:\s+#\s*exits (\d))?$")
+
+
+def readme_commands():
+    out = []
+    for line in (ROOT / "README.md").read_text().splitlines():
+        m = LINE.match(line.strip())
+        if m:
+            out.append((m.group(1), int(m.group(2) or 0)))
+    return out
+
+
+def test_readme_has_commands():
+    assert len(readme_commands()) >= 10
+
+
+@pytest.mark.parametrize("command,code", readme_commands())
+def test_readme_command(command, code, tmp_path, shared_db):
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    db = tmp_path / "readme.db"
+    shutil.copy(shared_db.removeprefix("sqlite:///"), db)
+    env = dict(os.environ, DECKCHECK_DB=str(db), COLUMNS="120")
+    exe = str(Path(sys.executable).with_name("deckcheck"))
+    import shlex
+    args = shlex.split(command)
+    r = subprocess.run([exe, *args[1:]], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert r.returncode == code, r.stdout[-2000:] + r.stderr[-2000:]
+
+
+def test_demo_script_runs_the_main_job():
+    """The README's first set-up command, on this checkout (its venv already exists when tests run)."""
+    r = subprocess.run(["bash", "scripts/demo.sh"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "deckcheck check exited with 2" in r.stdout
+    assert "type1e-connor-legal.txt" in r.stdout and "NOT LEGAL" in r.stdout
