@@ -82,7 +82,7 @@ def unreadable(source: str, exc: Exception, fmt_name: str = "") -> Report:
 
 
 def check_files(paths: Iterable[str | Path], catalog: Catalog, fmt: str | None = None,
-                progress: Callable[[int], None] | None = None) -> Iterator[Report]:
+                progress: Callable[[int], None] | None = None, details: bool = False) -> Iterator[Report]:
     """Check every deck in the files and folders; a file that cannot be read is a report with its error."""
     from .importers.decklists import read_decklists
     for path in expand_paths(paths):
@@ -92,6 +92,6 @@ def check_files(paths: Iterable[str | Path], catalog: Catalog, fmt: str | None =
             yield unreadable(str(path), exc, fmt or "")
         else:
             for raw in raws:
-                yield check_raw(raw, catalog.index, fmt)
+                yield check_raw(raw, catalog.index, fmt, details)
         if progress:
             progress(1)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from .errors import DeckcheckError
 from .text import has_master_word, normalize
@@ -82,6 +81,8 @@ def parse_modifiers(text: str) -> Modifiers:
         else:
             raise DeckcheckError(f"unknown deck-building modifier {key!r} in {text!r}; "
                                  f"known: {', '.join(MODIFIER_KEYS)}")
+    if not values and not grants:
+        return NO_MODIFIERS
     return Modifiers(grants=frozenset(grants), **values)
 
 
@@ -124,38 +125,23 @@ class Card:
     rarity: str | None = None
     text: str | None = None
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    # Keys the rules read for every deck, computed once per card (plain slots: the fastest reads).
+    title_key: str = field(init=False, repr=False, compare=False)
+    immortal_key: str | None = field(init=False, repr=False, compare=False)
+    weapon_key: str | None = field(init=False, repr=False, compare=False)
+    specific_key: tuple = field(init=False, repr=False, compare=False)
+    is_master: bool = field(init=False, repr=False, compare=False)
 
-    # Derived keys are computed once per card: the validator reads them for every deck.
-    @property
-    def title_key(self) -> str:
-        """The title as compared by the rules: case, punctuation and spacing folded."""
-        key = self._cache.get("title")
-        if key is None:
-            key = self._cache["title"] = normalize(self.title)
-        return key
-
-    @property
-    def immortal_key(self) -> str | None:
-        """The Immortal name folded for comparison, or None for a generic card."""
-        if "immortal" not in self._cache:
-            self._cache["immortal"] = normalize(self.immortal) if self.immortal else None
-        return self._cache["immortal"]
-
-    @property
-    def weapon_key(self) -> str | None:
-        """The Weapon name folded for comparison, or None."""
-        if "weapon" not in self._cache:
-            self._cache["weapon"] = normalize(self.weapon) if self.weapon else None
-        return self._cache["weapon"]
-
-    @property
-    def specific_key(self) -> tuple:
-        """The specific card (RULES.md 'Specific card'): title, Immortal, Weapon, version, edition."""
-        key = self._cache.get("specific")
-        if key is None:
-            key = self._cache["specific"] = (self.game, self.title_key, self.immortal_key, self.weapon_key,
-                                             normalize(self.version or ""), self.edition)
-        return key
+    def __post_init__(self) -> None:
+        setter = object.__setattr__
+        setter(self, "title_key", normalize(self.title))
+        setter(self, "immortal_key", normalize(self.immortal) if self.immortal else None)
+        setter(self, "weapon_key", normalize(self.weapon) if self.weapon else None)
+        # The specific card (RULES.md): title, Immortal, Weapon, version, edition.
+        setter(self, "specific_key", (self.game, self.title_key, self.immortal_key, self.weapon_key,
+                                      normalize(self.version or ""), self.edition))
+        # A Master card: the title holds the word Master in any form.
+        setter(self, "is_master", has_master_word(self.title))
 
     @property
     def rules_key(self) -> tuple:
@@ -194,14 +180,6 @@ class Card:
     @property
     def is_persona(self) -> bool:
         return self.type == "Persona"
-
-    @property
-    def is_master(self) -> bool:
-        """A Master card: the title holds the word Master in any form."""
-        key = self._cache.get("master")
-        if key is None:
-            key = self._cache["master"] = has_master_word(self.title)
-        return key
 
     @property
     def is_immortal_specific(self) -> bool:

@@ -10,15 +10,21 @@ from .formats import DEFAULT_FORMAT, Format, get_format
 from .report import InputProblem, Report
 
 
-def validate(deck: Deck, fmt: Format | str) -> Report:
-    """Run every rule of the format on the deck; the report lists every issue at once."""
+def validate(deck: Deck, fmt: Format | str, details: bool = False) -> Report:
+    """Run every rule of the format on the deck; the report lists every issue at once.
+
+    With details, the report also carries what the terminal draws (the grids covered).
+    """
     fmt = get_format(fmt)
     view = fmt.view(deck, fmt.params)
-    issues = [issue for rule in fmt.rules for issue in rule(view)]
+    issues = [issue for rule in fmt.rules for issue in rule.check(view)]
     persona = getattr(view, "persona", None)
+    counts = dict.fromkeys(fmt.sections, 0)
+    for e in deck.entries:
+        counts[e.section] += e.quantity
     report = Report(deck=deck.source, format=fmt.name, persona=(persona.immortal or persona.name) if persona else None,
-                    counts={s: deck.count(s) for s in fmt.sections}, issues=issues, player=deck.player)
-    if hasattr(view, "details"):
+                    counts=counts, issues=issues, player=deck.player)
+    if details and hasattr(view, "details"):
         report.details = view.details()
     return report
 
@@ -28,7 +34,8 @@ def choose_format(raw: RawDeck, requested: str | None) -> Format:
     return get_format(requested or raw.declared_format or DEFAULT_FORMAT)
 
 
-def check_raw(raw: RawDeck, index_for: Callable[[Format], CardIndex], requested: str | None = None) -> Report:
+def check_raw(raw: RawDeck, index_for: Callable[[Format], CardIndex], requested: str | None = None,
+              details: bool = False) -> Report:
     """Resolve and validate a raw decklist. Unreadable lines become input errors (and no verdict)."""
     try:
         fmt = choose_format(raw, requested)
@@ -42,4 +49,4 @@ def check_raw(raw: RawDeck, index_for: Callable[[Format], CardIndex], requested:
     if problems:
         return Report(deck=raw.source, format=fmt.name, player=raw.player,
                       counts={s: deck.count(s) for s in fmt.sections}, input_errors=problems)
-    return validate(deck, fmt)
+    return validate(deck, fmt, details)

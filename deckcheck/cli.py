@@ -50,7 +50,7 @@ def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or fol
     catalog = Catalog(db, cards or ())
     reports = []
     out = _console() if not as_json else None
-    for report in check_files(decks, catalog, format):
+    for report in check_files(decks, catalog, format, details=not as_json):
         reports.append(report)
         if as_json:
             sys.stdout.write(json.dumps(report.as_dict(), ensure_ascii=False) + "\n")

@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 ERROR = "error"
 WARNING = "warning"
 DATA_UNKNOWN = "HL-DATA-UNKNOWN"
 
 
-@dataclass(frozen=True, slots=True)
-class Issue:
-    """One broken rule: which rule, how bad, what is wrong, with which cards and numbers, and the fix."""
+class Issue(NamedTuple):
+    """One broken rule: which rule, how bad, what is wrong, with which cards and numbers, and the fix.
+
+    A NamedTuple rather than a frozen dataclass: immutable too, and several times cheaper to create.
+    """
 
     rule: str
     severity: str

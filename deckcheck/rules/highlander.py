@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from .. import grid as gridmod
-from ..cards import GEM_COLOURS, Card
-from ..report import ERROR, WARNING
+from ..cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
+from ..report import ERROR, WARNING, Issue
 from . import data_unknown, error, names, plural, rule, warning
-from .view import ENDURANCE, PREGAME, HighlanderView
+from .view import ENDURANCE, PREGAME, HighlanderView, folded
 
 
 def _copies(entries) -> int:
@@ -21,45 +21,61 @@ def _copies(entries) -> int:
 # -- HL-*: both formats ---------------------------------------------------------------------------
 @rule("HL-DECK-MIN", ERROR, "The Endurance holds at least 50 cards, or the minimum a modifier sets.")
 def deck_min(v: HighlanderView):
+    out = []
     if v.endurance_count < v.deck_min:
         short = v.deck_min - v.endurance_count
-        yield error("HL-DECK-MIN", f"the Endurance holds {v.endurance_count} cards; at least {v.deck_min} are "
+        out.append(error("HL-DECK-MIN", f"the Endurance holds {v.endurance_count} cards; at least {v.deck_min} are "
                     "required", limit=v.deck_min, actual=v.endurance_count,
-                    fix=f"add {plural(short, 'card')} to the Endurance")
+                    fix=f"add {plural(short, 'card')} to the Endurance"))
+    return out
+
 
 
 @rule("HL-TITLE-MAX", ERROR, "At most 6 cards of one title, across Immortal names, pictures, versions and "
                              "editions.")
 def title_max(v: HighlanderView):
+    out = []
     limit = int(v.params["title_max"])
-    for entries in v.by_title.values():
-        count = _copies(entries)
+    for key, count in v.title_count.items():
         if count > limit:
+            entries = v.by_title[key]
             title = entries[0].card.title
-            yield error("HL-TITLE-MAX", f"{count} cards titled {title}; at most {limit} are allowed",
-                        (e.card for e in entries), limit, count, f"remove {count - limit} {title}")
+            out.append(error("HL-TITLE-MAX", f"{count} cards titled {title}; at most {limit} are allowed",
+                        (e.card for e in entries), limit, count, f"remove {count - limit} {title}"))
+    return out
+
 
 
 @rule("HL-RESTRICTED", ERROR, "A specific card with a Restriction number N appears at most N times.")
 def restricted(v: HighlanderView):
-    groups: dict[tuple, list] = defaultdict(list)
+    out = []
+    groups: dict[tuple, list] = {}
     for e in v.deck.entries:
-        groups[e.card.specific_key].append(e)
+        if e.card.restriction != 0:  # 0: no Restriction number printed
+            group = groups.get(e.card.specific_key)
+            if group is None:
+                groups[e.card.specific_key] = [e]
+            else:
+                group.append(e)
     unknown: list[Card] = []
     for entries in groups.values():
-        count = _copies(entries)
-        card = entries[0].card
-        limits = {e.card.restriction for e in entries}
+        if len(entries) == 1:
+            card, count, limits = entries[0].card, entries[0].quantity, (entries[0].card.restriction,)
+        else:
+            card, count, limits = entries[0].card, _copies(entries), {e.card.restriction for e in entries}
+        if count < 2:
+            continue  # one copy keeps every Restriction number
         if None in limits:
-            if count > 1:
-                unknown += [e.card for e in entries]
+            unknown += [e.card for e in entries]
             continue
-        limit = min((n for n in limits if n), default=0)
-        if limit and count > limit:
-            yield error("HL-RESTRICTED", f"{count} copies of {card.name}, which has Restriction number {limit}",
-                        (e.card for e in entries), limit, count, f"remove {count - limit} {card.name}")
+        limit = min(limits)
+        if count > limit:
+            out.append(error("HL-RESTRICTED", f"{count} copies of {card.name}, which has Restriction number {limit}",
+                        (e.card for e in entries), limit, count, f"remove {count - limit} {card.name}"))
     if unknown:
-        yield data_unknown("HL-RESTRICTED", "Restriction number unknown (the deck holds several copies)", unknown)
+        out.append(data_unknown("HL-RESTRICTED", "Restriction number unknown (the deck holds several copies)", unknown))
+    return out
+
 
 
 def _pregame_type(card: Card) -> bool | None:
@@ -71,65 +87,84 @@ def _pregame_type(card: Card) -> bool | None:
     return None
 
 
+_SECTION_OF = {t: PREGAME for t in PREGAME_TYPES} | {t: ENDURANCE for t in ENDURANCE_TYPES}
+
+
 @rule("HL-SECTION", ERROR, "Pre-Game cards are not in the Endurance, and Endurance cards are not in the Pre-Game.")
 def section(v: HighlanderView):
+    out = []
     unknown: list[Card] = []
     for e in v.deck.entries:
+        if _SECTION_OF.get(e.card.type) == e.section:
+            continue
         kind = _pregame_type(e.card)
         if kind is None:
             if e.card.type is None:
                 unknown.append(e.card)
             else:
-                yield error("HL-SECTION", f"{e.card.name} is a {e.card.type}, not a card of the game",
-                            [e.card], fix=f"remove {e.card.name}")
+                out.append(error("HL-SECTION", f"{e.card.name} is a {e.card.type}, not a card of the game",
+                            [e.card], fix=f"remove {e.card.name}"))
         elif kind and e.section == ENDURANCE:
-            yield error("HL-SECTION", f"{e.card.name} is a Pre-Game card ({e.card.type}) but stands in the Endurance",
-                        [e.card], fix=f"move {e.card.name} to the Pre-Game cards")
+            out.append(error("HL-SECTION", f"{e.card.name} is a Pre-Game card ({e.card.type}) but stands in the Endurance",
+                        [e.card], fix=f"move {e.card.name} to the Pre-Game cards"))
         elif not kind and e.section == PREGAME:
-            yield error("HL-SECTION", f"{e.card.name} is an Endurance card ({e.card.type}) but stands in the "
-                        "Pre-Game", [e.card], fix=f"move {e.card.name} to the Endurance")
+            out.append(error("HL-SECTION", f"{e.card.name} is an Endurance card ({e.card.type}) but stands in the "
+                        "Pre-Game", [e.card], fix=f"move {e.card.name} to the Endurance"))
     if unknown:
-        yield data_unknown("HL-SECTION", "card type unknown", unknown)
+        out.append(data_unknown("HL-SECTION", "card type unknown", unknown))
+    return out
+
 
 
 @rule("HL-PERSONA-COUNT", ERROR, "At most one Persona card.")
 def persona_count(v: HighlanderView):
+    out = []
     count = _copies(v.personas)
     if count > 1:
-        yield error("HL-PERSONA-COUNT", f"{count} Persona cards; at most 1 is allowed",
-                    (e.card for e in v.personas), 1, count, f"keep one Persona and remove {count - 1}")
+        out.append(error("HL-PERSONA-COUNT", f"{count} Persona cards; at most 1 is allowed",
+                    (e.card for e in v.personas), 1, count, f"keep one Persona and remove {count - 1}"))
+    return out
+
 
 
 @rule("HL-OTHER-PERSONA", ERROR, "With a Persona, the Endurance holds no Immortal Specific card of another "
                                  "Persona, except Clan cards and what a modifier allows.")
 def other_persona(v: HighlanderView):
+    out = []
     _allowed, refused = v.foreign
     for who, items in refused.items():
         count = sum(n for _, n in items)
-        yield error("HL-OTHER-PERSONA", f"{plural(count, 'card')} of {who} in a {v.persona.immortal} deck: "
-                    f"{', '.join(names(e.card for e, _ in items))}", (e.card for e, _ in items), 0, count,
-                    f"remove {count} {who} {'card' if count == 1 else 'cards'}")
+        listed = names(e.card for e, _ in items)
+        out.append(Issue("HL-OTHER-PERSONA", ERROR, f"{plural(count, 'card')} of {who} in a {v.persona.immortal} deck: "
+                    f"{', '.join(listed)}", listed, 0, count, f"remove {count} {who} {'card' if count == 1 else 'cards'}"))
+    return out
+
 
 
 @rule("HL-GENERIC-SPECIFIC", ERROR, "A Generic Immortal includes at most 1 of each Immortal Specific card.")
 def generic_specific(v: HighlanderView):
+    out = []
     if not v.is_generic:
-        return
+        return out
     limit = int(v.params["generic_specific_max"])
     groups: dict[tuple, list] = defaultdict(list)
-    for e in v.deck.entries:
-        if e.card.is_immortal_specific and not e.card.is_pregame:
+    for e in v.specific:
+        if not e.card.is_pregame:
             groups[(e.card.immortal_key, e.card.title_key)].append(e)
     for entries in groups.values():
         count = _copies(entries)
         if count > limit:
             card = entries[0].card
-            yield error("HL-GENERIC-SPECIFIC", f"{count} copies of {card.immortal}'s {card.title}; a Generic "
+            out.append(error("HL-GENERIC-SPECIFIC", f"{count} copies of {card.immortal}'s {card.title}; a Generic "
                         f"Immortal may include {limit}", (e.card for e in entries), limit, count,
-                        f"remove {count - limit} {card.name}")
+                        f"remove {count - limit} {card.name}"))
+    return out
+
 
 
 def _foreign_allowed(v: HighlanderView) -> set[int]:
+    if v.is_generic:
+        return set()
     allowed, _ = v.foreign
     return {id(e) for items in allowed.values() for e, _ in items}
 
@@ -137,12 +172,13 @@ def _foreign_allowed(v: HighlanderView) -> set[int]:
 @rule("HL-RESERVED", ERROR, "A Reserved card is included only by the Persona named on it, or where a modifier "
                             "allows it. A Generic Immortal includes none.")
 def reserved(v: HighlanderView):
+    out = []
     allowed = _foreign_allowed(v)
     bad: list = []
     unknown: list[Card] = []
-    for e in v.deck.entries:
+    for e in v.specific:
         card = e.card
-        if not card.is_immortal_specific or v.is_own(card):
+        if v.is_own(card):
             continue
         permitted = id(e) in allowed
         if card.reserved is None:
@@ -152,55 +188,64 @@ def reserved(v: HighlanderView):
             bad.append(e)
     for e in bad:
         whose = "a Generic Immortal" if v.is_generic else f"a {v.persona.immortal} deck"
-        yield error("HL-RESERVED", f"{e.card.name} is Reserved for {e.card.immortal}; it cannot be included by "
-                    f"{whose}", [e.card], 0, e.quantity, f"remove {e.quantity} {e.card.name}")
+        out.append(error("HL-RESERVED", f"{e.card.name} is Reserved for {e.card.immortal}; it cannot be included by "
+                    f"{whose}", [e.card], 0, e.quantity, f"remove {e.quantity} {e.card.name}"))
     if unknown:
-        yield data_unknown("HL-RESERVED", "Reserved mark unknown", unknown)
+        out.append(data_unknown("HL-RESERVED", "Reserved mark unknown", unknown))
+    return out
+
 
 
 @rule("HL-SIGNATURE", ERROR, "A Signature card is included only by the Persona named on it. No modifier lifts "
                              "this.")
 def signature(v: HighlanderView):
+    out = []
     unknown: list[Card] = []
-    for e in v.deck.entries:
+    for e in v.specific:
         card = e.card
-        if card.immortal is None or card.is_persona or v.is_own(card):
+        if v.is_own(card):
             continue
         if card.signature is None:
             unknown.append(card)
         elif card.signature:
             whose = "a Generic Immortal" if v.is_generic else f"a {v.persona.immortal} deck"
-            yield error("HL-SIGNATURE", f"{card.name} is a Signature card of {card.immortal}; it cannot be "
-                        f"included by {whose}", [card], 0, e.quantity, f"remove {e.quantity} {card.name}")
+            out.append(error("HL-SIGNATURE", f"{card.name} is a Signature card of {card.immortal}; it cannot be "
+                        f"included by {whose}", [card], 0, e.quantity, f"remove {e.quantity} {card.name}"))
     if unknown:
-        yield data_unknown("HL-SIGNATURE", "Signature mark unknown", unknown)
+        out.append(data_unknown("HL-SIGNATURE", "Signature mark unknown", unknown))
+    return out
+
 
 
 @rule("HL-MASTER", ERROR, "Master cards are at most the Persona's Master allowance; a Generic Immortal includes "
                           "none.")
 def master(v: HighlanderView):
+    out = []
     masters = [e for e in v.endurance if e.card.is_master]
     count = _copies(masters)
     if not count:
-        return
+        return out
     if v.persona is None:
         limit = 0
     else:
         limit = v.persona.gem_master
         if limit is None:
-            yield data_unknown("HL-MASTER", f"the Master allowance of {v.persona.name} is unknown "
-                               f"({plural(count, 'Master card')} in the deck)", [v.persona])
-            return
+            out.append(data_unknown("HL-MASTER", f"the Master allowance of {v.persona.name} is unknown "
+                               f"({plural(count, 'Master card')} in the deck)", [v.persona]))
+            return out
     if count > limit:
         who = "a Generic Immortal may include none" if v.persona is None else \
             f"{v.persona.name} allows {limit}"
-        yield error("HL-MASTER", f"{plural(count, 'Master card')}; {who}", (e.card for e in masters), limit,
-                    count, f"remove {count - limit} Master {'card' if count - limit == 1 else 'cards'}")
+        out.append(error("HL-MASTER", f"{plural(count, 'Master card')}; {who}", (e.card for e in masters), limit,
+                    count, f"remove {count - limit} Master {'card' if count - limit == 1 else 'cards'}"))
+    return out
+
 
 
 @rule("HL-WEAPON-SPECIFIC", ERROR, "A Weapon Specific card is included only with the matching Weapon of Choice.")
 def weapon_specific(v: HighlanderView):
-    wielded = {e.card.weapon_key for e in v.pregame if e.card.type == "Weapon of Choice" and e.card.weapon_key}
+    out = []
+    wielded = {e.card.weapon_key for e in v.by_type.get("Weapon of Choice", ()) if e.section == PREGAME}
     missing: dict[str, list] = defaultdict(list)
     for e in v.deck.entries:
         card = e.card
@@ -208,94 +253,116 @@ def weapon_specific(v: HighlanderView):
             missing[card.weapon or ""].append(e)
     for weapon, entries in missing.items():
         count = _copies(entries)
-        yield error("HL-WEAPON-SPECIFIC", f"{plural(count, 'card')} for the {weapon} without the {weapon} Weapon "
+        out.append(error("HL-WEAPON-SPECIFIC", f"{plural(count, 'card')} for the {weapon} without the {weapon} Weapon "
                     f"of Choice: {', '.join(names(e.card for e in entries))}", (e.card for e in entries), 0, count,
-                    f"add the {weapon} Weapon of Choice to the Pre-Game cards, or remove these cards")
+                    f"add the {weapon} Weapon of Choice to the Pre-Game cards, or remove these cards"))
+    return out
+
 
 
 @rule("HL-WOC-COUNT", ERROR, "At most one Weapon of Choice, unless a modifier allows more.")
 def woc_count(v: HighlanderView):
-    wocs = [e for e in v.deck.entries if e.card.type == "Weapon of Choice"]
+    out = []
+    wocs = v.by_type.get("Weapon of Choice", [])
     count = _copies(wocs)
     if count > v.woc_max:
-        yield error("HL-WOC-COUNT", f"{count} Weapons of Choice; at most {v.woc_max} allowed",
-                    (e.card for e in wocs), v.woc_max, count, f"remove {count - v.woc_max} Weapon of Choice")
+        out.append(error("HL-WOC-COUNT", f"{count} Weapons of Choice; at most {v.woc_max} allowed",
+                    (e.card for e in wocs), v.woc_max, count, f"remove {count - v.woc_max} Weapon of Choice"))
+    return out
+
 
 
 @rule("HL-HAND-ICONS", ERROR, "The Pre-Game cards carry at most 2 Hand icons together.")
 def hand_icons(v: HighlanderView):
+    out = []
     limit = int(v.params["hand_max"])
     known = [e for e in v.pregame if e.card.hand_icons]
     total = sum(e.card.hand_icons * e.quantity for e in known)
     unknown = [e.card for e in v.pregame if e.card.hand_icons is None]
     if total > limit:
-        yield error("HL-HAND-ICONS", f"the Pre-Game cards carry {total} Hand icons; at most {limit} are allowed",
+        out.append(error("HL-HAND-ICONS", f"the Pre-Game cards carry {total} Hand icons; at most {limit} are allowed",
                     (e.card for e in known), limit, total, f"remove Pre-Game cards carrying {total - limit} "
-                    "Hand icons")
+                    "Hand icons"))
     elif unknown:
-        yield data_unknown("HL-HAND-ICONS", f"Hand icons unknown ({total} known)", unknown)
+        out.append(data_unknown("HL-HAND-ICONS", f"Hand icons unknown ({total} known)", unknown))
+    return out
+
 
 
 @rule("HL-PREMIUM", ERROR, "A Premium card needs a Persona; a Premium made for one Persona needs that Persona.")
 def premium(v: HighlanderView):
-    for e in v.deck.entries:
+    out = []
+    for e in v.by_type.get("Premium", ()):
         card = e.card
-        if card.type != "Premium":
-            continue
         if v.persona is None:
-            yield error("HL-PREMIUM", f"{card.name} is a Premium card and needs a Persona; this deck has none",
-                        [card], fix=f"add a Persona, or remove {card.name}")
+            out.append(error("HL-PREMIUM", f"{card.name} is a Premium card and needs a Persona; this deck has none",
+                        [card], fix=f"add a Persona, or remove {card.name}"))
         elif card.immortal_key and card.immortal_key != v.persona_key and not v.is_own(card):
-            yield error("HL-PREMIUM", f"{card.name} is made for {card.immortal}; this deck plays "
+            out.append(error("HL-PREMIUM", f"{card.name} is made for {card.immortal}; this deck plays "
                         f"{v.persona.immortal or v.persona.name}", [card],
-                        fix=f"remove {card.name}, or play the {card.immortal} Persona")
+                        fix=f"remove {card.name}, or play the {card.immortal} Persona"))
+    return out
+
 
 
 # -- HL1-*: type1e ---------------------------------------------------------------------------------
 def _missing_titles(v: HighlanderView, titles) -> list[str]:
-    from ..text import normalize
-    return [t for t in titles if normalize(t) not in v.endurance_titles]
+    present = v.endurance_titles
+    return [name for name, key in folded(tuple(titles)) if key not in present]
 
 
 @rule("HL1-BASIC-ATTACKS", ERROR, "At least one of each of the nine Basic Attacks.")
 def basic_attacks(v: HighlanderView):
+    out = []
     missing = _missing_titles(v, v.params["basic_attacks"])
     if missing:
-        yield error("HL1-BASIC-ATTACKS", f"missing {plural(len(missing), 'Basic Attack')}: {', '.join(missing)}",
+        out.append(error("HL1-BASIC-ATTACKS", f"missing {plural(len(missing), 'Basic Attack')}: {', '.join(missing)}",
                     limit=len(v.params["basic_attacks"]), actual=len(v.params["basic_attacks"]) - len(missing),
-                    fix=f"add {', '.join(missing)}")
+                    fix=f"add {', '.join(missing)}"))
+    return out
+
 
 
 @rule("HL1-BASIC-BLOCKS", ERROR, "At least one of each of the six Basic Blocks.")
 def basic_blocks(v: HighlanderView):
+    out = []
     missing = _missing_titles(v, v.params["basic_blocks"])
     if missing:
-        yield error("HL1-BASIC-BLOCKS", f"missing {plural(len(missing), 'Basic Block')}: {', '.join(missing)}",
+        out.append(error("HL1-BASIC-BLOCKS", f"missing {plural(len(missing), 'Basic Block')}: {', '.join(missing)}",
                     limit=len(v.params["basic_blocks"]), actual=len(v.params["basic_blocks"]) - len(missing),
-                    fix=f"add {', '.join(missing)}")
+                    fix=f"add {', '.join(missing)}"))
+    return out
+
 
 
 @rule("HL1-PREGAME-MAX", ERROR, "At most 6 Pre-Game cards in all, plus what modifiers add.")
 def pregame_max_1e(v: HighlanderView):
+    out = []
     limit = int(v.params["pregame_max"]) + v.pregame_extra
     if v.pregame_count > limit:
-        yield error("HL1-PREGAME-MAX", f"{v.pregame_count} Pre-Game cards; at most {limit} are allowed",
+        out.append(error("HL1-PREGAME-MAX", f"{v.pregame_count} Pre-Game cards; at most {limit} are allowed",
                     (e.card for e in v.pregame), limit, v.pregame_count,
-                    f"remove {v.pregame_count - limit} Pre-Game {'card' if v.pregame_count - limit == 1 else 'cards'}")
+                    f"remove {v.pregame_count - limit} Pre-Game {'card' if v.pregame_count - limit == 1 else 'cards'}"))
+    return out
+
 
 
 @rule("HL1-WATCHER-COUNT", ERROR, "At most one Watcher Pre-Game card.")
 def watcher_count(v: HighlanderView):
-    watchers = [e for e in v.pregame if e.card.type == "Watcher"]
+    out = []
+    watchers = [e for e in v.by_type.get("Watcher", ()) if e.section == PREGAME]
     count = _copies(watchers)
     if count > 1:
-        yield error("HL1-WATCHER-COUNT", f"{count} Watcher Pre-Game cards; at most 1 is allowed",
-                    (e.card for e in watchers), 1, count, f"keep one Watcher and remove {count - 1}")
+        out.append(error("HL1-WATCHER-COUNT", f"{count} Watcher Pre-Game cards; at most 1 is allowed",
+                    (e.card for e in watchers), 1, count, f"keep one Watcher and remove {count - 1}"))
+    return out
+
 
 
 # -- HL2-*: type2 ----------------------------------------------------------------------------------
 @rule("HL2-EDITION-MIX", ERROR, "All cards of one title come from one edition.")
 def edition_mix(v: HighlanderView):
+    out = []
     for entries in v.by_title.values():
         editions = sorted({e.card.edition for e in entries})
         if len(editions) > 1:
@@ -304,20 +371,26 @@ def edition_mix(v: HighlanderView):
             for e in entries:
                 per[e.card.edition] += e.quantity
             keep = max(per, key=lambda ed: (per[ed], -ed))
-            yield error("HL2-EDITION-MIX", f"{title} comes from editions {', '.join(map(str, editions))}; "
+            out.append(error("HL2-EDITION-MIX", f"{title} comes from editions {', '.join(map(str, editions))}; "
                         "all cards of one title must share one edition", (e.card for e in entries),
-                        fix=f"use only edition {keep} {title} cards")
+                        fix=f"use only edition {keep} {title} cards"))
+    return out
+
 
 
 @rule("HL2-SLEEVES", WARNING, "The deck mixes editions: opaque sleeves of one colour are required.")
 def sleeves(v: HighlanderView):
+    out = []
     editions = sorted({e.card.edition for e in v.endurance})
     if len(editions) > 1:
-        yield warning("HL2-SLEEVES", f"the Endurance mixes editions {', '.join(map(str, editions))}; their backs "
-                      "differ", fix="play the deck in opaque sleeves of one colour")
+        out.append(warning("HL2-SLEEVES", f"the Endurance mixes editions {', '.join(map(str, editions))}; their backs "
+                      "differ", fix="play the deck in opaque sleeves of one colour"))
+    return out
+
 
 
 def _coverage(v: HighlanderView, entries, needed: int, rule_id: str, what: str):
+    out = []
     covered = 0
     unknown: list[Card] = []
     for e in entries:
@@ -327,51 +400,63 @@ def _coverage(v: HighlanderView, entries, needed: int, rule_id: str, what: str):
             covered |= e.card.grid
     missing = needed & ~covered
     if not missing:
-        return
+        return out
     if unknown:
-        yield data_unknown(rule_id, f"grid unknown (squares {gridmod.format_grid(missing)} not covered by the "
-                           "known grids)", unknown)
-        return
+        out.append(data_unknown(rule_id, f"grid unknown (squares {gridmod.format_grid(missing)} not covered by the "
+                           "known grids)", unknown))
+        return out
     squares = gridmod.squares_of(missing)
-    yield error(rule_id, f"the {what} do not cover {plural(len(squares), 'square')}: "
+    out.append(error(rule_id, f"the {what} do not cover {plural(len(squares), 'square')}: "
                 f"{', '.join(gridmod.SQUARE_NAMES[s] for s in squares)}", limit=bin(needed).count("1"),
                 actual=bin(needed & covered).count("1"),
-                fix=f"add {what} covering {' '.join(squares)}")
+                fix=f"add {what} covering {' '.join(squares)}"))
+    return out
+
 
 
 @rule("HL2-ATTACK-GRID", ERROR, "The Basic Attack cards together cover all 9 squares.")
 def attack_grid(v: HighlanderView):
+    out = []
     entries = [e for e in v.endurance if e.card.basic and e.card.type == "Attack"]
-    yield from _coverage(v, entries, int(v.params["attack_squares"]), "HL2-ATTACK-GRID", "Basic Attacks")
+    out.extend(_coverage(v, entries, int(v.params["attack_squares"]), "HL2-ATTACK-GRID", "Basic Attacks"))
+    return out
+
 
 
 @rule("HL2-BLOCK-GRID", ERROR, "The Block cards together cover the 6 squares of the upper and lower rows.")
 def block_grid(v: HighlanderView):
+    out = []
     entries = [e for e in v.endurance if e.card.type == "Block"]
-    yield from _coverage(v, entries, int(v.params["block_squares"]), "HL2-BLOCK-GRID", "Blocks")
+    out.extend(_coverage(v, entries, int(v.params["block_squares"]), "HL2-BLOCK-GRID", "Blocks"))
+    return out
+
 
 
 @rule("HL2-PREGAME-MAX", ERROR, "The Pre-Game deck holds at most 6 cards that are not Crystals, plus 1 Crystal.")
 def pregame_max_2e(v: HighlanderView):
+    out = []
     crystals = [e for e in v.pregame if e.card.type == "Crystal"]
     others = [e for e in v.pregame if e.card.type != "Crystal"]
     limit = int(v.params["pregame_max"]) + v.pregame_extra
     count = _copies(others)
     if count > limit:
-        yield error("HL2-PREGAME-MAX", f"{count} Pre-Game cards besides Crystals; at most {limit} are allowed",
+        out.append(error("HL2-PREGAME-MAX", f"{count} Pre-Game cards besides Crystals; at most {limit} are allowed",
                     (e.card for e in others), limit, count, f"remove {count - limit} Pre-Game "
-                    f"{'card' if count - limit == 1 else 'cards'}")
+                    f"{'card' if count - limit == 1 else 'cards'}"))
     crystal_max = int(v.params["crystal_max"])
     count = _copies(crystals)
     if count > crystal_max:
-        yield error("HL2-PREGAME-MAX", f"{count} Crystals in the Pre-Game; at most {crystal_max} is allowed",
+        out.append(error("HL2-PREGAME-MAX", f"{count} Crystals in the Pre-Game; at most {crystal_max} is allowed",
                     (e.card for e in crystals), crystal_max, count, f"keep one Crystal and remove "
-                    f"{count - crystal_max}")
+                    f"{count - crystal_max}"))
+    return out
+
 
 
 @rule("HL2-PREGAME-UNIQUE", ERROR, "Of a Pre-Game card marked unique, at most one card of that title "
                                    "(all Crystals share the title Crystal).")
 def pregame_unique(v: HighlanderView):
+    out = []
     groups: dict[str, list] = defaultdict(list)
     unknown: list[Card] = []
     for e in v.pregame:
@@ -386,16 +471,19 @@ def pregame_unique(v: HighlanderView):
         count = _copies(entries)
         if count > 1:
             title = "Crystal" if key == "crystal" else entries[0].card.title
-            yield error("HL2-PREGAME-UNIQUE", f"{count} unique Pre-Game cards titled {title}; at most 1 is allowed",
-                        (e.card for e in entries), 1, count, f"keep one {title} and remove {count - 1}")
+            out.append(error("HL2-PREGAME-UNIQUE", f"{count} unique Pre-Game cards titled {title}; at most 1 is allowed",
+                        (e.card for e in entries), 1, count, f"keep one {title} and remove {count - 1}"))
     if unknown:
-        yield data_unknown("HL2-PREGAME-UNIQUE", "unique mark unknown (several cards of one title)", unknown)
+        out.append(data_unknown("HL2-PREGAME-UNIQUE", "unique mark unknown (several cards of one title)", unknown))
+    return out
+
 
 
 @rule("HL2-GEMS", ERROR, "Gem icons of each colour but Master add up to at most 3 x the Persona's value.")
 def gems(v: HighlanderView):
+    out = []
     if v.persona is None:
-        return
+        return out
     factor = int(v.params["gem_factor"])
     for colour in GEM_COLOURS[1:]:
         carrying = [e for e in v.endurance if e.card.gem(colour)]
@@ -404,22 +492,25 @@ def gems(v: HighlanderView):
         allowance = v.persona.gem(colour)
         if allowance is None:
             if total or unknown_cards:
-                yield data_unknown("HL2-GEMS", f"the {colour.title()} gem value of {v.persona.name} is unknown "
+                out.append(data_unknown("HL2-GEMS", f"the {colour.title()} gem value of {v.persona.name} is unknown "
                                    f"({total} {colour.title()} icons in the Endurance)",
-                                   [v.persona] + [e.card for e in carrying])
+                                   [v.persona] + [e.card for e in carrying]))
             continue
         limit = factor * allowance
         if total > limit:
-            yield error("HL2-GEMS", f"{total} {colour.title()} gem icons in the Endurance; {v.persona.name} allows "
+            out.append(error("HL2-GEMS", f"{total} {colour.title()} gem icons in the Endurance; {v.persona.name} allows "
                         f"{limit} ({factor} x {allowance})", (e.card for e in carrying), limit, total,
-                        f"remove cards carrying {total - limit} {colour.title()} icons")
+                        f"remove cards carrying {total - limit} {colour.title()} icons"))
         elif unknown_cards:
-            yield data_unknown("HL2-GEMS", f"{colour.title()} gem icons unknown ({total} of {limit} known)",
-                               unknown_cards)
+            out.append(data_unknown("HL2-GEMS", f"{colour.title()} gem icons unknown ({total} of {limit} known)",
+                               unknown_cards))
+    return out
+
 
 
 @rule("HL2-PERMISSION", ERROR, "A card that needs a permission is included only if a Pre-Game card grants it.")
 def permission(v: HighlanderView):
+    out = []
     from ..text import normalize
     missing: dict[str, list] = defaultdict(list)
     for e in v.deck.entries:
@@ -428,13 +519,16 @@ def permission(v: HighlanderView):
                 missing[tag].append(e)
     for tag, entries in missing.items():
         count = _copies(entries)
-        yield error("HL2-PERMISSION", f"{plural(count, 'card')} need the permission {tag!r}, which no Pre-Game "
+        out.append(error("HL2-PERMISSION", f"{plural(count, 'card')} need the permission {tag!r}, which no Pre-Game "
                     f"card grants: {', '.join(names(e.card for e in entries))}", (e.card for e in entries), 0,
-                    count, f"add a Pre-Game card that grants {tag}, or remove these cards")
+                    count, f"add a Pre-Game card that grants {tag}, or remove these cards"))
+    return out
+
 
 
 @rule("HL2-WATCHER-HUNTER", ERROR, "Watcher cards and Hunter cards exclude each other.")
 def watcher_hunter(v: HighlanderView):
+    out = []
     kinds = {str(k).lower(): k for k in v.params["exclusive_subtypes"]}
     found: dict[str, list] = defaultdict(list)
     for e in v.deck.entries:
@@ -444,10 +538,12 @@ def watcher_hunter(v: HighlanderView):
     if len(found) > 1:
         counts = {k: _copies(es) for k, es in found.items()}
         fewer = min(counts, key=counts.get)
-        yield error("HL2-WATCHER-HUNTER", "the deck holds " + " and ".join(
+        out.append(error("HL2-WATCHER-HUNTER", "the deck holds " + " and ".join(
                     f"{plural(n, k + ' card')}" for k, n in counts.items()) + "; they exclude each other",
                     (e.card for es in found.values() for e in es), fix=f"remove the {counts[fewer]} {fewer} "
-                    f"{'card' if counts[fewer] == 1 else 'cards'}")
+                    f"{'card' if counts[fewer] == 1 else 'cards'}"))
+    return out
+
 
 
 BOTH = (deck_min, title_max, restricted, section, persona_count, other_persona, generic_specific, reserved,

@@ -1,11 +1,15 @@
-"""What the Highlander rules read: a deck with the format's parameters and the cards' modifiers applied."""
+"""What the Highlander rules read: a deck with the format's parameters and the cards' modifiers applied.
+
+The view walks the deck once and keeps the groups the rules ask for (by title, by specific card,
+Immortal Specific cards, ...), so that each rule is a short loop over a small list.
+"""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Mapping
 
-from ..cards import Card
+from ..cards import NO_MODIFIERS, PREGAME_TYPES, Card
 from ..decks import Deck, Entry
 from ..text import normalize
 
@@ -13,39 +17,67 @@ PREGAME = "Pre-Game"
 ENDURANCE = "Endurance"
 
 
+@lru_cache(maxsize=None)
+def folded(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(name, folded name) pairs for a format parameter, folded once per process."""
+    return tuple((n, normalize(n)) for n in names)
+
+
+def _allocation_order(e: Entry) -> tuple:
+    return (e.card.reserved is not True, e.card.name, e.card.id)
+
+
 class HighlanderView:
-    """A deck seen by the Highlander rules. Every derived value is computed once, on first use."""
+    """A deck seen by the Highlander rules."""
 
     def __init__(self, deck: Deck, params: Mapping[str, object]):
         self.deck = deck
         self.params = params
+        self.endurance: list[Entry] = []
+        self.pregame: list[Entry] = []
+        self.title_count: dict[str, int] = {}
+        self.personas: list[Entry] = []
+        self.specific: list[Entry] = []  # Immortal Specific cards (any section, Personas excluded)
+        self.by_type: dict[str, list[Entry]] = {}  # Pre-Game kinds only: Persona, Premium, Watcher, ...
+        self.modifiers = []
+        endurance_count = pregame_count = 0
+        title_count, by_type = self.title_count, self.by_type
+        for e in deck.entries:
+            card = e.card
+            if e.section == ENDURANCE:
+                self.endurance.append(e)
+                endurance_count += e.quantity
+            else:
+                self.pregame.append(e)
+                pregame_count += e.quantity
+            key = card.title_key
+            title_count[key] = title_count.get(key, 0) + e.quantity
+            if card.type in PREGAME_TYPES:
+                kind = by_type.get(card.type)
+                if kind is None:
+                    by_type[card.type] = [e]
+                else:
+                    kind.append(e)
+            if card.immortal is not None and card.type != "Persona":
+                self.specific.append(e)
+            if card.modifiers is not NO_MODIFIERS and card.modifiers:
+                self.modifiers.append(card.modifiers)
+        self.endurance_count, self.pregame_count = endurance_count, pregame_count
+        self.personas = by_type.get("Persona", [])
 
-    # -- sections -------------------------------------------------------------------------------
     @cached_property
-    def endurance(self) -> list[Entry]:
-        return [e for e in self.deck.entries if e.section == ENDURANCE]
-
-    @cached_property
-    def pregame(self) -> list[Entry]:
-        return [e for e in self.deck.entries if e.section == PREGAME]
-
-    @cached_property
-    def endurance_count(self) -> int:
-        return sum(e.quantity for e in self.endurance)
-
-    @cached_property
-    def pregame_count(self) -> int:
-        return sum(e.quantity for e in self.pregame)
+    def by_title(self) -> dict[str, list[Entry]]:
+        groups: dict[str, list[Entry]] = defaultdict(list)
+        for e in self.deck.entries:
+            groups[e.card.title_key].append(e)
+        return groups
 
     # -- the Persona ----------------------------------------------------------------------------
     @cached_property
-    def personas(self) -> list[Entry]:
-        return [e for e in self.deck.entries if e.card.type == "Persona"]
-
-    @cached_property
     def persona(self) -> Card | None:
-        """The Persona card played (the first one, when a deck holds more)."""
-        return self.personas[0].card if self.personas else None
+        """The Persona card played (the first one written, when a deck holds more)."""
+        entries = self.by_type.get("Persona")
+        return entries[0].card if entries else None
 
     @cached_property
     def persona_key(self) -> str | None:
@@ -68,10 +100,6 @@ class HighlanderView:
         return key in clan and clan[key] in self.persona_key.split()
 
     # -- modifiers, applied before the rules ---------------------------------------------------
-    @cached_property
-    def modifiers(self) -> list:
-        return [e.card.modifiers for e in self.deck.entries if e.card.modifiers]
-
     @cached_property
     def deck_min(self) -> int:
         values = [m.deck_min for m in self.modifiers if m.deck_min is not None]
@@ -103,7 +131,8 @@ class HighlanderView:
 
         Each value lists (entry, copies). Master cards are allowed by master_any_persona; the
         other_persona_each quota applies per Immortal, then other_persona_total; Signature cards
-        are never allowed.
+        are never allowed. Quotas go to Reserved cards first (refused, they break two rules), then by
+        name, so the written order of the deck does not change the verdict.
         """
         allowed: dict[str, list] = defaultdict(list)
         refused: dict[str, list] = defaultdict(list)
@@ -112,12 +141,14 @@ class HighlanderView:
         each = max((m.other_persona_each for m in self.modifiers), default=0)
         total = sum(m.other_persona_total for m in self.modifiers)
         used_each: Counter = Counter()
-        for entry in self.endurance:
+        own, clan = self.persona_key, self.params.get("clan_cards", {})
+        foreign = [e for e in self.specific if e.section == ENDURANCE and e.card.immortal_key != own
+                   and not (e.card.immortal_key in clan and self.is_own(e.card))]
+        if len(foreign) > 1:
+            foreign.sort(key=_allocation_order)
+        for entry in foreign:
             card = entry.card
-            if not card.is_immortal_specific or self.is_own(card):
-                continue
             who = card.immortal or ""
-            ok = 0
             if card.signature is True:
                 ok = 0
             elif self.master_any_persona and card.is_master:
@@ -133,14 +164,6 @@ class HighlanderView:
             if entry.quantity - ok:
                 refused[who].append((entry, entry.quantity - ok))
         return allowed, refused
-
-    # -- counting -------------------------------------------------------------------------------
-    @cached_property
-    def by_title(self) -> dict[str, list[Entry]]:
-        groups: dict[str, list[Entry]] = defaultdict(list)
-        for e in self.deck.entries:
-            groups[e.card.title_key].append(e)
-        return groups
 
     def details(self) -> dict:
         """What the terminal report draws: the squares the Basic Attacks and the Blocks cover."""

@@ -1,0 +1,53 @@
+"""Shared benchmark plumbing: the inputs of ../shared/bench/make_data.py and the figures of limits.py."""
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_BENCH = Path(os.environ.get("DECKCHECK_SHARED", ROOT.parent / "shared")) / "bench"
+OUT = ROOT / "bench" / "out"
+
+
+def data_dir(rows: int = 200_000, decks: int = 1000) -> Path:
+    """The benchmark inputs, made once by the shared make_data.py."""
+    target = OUT / f"data-{rows}-{decks}"
+    if not (target / "collection.xlsx").exists() or len(list((target / "decks").glob("*.txt"))) < decks:
+        subprocess.run([sys.executable, str(SHARED_BENCH / "make_data.py"), str(target), "--rows", str(rows),
+                        "--decks", str(decks)], check=True)
+    return target
+
+
+def limits(data: Path) -> dict[str, float]:
+    """Run limits.py on the same inputs, now, on this machine."""
+    out = subprocess.run([sys.executable, str(SHARED_BENCH / "limits.py"), str(data)], check=True,
+                         capture_output=True, text=True).stdout
+    figures = {}
+    for line in out.splitlines():
+        name, _, value = line.partition(" ")
+        figures[name] = float(value)
+    return figures
+
+
+def median_time(fn, n: int = 5) -> float:
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def verdict(name: str, value: float, limit: float, target: float, higher_is_better: bool) -> str:
+    ratio = value / limit if limit else float("nan")
+    ok = ratio >= target if higher_is_better else ratio <= target
+    sign = ">=" if higher_is_better else "<="
+    return f"{name} {value:.4g} / limit {limit:.4g} = {ratio:.3f} (target {sign} {target}) {'OK' if ok else 'MISSED'}"
+
+
+def deckcheck_exe() -> str:
+    return str(Path(sys.executable).with_name("deckcheck"))
