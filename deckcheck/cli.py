@@ -1,213 +1,99 @@
-"""The `deckcheck` command: a thin layer that parses options, calls one library function and renders.
+"""Entry point of the `deckcheck` command.
 
-Heavy modules (SQLAlchemy, xlsxwriter, calamine) are imported inside the commands that need them.
+`deckcheck check` is the command run most, often once per deck from scripts, so it has a fast
+path: its options are parsed here with argparse and typer is not imported. typer 0.29 builds its
+parameters through pydantic, which alone costs more than checking a deck. Every other command,
+and `check --help`, goes through the typer app in deckcheck.commands, which defines the same
+options (a test runs both paths on the same arguments and compares the results).
 """
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import sys
-from pathlib import Path
-from typing import List, Optional
-
-import typer
-from typing_extensions import Annotated
+from typing import Sequence
 
 from .errors import DeckcheckError
 
-app = typer.Typer(help="Deck-construction validator and collection manager for Highlander: The Card Game.",
-                  no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
-cards_app = typer.Typer(help="The card database: import, export, search, show, stats, lint.", no_args_is_help=True)
-db_app = typer.Typer(help="Database set-up.", no_args_is_help=True)
-app.add_typer(cards_app, name="cards")
-app.add_typer(db_app, name="db")
-
-DbOption = Annotated[Optional[str], typer.Option("--db", help="Database URL (sqlite:///file.db, "
-                                                 "postgresql+psycopg://...) or a SQLite file path; "
-                                                 "default $DECKCHECK_DB or the user data directory.",
-                                                 envvar="DECKCHECK_DB", show_envvar=False)]
-CardsOption = Annotated[Optional[List[Path]], typer.Option("--cards", help="A card sheet (CSV/XLSX) that adds or "
-                                                           "overrides cards for this run only. Repeatable.")]
+FAST_PATH_OFF = "DECKCHECK_NO_FAST_PATH"
 
 
-def _console(stderr: bool = False):
-    from .render import console
-    return console(stderr)
-
-
-@app.command()
-def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or folders (.txt .csv .xlsx .json; "
-                                                            "- for standard input).")],
-          format: Annotated[Optional[str], typer.Option("--format", "-f", help="Format name or alias; default: the "
-                                                        "deck's Format: line, else type1e.")] = None,
-          as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report (one object per line).")] = False,
-          cards: CardsOption = None, db: DbOption = None) -> None:
-    """Check decklists against a format: exit 0 legal, 1 not legal, 2 could not be checked."""
+def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Sequence, db: str | None) -> int:
+    """Check decklists and print their reports; return the exit code (the worst of the decks)."""
     from .api import Catalog, check_files
+    from .formats import get_format
     from .report import worst_exit_code
-    if format:
-        from .formats import get_format
-        get_format(format)
-    catalog = Catalog(db, cards or ())
+    if fmt:
+        get_format(fmt)
+    catalog = Catalog(db, cards)
     reports = []
-    out = _console() if not as_json else None
-    for report in check_files(decks, catalog, format, details=not as_json):
+    out = None
+    for report in check_files(decks, catalog, fmt, details=not as_json):
         reports.append(report)
         if as_json:
             sys.stdout.write(json.dumps(report.as_dict(), ensure_ascii=False) + "\n")
         else:
-            from .render import report_panel
+            from .render import console, report_panel
+            out = out or console()
             out.print(report_panel(report))
     if not reports:
-        raise DeckcheckError("no decklist found in " + ", ".join(decks))
-    raise typer.Exit(worst_exit_code(reports))
+        raise DeckcheckError("no decklist found in " + ", ".join(map(str, decks)))
+    return worst_exit_code(reports)
 
 
-@app.command()
-def formats(name: Annotated[Optional[str], typer.Argument(help="A format name or alias.")] = None) -> None:
-    """List the formats and their rules (id, severity, one line)."""
-    from .formats import all_formats, get_format
-    from .render import simple_table
-    out = _console()
-    chosen = [get_format(name)] if name else all_formats()
-    for fmt in chosen:
-        aliases = f" (aliases: {', '.join(fmt.aliases)})" if fmt.aliases else ""
-        out.print(simple_table(f"{fmt.name} — {fmt.title}{aliases}", ("rule", "severity", "rule text"),
-                               [(r.id, r.severity, r.summary) for r in fmt.rules]))
-        out.print(f"  HL-DATA-UNKNOWN (warning) is reported instead of a rule's own id when card data is "
-                  f"missing." if fmt.game == "highlander" else "")
+def _check_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="deckcheck check", add_help=False)
+    parser.add_argument("decks", nargs="+")
+    parser.add_argument("--format", "-f", dest="fmt")
+    parser.add_argument("--json", dest="as_json", action="store_true")
+    parser.add_argument("--cards", action="append", default=[])
+    parser.add_argument("--db", default=os.environ.get("DECKCHECK_DB") or None)
+    return parser
 
 
-# -- cards ----------------------------------------------------------------------------------------
-@cards_app.command("import")
-def cards_import(sheet: Path, skip_bad: Annotated[bool, typer.Option("--skip-bad", help="Import the good rows "
-                                                                     "and list the bad ones.")] = False,
-                 dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would change; change "
-                                                       "nothing.")] = False, db: DbOption = None) -> None:
-    """Add or update cards by id from a card sheet (CSV/XLSX). All rows or none."""
-    from .db.store import Store
-    from .importers.cardsheet import read_card_sheet
-    out, err = _console(), _console(stderr=True)
-    data = read_card_sheet(sheet, skip_bad=skip_bad)
-    for notice in data.notices:
-        err.print(f"[yellow]notice:[/] {notice}")
-    result = Store(db).import_cards(data.cards, sheet.name, dry_run=dry_run)
-    verb = "would add" if dry_run else "added"
-    out.print(f"{sheet}: {verb} {len(result.added)}, {'would update' if dry_run else 'updated'} "
-              f"{len(result.updated)}, unchanged {result.unchanged}", soft_wrap=True)
-    if data.problems:
-        err.print(f"[red]{len(data.problems)} bad row(s) skipped:[/]")
-        for p in data.problems:
-            err.print(f"  {p}", soft_wrap=True, markup=False)
-        raise typer.Exit(2)
-
-
-@cards_app.command("export")
-def cards_export(sheet: Path, game: Annotated[Optional[str], typer.Option(help="Only this game's cards.")] = None,
-                 db: DbOption = None) -> None:
-    """Write the card database to a card sheet (.csv or .xlsx)."""
-    from .db.store import Store
-    from .importers.cardsheet import write_card_sheet
-    n = write_card_sheet(sheet, Store(db).cards(game))
-    _console().print(f"wrote {n} cards to {sheet}", soft_wrap=True)
-
-
-@cards_app.command("search")
-def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most this many rows.")] = 50,
-                 cards: CardsOption = None, db: DbOption = None) -> None:
-    """Find cards whose name, title, Immortal, type or set contains the text."""
-    from .api import Catalog
-    from .render import simple_table
-    from .text import normalize
-    needle = normalize(text)
-    found = [c for c in Catalog(db, cards or ()).cards()
-             if needle in normalize(" ".join(filter(None, (c.name, c.title, c.immortal, c.type, c.set, c.weapon))))]
-    rows = [(c.name, c.set, c.type or "unknown", c.immortal or "", c.edition, c.id) for c in found[:limit]]
-    _console().print(simple_table(f"{len(found)} card(s) match {text!r}" + (f", first {limit}" if len(found) > limit
-                                                                             else ""),
-                                  ("name", "set", "type", "Immortal", "ed.", "id"), rows))
-    if not found:
-        raise typer.Exit(1)
-
-
-@cards_app.command("show")
-def cards_show(name: str, cards: CardsOption = None, db: DbOption = None) -> None:
-    """Show a card (or every card a name matches) with its rules data and grid."""
-    from .api import Catalog, closest_names
-    from .catalog import CardIndex
-    from .errors import CardNotFoundError
-    from .render import card_panel
-    catalog = Catalog(db, cards or ())
-    index = CardIndex(catalog.cards(), closest_names)
-    found = [c for c in index.cards if c.id == name] or index.matches(name)
-    if not found:
-        raise CardNotFoundError(name, "unknown card", index.suggest(name))
-    out = _console()
-    for card in found:
-        out.print(card_panel(card))
-
-
-@cards_app.command("stats")
-def cards_stats(cards: CardsOption = None, db: DbOption = None) -> None:
-    """How many cards, by game, edition, set and type, and for how many each rules field is known."""
-    from .api import Catalog
-    from .cardstats import counts, field_stats
-    from .render import simple_table
-    all_cards = Catalog(db, cards or ()).cards()
-    out = _console()
-    out.print(f"[bold]{len(all_cards)} cards[/]")
-    for key, counter in counts(all_cards).items():
-        out.print(simple_table(f"by {key}", (key, "cards"), sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])),
-                               justify_right=("cards",)))
-    stats = field_stats(all_cards)
-    out.print(simple_table("Highlander rules data: how much is known", ("field", "applies to", "known", "of", "%"),
-                           [(s.field, s.applies_to, s.known, s.total,
-                             f"{100 * s.known / s.total:.0f}%" if s.total else "—") for s in stats],
-                           justify_right=("known", "of", "%")))
-
-
-@cards_app.command("lint")
-def cards_lint(sheet: Annotated[Optional[Path], typer.Option("--sheet", help="Lint a card sheet file instead of "
-                                                             "the database.")] = None,
-               limit: Annotated[int, typer.Option(help="Show at most this many problems.")] = 100,
-               db: DbOption = None) -> None:
-    """List data problems: Attacks/Blocks with no grid, Personas with no Master allowance, bad sheet cells."""
-    from .cardstats import lint
-    from .render import simple_table
-    out = _console()
-    problems = []
-    if sheet is not None:
-        from .importers.cardsheet import read_card_sheet
-        data = read_card_sheet(sheet, skip_bad=True)
-        problems += [(f"row {p.row}", p.column, str(p.value), p.message) for p in data.problems]
-        all_cards = data.cards
-    else:
-        from .db.store import Store
-        all_cards = Store(db).cards()
-    problems += [(l.card_id, "", l.name, l.problem) for l in lint(all_cards)]
-    out.print(simple_table(f"{len(problems)} data problem(s)" + (f", first {limit}" if len(problems) > limit else ""),
-                           ("where", "column", "card / value", "problem"), problems[:limit]))
-    raise typer.Exit(1 if problems else 0)
-
-
-# -- db -------------------------------------------------------------------------------------------
-@db_app.command("init")
-def db_init(empty: Annotated[bool, typer.Option("--empty", help="Create the tables without the bundled "
-                                                "cards.")] = False, db: DbOption = None) -> None:
-    """Create the tables and load the bundled cards into a new database."""
-    from .db.store import Store
-    store = Store(db)
-    store._engine = store._connect()
-    done = store.ensure_initialized(empty=empty)
-    n = store.count()
-    _console().print(f"{store.url}: {'initialised' if done else 'already initialised'}, {n} cards", soft_wrap=True)
-
-
-def main() -> None:
-    """Entry point: run the app; every DeckcheckError becomes a clean message and exit code 2."""
+def fast_check(argv: Sequence[str]) -> int | None:
+    """Run `check` without typer when the arguments are plain; None when typer should handle them."""
+    if os.environ.get(FAST_PATH_OFF) or not all(_is_plain(a) for a in argv):
+        return None
+    parser = _check_parser()
+    parser.error = _no_exit  # let typer report bad arguments, with its usage text
     try:
-        app()
+        args = parser.parse_args(argv)
+    except _BadArguments:
+        return None
+    return run_check(args.decks, args.fmt, args.as_json, args.cards, args.db)
+
+
+_FAST_OPTIONS = {"--format", "-f", "--json", "--cards", "--db"}
+
+
+def _is_plain(arg: str) -> bool:
+    """An argument the fast path understands: a file, '-', or one of check's own options."""
+    return arg == "-" or not arg.startswith("-") or arg.split("=", 1)[0] in _FAST_OPTIONS
+
+
+class _BadArguments(Exception):
+    pass
+
+
+def _no_exit(message: str):
+    raise _BadArguments(message)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run deckcheck; every DeckcheckError becomes a clean message and exit code 2."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv[:1] == ["check"]:
+            code = fast_check(argv[1:])
+            if code is not None:
+                sys.exit(code)
+        from .commands import app
+        app(args=argv, prog_name="deckcheck")
     except DeckcheckError as exc:
-        err = _console(stderr=True)
+        from .render import console
+        err = console(stderr=True)
         err.print("[bold red]error:[/] ", end="")
         err.print(str(exc), markup=False, soft_wrap=True)
         sys.exit(2)

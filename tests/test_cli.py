@@ -155,14 +155,50 @@ def _commands(app, prefix=()):
 
 
 def test_every_command_is_in_the_readme():
-    from deckcheck.cli import app
+    from deckcheck.commands import app
     readme = (ROOT / "README.md").read_text()
     missing = [c for c in _commands(app) if f"deckcheck {c}" not in readme]
     assert not missing, f"commands not documented in README.md: {missing}"
 
 
 def test_every_command_has_help():
-    from deckcheck.cli import app
+    from deckcheck.commands import app
     for command in _commands(app):
         r = run(*command.split(), "--help")
         assert r.returncode == 0 and "Usage" in r.stdout, command
+
+
+PARITY = [
+    ["check", "examples/decks/type1e-connor-legal.txt"],
+    ["check", "examples/decks/type1e-kurgan-illegal.txt", "--json"],
+    ["check", "examples/decks/", "--format", "type2", "--json"],
+    ["check", "examples/decks/type1e-typo.txt", "-f", "1e"],
+    ["check", "--json", "--format=type1e", "examples/decks/type1e-methos.json"],
+    ["check", "examples/cards/type2-my-cards.txt", "--cards", "examples/cards/my-2e-cards.csv", "--json"],
+    ["check", "examples/decks/type1e-connor-legal.txt", "--format", "nope"],
+    ["check", "missing.txt"],
+]
+
+
+@pytest.mark.parametrize("args", PARITY, ids=[" ".join(a[1:])[:40] for a in PARITY])
+def test_fast_path_and_typer_agree(cli_env, args, monkeypatch):
+    fast = run(*args)
+    monkeypatch.setenv("DECKCHECK_NO_FAST_PATH", "1")
+    slow = run(*args)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+
+
+def test_fast_path_does_not_import_typer(cli_env):
+    code = ("import sys; from deckcheck import cli\n"
+            "try:\n    cli.main(['check', 'examples/decks/type1e-connor-legal.txt', '--json'])\n"
+            "except SystemExit as e:\n    print('exit', e.code, 'typer' in sys.modules, 'sqlalchemy' in sys.modules,"
+            " file=sys.stderr)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.stderr.strip().endswith("exit 0 False False"), r.stderr
+
+
+def test_check_usage_errors_go_to_typer(cli_env):
+    r = run("check")
+    assert r.returncode == 2 and "Missing argument" in r.stderr
+    r = run("check", "--bogus", "x.txt")
+    assert r.returncode == 2 and "No such option" in r.stderr
