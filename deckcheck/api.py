@@ -16,12 +16,18 @@ from .formats import Format
 from .report import InputProblem, Report
 
 
+_PROCESSED: dict[int, tuple[list[str], list[str]]] = {}
+
+
 def closest_names(text: str, names: list[str], limit: int = 5) -> list[str]:
     """The names closest to a name that matched nothing, ranked by rapidfuzz (reordered words score well)."""
     from rapidfuzz import fuzz, process, utils
-    found = process.extract(text, names, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit,
-                            score_cutoff=70)
-    return [name for name, _score, _i in found]
+    cached = _PROCESSED.get(id(names))
+    if cached is None or cached[0] is not names:  # the names are folded once per list, not once per query
+        cached = _PROCESSED[id(names)] = (names, [utils.default_process(n) for n in names])
+    found = process.extract(utils.default_process(text), cached[1], scorer=fuzz.WRatio, processor=None,
+                            limit=limit, score_cutoff=70)
+    return [names[i] for _choice, _score, i in found]
 
 
 class Catalog:
@@ -95,3 +101,24 @@ def check_files(paths: Iterable[str | Path], catalog: Catalog, fmt: str | None =
                 yield check_raw(raw, catalog.index, fmt, details)
         if progress:
             progress(1)
+
+
+def check_tournament(inputs: Sequence[str | Path], fmt: str | None = None, sheets: Sequence[str | Path] = (),
+                     db_url: str | None = None, progress_console=None):
+    """Check every deck of folders, files and registration workbooks; an unreadable one is a report too."""
+    from .tournament import Tournament
+    if fmt:
+        from .formats import get_format
+        get_format(fmt)
+    catalog = Catalog(db_url, sheets)
+    paths = expand_paths(inputs)
+    tournament = Tournament()
+    if progress_console is None:
+        tournament.reports = list(check_files(paths, catalog, fmt))
+        return tournament
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    with Progress(TextColumn("checking decklists"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=progress_console, transient=True, disable=not progress_console.is_terminal) as bar:
+        task = bar.add_task("check", total=len(paths))
+        tournament.reports = list(check_files(paths, catalog, fmt, progress=lambda n: bar.advance(task, n)))
+    return tournament

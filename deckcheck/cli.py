@@ -1,10 +1,11 @@
 """Entry point of the `deckcheck` command.
 
-`deckcheck check` is the command run most, often once per deck from scripts, so it has a fast
-path: its options are parsed here with argparse and typer is not imported. typer 0.29 builds its
-parameters through pydantic, which alone costs more than checking a deck. Every other command,
-and `check --help`, goes through the typer app in deckcheck.commands, which defines the same
-options (a test runs both paths on the same arguments and compares the results).
+`deckcheck check` and `deckcheck tournament check` are the commands run most (once per deck from
+scripts; before every round), so they have a fast path: their options are parsed here with
+argparse and typer is not imported. typer 0.29 builds its parameters through pydantic, which alone
+costs more than checking a deck. Every other command, and --help or a usage error, goes through
+the typer app in deckcheck.commands, which defines the same options (a test runs both paths on the
+same arguments and compares the results).
 """
 from __future__ import annotations
 
@@ -42,35 +43,62 @@ def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Seque
     return worst_exit_code(reports)
 
 
-def _check_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="deckcheck check", add_help=False)
-    parser.add_argument("decks", nargs="+")
+def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_json: bool, cards: Sequence,
+                   db: str | None) -> int:
+    """Check every deck of a tournament, print the summary (or JSON lines), write the report."""
+    from .api import check_tournament
+    from .render import console
+    err = console(stderr=True)
+    tournament = check_tournament(inputs, fmt, cards, db, progress_console=None if as_json else err)
+    if as_json:
+        for item in tournament.as_dicts():
+            sys.stdout.write(json.dumps(item, ensure_ascii=False) + "\n")
+    else:
+        from .render import tournament_table
+        console().print(tournament_table(tournament))
+    if out is not None:
+        from .importers.reports import write_tournament_report
+        kind = write_tournament_report(out, tournament)
+        err.print(f"wrote the {kind} report to {out}", soft_wrap=True)
+    return tournament.exit_code
+
+
+def _parser(prog: str, positional: str, with_out: bool) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, add_help=False)
+    parser.add_argument(positional, nargs="+")
     parser.add_argument("--format", "-f", dest="fmt")
     parser.add_argument("--json", dest="as_json", action="store_true")
     parser.add_argument("--cards", action="append", default=[])
     parser.add_argument("--db", default=os.environ.get("DECKCHECK_DB") or None)
+    if with_out:
+        parser.add_argument("--out", "-o")
+    parser.error = _no_exit  # let typer report bad arguments, with its usage text
     return parser
 
 
-def fast_check(argv: Sequence[str]) -> int | None:
-    """Run `check` without typer when the arguments are plain; None when typer should handle them."""
-    if os.environ.get(FAST_PATH_OFF) or not all(_is_plain(a) for a in argv):
+def fast_path(argv: Sequence[str]) -> int | None:
+    """Run check or tournament check without typer when the arguments are plain; else None."""
+    if os.environ.get(FAST_PATH_OFF):
         return None
-    parser = _check_parser()
-    parser.error = _no_exit  # let typer report bad arguments, with its usage text
+    if argv[:1] == ["check"]:
+        rest, options = argv[1:], _CHECK_OPTIONS
+    elif argv[:2] == ["tournament", "check"]:
+        rest, options = argv[2:], _CHECK_OPTIONS | {"--out", "-o"}
+    else:
+        return None
+    if not all(a == "-" or not a.startswith("-") or a.split("=", 1)[0] in options for a in rest):
+        return None
     try:
-        args = parser.parse_args(argv)
+        if argv[0] == "check":
+            args = _parser("deckcheck check", "decks", False).parse_args(rest)
+            return run_check(args.decks, args.fmt, args.as_json, args.cards, args.db)
+        args = _parser("deckcheck tournament check", "inputs", True).parse_args(rest)
     except _BadArguments:
         return None
-    return run_check(args.decks, args.fmt, args.as_json, args.cards, args.db)
+    return run_tournament(args.inputs, args.fmt, args.out, args.as_json, args.cards, args.db)
 
 
-_FAST_OPTIONS = {"--format", "-f", "--json", "--cards", "--db"}
-
-
-def _is_plain(arg: str) -> bool:
-    """An argument the fast path understands: a file, '-', or one of check's own options."""
-    return arg == "-" or not arg.startswith("-") or arg.split("=", 1)[0] in _FAST_OPTIONS
+_CHECK_OPTIONS = {"--format", "-f", "--json", "--cards", "--db"}
 
 
 class _BadArguments(Exception):
@@ -85,10 +113,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Run deckcheck; every DeckcheckError becomes a clean message and exit code 2."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if argv[:1] == ["check"]:
-            code = fast_check(argv[1:])
-            if code is not None:
-                sys.exit(code)
+        code = fast_path(argv)
+        if code is not None:
+            sys.exit(code)
         from .commands import app
         app(args=argv, prog_name="deckcheck")
     except DeckcheckError as exc:

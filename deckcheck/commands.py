@@ -17,10 +17,13 @@ from .errors import DeckcheckError
 
 app = typer.Typer(help="Deck-construction validator and collection manager for Highlander: The Card Game.",
                   no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
+tournament_app = typer.Typer(help="Tournament deck checking: many decklists in, one report out.",
+                             no_args_is_help=True)
 cards_app = typer.Typer(help="The card database: import, export, search, show, stats, lint.", no_args_is_help=True)
 db_app = typer.Typer(help="Database set-up.", no_args_is_help=True)
 app.add_typer(cards_app, name="cards")
 app.add_typer(db_app, name="db")
+app.add_typer(tournament_app, name="tournament")
 
 DbOption = Annotated[Optional[str], typer.Option("--db", help="Database URL (sqlite:///file.db, "
                                                  "postgresql+psycopg://...) or a SQLite file path; "
@@ -60,6 +63,25 @@ def formats(name: Annotated[Optional[str], typer.Argument(help="A format name or
                                [(r.id, r.severity, r.summary) for r in fmt.rules]))
         out.print(f"  HL-DATA-UNKNOWN (warning) is reported instead of a rule's own id when card data is "
                   f"missing." if fmt.game == "highlander" else "")
+
+
+# -- tournament -----------------------------------------------------------------------------------
+@tournament_app.command("check")
+def tournament_check(inputs: Annotated[List[str], typer.Argument(help="Folders of decklists, decklist files, or "
+                                                                  "registration workbooks (.xlsx/.csv with a player "
+                                                                  "column, or one sheet per player).")],
+                     format: Annotated[Optional[str], typer.Option("--format", "-f", help="Format for every deck "
+                                                                   "(default: each deck's Format: line, else "
+                                                                   "type1e).")] = None,
+                     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the report: .xlsx "
+                                                                 "(Summary, Issues, Input errors), .csv (summary) "
+                                                                 "or .json.")] = None,
+                     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per deck per "
+                                                           "line instead of the table.")] = False,
+                     cards: CardsOption = None, db: DbOption = None) -> None:
+    """Check every deck of a tournament: exit 0 all legal, 1 some illegal, 2 some unreadable."""
+    from .cli import run_tournament
+    raise typer.Exit(run_tournament(inputs, format, str(out) if out else None, as_json, cards or (), db))
 
 
 # -- cards ----------------------------------------------------------------------------------------

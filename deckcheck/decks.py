@@ -43,14 +43,17 @@ class Deck:
     declared_format: str | None = None
     player: str | None = None
     players: list[Player] = field(default_factory=list)
+    _by_key: dict = field(default_factory=dict, repr=False, compare=False)  # where add() finds an entry
 
     def add(self, card: Card, quantity: int, section: str, line: int | None = None, attach: str | None = None):
         """Add copies; the same card in the same section (and attachment) adds up."""
-        for entry in self.entries:
-            if entry.card.id == card.id and entry.section == section and entry.attach == attach:
-                entry.quantity += quantity
-                return
-        self.entries.append(Entry(card, quantity, section, line, attach))
+        key = (card.game, card.id, section, attach)
+        entry = self._by_key.get(key)
+        if entry is not None:
+            entry.quantity += quantity
+            return
+        entry = self._by_key[key] = Entry(card, quantity, section, line, attach)
+        self.entries.append(entry)
 
     def section(self, name: str) -> list[Entry]:
         return [e for e in self.entries if e.section == name]

@@ -123,3 +123,37 @@ def simple_table(title: str, header: Sequence[str], rows: Sequence[Sequence[obje
 
 def console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False)
+
+
+def tournament_table(tournament) -> Group:
+    """One line per deck (coloured by verdict) and the totals.
+
+    Plain aligned text rather than a rich Table: measuring a thousand-row Table took longer than
+    checking the thousand decks.
+    """
+    colours = {"legal": "green", "NOT LEGAL": "red", "unreadable": "yellow"}
+    rows = [[str(v) for v in row] for row in tournament.summary_rows()]
+    for row in rows:
+        row[1] = row[1].replace("\\", "/").rsplit("/", 1)[-1]  # the file name; report files keep the path
+    header = ["player", "source", "format", "persona", "End.", "Pre", "verdict", "err", "warn"]
+    numeric = {4, 5, 7, 8}
+    caps = [18, 30, 7, 18, 4, 3, 10, 3, 4]
+    widths = [min(cap, max([len(header[i])] + [len(r[i]) for r in rows])) for i, cap in enumerate(caps)]
+
+    def line(cells: list[str]) -> str:
+        out = []
+        for i, cell in enumerate(cells):
+            cell = cell if len(cell) <= widths[i] else cell[: widths[i] - 1] + "…"
+            out.append(cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i]))
+        return "  ".join(out).rstrip()
+    text = Text(line(header) + "\n", style="bold", no_wrap=True, overflow="ignore")
+    for row in rows:
+        text.append(line(row) + "\n", style=colours[row[6]])
+    totals = tournament.totals()
+    text.append(f"{totals['decks']} decks: ")
+    text.append(f"{totals['legal']} legal", style="green")
+    text.append(", ")
+    text.append(f"{totals['not legal']} not legal", style="red")
+    text.append(", ")
+    text.append(f"{totals['unreadable']} unreadable", style="yellow")
+    return Group(text)

@@ -3,17 +3,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
-_NON_WORD = re.compile(r"[^\w\s]+")
-_SPACES = re.compile(r"\s+")
+_NON_WORD = re.compile(r"[\W_]+")
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize(text: str) -> str:
-    """Fold a name for comparison: case, accents, punctuation and repeated spaces are ignored."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = _NON_WORD.sub(" ", text.casefold()).replace("_", " ")
-    return _SPACES.sub(" ", text).strip()
+    """Fold a name for comparison: case, accents, punctuation and repeated spaces are ignored.
+
+    Cached: a tournament's decklists repeat the same few hundred names thousands of times.
+    """
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return _NON_WORD.sub(" ", text.casefold()).strip()
 
 
 def slug(text: str) -> str:

@@ -177,6 +177,8 @@ PARITY = [
     ["check", "examples/cards/type2-my-cards.txt", "--cards", "examples/cards/my-2e-cards.csv", "--json"],
     ["check", "examples/decks/type1e-connor-legal.txt", "--format", "nope"],
     ["check", "missing.txt"],
+    ["tournament", "check", "examples/tournament/", "--json"],
+    ["tournament", "check", "examples/tournament/registration.csv", "-f", "type1e"],
 ]
 
 

@@ -13,9 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 GOLDEN = EXAMPLES / "golden"
 CARD_SHEETS = {"cards/type2-my-cards.txt": ["examples/cards/my-2e-cards.csv"]}
-DECKS = sorted(str(p.relative_to(EXAMPLES)) for p in EXAMPLES.rglob("*")
-               if p.is_file() and p.suffix in (".txt", ".csv", ".json", ".xlsx") and "golden" not in p.parts
-               and p.parent.name != "cards" or p.name.startswith("type"))
+DECKS = sorted([str(p.relative_to(EXAMPLES)) for p in (EXAMPLES / "decks").iterdir()]
+               + [f"cards/{p.name}" for p in (EXAMPLES / "cards").glob("type*")])
 
 
 def golden_path(deck: str) -> Path:
@@ -36,7 +35,7 @@ def test_example_matches_golden(deck, shared_db, update_golden, monkeypatch):
 
 def test_no_stale_golden_files():
     expected = {golden_path(d).name for d in DECKS}
-    assert {p.name for p in GOLDEN.glob("*.json")} <= expected | {p.name for p in GOLDEN.glob("tournament*")}
+    assert {p.name for p in GOLDEN.glob("*.json")} == expected | {"tournament.json"}
 
 
 def test_examples_cover_both_formats_and_verdicts():

@@ -1,0 +1,59 @@
+"""A tournament's decks checked together: the summary, issue and input-error rows of one report."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from .report import Report, worst_exit_code
+
+SUMMARY_COLUMNS = ("player", "source", "format", "persona", "endurance", "pre_game", "legal", "errors", "warnings")
+ISSUE_COLUMNS = ("player", "source", "rule", "severity", "message", "cards", "limit", "actual", "fix")
+INPUT_ERROR_COLUMNS = ("player", "source", "line", "text", "message", "suggestions")
+
+
+def player_of(report: Report) -> str:
+    """The player a deck belongs to: the registration's player, the deck's Player: line, or the file name."""
+    if report.player:
+        return report.player
+    return PurePath(report.deck.split("#")[0]).stem if report.deck not in ("", "-") else report.deck
+
+
+def verdict(report: Report) -> str:
+    return {True: "legal", False: "NOT LEGAL", None: "unreadable"}[report.legal]
+
+
+@dataclass
+class Tournament:
+    """Every deck's report, in input order."""
+
+    reports: list[Report] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """0 all legal, 1 some illegal, 2 some unreadable."""
+        return worst_exit_code(self.reports)
+
+    def totals(self) -> dict[str, int]:
+        return {"decks": len(self.reports), "legal": sum(r.legal is True for r in self.reports),
+                "not legal": sum(r.legal is False for r in self.reports),
+                "unreadable": sum(r.legal is None for r in self.reports)}
+
+    def summary_rows(self) -> list[list[object]]:
+        rows = []
+        for r in self.reports:
+            rows.append([player_of(r), r.deck, r.format, r.persona or ("" if r.legal is None else "Generic"),
+                         r.counts.get("Endurance", ""), r.counts.get("Pre-Game", ""), verdict(r), len(r.errors),
+                         len(r.warnings)])
+        return rows
+
+    def issue_rows(self) -> list[list[object]]:
+        return [[player_of(r), r.deck, i.rule, i.severity, i.message, ", ".join(i.cards), i.limit, i.actual, i.fix]
+                for r in self.reports for i in r.issues]
+
+    def input_error_rows(self) -> list[list[object]]:
+        return [[player_of(r), r.deck, e.line, e.text, e.message, ", ".join(e.suggestions)]
+                for r in self.reports for e in r.input_errors]
+
+    def as_dicts(self) -> list[dict]:
+        """The JSON of each deck (CONTRACTS.md §3) plus its player and source."""
+        return [r.as_dict() | {"player": player_of(r), "source": r.deck} for r in self.reports]
