@@ -19,14 +19,21 @@ def validate(deck: Deck, fmt: Format | str, details: bool = False) -> Report:
     view = fmt.view(deck, fmt.params)
     issues = [issue for rule in fmt.rules for issue in rule.check(view)]
     persona = getattr(view, "persona", None)
+    counts = view.counts() if hasattr(view, "counts") else _counts(deck, fmt)
+    report = Report(deck=deck.source, format=fmt.name, persona=(persona.immortal or persona.name) if persona else None,
+                    counts=counts, issues=issues, player=deck.player)
+    if details:
+        report.details = view.details() if hasattr(view, "details") else {}
+        if persona is None and fmt.no_persona:
+            report.details["no_persona"] = fmt.no_persona
+    return report
+
+
+def _counts(deck: Deck, fmt: Format) -> dict[str, int]:
     counts = dict.fromkeys(fmt.sections, 0)
     for e in deck.entries:
         counts[e.section] += e.quantity
-    report = Report(deck=deck.source, format=fmt.name, persona=(persona.immortal or persona.name) if persona else None,
-                    counts=counts, issues=issues, player=deck.player)
-    if details and hasattr(view, "details"):
-        report.details = view.details()
-    return report
+    return counts
 
 
 def choose_format(raw: RawDeck, requested: str | None) -> Format:
@@ -47,6 +54,6 @@ def check_raw(raw: RawDeck, index_for: Callable[[Format], CardIndex], requested:
                       input_errors=[InputProblem(None, raw.declared_format or requested or "", str(exc))])
     deck, problems = build_deck(raw, index_for(fmt), fmt)
     if problems:
-        return Report(deck=raw.source, format=fmt.name, player=raw.player,
-                      counts={s: deck.count(s) for s in fmt.sections}, input_errors=problems)
+        return Report(deck=raw.source, format=fmt.name, player=raw.player, counts=_counts(deck, fmt),
+                      input_errors=problems)
     return validate(deck, fmt, details)

@@ -19,11 +19,13 @@ app = typer.Typer(help="Deck-construction validator and collection manager for H
                   no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
 tournament_app = typer.Typer(help="Tournament deck checking: many decklists in, one report out.",
                              no_args_is_help=True)
+taktik_app = typer.Typer(help="Taktisches Kartenspiel: the opening deal.", no_args_is_help=True)
 cards_app = typer.Typer(help="The card database: import, export, search, show, stats, lint.", no_args_is_help=True)
 db_app = typer.Typer(help="Database set-up.", no_args_is_help=True)
 app.add_typer(cards_app, name="cards")
 app.add_typer(db_app, name="db")
 app.add_typer(tournament_app, name="tournament")
+app.add_typer(taktik_app, name="taktik")
 
 DbOption = Annotated[Optional[str], typer.Option("--db", help="Database URL (sqlite:///file.db, "
                                                  "postgresql+psycopg://...) or a SQLite file path; "
@@ -82,6 +84,54 @@ def tournament_check(inputs: Annotated[List[str], typer.Argument(help="Folders o
     """Check every deck of a tournament: exit 0 all legal, 1 some illegal, 2 some unreadable."""
     from .cli import run_tournament
     raise typer.Exit(run_tournament(inputs, format, str(out) if out else None, as_json, cards or (), db))
+
+
+# -- taktik ---------------------------------------------------------------------------------------
+@taktik_app.command("deal")
+def taktik_deal(hands: Annotated[Optional[Path], typer.Argument(help="Each player's three dealt cards: text "
+                                                                 "('Anna: Ace of Spades, 10 of Hearts, QC') or CSV "
+                                                                 "(player + three card columns, or player, card "
+                                                                 "rows).")] = None,
+                seed: Annotated[Optional[int], typer.Option(help="Deal at random from a deck shuffled with this "
+                                                            "seed (practice).")] = None,
+                players: Annotated[int, typer.Option(help="Players for a random deal.")] = 4,
+                redeal: Annotated[bool, typer.Option("--redeal", help="In a random deal, let every player with 10 "
+                                                     "LP or fewer redeal until above 10.")] = False,
+                as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """Life Points, Shield, who may redeal and who begins, from the opening deal."""
+    from .games import taktik
+    if hands is None and seed is None:
+        raise DeckcheckError("name a file of dealt cards, or --seed N for a random deal")
+    if hands is not None:
+        from .importers.deals import read_deal
+        opening = taktik.opening(read_deal(hands))
+    else:
+        opening = taktik.deal(players, seed, redeal)
+    if as_json:
+        sys.stdout.write(json.dumps(_opening_json(opening), ensure_ascii=False) + "\n")
+        return
+    from .render import simple_table
+    rows = []
+    for h in opening.hands:
+        rows.append((h.player, " ".join(taktik.short_name(c) for c in h.life_cards), h.life_points,
+                     taktik.short_name(h.shield_card), h.shield, "yes" if h.may_redeal else "no",
+                     len(h.redeals) or "", "begins" if h.player == opening.starter else ""))
+    out = _console()
+    out.print(simple_table("Opening deal", ("player", "LP cards", "LP", "Shield card", "Shield", "may redeal",
+                                            "redeals", "start"), rows, justify_right=("LP", "Shield")))
+    if opening.starter:
+        out.print(f"{opening.starter} begins (fewest Life Points, ties to the lower Shield).", soft_wrap=True)
+    else:
+        out.print(f"{', '.join(opening.tie)} tie on Life Points and Shield; the rules do not say who begins then.",
+                  soft_wrap=True)
+
+
+def _opening_json(opening) -> dict:
+    return {"players": [{"player": h.player, "cards": [c.name for c in h.cards],
+                         "life_points": h.life_points, "life_cards": [c.name for c in h.life_cards],
+                         "shield": h.shield, "shield_card": h.shield_card.name, "may_redeal": h.may_redeal,
+                         "redeals": [[c.name for c in r] for r in h.redeals]} for h in opening.hands],
+            "starter": opening.starter, "tie": opening.tie}
 
 
 # -- cards ----------------------------------------------------------------------------------------

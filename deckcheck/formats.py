@@ -29,6 +29,7 @@ class Format:
     view: Callable = HighlanderView
     builtin_cards: Callable[[], list[Card]] | None = None
     source: str = ""
+    no_persona: str = ""  # how a report names a deck without a Persona ("Generic Immortal")
 
     def section_of(self, written: str | None, card: Card) -> str | None:
         """The section a decklist line belongs to: the header as written, else where the card's type goes."""
@@ -68,7 +69,7 @@ TYPE1E = Format(
         "basic_blocks": ("Upper Left Block", "Upper Center Block", "Upper Right Block", "Lower Left Block",
                          "Lower Center Block", "Lower Right Block"),
     }),
-    source="seeds/highlander-1e-rulebook-arms-and-tactics.txt",
+    source="seeds/highlander-1e-rulebook-arms-and-tactics.txt", no_persona="Generic Immortal",
 )
 
 TYPE2 = Format(
@@ -79,7 +80,7 @@ TYPE2 = Format(
         "crystal_max": 1, "gem_factor": 3, "attack_squares": grid.ALL, "block_squares": grid.UPPER_AND_LOWER,
         "exclusive_subtypes": ("Watcher", "Hunter"),
     }),
-    source="seeds/highlander-2e-type2-summary-ja.txt",
+    source="seeds/highlander-2e-type2-summary-ja.txt", no_persona="Generic Immortal",
 )
 
 _REGISTRY: list[Format] = [TYPE1E, TYPE2]

@@ -32,8 +32,8 @@ def report_panel(report: Report) -> Panel:
     head.append(f"  {report.format}")
     if report.persona:
         head.append(f"  Persona: {report.persona}")
-    elif report.legal is not None and report.format.startswith("type"):
-        head.append("  Generic Immortal")
+    elif report.legal is not None and report.details.get("no_persona"):
+        head.append(f"  {report.details['no_persona']}")
     if report.counts:
         head.append("  " + ", ".join(f"{k} {v}" for k, v in report.counts.items()))
     parts: list = [head]
@@ -61,7 +61,7 @@ def report_panel(report: Report) -> Panel:
                 body.append("\ncards: " + ", ".join(i.cards), style="dim")
             table.add_row(i.rule, body, i.fix or "")
         parts.append(table)
-    if report.details and report.legal is not None:
+    if "attack_grid" in report.details and report.legal is not None:
         grids = Table.grid(padding=(0, 4))
         grids.add_row(grid_text(report.details.get("attack_grid", 0), "Basic Attacks cover"),
                       grid_text(report.details.get("block_grid", 0), "Blocks cover"))

@@ -22,6 +22,18 @@ def verdict(report: Report) -> str:
     return {True: "legal", False: "NOT LEGAL", None: "unreadable"}[report.legal]
 
 
+def _no_persona(report: Report) -> str:
+    """How the report's format names a deck without a Persona, once the deck could be read."""
+    if report.legal is None:
+        return ""
+    from .errors import UnknownFormatError
+    from .formats import get_format
+    try:
+        return get_format(report.format).no_persona
+    except UnknownFormatError:
+        return ""
+
+
 @dataclass
 class Tournament:
     """Every deck's report, in input order."""
@@ -41,7 +53,7 @@ class Tournament:
     def summary_rows(self) -> list[list[object]]:
         rows = []
         for r in self.reports:
-            rows.append([player_of(r), r.deck, r.format, r.persona or ("" if r.legal is None else "Generic"),
+            rows.append([player_of(r), r.deck, r.format, r.persona or _no_persona(r),
                          r.counts.get("Endurance", ""), r.counts.get("Pre-Game", ""), verdict(r), len(r.errors),
                          len(r.warnings)])
         return rows

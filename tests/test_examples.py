@@ -12,9 +12,14 @@ from deckcheck.api import Catalog, check_files
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 GOLDEN = EXAMPLES / "golden"
-CARD_SHEETS = {"cards/type2-my-cards.txt": ["examples/cards/my-2e-cards.csv"]}
+CARD_SHEETS = {"cards/type2-my-cards.txt": ["examples/cards/my-2e-cards.csv"],
+               "other-games/raven-group.txt": ["examples/other-games/raven-stormcrow-cards.csv"],
+               "other-games/raven-group-illegal.txt": ["examples/other-games/raven-stormcrow-cards.csv"],
+               "other-games/taktik52-table.txt": ["examples/other-games/taktik52-heroes.csv"],
+               "other-games/taktik52-table-illegal.txt": ["examples/other-games/taktik52-heroes.csv"]}
 DECKS = sorted([str(p.relative_to(EXAMPLES)) for p in (EXAMPLES / "decks").iterdir()]
-               + [f"cards/{p.name}" for p in (EXAMPLES / "cards").glob("type*")])
+               + [f"cards/{p.name}" for p in (EXAMPLES / "cards").glob("type*")]
+               + [f"other-games/{p.name}" for p in (EXAMPLES / "other-games").glob("*.txt") if "deal" not in p.name])
 
 
 def golden_path(deck: str) -> Path:
@@ -43,4 +48,5 @@ def test_examples_cover_both_formats_and_verdicts():
     for deck in DECKS:
         for report in json.loads(golden_path(deck).read_text(encoding="utf-8")):
             verdicts.add((report["format"], report["legal"]))
-    assert {("type1e", True), ("type1e", False), ("type1e", None), ("type2", True), ("type2", False)} <= verdicts
+    assert {("type1e", True), ("type1e", False), ("type1e", None), ("type2", True), ("type2", False),
+            ("raven-stormcrow", True), ("raven-stormcrow", False), ("taktik52", True), ("taktik52", False)} <= verdicts

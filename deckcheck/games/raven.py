@@ -1,0 +1,160 @@
+"""The Raven and the Stormcrow (seeds/raven-and-stormcrow.txt): a group of Hunters with Items, Prey, a Combat deck.
+
+Format `raven-stormcrow`, rules RS-*. Card data (type, Renown, Health, Skill) comes from card sheets
+(`game` = raven-stormcrow): no card list of this game exists.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import cached_property
+from types import MappingProxyType
+from typing import Mapping
+
+from ..cards import Card
+from ..decks import Deck, Entry
+from ..formats import Format, register
+from ..report import ERROR, Issue
+from ..rules import data_unknown, error, names, plural, rule
+from ..text import normalize
+
+GAME = "raven-stormcrow"
+HUNTERS, ITEMS, PREY, COMBAT = "Hunters", "Items", "Prey", "Combat"
+SECTION_OF_TYPE = MappingProxyType({"Hunter": HUNTERS, "Item": ITEMS, "Prey": PREY, "Event": COMBAT,
+                                    "Wound": COMBAT})
+
+
+class RavenView:
+    """A group seen by the RS rules: its sections, and each Item's Hunter."""
+
+    def __init__(self, deck: Deck, params: Mapping[str, object]):
+        self.deck = deck
+        self.params = params
+        self.sections: dict[str, list[Entry]] = defaultdict(list)
+        for e in deck.entries:
+            self.sections[e.section].append(e)
+
+    def count(self, section: str) -> int:
+        return sum(e.quantity for e in self.sections.get(section, ()))
+
+    def renown(self, *sections: str) -> tuple[int, list[Card]]:
+        """Total Renown of the sections' cards, and the cards whose Renown is unknown."""
+        total, unknown = 0, []
+        for section in sections:
+            for e in self.sections.get(section, ()):
+                if e.card.renown is None:
+                    unknown.append(e.card)
+                else:
+                    total += e.card.renown * e.quantity
+        return total, unknown
+
+    @cached_property
+    def hunters_by_name(self) -> dict[str, Card]:
+        found = {}
+        for e in self.sections.get(HUNTERS, ()):
+            for written in (e.card.name, e.card.title):
+                found[normalize(written)] = e.card
+        return found
+
+
+@rule("RS-HUNTERS", ERROR, "The group holds at least one Hunter.")
+def hunters(v: RavenView):
+    if v.count(HUNTERS):
+        return []
+    return [error("RS-HUNTERS", "the group holds no Hunter", limit=1, actual=0, fix="add a Hunter")]
+
+
+@rule("RS-RENOWN", ERROR, "Hunters' Renown plus their Items' Renown is at most 40.")
+def renown(v: RavenView):
+    limit = int(v.params["renown_max"])
+    total, unknown = v.renown(HUNTERS, ITEMS)
+    cards = [e.card for s in (HUNTERS, ITEMS) for e in v.sections.get(s, ())]
+    if total > limit:
+        return [error("RS-RENOWN", f"Hunters and Items are worth {total} Renown; at most {limit} is allowed", cards,
+                      limit, total, f"remove Hunters or Items worth {total - limit} Renown")]
+    if unknown:
+        return [data_unknown("RS-RENOWN", f"Renown unknown ({total} known)", unknown)]
+    return []
+
+
+@rule("RS-ITEM-PER-HUNTER", ERROR, "At most one Item is attached to each Hunter, and every Item is attached to a "
+                                   "Hunter of the group.")
+def item_per_hunter(v: RavenView):
+    out: list[Issue] = []
+    per_hunter: dict[str, list[Entry]] = defaultdict(list)
+    for e in v.sections.get(ITEMS, ()):
+        if not e.attach:
+            out.append(error("RS-ITEM-PER-HUNTER", f"{e.card.name} is attached to no Hunter", [e.card],
+                             fix=f"write '{e.card.name} @ Hunter name' to attach it, or remove it"))
+            continue
+        hunter = v.hunters_by_name.get(normalize(e.attach))
+        if hunter is None:
+            out.append(error("RS-ITEM-PER-HUNTER", f"{e.card.name} is attached to {e.attach}, who is not a Hunter "
+                             "of the group", [e.card], fix=f"attach {e.card.name} to a Hunter of the group"))
+            continue
+        per_hunter[hunter.name].append(e)
+    for hunter, items in per_hunter.items():
+        count = sum(e.quantity for e in items)
+        if count > 1:
+            out.append(error("RS-ITEM-PER-HUNTER", f"{count} Items attached to {hunter}: "
+                             f"{', '.join(names(e.card for e in items))}; at most 1 is allowed",
+                             [e.card for e in items], 1, count, f"keep one Item on {hunter}"))
+    return out
+
+
+@rule("RS-COMBAT-MIN", ERROR, "The Combat deck holds at least 40 Combat cards (Events and Wounds).")
+def combat_min(v: RavenView):
+    limit = int(v.params["combat_min"])
+    combat = [e for e in v.sections.get(COMBAT, ()) if e.card.type in ("Event", "Wound")]
+    count = sum(e.quantity for e in combat)
+    unknown = [e.card for e in v.sections.get(COMBAT, ()) if e.card.type is None]
+    if count >= limit:
+        return []
+    if unknown:
+        return [data_unknown("RS-COMBAT-MIN", f"card type unknown ({count} Combat cards known)", unknown)]
+    return [error("RS-COMBAT-MIN", f"the Combat deck holds {count} Combat cards; at least {limit} are required",
+                  limit=limit, actual=count, fix=f"add {plural(limit - count, 'Event or Wound', 'Events or Wounds')}")]
+
+
+@rule("RS-SECTION", ERROR, "Only Combat cards in the Combat deck; only Hunters, Items and Prey in their own sections.")
+def section(v: RavenView):
+    out: list[Issue] = []
+    unknown = []
+    for e in v.deck.entries:
+        belongs = SECTION_OF_TYPE.get(e.card.type or "")
+        if e.card.type is None:
+            unknown.append(e.card)
+        elif belongs is None:
+            out.append(error("RS-SECTION", f"{e.card.name} is a {e.card.type}, not a card of this game", [e.card],
+                             fix=f"remove {e.card.name}"))
+        elif belongs != e.section:
+            out.append(error("RS-SECTION", f"{e.card.name} is a {e.card.type} but stands in {e.section}", [e.card],
+                             fix=f"move {e.card.name} to {belongs}"))
+    if unknown:
+        out.append(data_unknown("RS-SECTION", "card type unknown", unknown))
+    return out
+
+
+@rule("RS-PREY-RENOWN", ERROR, "Prey put into play at the start are worth at most 60 Renown, counted apart from "
+                               "Hunters and Items.")
+def prey_renown(v: RavenView):
+    limit = int(v.params["prey_renown_max"])
+    total, unknown = v.renown(PREY)
+    if total > limit:
+        return [error("RS-PREY-RENOWN", f"the Prey are worth {total} Renown; at most {limit} is allowed",
+                      [e.card for e in v.sections.get(PREY, ())], limit, total,
+                      f"remove Prey worth {total - limit} Renown")]
+    if unknown:
+        return [data_unknown("RS-PREY-RENOWN", f"Renown unknown ({total} known)", unknown)]
+    return []
+
+
+RAVEN_STORMCROW = register(Format(
+    name="raven-stormcrow", title="The Raven and the Stormcrow", game=GAME,
+    rules=(hunters, renown, item_per_hunter, combat_min, section, prey_renown),
+    aliases=("raven", "stormcrow", "rs"),
+    params=MappingProxyType({"renown_max": 40, "combat_min": 40, "prey_renown_max": 60}),
+    sections=MappingProxyType({HUNTERS: ("hunters", "hunter"), ITEMS: ("items", "item"), PREY: ("prey",),
+                               COMBAT: ("combat",)}),
+    default_section=lambda card: SECTION_OF_TYPE.get(card.type or "", COMBAT),
+    view=RavenView, source="seeds/raven-and-stormcrow.txt",
+))

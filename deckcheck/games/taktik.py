@@ -1,0 +1,288 @@
+"""Taktisches Kartenspiel (seeds/taktisches-kartenspiel-de.txt): 4+ players, one standard 52-card deck, Heroes.
+
+Format `taktik52`, rules TK-*; and the opening deal: three cards each, the two highest are Life Points,
+the lowest the Shield; 10 LP or fewer may redeal; the fewest LP begins, ties to the lower Shield.
+"""
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Mapping, Sequence
+
+from ..cards import Card
+from ..decks import Deck
+from ..errors import DeckcheckError
+from ..formats import Format, register
+from ..report import ERROR, Issue
+from ..rules import data_unknown, error, plural, rule
+from ..text import normalize
+
+GAME = "taktik52"
+DECK, PLAYERS = "Deck", "Players"
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+VALUE = {rank: i + 1 for i, rank in enumerate(RANKS)}  # Ass = 1, Bube = 11, Dame = 12, König = 13
+PLAYING_CARD = "Playing Card"
+
+
+def card_name(rank: str, suit: str) -> str:
+    return f"{RANK_NAMES.get(rank, rank)} of {suit.title()}"
+
+
+SYMBOL = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
+
+
+def short_name(card: Card) -> str:
+    """'Q♣' for the Queen of Clubs."""
+    return f"{card.rank}{SYMBOL[card.suit]}"
+
+
+@lru_cache(maxsize=1)
+def playing_cards() -> tuple[Card, ...]:
+    """The 52 cards of a standard deck, built in: 'Ace of Spades' ... 'King of Clubs'."""
+    return tuple(Card(id=f"taktik52-{rank}{suit[0].upper()}", name=card_name(rank, suit),
+                      title=card_name(rank, suit), game=GAME, type=PLAYING_CARD, rank=rank, suit=suit)
+                 for suit in SUITS for rank in RANKS)
+
+
+_SHORT = re.compile(r"^(10|[2-9]|[AJQK])\s*([SHDC♠♥♦♣])$", re.IGNORECASE)
+_SUIT_LETTER = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs", "♠": "spades", "♥": "hearts",
+                "♦": "diamonds", "♣": "clubs"}
+
+
+def parse_playing_card(text: str) -> Card:
+    """A playing card from 'Queen of Clubs', 'queen clubs', 'QC', '10♥'; DeckcheckError otherwise."""
+    m = _SHORT.match(text.strip())
+    if m:
+        rank, suit = m.group(1).upper(), _SUIT_LETTER[m.group(2).lower()]
+        return _by_rank_suit()[(rank, suit)]
+    key = normalize(text).replace(" of ", " ")
+    for card in playing_cards():
+        if normalize(card.name).replace(" of ", " ") == key:
+            return card
+    raise DeckcheckError(f"{text!r} is not a playing card (write 'Queen of Clubs', '10 of Hearts' or 'QC')")
+
+
+@lru_cache(maxsize=1)
+def _by_rank_suit() -> dict[tuple[str, str], Card]:
+    return {(c.rank, c.suit): c for c in playing_cards()}
+
+
+# -- the format -----------------------------------------------------------------------------------
+class TaktikView:
+    """A table seen by the TK rules: the deck's playing cards and the players with their Heroes."""
+
+    def __init__(self, deck: Deck, params: Mapping[str, object]):
+        self.deck = deck
+        self.params = params
+
+    def counts(self) -> dict[str, int]:
+        return {DECK: self.deck.count(DECK), PLAYERS: len(self.deck.players)}
+
+
+@rule("TK-DECK-COMPLETE", ERROR, "The deck is one complete standard deck: 52 cards, each rank Ace-King once in each "
+                                 "of 4 suits.")
+def deck_complete(v: TaktikView):
+    held: Counter = Counter()
+    strangers = []
+    for e in v.deck.entries:
+        if e.card.type == PLAYING_CARD:
+            held[e.card.id] += e.quantity
+        else:
+            strangers.append(e)
+    missing = [c.name for c in playing_cards() if not held[c.id]]
+    extra = [f"{held[c.id] - 1} x {c.name}" for c in playing_cards() if held[c.id] > 1]
+    extra += [f"{e.quantity} x {e.card.name} (not a playing card)" for e in strangers]
+    if not missing and not extra:
+        return []
+    total = sum(held.values()) + sum(e.quantity for e in strangers)
+    parts = []
+    if missing:
+        parts.append(f"missing {plural(len(missing), 'card')}: {', '.join(missing)}")
+    if extra:
+        parts.append(f"extra: {', '.join(extra)}")
+    fixes = (["add " + ", ".join(missing)] if missing else []) + (["remove the extra cards"] if extra else [])
+    return [error("TK-DECK-COMPLETE", f"not one complete 52-card deck ({total} cards); " + "; ".join(parts),
+                  [e.card for e in strangers], 52, total, " and ".join(fixes))]
+
+
+@rule("TK-PLAYERS", ERROR, "At least 4 players.")
+def players(v: TaktikView):
+    minimum = int(v.params["players_min"])
+    count = len({normalize(p.name) for p in v.deck.players})
+    if count >= minimum:
+        return []
+    return [error("TK-PLAYERS", f"{plural(count, 'player')}; the game needs at least {minimum}", limit=minimum,
+                  actual=count, fix=f"add {plural(minimum - count, 'player')}")]
+
+
+@rule("TK-HEROES", ERROR, "Each player has exactly one Hero; no Hero twice; each Hero is tied to a different "
+                          "playing card.")
+def heroes(v: TaktikView):
+    out: list[Issue] = []
+    by_player: dict[str, list] = defaultdict(list)
+    for p in v.deck.players:
+        by_player[normalize(p.name)].append(p)
+    for plays in by_player.values():
+        if len(plays) > 1:
+            out.append(error("TK-HEROES", f"{plays[0].name} has {len(plays)} Heroes: "
+                             f"{', '.join(p.hero.name for p in plays if p.hero)}; each player has exactly one",
+                             [p.hero for p in plays if p.hero], 1, len(plays), f"keep one Hero for {plays[0].name}"))
+    placed = [p for p in v.deck.players if p.hero is not None]
+    for p in placed:
+        if p.hero.type == PLAYING_CARD:
+            out.append(error("TK-HEROES", f"{p.name}'s Hero {p.hero.name} is a playing card, not a Hero",
+                             [p.hero], fix=f"give {p.name} a Hero"))
+    heroes_only = [p for p in placed if p.hero.type != PLAYING_CARD]
+    by_hero: dict[str, list] = defaultdict(list)
+    for p in heroes_only:
+        by_hero[p.hero.id].append(p)
+    for plays in by_hero.values():
+        if len(plays) > 1:
+            out.append(error("TK-HEROES", f"{plays[0].hero.name} is played by {', '.join(p.name for p in plays)}; "
+                             "no Hero twice", [plays[0].hero], 1, len(plays),
+                             f"give {', '.join(p.name for p in plays[1:])} another Hero"))
+    tied: dict[tuple, list] = defaultdict(list)
+    unknown = []
+    for card in {p.hero.id: p.hero for p in heroes_only}.values():
+        if card.rank is None or card.suit is None:
+            unknown.append(card)
+        else:
+            tied[(card.rank, card.suit)].append(card)
+    for (rank, suit), cards in tied.items():
+        if len(cards) > 1:
+            out.append(error("TK-HEROES", f"{', '.join(c.name for c in cards)} are all tied to the "
+                             f"{card_name(rank, suit)}; each Hero is tied to a different playing card", cards,
+                             1, len(cards), "choose Heroes tied to different playing cards"))
+    if unknown:
+        out.append(data_unknown("TK-HEROES", "the playing card a Hero is tied to (rank, suit) is unknown", unknown))
+    return out
+
+
+TAKTIK52 = register(Format(
+    name="taktik52", title="Taktisches Kartenspiel (4+ players, one 52-card deck)", game=GAME,
+    rules=(deck_complete, players, heroes), aliases=("taktik", "taktisches-kartenspiel", "tk"),
+    params=MappingProxyType({"players_min": 4}),
+    sections=MappingProxyType({DECK: ("deck",), PLAYERS: ("players",)}),
+    default_section=lambda card: DECK, view=TaktikView, builtin_cards=lambda: list(playing_cards()),
+    source="seeds/taktisches-kartenspiel-de.txt",
+))
+
+
+# -- the opening deal -----------------------------------------------------------------------------
+@dataclass
+class Hand:
+    """One player's opening cards: the two highest are Life Points, the lowest the Shield."""
+
+    player: str
+    cards: tuple[Card, Card, Card]
+    redeals: list[tuple[Card, Card, Card]] = field(default_factory=list)
+
+    @property
+    def ordered(self) -> list[Card]:
+        return sorted(self.cards, key=lambda c: VALUE[c.rank], reverse=True)
+
+    @property
+    def life_cards(self) -> list[Card]:
+        return self.ordered[:2]
+
+    @property
+    def shield_card(self) -> Card:
+        return self.ordered[2]
+
+    @property
+    def life_points(self) -> int:
+        return sum(VALUE[c.rank] for c in self.life_cards)
+
+    @property
+    def shield(self) -> int:
+        return VALUE[self.shield_card.rank]
+
+    @property
+    def may_redeal(self) -> bool:
+        """10 LP or fewer: the player may discard all three and draw again."""
+        return self.life_points <= 10
+
+
+@dataclass
+class Opening:
+    """The opening of a game: every hand, and who begins (None when the rules leave a tie open)."""
+
+    hands: list[Hand]
+    starter: str | None
+    tie: list[str] = field(default_factory=list)
+
+
+def starting_player(hands: Sequence[Hand]) -> tuple[str | None, list[str]]:
+    """The fewest LP begins; a tie goes to the lower Shield. A tie on both is not decided by the rules."""
+    best = min((h.life_points, h.shield) for h in hands)
+    first = [h.player for h in hands if (h.life_points, h.shield) == best]
+    return (first[0], []) if len(first) == 1 else (None, first)
+
+
+def opening(hands: Sequence[Hand]) -> Opening:
+    if len({normalize(h.player) for h in hands}) != len(hands):
+        raise DeckcheckError("a player is dealt twice")
+    seen: dict[str, str] = {}
+    for h in hands:
+        for c in h.cards:
+            if c.id in seen:
+                raise DeckcheckError(f"{c.name} is dealt to both {seen[c.id]} and {h.player}: one deck has one of each")
+            seen[c.id] = h.player
+    starter, tie = starting_player(hands)
+    return Opening(list(hands), starter, tie)
+
+
+def parse_hands(rows: Sequence[tuple[int, str, Sequence[str]]]) -> list[Hand]:
+    """Hands from (line, player, three card texts); DeckcheckError naming the line otherwise."""
+    hands = []
+    for line, player, texts in rows:
+        if len(texts) != 3:
+            raise DeckcheckError(f"line {line}: {player} needs exactly three cards, got {len(texts)}")
+        try:
+            cards = tuple(parse_playing_card(t) for t in texts)
+        except DeckcheckError as exc:
+            raise DeckcheckError(f"line {line}: {exc}") from None
+        hands.append(Hand(player, cards))  # type: ignore[arg-type]
+    return hands
+
+
+def parse_deal_text(text: str) -> list[Hand]:
+    """'Alice: Ace of Spades, 10 of Hearts, Queen of Clubs' per line (# comments allowed)."""
+    rows = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        player, sep, cards = line.partition(":")
+        if not sep:
+            raise DeckcheckError(f"line {number}: write 'Player: card, card, card', got {raw!r}")
+        rows.append((number, player.strip(), [c.strip() for c in re.split(r"[,;]", cards) if c.strip()]))
+    return parse_hands(rows)
+
+
+def deal(players: int, seed: int, redeal: bool = False) -> Opening:
+    """Shuffle one deck with the seed, deal three cards to each player in turn; with redeal, players with
+    10 LP or fewer discard and draw three again from the pile until they hold more than 10 (or the pile ends)."""
+    if players < 1:
+        raise DeckcheckError("at least one player")
+    if players * 3 > 52:
+        raise DeckcheckError(f"{players} players need {players * 3} cards; the deck has 52")
+    pile = list(playing_cards())
+    random.Random(seed).shuffle(pile)
+    dealt: list[list[Card]] = [[] for _ in range(players)]
+    for _ in range(3):
+        for hand in dealt:
+            hand.append(pile.pop())
+    hands = [Hand(f"Player {i + 1}", tuple(cards)) for i, cards in enumerate(dealt)]  # type: ignore[arg-type]
+    if redeal:
+        for hand in hands:
+            while hand.may_redeal and len(pile) >= 3:
+                hand.redeals.append(hand.cards)
+                hand.cards = (pile.pop(), pile.pop(), pile.pop())
+    return opening(hands)

@@ -1,0 +1,140 @@
+"""Taktisches Kartenspiel: each TK rule broken alone and kept; the opening deal (ties, redeals)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from deckcheck.catalog import CardIndex
+from deckcheck.check import check_raw
+from deckcheck.decklist import parse_text
+from deckcheck.errors import DeckcheckError
+from deckcheck.formats import get_format
+from deckcheck.games import taktik
+
+ROOT = Path(__file__).resolve().parents[2]
+ALL = [c.name for c in taktik.playing_cards()]
+
+
+@pytest.fixture(scope="module")
+def index():
+    sys.path.insert(0, str(ROOT / "tests"))
+    from conftest import load_sheet
+    return CardIndex(list(taktik.playing_cards()) + load_sheet(ROOT / "examples/other-games/taktik52-heroes.csv"))
+
+
+PLAYERS = "Anna: The Fox\nBen: The Bear\nCem: The Owl\nDora: The Hare"
+
+
+def table(deck=ALL, players=PLAYERS) -> str:
+    return "Format: taktik52\nDeck:\n" + "\n".join(deck) + "\nPlayers:\n" + players + "\n"
+
+
+def check(index, text):
+    report = check_raw(parse_text(text, "table"), lambda fmt: index)
+    assert not report.input_errors, report.input_errors
+    return report
+
+
+def test_complete_table_is_legal(index):
+    report = check(index, table())
+    assert report.issues == [] and report.counts == {"Deck": 52, "Players": 4}
+
+
+@pytest.mark.parametrize("rule_id,text", [
+    ("TK-DECK-COMPLETE", table(deck=ALL[1:])),
+    ("TK-DECK-COMPLETE", table(deck=ALL + ["Ace of Spades"])),
+    ("TK-DECK-COMPLETE", table(deck=ALL + ["The Fox"])),
+    ("TK-PLAYERS", table(players="Anna: The Fox\nBen: The Bear\nCem: The Owl")),
+    ("TK-HEROES", table(players=PLAYERS + "\nEmil: The Fox")),
+    ("TK-HEROES", table(players="Anna: The Fox\nBen: The Crow\nCem: The Owl\nDora: The Hare")),
+    ("TK-HEROES", table(players=PLAYERS + "\nAnna: The Crow")),
+    ("TK-HEROES", table(players="Anna: Ace of Spades\nBen: The Bear\nCem: The Owl\nDora: The Hare")),
+])
+def test_breaks_only(index, rule_id, text):
+    report = check(index, text)
+    assert {i.rule for i in report.errors} == {rule_id}, report.issues
+
+
+def test_missing_and_extra_are_listed(index):
+    deck = [c for c in ALL if c not in ("7 of Hearts", "Jack of Clubs")] + ["Queen of Spades"]
+    (issue,) = check(index, table(deck=deck)).errors
+    assert "missing 2 cards: 7 of Hearts, Jack of Clubs" in issue.message
+    assert "extra: 1 x Queen of Spades" in issue.message and (issue.limit, issue.actual) == (52, 51)
+
+
+def test_quantities_and_number_names(index):
+    text = table(deck=[c for c in ALL if c != "10 of Hearts"] + ["1 10 of Hearts"])
+    assert check(index, text).issues == []
+
+
+def hand(player, *cards):
+    return taktik.Hand(player, tuple(taktik.parse_playing_card(c) for c in cards))
+
+
+def test_life_points_and_shield():
+    h = hand("Anna", "Ace of Spades", "10 of Hearts", "Queen of Clubs")
+    assert (h.life_points, h.shield, h.may_redeal) == (22, 1, False)
+    assert [c.name for c in h.life_cards] == ["Queen of Clubs", "10 of Hearts"]
+    low = hand("Ben", "3H", "4C", "2D")
+    assert (low.life_points, low.shield, low.may_redeal) == (7, 2, True)
+    assert hand("Cem", "5S", "5H", "2C").may_redeal  # exactly 10 LP may redeal
+    assert not hand("Cem", "5S", "6H", "2C").may_redeal
+
+
+def test_fewest_life_points_begin_and_ties_go_to_the_lower_shield():
+    o = taktik.opening([hand("A", "KS", "QS", "2S"), hand("B", "9H", "8H", "5H"), hand("C", "9D", "8D", "3D")])
+    assert (o.starter, o.tie) == ("C", [])
+    o = taktik.opening([hand("A", "9S", "8S", "4S"), hand("B", "9H", "8H", "4H")])
+    assert (o.starter, o.tie) == (None, ["A", "B"])
+
+
+def test_a_card_dealt_twice_is_an_error():
+    with pytest.raises(DeckcheckError, match="dealt to both"):
+        taktik.opening([hand("A", "KS", "QS", "2S"), hand("B", "KS", "8H", "5H")])
+
+
+def test_random_deal_is_reproducible_and_redeals_reach_above_ten():
+    a, b = taktik.deal(6, seed=11), taktik.deal(6, seed=11)
+    assert [[c.id for c in h.cards] for h in a.hands] == [[c.id for c in h.cards] for h in b.hands]
+    redealt = 0
+    for seed in range(200):
+        o = taktik.deal(4, seed, redeal=True)
+        drawn = 12 + 3 * sum(len(h.redeals) for h in o.hands)
+        for h in o.hands:
+            for old in h.redeals:
+                assert taktik.Hand("x", old).may_redeal  # only a hand of 10 LP or fewer is given back
+            if drawn <= 49:  # the pile never ran out: everyone ends above 10
+                assert not h.may_redeal
+            redealt += len(h.redeals)
+    assert redealt > 0
+    no_redeal = taktik.deal(4, 5)
+    assert all(not h.redeals for h in no_redeal.hands)
+
+
+@pytest.mark.parametrize("text", ["Queen of Clubs", "queen clubs", "QC", "Q♣", "q c"])
+def test_playing_card_names(text):
+    assert taktik.parse_playing_card(text).name == "Queen of Clubs"
+
+
+def test_deal_command(tmp_path):
+    exe = str(Path(sys.executable).with_name("deckcheck"))
+    r = subprocess.run([exe, "taktik", "deal", str(ROOT / "examples/other-games/taktik52-deal.txt"), "--json"],
+                       capture_output=True, text=True)
+    data = json.loads(r.stdout)
+    assert data["starter"] == "Ben" and data["players"][1]["may_redeal"] is True
+    sheet = tmp_path / "deal.csv"
+    sheet.write_text("player,card\nAnna,AS\nAnna,10H\nAnna,QC\nBen,3H\nBen,4C\nBen,2D\n")
+    r = subprocess.run([exe, "taktik", "deal", str(sheet), "--json"], capture_output=True, text=True)
+    assert json.loads(r.stdout)["starter"] == "Ben"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Anna: AS, 10H\n")
+    r = subprocess.run([exe, "taktik", "deal", str(bad)], capture_output=True, text=True)
+    assert r.returncode == 2 and "line 1: Anna needs exactly three cards" in r.stderr
+
+
+def test_format_is_listed():
+    assert [r.id for r in get_format("taktik").rules] == ["TK-DECK-COMPLETE", "TK-PLAYERS", "TK-HEROES"]
