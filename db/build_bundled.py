@@ -251,13 +251,24 @@ def render(cards: list[Card]) -> str:
     return out.getvalue()
 
 
+def build_sets(shared: Path) -> str:
+    """Set codes with their names and release dates, so that sheets may name a set either way."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["code", "name", "edition", "released"])
+    for row in read_tsv(shared / "data/highlander-1e/sets.tsv"):
+        released = f"{row['release_year']}-{int(row['release_month']):02d}" if row["release_year"] else ""
+        writer.writerow([row["set_code"], row["name"], 1, released])
+    return out.getvalue()
+
+
 def build(shared: Path) -> dict[str, str]:
     one, two = build_1e(shared), build_2e(shared)
     ids = Counter(c.id for c in one + two)
     duplicates = [i for i, n in ids.items() if n > 1]
     if duplicates:
         raise SystemExit(f"duplicate ids: {duplicates}")
-    return {"highlander-1e.csv": render(one), "highlander-2e.csv": render(two)}
+    return {"highlander-1e.csv": render(one), "highlander-2e.csv": render(two), "sets.csv": build_sets(shared)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -276,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
                 status = 1
         else:
             path.write_text(text, encoding="utf-8")
-            print(f"wrote {path} ({text.count(chr(10)) - 1} cards)")
+            print(f"wrote {path} ({text.count(chr(10)) - 1} rows)")
     return status
 
 

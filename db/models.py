@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -55,3 +56,55 @@ class MetaRow(SQLModel, table=True):
 
     key: str = Field(primary_key=True)
     value: str
+
+
+class CollectionRow(SQLModel, table=True):
+    """A named collection ("main" unless told otherwise)."""
+
+    __tablename__ = "collection"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+
+
+class CollectionEntryRow(SQLModel, table=True):
+    """Copies of one printing in one condition, language and finish, in one collection."""
+
+    __tablename__ = "collection_entry"
+    __table_args__ = (UniqueConstraint("collection_id", "card_id", "condition", "language", "foil",
+                                       name="collection_entry_key"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    collection_id: int = Field(foreign_key="collection.id", index=True)
+    card_id: str = Field(foreign_key="card.id", index=True)
+    condition: str = ""
+    language: str = ""
+    foil: bool = False
+    quantity: int = 0
+    trade_quantity: int = 0
+    want_quantity: int = 0
+    location: str = ""
+    notes: str = ""
+
+
+class SavedDeckRow(SQLModel, table=True):
+    """A deck kept in the database: its decklist text and its resolved cards."""
+
+    __tablename__ = "saved_deck"
+
+    name: str = Field(primary_key=True)
+    format: str = ""
+    text: str = ""
+    saved_at: str = ""
+
+
+class SavedDeckCardRow(SQLModel, table=True):
+    """One line of a saved deck, resolved to a printing."""
+
+    __tablename__ = "saved_deck_card"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    deck_name: str = Field(foreign_key="saved_deck.name", index=True)
+    card_id: str = Field(foreign_key="card.id")
+    section: str = ""
+    quantity: int = 0

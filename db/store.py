@@ -29,6 +29,12 @@ class ImportResult:
         return bool(self.added or self.updated)
 
 
+def set_names() -> dict[str, str]:
+    """Set name -> set code for the bundled sets ('Movie Edition' -> 'ME')."""
+    with open(BUNDLED_DIR / "sets.csv", encoding="utf-8", newline="") as f:
+        return {row["name"]: row["code"] for row in csv.DictReader(f)}
+
+
 def bundled_cards() -> list[Card]:
     """The cards shipped with deckcheck (db/data/*.csv, built by build_bundled.py)."""
     cards: list[Card] = []

@@ -122,3 +122,113 @@ def check_tournament(inputs: Sequence[str | Path], fmt: str | None = None, sheet
         task = bar.add_task("check", total=len(paths))
         tournament.reports = list(check_files(paths, catalog, fmt, progress=lambda n: bar.advance(task, n)))
     return tournament
+
+
+# -- collections ---------------------------------------------------------------------------------------
+class CollectionApp:
+    """Collections and saved decks, with the cards they name resolved like decklists."""
+
+    def __init__(self, db_url: str | None = None):
+        from .db.collections import Collections
+        self.catalog = Catalog(db_url)
+        self.collections = Collections(self.catalog.store)
+
+    def index(self):
+        """All cards of every game, found by name (collections hold cards of any game)."""
+        if "*" not in self.catalog._indexes:
+            self.catalog._indexes["*"] = CardIndex(self.catalog.cards(), closest_names)
+        return self.catalog._indexes["*"]
+
+    def reader(self):
+        from .collection import RowReader
+        from .db.store import set_names
+        return RowReader(self.index(), set_names())
+
+    def import_sheet(self, path, collection: str = "main", mode: str = "merge", dry_run: bool = False,
+                     skip_bad: bool = False, progress=None):
+        """Read, check and resolve every row, then change the collection in one transaction (or nothing)."""
+        from .collection import combine
+        from .errors import CardSheetError
+        from .importers.collection import read_collection_rows
+        sheet = read_collection_rows(path)
+        reader = self.reader()
+        holdings = []
+        for n, (number, cells, sheet_name) in enumerate(sheet.rows):
+            target = collection if sheet.layout != "deckcheck" or len(sheet.sheets) == 1 else \
+                (sheet_name if "collection" not in cells else collection)
+            h = reader.read(number, cells, target)
+            if h is not None:
+                holdings.append(h)
+            if progress and n % 5000 == 4999:
+                progress(5000)
+        if reader.problems and not skip_bad:
+            raise CardSheetError(str(path), reader.problems)
+        grouped: dict[str, dict] = {}
+        for h in combine(holdings).values():
+            grouped.setdefault(h.collection or collection, {})[h.key] = h
+        if not grouped:
+            grouped[collection] = {}
+        changes = {name: self.collections.apply(name, hs, mode, dry_run) for name, hs in grouped.items()}
+        return sheet.layout, changes, reader.problems, len(sheet.rows)
+
+    def holding(self, card_text: str, set_code: str | None, **values):
+        from .collection import Holding, condition_code
+        from .errors import DeckcheckError
+        card = self.index().resolve(card_text, set_code)
+        condition = condition_code(values.pop("condition", "") or "")
+        if condition is None:
+            raise DeckcheckError("condition is one of M NM LP MP HP D")
+        return Holding(card, condition, **values)
+
+    def decks_named(self, names: Sequence[str]) -> dict[str, list[tuple[Card, int]]]:
+        """Decks from decklist files or folders, or saved decks by name; DeckcheckError if one cannot be read."""
+        from .decks import build_deck
+        from .formats import DEFAULT_FORMAT, get_format
+        from .importers.decklists import read_decklists
+        out: dict[str, list[tuple[Card, int]]] = {}
+        for name in names:
+            if Path(name).exists():
+                for path in expand_paths([name]):
+                    for raw in read_decklists(path):
+                        fmt = get_format(raw.declared_format or DEFAULT_FORMAT)
+                        deck, problems = build_deck(raw, self.catalog.index(fmt), fmt)
+                        if problems:
+                            first = problems[0]
+                            raise DeckcheckError(f"{raw.source}: line {first.line}: {first.text!r}: {first.message}"
+                                                 + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+                        out[raw.source] = [(e.card, e.quantity) for e in deck.entries]
+            else:
+                _fmt, _text, entries = self.collections.deck(name)
+                out[name] = [(card, q) for card, _section, q in entries]
+        return out
+
+    def save_deck(self, name: str, path: str, fmt_name: str | None = None) -> tuple[bool, Report]:
+        """Resolve a decklist file and keep it under a name; return (replaced, its check report)."""
+        from .check import validate
+        from .decks import build_deck
+        from .formats import DEFAULT_FORMAT, get_format
+        from .importers.decklists import read_decklists
+        raws = read_decklists(path)
+        if len(raws) != 1:
+            raise DeckcheckError(f"{path!r} holds {len(raws)} decks; save one deck at a time")
+        raw = raws[0]
+        fmt = get_format(fmt_name or raw.declared_format or DEFAULT_FORMAT)
+        deck, problems = build_deck(raw, self.catalog.index(fmt), fmt)
+        if problems:
+            raise DeckcheckError(f"{path}: cannot save a deck with input errors: " + "; ".join(
+                f"line {p.line}: {p.text!r}: {p.message}" for p in problems))
+        text = deck_text(fmt.name, [(e.card, e.section, e.quantity) for e in deck.entries])
+        replaced = self.collections.save_deck(name, fmt.name, text,
+                                              [(e.card, e.section, e.quantity) for e in deck.entries])
+        return replaced, validate(deck, fmt)
+
+
+def deck_text(fmt: str, entries: Sequence[tuple[Card, str, int]]) -> str:
+    """A saved deck as a text decklist, every card with its set so that it reads back to the same printing."""
+    lines = [f"Format: {fmt}"]
+    sections: dict[str, list[str]] = {}
+    for card, section, q in entries:
+        sections.setdefault(section, []).append(f"{q} {card.name}" + (f" [{card.set}]" if card.set else ""))
+    for section, items in sections.items():
+        lines += [f"{section}:"] + items
+    return "\n".join(lines) + "\n"

@@ -31,8 +31,9 @@ def _forms(card: Card) -> set[str]:
                 forms.add(f"{owner} {base}")
                 forms.add(f"{base} ({owner})")
     name = card.name
-    if card.version and name.endswith(f"({card.version})"):
-        forms.add(name[: -len(card.version) - 2])
+    if name.endswith(")") and "(" in name:
+        # "Amanda (Premium +1 Ability)" is printed "Amanda": the bracket only tells printings apart
+        forms.add(name[: name.rindex("(")])
     return {normalize(f) for f in forms} - {""}
 
 

@@ -257,3 +257,252 @@ def db_init(empty: Annotated[bool, typer.Option("--empty", help="Create the tabl
     done = store.ensure_initialized(empty=empty)
     n = store.count()
     _console().print(f"{store.url}: {'initialised' if done else 'already initialised'}, {n} cards", soft_wrap=True)
+
+
+# -- collections ----------------------------------------------------------------------------------
+collection_app = typer.Typer(help="What you own, trade and want; what your decks still need.", no_args_is_help=True)
+deck_app = typer.Typer(help="Decks saved in the database.", no_args_is_help=True)
+app.add_typer(collection_app, name="collection")
+app.add_typer(deck_app, name="deck")
+CollectionOption = Annotated[str, typer.Option("--collection", "-c", help="The collection's name.")]
+
+
+def _collection_app(db):
+    from .api import CollectionApp
+    return CollectionApp(db)
+
+
+@collection_app.command("import")
+def collection_import(sheet: Path,
+                      mode: Annotated[str, typer.Option(help="merge: add the quantities; replace: make the "
+                                                        "collection equal to the file.")] = "merge",
+                      dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; change "
+                                                            "nothing.")] = False,
+                      skip_bad: Annotated[bool, typer.Option("--skip-bad", help="Import the good rows and list the "
+                                                             "bad ones.")] = False,
+                      collection: CollectionOption = "main", db: DbOption = None) -> None:
+    """Import a collection sheet (ours, or another tool's layout): all rows or none."""
+    from .render import console
+    app_ = _collection_app(db)
+    err = console(stderr=True)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    with Progress(TextColumn("reading rows"), BarColumn(), MofNCompleteColumn(), console=err, transient=True,
+                  disable=not err.is_terminal) as bar:
+        task = bar.add_task("rows", total=None)
+        layout, changes, problems, rows = app_.import_sheet(sheet, collection, mode, dry_run, skip_bad,
+                                                            progress=lambda n: bar.advance(task, n))
+    out = _console()
+    out.print(f"{sheet}: {rows} rows, layout detected: {layout}", soft_wrap=True)
+    for name, change in changes.items():
+        verb = "would change" if dry_run else "changed"
+        out.print(f"collection {name!r} {verb}: {change.added} added, {change.updated} updated, {change.removed} "
+                  f"removed, {change.unchanged} unchanged", soft_wrap=True)
+        for kind, h in change.sample:
+            out.print(f"  {kind}: {h.quantity} x {h.card.name} [{h.card.set}] {h.condition} {h.language}"
+                      f"{' foil' if h.foil else ''}".rstrip(), soft_wrap=True, markup=False)
+    if problems:
+        err.print(f"[red]{len(problems)} bad row(s) skipped:[/]")
+        for p in problems[:200]:
+            err.print(f"  {p}", soft_wrap=True, markup=False)
+        raise typer.Exit(2)
+
+
+@collection_app.command("export")
+def collection_export(sheet: Path, all_collections: Annotated[bool, typer.Option("--all", help="Every collection: "
+                                                                                  "one sheet each (XLSX) or a "
+                                                                                  "collection column (CSV).")] = False,
+                      collection: CollectionOption = "main", db: DbOption = None) -> None:
+    """Write a collection sheet (.csv or .xlsx); nothing in it runs as a formula."""
+    from .importers.collection import write_collection
+    app_ = _collection_app(db)
+    holdings = app_.collections.holdings(None if all_collections else collection)
+    n = write_collection(sheet, holdings, by_collection=all_collections)
+    _console().print(f"wrote {n} rows to {sheet}", soft_wrap=True)
+
+
+def _edit(sign: int, card: str, qty: int, set_code, condition, language, foil, trade, want, location, notes,
+          collection, db) -> None:
+    app_ = _collection_app(db)
+    h = app_.holding(card, set_code, condition=condition, language=language, foil=foil, quantity=qty,
+                     trade_quantity=trade, want_quantity=want, location=location, notes=notes)
+    now = app_.collections.edit(collection, h, sign)
+    name = f"{h.card.name} [{h.card.set}]"
+    _console().print(f"{collection}: {name}: " + (f"{now.quantity} owned, {now.trade_quantity} for trade, "
+                                                  f"{now.want_quantity} wanted" if now else "removed"),
+                     soft_wrap=True, markup=False)
+
+
+@collection_app.command("add")
+def collection_add(card: str, qty: Annotated[int, typer.Option("--qty", min=0)] = 1,
+                   set_code: Annotated[Optional[str], typer.Option("--set")] = None,
+                   condition: Annotated[str, typer.Option(help="M NM LP MP HP D")] = "",
+                   language: Annotated[str, typer.Option()] = "", foil: Annotated[bool, typer.Option("--foil")] = False,
+                   trade: Annotated[int, typer.Option(min=0, help="Copies for trade.")] = 0,
+                   want: Annotated[int, typer.Option(min=0, help="Copies wanted.")] = 0,
+                   location: Annotated[str, typer.Option()] = "", notes: Annotated[str, typer.Option()] = "",
+                   collection: CollectionOption = "main", db: DbOption = None) -> None:
+    """Add copies of a card (a printing in a condition, language and finish)."""
+    _edit(1, card, qty, set_code, condition, language, foil, trade, want, location, notes, collection, db)
+
+
+@collection_app.command("remove")
+def collection_remove(card: str, qty: Annotated[int, typer.Option("--qty", min=0)] = 1,
+                      set_code: Annotated[Optional[str], typer.Option("--set")] = None,
+                      condition: Annotated[str, typer.Option(help="M NM LP MP HP D")] = "",
+                      language: Annotated[str, typer.Option()] = "",
+                      foil: Annotated[bool, typer.Option("--foil")] = False,
+                      trade: Annotated[int, typer.Option(min=0)] = 0, want: Annotated[int, typer.Option(min=0)] = 0,
+                      collection: CollectionOption = "main", db: DbOption = None) -> None:
+    """Remove copies of a card; the entry goes when nothing is left of it."""
+    _edit(-1, card, qty, set_code, condition, language, foil, trade, want, "", "", collection, db)
+
+
+@collection_app.command("list")
+def collection_list(filter_text: Annotated[Optional[str], typer.Option("--filter", help="Only cards whose name, "
+                                                                        "set, location or notes hold this.")] = None,
+                    limit: Annotated[int, typer.Option(help="At most this many rows.")] = 200,
+                    collection: CollectionOption = "main", db: DbOption = None) -> None:
+    """List what a collection holds."""
+    from .render import simple_table
+    from .text import normalize
+    holdings = _collection_app(db).collections.holdings(collection)
+    if filter_text:
+        needle = normalize(filter_text)
+        holdings = [h for h in holdings if needle in normalize(" ".join(
+            (h.card.name, h.card.set or "", h.location, h.notes, h.language)))]
+    rows = [(h.card.name, h.card.set, h.quantity, h.condition, h.language, "foil" if h.foil else "",
+             h.trade_quantity or "", h.want_quantity or "", h.location) for h in holdings[:limit]]
+    _console().print(simple_table(f"{collection}: {len(holdings)} entries" + (f", first {limit}" if len(holdings) >
+                                                                               limit else ""),
+                                  ("card", "set", "qty", "cond.", "language", "foil", "trade", "want", "location"),
+                                  rows, justify_right=("qty", "trade", "want")))
+
+
+@collection_app.command("stats")
+def collection_stats(collection: CollectionOption = "main", db: DbOption = None) -> None:
+    """Cards, distinct cards, by set and edition, and how complete each 1st-edition set is."""
+    from collections import Counter
+
+    from .collection import set_completion
+    from .render import simple_table
+    app_ = _collection_app(db)
+    holdings = app_.collections.holdings(collection)
+    out = _console()
+    total = sum(h.quantity for h in holdings)
+    distinct = len({h.card.rules_key for h in holdings if h.quantity})
+    out.print(f"[bold]{collection}[/]: {total} cards, {distinct} distinct cards, "
+              f"{len({h.card.id for h in holdings if h.quantity})} distinct printings", soft_wrap=True)
+    by_set, by_edition = Counter(), Counter()
+    for h in holdings:
+        by_set[h.card.set or "?"] += h.quantity
+        by_edition[str(h.card.edition)] += h.quantity
+    out.print(simple_table("by set", ("set", "cards"), sorted(by_set.items()), justify_right=("cards",)))
+    out.print(simple_table("by edition", ("edition", "cards"), sorted(by_edition.items()), justify_right=("cards",)))
+    rows = [(s, owned, of, f"{100 * owned / of:.1f}%") for s, owned, of in
+            set_completion(app_.collections.cards.values(), holdings)]
+    out.print(simple_table("1st-edition sets: printings owned", ("set", "owned", "of", "complete"), rows,
+                           justify_right=("owned", "of", "complete")))
+
+
+@collection_app.command("missing")
+def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist files or folders, or names of "
+                                                                  "saved decks.")],
+                       as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+                       out: Annotated[Optional[Path], typer.Option("--out", help="Write a want list sheet that "
+                                                                   "collection import reads back.")] = None,
+                       collection: CollectionOption = "main", db: DbOption = None) -> None:
+    """What each deck, and all of them together, still lack: needed, owned, short."""
+    from .collection import Holding, missing
+    app_ = _collection_app(db)
+    result = missing(app_.decks_named(decks), app_.collections.holdings(collection))
+
+    def rows(needs):
+        return [{"card": n.card.name, "set": n.card.set, "needed": n.needed, "owned": n.owned, "short": n.short}
+                for n in needs]
+    if as_json:
+        sys.stdout.write(json.dumps({"collection": collection, "decks": {k: rows(v) for k, v in
+                                                                         result.per_deck.items()},
+                                     "together": rows(result.together)}, ensure_ascii=False) + "\n")
+    else:
+        from .render import simple_table
+        console = _console()
+        for name, needs in list(result.per_deck.items()) + [("all decks together", result.together)]:
+            console.print(simple_table(f"{name}: {sum(n.short for n in needs)} cards short",
+                                       ("card", "set", "needed", "owned", "short"),
+                                       [(n.card.name, n.card.set, n.needed, n.owned, n.short) for n in needs],
+                                       justify_right=("needed", "owned", "short")))
+    if out is not None:
+        from .importers.collection import write_collection
+        wants = [Holding(n.card, want_quantity=n.short, quantity=0) for n in result.together]
+        write_collection(out, wants)
+        _console(stderr=True).print(f"wrote a want list of {len(wants)} cards to {out}", soft_wrap=True)
+
+
+@collection_app.command("trades")
+def collection_trades(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+                      collection: CollectionOption = "main", db: DbOption = None) -> None:
+    """Cards held beyond what the saved decks use, and cards marked for trade."""
+    from .collection import trades
+    app_ = _collection_app(db)
+    found = trades(app_.collections.holdings(collection), app_.collections.used_by_decks())
+    if as_json:
+        sys.stdout.write(json.dumps([{"card": s.card.name, "set": s.card.set, "owned": s.owned, "used": s.used,
+                                      "spare": s.spare, "marked_for_trade": s.marked} for s in found]) + "\n")
+        return
+    from .render import simple_table
+    _console().print(simple_table(f"{collection}: {len(found)} cards to trade", ("card", "set", "owned",
+                                                                                "used by decks", "spare",
+                                                                                "marked for trade"),
+                                  [(s.card.name, s.card.set, s.owned, s.used, s.spare, s.marked) for s in found],
+                                  justify_right=("owned", "used by decks", "spare", "marked for trade")))
+
+
+@deck_app.command("save")
+def deck_save(name: str, decklist: Path, format: Annotated[Optional[str], typer.Option("--format", "-f")] = None,
+              db: DbOption = None) -> None:
+    """Keep a decklist in the database under a name."""
+    replaced, report = _collection_app(db).save_deck(name, str(decklist), format)
+    verdict = {True: "legal", False: "not legal"}[report.legal]
+    _console().print(f"{'replaced' if replaced else 'saved'} deck {name!r} ({report.format}, "
+                     f"{sum(report.counts.values())} cards, {verdict})", soft_wrap=True, markup=False)
+
+
+@deck_app.command("list")
+def deck_list(db: DbOption = None) -> None:
+    """The saved decks."""
+    from .render import simple_table
+    rows = _collection_app(db).collections.decks()
+    _console().print(simple_table(f"{len(rows)} saved deck(s)", ("name", "format", "saved", "cards"), rows,
+                                  justify_right=("cards",)))
+
+
+@deck_app.command("show")
+def deck_show(name: str, db: DbOption = None) -> None:
+    """A saved deck: its list and its check report."""
+    from .check import validate
+    from .decks import Deck
+    from .render import report_panel
+    app_ = _collection_app(db)
+    fmt, text, entries = app_.collections.deck(name)
+    deck = Deck(source=name)
+    for card, section, q in entries:
+        deck.add(card, q, section)
+    out = _console()
+    out.print(text, markup=False, highlight=False)
+    out.print(report_panel(validate(deck, fmt, details=True)))
+
+
+@deck_app.command("export")
+def deck_export(name: str, path: Path, db: DbOption = None) -> None:
+    """Write a saved deck as a decklist: .txt, .csv or .json."""
+    from .importers.decklists import write_decklist
+    fmt, text, entries = _collection_app(db).collections.deck(name)
+    write_decklist(path, fmt, text, entries)
+    _console().print(f"wrote deck {name!r} to {path}", soft_wrap=True, markup=False)
+
+
+@deck_app.command("delete")
+def deck_delete(name: str, db: DbOption = None) -> None:
+    """Delete a saved deck."""
+    _collection_app(db).collections.delete_deck(name)
+    _console().print(f"deleted deck {name!r}", soft_wrap=True, markup=False)

@@ -8,7 +8,7 @@ from pathlib import Path
 from deckcheck.decklist import RawDeck, RawProblem, parse_text, section_word
 from deckcheck.errors import DecklistError
 
-from .tables import Table, kind_of, read_tables
+from .tables import Table, kind_of, read_tables, unquote
 
 TEXT_SUFFIXES = (".txt", ".dec", ".deck", ".text", "")
 DECK_SUFFIXES = (".txt", ".dec", ".deck", ".csv", ".xlsx", ".json")
@@ -95,7 +95,7 @@ def _read_sheets(path: Path) -> list[RawDeck]:
 def _cell(row: list, i: int | None) -> str:
     if i is None or i >= len(row) or row[i] is None:
         return ""
-    value = row[i]
+    value = unquote(row[i])
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return str(value).strip()
@@ -138,3 +138,24 @@ def decks_from_table(table: Table, source: str, sheet_player: str | None = None)
             continue
         deck.add(number, name, word, int(qty_text) if qty_text else 1, _cell(row, set_i) or None)
     return list(decks.values())
+
+
+def write_decklist(path: str | Path, fmt: str, text: str, entries) -> None:
+    """Write a deck as a decklist file: text, CSV (section, quantity, card, set) or JSON (CONTRACTS.md §2)."""
+    from .tables import write_csv
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        write_csv(path, ("section", "quantity", "card", "set"),
+                  [[section, q, card.name, card.set or ""] for card, section, q in entries])
+    elif suffix == ".json":
+        sections: dict[str, list] = {}
+        for card, section, q in entries:
+            item = {"card": card.name, "quantity": q}
+            if card.set:
+                item["set"] = card.set
+            sections.setdefault(section, []).append(item)
+        path.write_text(json.dumps({"format": fmt, "sections": sections}, indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+    else:
+        path.write_text(text, encoding="utf-8")

@@ -22,7 +22,11 @@ class SheetError(DeckcheckError):
 
 @dataclass
 class Table:
-    """One sheet: its name, header cells and data rows (row numbers count the header as row 1)."""
+    """One sheet: its name, header cells and data rows (row numbers count the header as row 1).
+
+    Cells are as the file has them: readers undo the formula guard of our exports (unquote) on the
+    cells they use, rather than on every cell of a 200,000-row sheet.
+    """
 
     name: str
     header: list[str]
@@ -43,9 +47,12 @@ def kind_of(path: Path) -> str:
 
 def unquote(value: object) -> object:
     """Undo the formula guard of our own exports: a leading apostrophe before = + - @."""
-    if isinstance(value, str) and len(value) > 1 and value[0] == "'" and value[1] in "=+-@":
+    if value.__class__ is str and value[:1] == "'" and value[1:2] in _GUARDED:
         return value[1:]
     return value
+
+
+_GUARDED = ("=", "+", "-", "@", "\t", "\r")
 
 
 def read_tables(path: Path) -> list[Table]:
@@ -67,7 +74,7 @@ def read_tables(path: Path) -> list[Table]:
                 tables.append(Table(name, [], []))
                 continue
             header = [str(c).strip() for c in data[0]]
-            tables.append(Table(name, header, [[unquote(c) for c in row] for row in data[1:]]))
+            tables.append(Table(name, header, data[1:]))
         return tables
     except DeckcheckError:
         raise
@@ -89,7 +96,7 @@ def _read_csv(path: Path) -> Table:
         rows.pop()
     if not rows:
         return Table(path.stem, [], [])
-    return Table(path.stem, [c.strip() for c in rows[0]], [[unquote(c) for c in r] for r in rows[1:]])
+    return Table(path.stem, [c.strip() for c in rows[0]], rows[1:])
 
 
 def safe_text(value: object) -> object:

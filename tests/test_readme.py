@@ -27,17 +27,20 @@ def test_readme_has_commands():
     assert len(readme_commands()) >= 10
 
 
-@pytest.mark.parametrize("command,code", readme_commands())
-def test_readme_command(command, code, tmp_path, shared_db):
+def test_readme_commands_in_order(tmp_path, shared_db):
+    """The README's commands run one after another, as a reader would type them, in one working folder."""
+    import shlex
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     db = tmp_path / "readme.db"
     shutil.copy(shared_db.removeprefix("sqlite:///"), db)
     env = dict(os.environ, DECKCHECK_DB=str(db), COLUMNS="120")
     exe = str(Path(sys.executable).with_name("deckcheck"))
-    import shlex
-    args = shlex.split(command)
-    r = subprocess.run([exe, *args[1:]], cwd=tmp_path, env=env, capture_output=True, text=True)
-    assert r.returncode == code, r.stdout[-2000:] + r.stderr[-2000:]
+    failures = []
+    for command, code in readme_commands():
+        r = subprocess.run([exe, *shlex.split(command)[1:]], cwd=tmp_path, env=env, capture_output=True, text=True)
+        if r.returncode != code:
+            failures.append(f"{command}: exit {r.returncode}, README says {code}\n{r.stdout[-1500:]}{r.stderr[-1500:]}")
+    assert not failures, "\n\n".join(failures)
 
 
 def test_demo_script_runs_the_main_job():

@@ -1,0 +1,232 @@
+"""Collections and saved decks in the database: bulk upserts in SQL, every change in one transaction."""
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from deckcheck.cards import Card
+from deckcheck.collection import Holding, Key
+from deckcheck.errors import DeckcheckError
+
+from .store import Store
+
+ENTRY_COLUMNS = ("collection_id", "card_id", "condition", "language", "foil", "quantity", "trade_quantity",
+                 "want_quantity", "location", "notes")
+BATCH = 5000
+
+
+@dataclass
+class Change:
+    """What an import did (or would do): keys added, updated, removed, unchanged, with a sample of each."""
+
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    sample: list[tuple[str, Holding]] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.removed)
+
+
+class Collections:
+    """The collections and saved decks of one database."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._cards: dict[str, Card] | None = None
+
+    @property
+    def cards(self) -> dict[str, Card]:
+        if self._cards is None:
+            self._cards = {c.id: c for c in self.store.cards()}
+        return self._cards
+
+    def _placeholders(self, con, n: int) -> str:
+        mark = "?" if con.dialect.name == "sqlite" else "%s"
+        return ", ".join([mark] * n)
+
+    def _collection_id(self, con, name: str, create: bool) -> int | None:
+        from sqlalchemy import text
+        row = con.execute(text("select id from collection where name = :n"), {"n": name}).first()
+        if row is not None:
+            return row[0]
+        if not create:
+            return None
+        con.execute(text("insert into collection (name) values (:n)"), {"n": name})
+        return con.execute(text("select id from collection where name = :n"), {"n": name}).scalar_one()
+
+    def names(self) -> list[str]:
+        from sqlalchemy import text
+        with self.store.engine.connect() as con:
+            return [r[0] for r in con.execute(text("select name from collection order by name"))]
+
+    def holdings(self, name: str | None = "main") -> list[Holding]:
+        """Every holding of a collection (of all, with None), in a stable order."""
+        from sqlalchemy import text
+        where = "where c.name = :n" if name is not None else ""
+        with self.store.engine.connect() as con:
+            rows = con.execute(text(
+                "select e.card_id, e.condition, e.language, e.foil, e.quantity, e.trade_quantity, e.want_quantity, "
+                f"e.location, e.notes, c.name from collection_entry e join collection c on c.id = e.collection_id "
+                f"{where} order by c.name, e.card_id, e.condition, e.language, e.foil"), {"n": name}).all()
+        cards = self.cards
+        return [Holding(cards[r[0]], r[1], r[2], bool(r[3]), r[4], r[5], r[6], r[7], r[8], r[9]) for r in rows]
+
+    def _current(self, con, collection_id: int) -> dict[Key, tuple]:
+        from sqlalchemy import text
+        rows = con.execute(text("select card_id, condition, language, foil, quantity, trade_quantity, "
+                                "want_quantity, location, notes from collection_entry where collection_id = :c"),
+                           {"c": collection_id}).all()
+        return {(r[0], r[1], r[2], bool(r[3])): tuple(r[4:]) for r in rows}
+
+    def apply(self, name: str, holdings: Mapping[Key, Holding], mode: str = "merge", dry_run: bool = False) -> Change:
+        """Merge holdings into a collection (quantities add up) or replace it; all in one transaction."""
+        if mode not in ("merge", "replace"):
+            raise DeckcheckError(f"unknown mode {mode!r}; use merge or replace")
+        change = Change()
+        with self.store.engine.begin() as con:
+            cid = self._collection_id(con, name, create=not dry_run)
+            current = self._current(con, cid) if cid is not None else {}
+            for key, h in holdings.items():
+                now = current.get(key)
+                if mode == "merge" and now is not None:
+                    after = (now[0] + h.quantity, now[1] + h.trade_quantity, now[2] + h.want_quantity,
+                             h.location or now[3], h.notes or now[4])
+                else:
+                    after = (h.quantity, h.trade_quantity, h.want_quantity, h.location, h.notes)
+                if now is None:
+                    change.added += 1
+                    kind = "added"
+                elif now != after:
+                    change.updated += 1
+                    kind = "updated"
+                else:
+                    change.unchanged += 1
+                    continue
+                if len(change.sample) < 10:
+                    change.sample.append((kind, h))
+            if mode == "replace":
+                gone = [k for k in current if k not in holdings]
+                change.removed = len(gone)
+                for key in gone[: max(0, 10 - len(change.sample))]:
+                    c = current[key]
+                    change.sample.append(("removed", Holding(self.cards[key[0]], key[1], key[2], key[3], *c)))
+            if dry_run or not change.changed:
+                return change
+            rows = [(cid, h.card.id, h.condition, h.language, h.foil, h.quantity, h.trade_quantity,
+                     h.want_quantity, h.location, h.notes) for h in holdings.values()]
+            marks = self._placeholders(con, len(ENTRY_COLUMNS))
+            columns = ", ".join(ENTRY_COLUMNS)
+            if mode == "replace":
+                from sqlalchemy import text
+                con.execute(text("delete from collection_entry where collection_id = :c"), {"c": cid})
+                sql = f"insert into collection_entry ({columns}) values ({marks})"
+            else:
+                sql = (f"insert into collection_entry ({columns}) values ({marks}) on conflict (collection_id, "
+                       "card_id, condition, language, foil) do update set "
+                       "quantity = collection_entry.quantity + excluded.quantity, "
+                       "trade_quantity = collection_entry.trade_quantity + excluded.trade_quantity, "
+                       "want_quantity = collection_entry.want_quantity + excluded.want_quantity, "
+                       "location = case when excluded.location <> '' then excluded.location "
+                       "else collection_entry.location end, "
+                       "notes = case when excluded.notes <> '' then excluded.notes else collection_entry.notes end")
+            for start in range(0, len(rows), BATCH):
+                con.exec_driver_sql(sql, rows[start:start + BATCH])
+        return change
+
+    def edit(self, name: str, holding: Holding, sign: int) -> Holding | None:
+        """Add (sign 1) or remove (sign -1) copies of one holding; return it as it now stands (None if gone)."""
+        from sqlalchemy import text
+        with self.store.engine.begin() as con:
+            cid = self._collection_id(con, name, create=sign > 0)
+            if cid is None:
+                raise DeckcheckError(f"no collection named {name!r}")
+            key = {"c": cid, "i": holding.card.id, "d": holding.condition, "l": holding.language, "f": holding.foil}
+            where = ("collection_id = :c and card_id = :i and condition = :d and language = :l and foil = :f")
+            now = con.execute(text(f"select quantity, trade_quantity, want_quantity, location, notes from "
+                                   f"collection_entry where {where}"), key).first()
+            if now is None and sign < 0:
+                raise DeckcheckError(f"the collection {name!r} holds no {holding.card.name} "
+                                     f"[{holding.card.set}] {holding.condition} {holding.language} "
+                                     f"{'foil' if holding.foil else ''}".rstrip())
+            q = (now[0] if now else 0) + sign * holding.quantity
+            t = max(0, (now[1] if now else 0) + sign * holding.trade_quantity)
+            w = max(0, (now[2] if now else 0) + sign * holding.want_quantity)
+            if sign < 0 and q < 0:
+                raise DeckcheckError(f"the collection holds {now[0]} of {holding.card.name}; cannot remove "
+                                     f"{holding.quantity}")
+            location = holding.location or (now[3] if now else "")
+            notes = holding.notes or (now[4] if now else "")
+            if now is None:
+                con.execute(text(f"insert into collection_entry ({', '.join(ENTRY_COLUMNS)}) values (:c, :i, :d, "
+                                 ":l, :f, :q, :t, :w, :loc, :notes)"),
+                            key | {"q": q, "t": t, "w": w, "loc": location, "notes": notes})
+            elif q == 0 and w == 0:
+                con.execute(text(f"delete from collection_entry where {where}"), key)
+                return None
+            else:
+                con.execute(text(f"update collection_entry set quantity = :q, trade_quantity = :t, "
+                                 f"want_quantity = :w, location = :loc, notes = :notes where {where}"),
+                            key | {"q": q, "t": t, "w": w, "loc": location, "notes": notes})
+        return Holding(holding.card, holding.condition, holding.language, holding.foil, q, t, w, location, notes,
+                       name)
+
+    # -- saved decks ---------------------------------------------------------------------------
+    def save_deck(self, name: str, fmt: str, text_: str, entries: Iterable[tuple[Card, str, int]]) -> bool:
+        """Store a deck under a name (replacing one of that name); True when it replaced one."""
+        from sqlalchemy import text
+        stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        with self.store.engine.begin() as con:
+            existed = con.execute(text("select 1 from saved_deck where name = :n"), {"n": name}).first() is not None
+            con.execute(text("delete from saved_deck_card where deck_name = :n"), {"n": name})
+            con.execute(text("delete from saved_deck where name = :n"), {"n": name})
+            con.execute(text("insert into saved_deck (name, format, text, saved_at) values (:n, :f, :t, :s)"),
+                        {"n": name, "f": fmt, "t": text_, "s": stamp})
+            rows = [{"n": name, "c": card.id, "s": section, "q": q} for card, section, q in entries]
+            if rows:
+                con.execute(text("insert into saved_deck_card (deck_name, card_id, section, quantity) "
+                                 "values (:n, :c, :s, :q)"), rows)
+        return existed
+
+    def decks(self) -> list[tuple[str, str, str, int]]:
+        """(name, format, saved at, cards) of every saved deck."""
+        from sqlalchemy import text
+        with self.store.engine.connect() as con:
+            return [tuple(r) for r in con.execute(text(
+                "select d.name, d.format, d.saved_at, coalesce(sum(c.quantity), 0) from saved_deck d "
+                "left join saved_deck_card c on c.deck_name = d.name group by d.name, d.format, d.saved_at "
+                "order by d.name"))]
+
+    def deck(self, name: str) -> tuple[str, str, list[tuple[Card, str, int]]]:
+        """(format, text, entries) of a saved deck; DeckcheckError when there is none."""
+        from sqlalchemy import text
+        with self.store.engine.connect() as con:
+            row = con.execute(text("select format, text from saved_deck where name = :n"), {"n": name}).first()
+            if row is None:
+                known = [r[0] for r in con.execute(text("select name from saved_deck order by name"))]
+                raise DeckcheckError(f"no saved deck named {name!r}" + (f"; saved: {', '.join(known)}" if known
+                                                                          else ""))
+            cards = con.execute(text("select card_id, section, quantity from saved_deck_card where deck_name = :n "
+                                     "order by id"), {"n": name}).all()
+        return row[0], row[1], [(self.cards[c], s, q) for c, s, q in cards]
+
+    def delete_deck(self, name: str) -> None:
+        from sqlalchemy import text
+        self.deck(name)
+        with self.store.engine.begin() as con:
+            con.execute(text("delete from saved_deck_card where deck_name = :n"), {"n": name})
+            con.execute(text("delete from saved_deck where name = :n"), {"n": name})
+
+    def used_by_decks(self) -> dict[tuple, int]:
+        """Copies of each card (as the rules see it) that the saved decks use, all decks together."""
+        from sqlalchemy import text
+        with self.store.engine.connect() as con:
+            rows = con.execute(text("select card_id, quantity from saved_deck_card")).all()
+        used: dict[tuple, int] = {}
+        for card_id, q in rows:
+            key = self.cards[card_id].rules_key
+            used[key] = used.get(key, 0) + q
+        return used

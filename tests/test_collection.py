@@ -1,0 +1,260 @@
+"""The collection manager on SQLite and PostgreSQL: imports (atomic, idempotent), exports, edits, decks."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from deckcheck.api import CollectionApp
+from deckcheck.errors import CardSheetError, DeckcheckError
+from deckcheck.importers.collection import write_collection
+
+ROOT = Path(__file__).resolve().parent.parent
+HEADER = "card,set,quantity,condition,language,foil,trade_quantity,want_quantity,location,notes\n"
+GOOD = HEADER + ("Connor MacLeod Persona,SE,1,NM,English,no,0,0,binder 1,\n"
+                 "Thrust (1),ME,3,LP,English,no,1,0,binder 2,\n"
+                 "Thrust (1),ME,2,LP,English,no,0,0,,second row adds up\n"
+                 "Back Away (Kern),WC,2,M,German,yes,0,0,box,\n"
+                 "The Kurgan Back Away,ME,4,NM,,no,0,0,,\n")
+
+
+@pytest.fixture
+def app(db_url):
+    return CollectionApp(db_url)
+
+
+def sheet(tmp_path, text, name="c.csv"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def totals(app, name="main"):
+    return sorted((h.card.id, h.condition, h.language, h.foil, h.quantity, h.trade_quantity, h.want_quantity,
+                   h.location, h.notes) for h in app.collections.holdings(name))
+
+
+def test_import_merges_rows_of_one_key(app, tmp_path):
+    layout, changes, problems, rows = app.import_sheet(sheet(tmp_path, GOOD))
+    assert (layout, rows, problems) == ("deckcheck", 5, [])
+    assert (changes["main"].added, changes["main"].updated) == (4, 0)
+    thrust = next(h for h in app.collections.holdings() if h.card.id == "ME-thrust-1")
+    assert (thrust.quantity, thrust.trade_quantity, thrust.location, thrust.notes) == (5, 1, "binder 2",
+                                                                                      "second row adds up")
+
+
+def test_merge_adds_and_replace_is_idempotent(app, tmp_path):
+    path = sheet(tmp_path, GOOD)
+    app.import_sheet(path)
+    app.import_sheet(path)
+    assert next(h for h in app.collections.holdings() if h.card.id == "ME-thrust-1").quantity == 10
+    app.import_sheet(path, mode="replace")
+    after_once = totals(app)
+    _layout, changes, _p, _r = app.import_sheet(path, mode="replace")
+    assert totals(app) == after_once and not changes["main"].changed
+    assert next(h for h in app.collections.holdings() if h.card.id == "ME-thrust-1").quantity == 5
+
+
+def test_replace_removes_what_the_file_lacks(app, tmp_path):
+    app.import_sheet(sheet(tmp_path, GOOD))
+    smaller = HEADER + "Thrust (1),ME,1,LP,English,no,0,0,,\n"
+    _l, changes, _p, _r = app.import_sheet(sheet(tmp_path, smaller, "s.csv"), mode="replace")
+    assert (changes["main"].removed, changes["main"].updated) == (3, 1)
+    assert [h.card.id for h in app.collections.holdings()] == ["ME-thrust-1"]
+
+
+BAD_ROWS = [
+    ("Uper Left Attack,SE,1,NM,,no,0,0,,", "card", "unknown card", "Upper Left Attack"),
+    ("Back Away,WC,1,NM,,no,0,0,,", "card", "ambiguous", "Back Away (Kern)"),
+    ("Thrust,SE,three,NM,,no,0,0,,", "quantity", "not a whole number", None),
+    ("Thrust,SE,-2,NM,,no,0,0,,", "quantity", "must not be negative", None),
+    ("Thrust,SE,1,Great,,no,0,0,,", "condition", "condition is one of", None),
+    ("Thrust,SE,1,NM,,maybe,0,0,,", "foil", "expected yes or no", None),
+    ("Thrust,XX,1,NM,,no,0,0,,", "card", "no printing in set XX", None),
+]
+
+
+@pytest.mark.parametrize("row,column,message,suggestion", BAD_ROWS)
+def test_a_bad_row_changes_nothing(app, tmp_path, row, column, message, suggestion):
+    app.import_sheet(sheet(tmp_path, GOOD))
+    before = totals(app)
+    with pytest.raises(CardSheetError) as exc:
+        app.import_sheet(sheet(tmp_path, GOOD + row + "\n", "bad.csv"), mode="replace")
+    (problem,) = exc.value.problems
+    assert (problem.row, problem.column) == (7, column) and message in problem.message
+    if suggestion:
+        assert suggestion in problem.suggestions
+    assert totals(app) == before
+
+
+def test_every_bad_row_is_listed_and_skip_bad_imports_the_rest(app, tmp_path):
+    text = GOOD + "\n".join(r for r, *_ in BAD_ROWS) + "\n"
+    with pytest.raises(CardSheetError) as exc:
+        app.import_sheet(sheet(tmp_path, text))
+    assert [p.row for p in exc.value.problems] == list(range(7, 14))
+    _l, changes, problems, _r = app.import_sheet(sheet(tmp_path, text), skip_bad=True)
+    assert len(problems) == 7 and changes["main"].added == 4
+
+
+def test_a_failure_half_way_leaves_nothing_behind(app, tmp_path, monkeypatch):
+    import deckcheck.db.collections as mod
+    monkeypatch.setattr(mod, "BATCH", 2)
+    app.import_sheet(sheet(tmp_path, GOOD))
+    before = totals(app)
+    calls = {"n": 0}
+    from sqlalchemy.engine import Connection
+    real = Connection.exec_driver_sql
+
+    def failing(self, *args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise RuntimeError("the disk is full")
+        return real(self, *args, **kwargs)
+    monkeypatch.setattr(Connection, "exec_driver_sql", failing)
+    with pytest.raises(RuntimeError):
+        app.import_sheet(sheet(tmp_path, GOOD.replace("binder", "shelf")), mode="replace")
+    monkeypatch.setattr(Connection, "exec_driver_sql", real)
+    assert calls["n"] == 2 and totals(app) == before
+
+
+def test_dry_run(app, tmp_path):
+    _l, changes, _p, _r = app.import_sheet(sheet(tmp_path, GOOD), dry_run=True)
+    assert changes["main"].added == 4 and len(changes["main"].sample) == 4
+    assert totals(app) == []
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_export_import_export_is_identical(app, tmp_path, suffix):
+    app.import_sheet(sheet(tmp_path, GOOD))
+    app.collections.apply("main", {}, "merge")
+    first, second = tmp_path / f"1{suffix}", tmp_path / f"2{suffix}"
+    write_collection(first, app.collections.holdings("main"))
+    app.import_sheet(first, collection="copy", mode="replace")
+    app.import_sheet(first, collection="copy", mode="replace")
+    write_collection(second, app.collections.holdings("copy"))
+    assert totals(app, "copy") == totals(app, "main")
+    if suffix == ".csv":
+        assert first.read_bytes() == second.read_bytes()
+
+
+def test_formula_looking_text_is_written_safely_and_reads_back(app, tmp_path):
+    text = HEADER + 'Thrust,SE,1,NM,,no,0,0,"=HYPERLINK(""http://x"")",+1 from league\n'
+    app.import_sheet(sheet(tmp_path, text))
+    (h,) = app.collections.holdings()
+    assert (h.location, h.notes) == ('=HYPERLINK("http://x")', "+1 from league")
+    write_collection(tmp_path / "o.csv", [h])
+    assert "'=HYPERLINK" in (tmp_path / "o.csv").read_text() and "'+1 from league" in (tmp_path / "o.csv").read_text()
+    write_collection(tmp_path / "o.xlsx", [h])
+    import openpyxl
+    cell = openpyxl.load_workbook(tmp_path / "o.xlsx").active["I2"]
+    assert cell.data_type == "s" and cell.value == '=HYPERLINK("http://x")'
+    app.import_sheet(tmp_path / "o.csv", collection="again", mode="replace")
+    assert [(x.location, x.notes) for x in app.collections.holdings("again")] == [(h.location, h.notes)]
+
+
+def test_xlsx_export_is_made_for_people(app, tmp_path):
+    app.import_sheet(sheet(tmp_path, GOOD))
+    app.import_sheet(sheet(tmp_path, GOOD), collection="trade binder")
+    write_collection(tmp_path / "all.xlsx", app.collections.holdings(None), by_collection=True)
+    import openpyxl
+    book = openpyxl.load_workbook(tmp_path / "all.xlsx")
+    assert book.sheetnames == ["main", "trade binder"]
+    ws = book["main"]
+    assert ws.freeze_panes == "A2" and ws["A1"].font.b and ws.auto_filter.ref == "A1:K5"
+    assert [c.value for c in ws[1]][:10] == HEADER.strip().split(",")
+    _l, changes, _p, _r = app.import_sheet(tmp_path / "all.xlsx", collection="ignored", mode="replace")
+    assert set(changes) == {"main", "trade binder"} and not any(c.changed for c in changes.values())
+
+
+@pytest.mark.parametrize("text,layout", [
+    ("Count,Name,Edition,Condition,Language,Foil\n2,Thrust (1),Movie Edition,Near Mint,English,foil\n"
+     "1,Connor MacLeod Persona,Series Edition,Lightly Played,English,\n", "deckbox"),
+    ("Quantity,Card Name,Set Name\n2,Thrust (1),ME\n1,Connor MacLeod Persona,Series Edition\n", "tcgplayer"),
+])
+def test_other_tools_layouts(app, tmp_path, text, layout):
+    found, changes, problems, _r = app.import_sheet(sheet(tmp_path, text))
+    assert (found, problems, changes["main"].added) == (layout, [], 2)
+    thrust = next(h for h in app.collections.holdings() if h.card.id == "ME-thrust-1")
+    assert thrust.quantity == 2
+    if layout == "deckbox":
+        assert (thrust.condition, thrust.foil) == ("NM", True)
+
+
+def test_add_remove(app):
+    app.collections.edit("main", app.holding("Thrust (1)", None, quantity=3, condition="NM"), 1)
+    h = app.collections.edit("main", app.holding("Thrust (1)", None, quantity=2, condition="NM"), -1)
+    assert h.quantity == 1
+    assert app.collections.edit("main", app.holding("Thrust (1)", None, quantity=1, condition="NM"), -1) is None
+    with pytest.raises(DeckcheckError, match="holds no Thrust"):
+        app.collections.edit("main", app.holding("Thrust (1)", None, quantity=1, condition="NM"), -1)
+
+
+def test_missing_per_deck_and_together(app, tmp_path):
+    app.import_sheet(sheet(tmp_path, HEADER + "Thrust (2),ME,4,NM,,no,0,0,,\nThrust,SE,1,NM,,no,0,0,,\n"))
+    connor = ROOT / "examples/decks/type1e-connor-legal.txt"     # 4 Thrust (2)
+    generic = ROOT / "examples/decks/type1e-generic-legal.txt"   # 3 Thrust
+    decks = app.decks_named([str(connor), str(generic)])
+    from deckcheck.collection import missing
+    result = missing(decks, app.collections.holdings())
+    thrust = {name: next((n for n in needs if n.card.title == "Thrust"), None)
+              for name, needs in result.per_deck.items()}
+    assert thrust[str(connor)] is None  # 4 needed, 5 owned (pictures and sets count together)
+    assert thrust[str(generic)] is None
+    together = next(n for n in result.together if n.card.title == "Thrust")
+    assert (together.needed, together.owned, together.short) == (7, 5, 2)
+
+
+def test_trades_and_saved_decks(app, tmp_path):
+    app.import_sheet(sheet(tmp_path, HEADER + "Thrust (2),ME,9,NM,,no,2,0,,\nChallenge,SE,1,NM,,no,0,0,,\n"))
+    replaced, report = app.save_deck("connor", str(ROOT / "examples/decks/type1e-connor-legal.txt"))
+    assert not replaced and report.legal
+    assert app.save_deck("connor", str(ROOT / "examples/decks/type1e-connor-legal.txt"))[0]
+    from deckcheck.collection import trades
+    found = {s.card.title: s for s in trades(app.collections.holdings(), app.collections.used_by_decks())}
+    assert (found["Thrust"].owned, found["Thrust"].used, found["Thrust"].spare, found["Thrust"].marked) == (9, 4, 5, 2)
+    assert found["Challenge"].spare == 1
+    assert [d[0] for d in app.collections.decks()] == ["connor"]
+    fmt, text, entries = app.collections.deck("connor")
+    assert fmt == "type1e" and "Connor MacLeod Persona [SE]" in text and sum(q for _c, _s, q in entries) == 53
+    app.collections.delete_deck("connor")
+    with pytest.raises(DeckcheckError, match="no saved deck named 'connor'"):
+        app.collections.deck("connor")
+
+
+def run(env_db, *args, cwd=ROOT):
+    import os
+    exe = Path(sys.executable).with_name("deckcheck")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=cwd,
+                          env=dict(os.environ, DECKCHECK_DB=env_db, COLUMNS="200"))
+
+
+def test_cli_collection_flow(tmp_path):
+    db = str(tmp_path / "cli.db")
+    bad = sheet(tmp_path, GOOD + "Uper Left Attack,SE,1,NM,,no,0,0,,\n", "bad.csv")
+    r = run(db, "collection", "import", str(bad))
+    assert r.returncode == 2 and "row 7, column 'card', value 'Uper Left Attack'" in r.stderr
+    assert "nothing was imported" in r.stderr and "Upper Left Attack" in r.stderr
+    r = run(db, "collection", "import", str(sheet(tmp_path, GOOD)), "--dry-run")
+    assert r.returncode == 0 and "would change: 4 added" in r.stdout and "layout detected: deckcheck" in r.stdout
+    assert run(db, "collection", "import", str(sheet(tmp_path, GOOD))).returncode == 0
+    assert run(db, "deck", "save", "connor", "examples/decks/type1e-connor-legal.txt").returncode == 0
+    want = tmp_path / "want.csv"
+    r = run(db, "collection", "missing", "connor", "examples/decks/type1e-generic-legal.txt", "--json", "--out",
+            str(want))
+    data = json.loads(r.stdout)
+    assert set(data["decks"]) == {"connor", "examples/decks/type1e-generic-legal.txt"}
+    thrust = next(n for n in data["together"] if n["card"].startswith("Thrust"))
+    assert (thrust["needed"], thrust["owned"], thrust["short"]) == (7, 5, 2)
+    r = run(db, "collection", "import", str(want))
+    assert r.returncode == 0
+    wanted = {h.card.name: h.want_quantity for h in CollectionApp(db).collections.holdings() if h.want_quantity}
+    assert wanted["Thrust (2)"] == 2 and sum(wanted.values()) == sum(n["short"] for n in data["together"])
+    r = run(db, "collection", "stats")
+    assert "cards" in r.stdout and "complete" in r.stdout
+    r = run(db, "deck", "export", "connor", str(tmp_path / "connor.json"))
+    assert json.loads((tmp_path / "connor.json").read_text())["format"] == "type1e"
+    r = run(db, "check", str(tmp_path / "connor.json"), "--json")
+    assert r.returncode == 0, r.stdout
