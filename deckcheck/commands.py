@@ -63,8 +63,8 @@ def formats(name: Annotated[Optional[str], typer.Argument(help="A format name or
         aliases = f" (aliases: {', '.join(fmt.aliases)})" if fmt.aliases else ""
         out.print(simple_table(f"{fmt.name} — {fmt.title}{aliases}", ("rule", "severity", "rule text"),
                                [(r.id, r.severity, r.summary) for r in fmt.rules]))
-        out.print(f"  HL-DATA-UNKNOWN (warning) is reported instead of a rule's own id when card data is "
-                  f"missing." if fmt.game == "highlander" else "")
+    out.print("HL-DATA-UNKNOWN (warning) is reported instead of a rule's own id when the card data the rule "
+              "needs is missing: the rule is then unverified, neither passed nor failed.", soft_wrap=True)
 
 
 # -- tournament -----------------------------------------------------------------------------------

@@ -8,10 +8,8 @@ from pathlib import Path
 from deckcheck.decklist import RawDeck, RawProblem, parse_text, section_word
 from deckcheck.errors import DecklistError
 
-from .tables import Table, kind_of, read_tables, unquote
+from .tables import Table, read_tables, unquote
 
-TEXT_SUFFIXES = (".txt", ".dec", ".deck", ".text", "")
-DECK_SUFFIXES = (".txt", ".dec", ".deck", ".csv", ".xlsx", ".json")
 
 
 def read_decklists(path: str | Path) -> list[RawDeck]:

@@ -36,6 +36,14 @@ def synthetic_cards():
 
 
 @pytest.fixture(scope="session")
+def sheet_index():
+    """A name index over card sheets of the repository (and any built-in cards)."""
+    def make(*sheets: str, extra=()):
+        return CardIndex(list(extra) + [c for sheet in sheets for c in load_sheet(ROOT / sheet)])
+    return make
+
+
+@pytest.fixture(scope="session")
 def synthetic_index(synthetic_cards):
     return CardIndex(synthetic_cards)
 

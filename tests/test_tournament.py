@@ -124,3 +124,14 @@ def test_report_cells_never_run_as_formulas(shared_db, tmp_path):
     cell = openpyxl.load_workbook(tmp_path / "r.xlsx")["Input errors"]["D2"]
     assert cell.value == "=1+1" and cell.data_type == "s"
     assert "'=HYPERLINK" in (tmp_path / "r.csv").read_text()
+
+
+def test_example_workbook_is_what_its_script_makes(tmp_path):
+    """examples/tournament/make_workbook.py rebuilds registration.xlsx from registration.csv."""
+    from deckcheck.importers.tables import read_tables
+    shutil.copy(TOURNAMENT / "make_workbook.py", tmp_path)
+    shutil.copy(TOURNAMENT / "registration.csv", tmp_path)
+    subprocess.run([sys.executable, str(tmp_path / "make_workbook.py")], check=True)
+    made = [(t.name, t.header, t.rows) for t in read_tables(tmp_path / "registration.xlsx")]
+    kept = [(t.name, t.header, t.rows) for t in read_tables(TOURNAMENT / "registration.xlsx")]
+    assert made == kept and [m[0] for m in made] == PLAYERS

@@ -9,9 +9,7 @@ import pytest
 
 from deckcheck.db import build_bundled
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-if not SHARED.exists():
-    SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+SHARED = Path(__file__).resolve().parents[3] / "shared"  # ../shared beside the checkout
 
 
 @pytest.fixture(scope="module")

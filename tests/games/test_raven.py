@@ -14,11 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def index():
-    import sys
-    sys.path.insert(0, str(ROOT / "tests"))
-    from conftest import load_sheet
-    return CardIndex(load_sheet(ROOT / "examples/other-games/raven-stormcrow-cards.csv"))
+def index(sheet_index):
+    return sheet_index("examples/other-games/raven-stormcrow-cards.csv")
 
 
 GROUP = {"hunters": "Ranger Ann\nOld Marek", "items": "Longbow @ Ranger Ann\nChainmail @ Old Marek",

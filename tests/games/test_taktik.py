@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.catalog import CardIndex
 from deckcheck.check import check_raw
 from deckcheck.decklist import parse_text
 from deckcheck.errors import DeckcheckError
@@ -20,10 +19,8 @@ ALL = [c.name for c in taktik.playing_cards()]
 
 
 @pytest.fixture(scope="module")
-def index():
-    sys.path.insert(0, str(ROOT / "tests"))
-    from conftest import load_sheet
-    return CardIndex(list(taktik.playing_cards()) + load_sheet(ROOT / "examples/other-games/taktik52-heroes.csv"))
+def index(sheet_index):
+    return sheet_index("examples/other-games/taktik52-heroes.csv", extra=taktik.playing_cards())
 
 
 PLAYERS = "Anna: The Fox\nBen: The Bear\nCem: The Owl\nDora: The Hare"
