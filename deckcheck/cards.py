@@ -86,6 +86,9 @@ def parse_modifiers(text: str) -> Modifiers:
     return Modifiers(grants=frozenset(grants), **values)
 
 
+_SPECIFIC_IDS: dict[tuple, int] = {}
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One printed card. Fields set to None are unknown; the validator reports what it cannot decide."""
@@ -130,6 +133,7 @@ class Card:
     immortal_key: str | None = field(init=False, repr=False, compare=False)
     weapon_key: str | None = field(init=False, repr=False, compare=False)
     specific_key: tuple = field(init=False, repr=False, compare=False)
+    specific_id: int = field(init=False, repr=False, compare=False)  # the same, as a small int: cheaper to hash
     is_master: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -140,6 +144,7 @@ class Card:
         # The specific card (RULES.md): title, Immortal, Weapon, version, edition.
         setter(self, "specific_key", (self.game, self.title_key, self.immortal_key, self.weapon_key,
                                       normalize(self.version or ""), self.edition))
+        setter(self, "specific_id", _SPECIFIC_IDS.setdefault(self.specific_key, len(_SPECIFIC_IDS)))
         # A Master card: the title holds the word Master in any form.
         setter(self, "is_master", has_master_word(self.title))
 

@@ -49,12 +49,12 @@ def title_max(v: HighlanderView):
 @rule("HL-RESTRICTED", ERROR, "A specific card with a Restriction number N appears at most N times.")
 def restricted(v: HighlanderView):
     out = []
-    groups: dict[tuple, list] = {}
+    groups: dict[int, list] = {}
     for e in v.deck.entries:
         if e.card.restriction != 0:  # 0: no Restriction number printed
-            group = groups.get(e.card.specific_key)
+            group = groups.get(e.card.specific_id)
             if group is None:
-                groups[e.card.specific_key] = [e]
+                groups[e.card.specific_id] = [e]
             else:
                 group.append(e)
     unknown: list[Card] = []
