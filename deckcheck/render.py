@@ -43,7 +43,8 @@ def report_panel(report: Report) -> Panel:
         table.add_column("text")
         table.add_column("problem")
         for e in report.input_errors:
-            hint = f"\ndid you mean: {', '.join(e.suggestions)}" if e.suggestions else ""
+            label = "write one of" if e.message.startswith("ambiguous") else "did you mean"
+            hint = f"\n{label}: {', '.join(e.suggestions)}" if e.suggestions else ""
             table.add_row("" if e.line is None else str(e.line), e.text, e.message + hint)
         parts.append(table)
     for title, issues, colour in (("Errors", report.errors, "red"), ("Warnings", report.warnings, "yellow")):
