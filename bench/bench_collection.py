@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import data_dir, deckcheck_exe, limits, verdict  # noqa: E402
+from common import data_dir, deckcheck_exe, limits, sizes, verdict  # noqa: E402
 
 
 def run(env, *args) -> tuple[float, subprocess.CompletedProcess]:
@@ -36,7 +36,8 @@ def totals(path: Path) -> tuple[int, int]:
 
 
 def main() -> None:
-    data = data_dir()
+    args = sizes(__doc__)
+    data = data_dir(args.rows, args.decks)
     figures = limits(data)
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, DECKCHECK_DB=f"sqlite:///{tmp}/bench.db", COLUMNS="200")

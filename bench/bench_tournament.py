@@ -14,11 +14,12 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import data_dir, deckcheck_exe, median_time, verdict  # noqa: E402
+from common import data_dir, deckcheck_exe, median_time, sizes, verdict  # noqa: E402
 
 
 def main() -> None:
-    data = data_dir()
+    args = sizes(__doc__)
+    data = data_dir(args.rows, args.decks)
     decks = data / "decks"
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, DECKCHECK_DB=f"sqlite:///{tmp}/bench.db")

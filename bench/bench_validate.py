@@ -17,11 +17,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import data_dir, deckcheck_exe, limits, median_time, verdict  # noqa: E402
+from common import data_dir, deckcheck_exe, limits, median_time, sizes, verdict  # noqa: E402
 
 
 def main() -> None:
-    data = data_dir()
+    args = sizes(__doc__)
+    data = data_dir(args.rows, args.decks)
     figures = limits(data)
     from deckcheck.api import Catalog
     from deckcheck.check import validate

@@ -1,6 +1,7 @@
 """Shared benchmark plumbing: the inputs of ../shared/bench/make_data.py and the figures of limits.py."""
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import subprocess
@@ -31,6 +32,14 @@ def limits(data: Path) -> dict[str, float]:
         name, _, value = line.partition(" ")
         figures[name] = float(value)
     return figures
+
+
+def sizes(doc: str) -> argparse.Namespace:
+    """--rows and --decks: the size of the inputs (smaller for a smoke run)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=200_000, help="collection rows (default 200,000)")
+    ap.add_argument("--decks", type=int, default=1000, help="decklists (default 1,000)")
+    return ap.parse_args()
 
 
 def median_time(fn, n: int = 5) -> float:

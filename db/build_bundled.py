@@ -52,6 +52,7 @@ _VARIANT = re.compile(r"\s*\[Undefined Variant #(\d+)\]\s*$")
 
 
 def read_tsv(path: Path) -> list[dict[str, str]]:
+    """The rows of a tab-separated file with a header."""
     with open(path, encoding="utf-8", newline="") as f:
         return list(csv.DictReader(f, delimiter="\t"))
 
@@ -177,6 +178,7 @@ def persona_modifiers(text: str) -> Modifiers:
 
 
 def build_1e(shared: Path) -> list[Card]:
+    """Every 1st-edition checklist row as a Card, with what the sources give."""
     checklist = read_tsv(shared / "data/highlander-1e/checklist.tsv")
     personas = {p["persona"]: p for p in read_tsv(shared / "data/highlander-1e/personas.tsv")}
     immortals = Immortals(checklist, list(personas.values()))
@@ -222,6 +224,7 @@ def build_1e(shared: Path) -> list[Card]:
 
 
 def build_2e(shared: Path) -> list[Card]:
+    """The 2nd-edition records as Cards."""
     cards = []
     for row in read_tsv(shared / "data/highlander-2e/cards.tsv"):
         kind, _, subtype = row["type"].partition(":")
@@ -243,6 +246,7 @@ def build_2e(shared: Path) -> list[Card]:
 
 
 def render(cards: list[Card]) -> str:
+    """Cards as a card sheet (CSV text)."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -263,6 +267,7 @@ def build_sets(shared: Path) -> str:
 
 
 def build(shared: Path) -> dict[str, str]:
+    """The bundled sheets' texts by file name; SystemExit on a duplicate id."""
     one, two = build_1e(shared), build_2e(shared)
     ids = Counter(c.id for c in one + two)
     duplicates = [i for i, n in ids.items() if n > 1]
@@ -272,6 +277,7 @@ def build(shared: Path) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Write the sheets (or compare them, with --check)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", type=Path, default=HERE.parent.parent / "shared",
                     help="the shared/ folder holding data/ (default: ../shared beside the repo)")

@@ -28,6 +28,7 @@ class Change:
 
     @property
     def changed(self) -> bool:
+        """Whether anything was (or would be) changed."""
         return bool(self.added or self.updated or self.removed)
 
 
@@ -40,6 +41,7 @@ class Collections:
 
     @property
     def cards(self) -> dict[str, Card]:
+        """Every stored card by id, read once."""
         if self._cards is None:
             self._cards = {c.id: c for c in self.store.cards()}
         return self._cards
@@ -59,6 +61,7 @@ class Collections:
         return con.execute(text("select id from collection where name = :n"), {"n": name}).scalar_one()
 
     def names(self) -> list[str]:
+        """The names of the collections."""
         from sqlalchemy import text
         with self.store.engine.connect() as con:
             return [r[0] for r in con.execute(text("select name from collection order by name"))]
@@ -214,6 +217,7 @@ class Collections:
         return row[0], row[1], [(self.cards[c], s, q) for c, s, q in cards]
 
     def delete_deck(self, name: str) -> None:
+        """Delete a saved deck; DeckcheckError when there is none."""
         from sqlalchemy import text
         self.deck(name)
         with self.store.engine.begin() as con:

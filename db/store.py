@@ -26,6 +26,7 @@ class ImportResult:
 
     @property
     def changed(self) -> bool:
+        """Whether anything was (or would be) changed."""
         return bool(self.added or self.updated)
 
 
@@ -83,6 +84,7 @@ class Store:
         return engine
 
     def is_initialized(self) -> bool:
+        """Whether the bundled cards were loaded (or the database was set up empty)."""
         from sqlalchemy import text
         with self._engine.connect() as con:
             row = con.execute(text("select value from deckcheck_meta where key = 'initialized'")).first()
@@ -122,6 +124,7 @@ class Store:
         return cards_from_tuples(rows)
 
     def count(self) -> int:
+        """How many cards are stored."""
         from sqlalchemy import text
         with self.engine.connect() as c:
             return c.execute(text("select count(*) from card")).scalar_one()
@@ -174,6 +177,7 @@ class Store:
             con.execute(stmt, rows[start:start + 1000])
 
     def dispose(self) -> None:
+        """Close the database connections."""
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None

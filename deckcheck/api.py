@@ -140,6 +140,7 @@ class CollectionApp:
         return self.catalog._indexes["*"]
 
     def reader(self):
+        """A row reader for collection sheets, knowing set names as well as codes."""
         from .collection import RowReader
         from .db.store import set_names
         return RowReader(self.index(), set_names())
@@ -172,6 +173,7 @@ class CollectionApp:
         return sheet.layout, changes, reader.problems, len(sheet.rows)
 
     def holding(self, card_text: str, set_code: str | None, **values):
+        """A holding of the card a name (and set) names; DeckcheckError for a bad condition."""
         from .collection import Holding, condition_code
         from .errors import DeckcheckError
         card = self.index().resolve(card_text, set_code)

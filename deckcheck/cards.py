@@ -184,10 +184,12 @@ class Card:
 
     @property
     def is_persona(self) -> bool:
+        """A Persona card."""
         return self.type == "Persona"
 
     @property
     def is_immortal_specific(self) -> bool:
+        """A card with an Immortal's name under its title (a Persona excluded)."""
         return self.immortal is not None and not self.is_persona
 
     def __hash__(self) -> int:

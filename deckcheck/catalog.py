@@ -58,6 +58,7 @@ class CardIndex:
         return len(self.cards)
 
     def by_id(self, card_id: str) -> Card | None:
+        """The card with this printing id, or None."""
         return self._by_id.get(card_id)
 
     def matches(self, text: str) -> list[Card]:

@@ -67,6 +67,7 @@ class Holding:
 
     @property
     def key(self) -> Key:
+        """What identifies a holding: printing, condition, language, finish."""
         return (self.card.id, self.condition, self.language, self.foil)
 
     def add(self, other: "Holding") -> None:
@@ -104,6 +105,7 @@ class RowReader:
         self.problems: list[RowProblem] = []
 
     def resolve(self, name: str, set_text: str) -> Card | CardNotFoundError:
+        """The card a name (and set) names, or the error saying why not; once per pair."""
         key = (name, set_text)
         found = self._resolved.get(key)
         if found is None:
@@ -215,6 +217,7 @@ class Need:
 
     @property
     def short(self) -> int:
+        """Copies still missing."""
         return max(0, self.needed - self.owned)
 
 
@@ -269,6 +272,7 @@ class Surplus:
 
     @property
     def spare(self) -> int:
+        """Copies beyond what the decks use."""
         return max(0, self.owned - self.used)
 
 

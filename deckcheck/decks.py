@@ -56,9 +56,11 @@ class Deck:
         self.entries.append(entry)
 
     def section(self, name: str) -> list[Entry]:
+        """The entries of one section."""
         return [e for e in self.entries if e.section == name]
 
     def count(self, section: str) -> int:
+        """How many cards one section holds."""
         return sum(e.quantity for e in self.entries if e.section == section)
 
     def __iter__(self) -> Iterator[Entry]:

@@ -41,6 +41,7 @@ class RowProblem:
         self.suggestions = suggestions or []
 
     def as_dict(self) -> dict:
+        """The problem as a JSON object."""
         return {"row": self.row, "column": self.column, "value": self.value,
                 "message": self.message, "suggestions": list(self.suggestions)}
 

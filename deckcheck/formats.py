@@ -42,6 +42,7 @@ class Format:
         return None
 
     def rule(self, rule_id: str) -> Rule:
+        """The format's rule with this id; KeyError if it has none."""
         for r in self.rules:
             if r.id == rule_id:
                 return r
@@ -94,6 +95,7 @@ def register(fmt: Format) -> Format:
 
 
 def all_formats() -> list[Format]:
+    """Every registered format, the other games' included."""
     _load_builtin()
     return list(_REGISTRY)
 

@@ -16,6 +16,7 @@ VERDICT = {True: ("LEGAL", "bold green"), False: ("NOT LEGAL", "bold red"), None
 
 
 def grid_text(mask: int, label: str) -> Text:
+    """A 3x3 grid drawn under a label: covered squares green, the rest red."""
     text = Text(label + "\n", style="bold")
     for row in gridmod.picture(mask):
         for cell in row.split(" "):
@@ -114,6 +115,7 @@ def card_panel(card: Card) -> Panel:
 
 
 def simple_table(title: str, header: Sequence[str], rows: Sequence[Sequence[object]], justify_right=()) -> Table:
+    """A plain rich table with a title."""
     table = Table(title=title, title_justify="left")
     for h in header:
         table.add_column(h, justify="right" if h in justify_right else "left")
@@ -123,6 +125,7 @@ def simple_table(title: str, header: Sequence[str], rows: Sequence[Sequence[obje
 
 
 def console(stderr: bool = False) -> Console:
+    """A rich console on standard output (or error), without syntax highlighting."""
     return Console(stderr=stderr, highlight=False)
 
 

@@ -24,6 +24,7 @@ class Issue(NamedTuple):
     fix: str | None = None
 
     def as_dict(self) -> dict:
+        """The JSON object of CONTRACTS.md §3."""
         out = {"rule": self.rule, "severity": self.severity, "message": self.message, "cards": list(self.cards)}
         if self.limit is not None:
             out["limit"] = self.limit
@@ -44,6 +45,7 @@ class InputProblem:
     suggestions: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
+        """The JSON object of CONTRACTS.md §3."""
         return {"line": self.line, "text": self.text, "message": self.message, "suggestions": list(self.suggestions)}
 
 
@@ -62,16 +64,19 @@ class Report:
 
     @property
     def legal(self) -> bool | None:
+        """None with input errors; else True when no issue has severity error."""
         if self.input_errors:
             return None
         return not any(i.severity == ERROR for i in self.issues)
 
     @property
     def errors(self) -> list[Issue]:
+        """The issues of severity error."""
         return [i for i in self.issues if i.severity == ERROR]
 
     @property
     def warnings(self) -> list[Issue]:
+        """The issues of severity warning."""
         return [i for i in self.issues if i.severity == WARNING]
 
     @property

@@ -19,6 +19,7 @@ def player_of(report: Report) -> str:
 
 
 def verdict(report: Report) -> str:
+    """legal, NOT LEGAL or unreadable."""
     return {True: "legal", False: "NOT LEGAL", None: "unreadable"}[report.legal]
 
 
@@ -46,11 +47,13 @@ class Tournament:
         return worst_exit_code(self.reports)
 
     def totals(self) -> dict[str, int]:
+        """How many decks, and how many of each verdict."""
         return {"decks": len(self.reports), "legal": sum(r.legal is True for r in self.reports),
                 "not legal": sum(r.legal is False for r in self.reports),
                 "unreadable": sum(r.legal is None for r in self.reports)}
 
     def summary_rows(self) -> list[list[object]]:
+        """One row per deck, in SUMMARY_COLUMNS order."""
         rows = []
         for r in self.reports:
             rows.append([player_of(r), r.deck, r.format, r.persona or _no_persona(r),
@@ -59,10 +62,12 @@ class Tournament:
         return rows
 
     def issue_rows(self) -> list[list[object]]:
+        """One row per issue of every deck, in ISSUE_COLUMNS order."""
         return [[player_of(r), r.deck, i.rule, i.severity, i.message, ", ".join(i.cards), i.limit, i.actual, i.fix]
                 for r in self.reports for i in r.issues]
 
     def input_error_rows(self) -> list[list[object]]:
+        """One row per input error of every deck, in INPUT_ERROR_COLUMNS order."""
         return [[player_of(r), r.deck, e.line, e.text, e.message, ", ".join(e.suggestions)]
                 for r in self.reports for e in r.input_errors]
 

@@ -74,6 +74,7 @@ def _columns(table: Table) -> dict[str, int]:
 
 
 def is_decklist_table(table: Table) -> bool:
+    """A sheet with a 'card' column."""
     cols = _columns(table)
     return "card" in cols
 

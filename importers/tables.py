@@ -33,10 +33,12 @@ class Table:
     rows: list[list[object]]
 
     def numbered(self) -> Iterable[tuple[int, list[object]]]:
+        """(row number, cells) for every data row."""
         return ((i, r) for i, r in enumerate(self.rows, start=2))
 
 
 def kind_of(path: Path) -> str:
+    """'csv' or 'xlsx' by the file's extension; SheetError otherwise."""
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm", ".xls", ".ods"):
         return "xlsx"

@@ -34,6 +34,7 @@ class RavenView:
             self.sections[e.section].append(e)
 
     def count(self, section: str) -> int:
+        """How many cards one section holds."""
         return sum(e.quantity for e in self.sections.get(section, ()))
 
     def renown(self, *sections: str) -> tuple[int, list[Card]]:
@@ -49,6 +50,7 @@ class RavenView:
 
     @cached_property
     def hunters_by_name(self) -> dict[str, Card]:
+        """The group's Hunters by folded name or title, for '@ Hunter' lines."""
         found = {}
         for e in self.sections.get(HUNTERS, ()):
             for written in (e.card.name, e.card.title):

@@ -31,6 +31,7 @@ PLAYING_CARD = "Playing Card"
 
 
 def card_name(rank: str, suit: str) -> str:
+    """'Queen of Clubs' for rank Q, suit clubs."""
     return f"{RANK_NAMES.get(rank, rank)} of {suit.title()}"
 
 
@@ -82,6 +83,7 @@ class TaktikView:
         self.params = params
 
     def counts(self) -> dict[str, int]:
+        """Cards in the deck, and players."""
         return {DECK: self.deck.count(DECK), PLAYERS: len(self.deck.players)}
 
 
@@ -185,22 +187,27 @@ class Hand:
 
     @property
     def ordered(self) -> list[Card]:
+        """The three cards, highest first."""
         return sorted(self.cards, key=lambda c: VALUE[c.rank], reverse=True)
 
     @property
     def life_cards(self) -> list[Card]:
+        """The two highest cards: the Life Points."""
         return self.ordered[:2]
 
     @property
     def shield_card(self) -> Card:
+        """The lowest card: the Shield."""
         return self.ordered[2]
 
     @property
     def life_points(self) -> int:
+        """The value of the two Life Point cards together."""
         return sum(VALUE[c.rank] for c in self.life_cards)
 
     @property
     def shield(self) -> int:
+        """The value of the Shield card."""
         return VALUE[self.shield_card.rank]
 
     @property
@@ -226,6 +233,7 @@ def starting_player(hands: Sequence[Hand]) -> tuple[str | None, list[str]]:
 
 
 def opening(hands: Sequence[Hand]) -> Opening:
+    """Check a deal (no player or card twice) and find who begins."""
     if len({normalize(h.player) for h in hands}) != len(hands):
         raise DeckcheckError("a player is dealt twice")
     seen: dict[str, str] = {}

@@ -34,6 +34,7 @@ def names(cards: Iterable[Card]) -> tuple[str, ...]:
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
+    """'1 card', '2 cards'."""
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
@@ -47,8 +48,10 @@ def data_unknown(rule_id: str, what: str, cards: Sequence[Card], fix: str | None
 
 def error(rule_id: str, message: str, cards: Iterable[Card] = (), limit: int | None = None,
           actual: int | None = None, fix: str | None = None) -> Issue:
+    """An issue of severity error."""
     return Issue(rule_id, ERROR, message, names(cards), limit, actual, fix)
 
 
 def warning(rule_id: str, message: str, cards: Iterable[Card] = (), fix: str | None = None) -> Issue:
+    """An issue of severity warning."""
     return Issue(rule_id, WARNING, message, names(cards), fix=fix)

@@ -67,6 +67,7 @@ class HighlanderView:
 
     @cached_property
     def by_title(self) -> dict[str, list[Entry]]:
+        """Entries grouped by title (built on first use: rules read it only to report)."""
         groups: dict[str, list[Entry]] = defaultdict(list)
         for e in self.deck.entries:
             groups[e.card.title_key].append(e)
@@ -102,24 +103,29 @@ class HighlanderView:
     # -- modifiers, applied before the rules ---------------------------------------------------
     @cached_property
     def deck_min(self) -> int:
+        """The smallest Endurance allowed: the format's, or the lowest a modifier sets."""
         values = [m.deck_min for m in self.modifiers if m.deck_min is not None]
         return min(values) if values else int(self.params["deck_min"])
 
     @cached_property
     def pregame_extra(self) -> int:
+        """Extra Pre-Game slots that modifiers add."""
         return sum(m.pregame_extra for m in self.modifiers)
 
     @cached_property
     def master_any_persona(self) -> bool:
+        """Whether a modifier allows Master cards of any Persona."""
         return any(m.master_any_persona for m in self.modifiers)
 
     @cached_property
     def woc_max(self) -> int:
+        """How many Weapons of Choice are allowed."""
         values = [m.woc_max for m in self.modifiers if m.woc_max is not None]
         return max(values) if values else int(self.params["woc_max"])
 
     @cached_property
     def grants(self) -> frozenset[str]:
+        """Permission tags granted by the deck's cards, folded."""
         tags: set[str] = set()
         for m in self.modifiers:
             tags |= {normalize(t) for t in m.grants}
@@ -178,4 +184,5 @@ class HighlanderView:
 
     @cached_property
     def endurance_titles(self) -> set[str]:
+        """The folded titles present in the Endurance."""
         return {e.card.title_key for e in self.endurance}

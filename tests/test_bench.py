@@ -1,0 +1,19 @@
+"""The benchmark scripts run end to end on small inputs (their figures are read by people, not asserted)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("script", ["bench_validate.py", "bench_tournament.py", "bench_collection.py"])
+def test_bench_script_runs(script, tmp_path):
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / script), "--rows", "300", "--decks", "12"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    ratios = [line for line in r.stdout.splitlines() if line.startswith("ratio.")]
+    assert ratios and all("target" in line for line in ratios)
