@@ -91,6 +91,19 @@ BREAKS = [
     ("HL2-WATCHER-HUNTER", "type2", "", "Watcher Ally\nHunter Ally", ()),
 ]
 
+
+def test_a_grant_counts_only_from_a_pregame_card(synthetic_index):
+    report = check(synthetic_index, deck_text("Gun Permit", "Personal Gun"), "type2")
+    assert report.errors == []
+    misplaced = check(synthetic_index, deck_text("", "Personal Gun\nGun Permit"), "type2")  # in the Endurance
+    assert {i.rule for i in misplaced.errors} == {"HL2-PERMISSION", "HL-SECTION"}
+
+
+def test_generic_specific_counts_pregame_cards_too(synthetic_index):
+    report = check(synthetic_index, deck_text("Alpha Persona") .replace("Pre-Game:\nAlpha Persona",
+                                                                       "Pre-Game:\n2 Alpha Premium"), "type1e")
+    assert "HL-GENERIC-SPECIFIC" in {i.rule for i in report.errors}
+
 KEEPS = [
     ("HL-DECK-MIN", "type1e", "", "", ()),
     ("HL-TITLE-MAX", "type1e", "", "3 Thrust", ()),

@@ -149,8 +149,7 @@ def generic_specific(v: HighlanderView):
     limit = int(v.params["generic_specific_max"])
     groups: dict[tuple, list] = defaultdict(list)
     for e in v.specific:
-        if not e.card.is_pregame:
-            groups[(e.card.immortal_key, e.card.title_key)].append(e)
+        groups[(e.card.immortal_key, e.card.title_key)].append(e)
     for entries in groups.values():
         count = _copies(entries)
         if count > limit:

@@ -125,10 +125,10 @@ class HighlanderView:
 
     @cached_property
     def grants(self) -> frozenset[str]:
-        """Permission tags granted by the deck's cards, folded."""
+        """Permission tags granted by the Pre-Game cards (RULES.md HL2-PERMISSION), folded."""
         tags: set[str] = set()
-        for m in self.modifiers:
-            tags |= {normalize(t) for t in m.grants}
+        for e in self.pregame:
+            tags |= {normalize(t) for t in e.card.modifiers.grants}
         return frozenset(tags)
 
     @cached_property
