@@ -37,9 +37,12 @@ class Catalog:
         from .db.store import Store
         self.store = Store(db_url)
         self.overlay: list[Card] = []
+        self.notices: list[str] = []  # what the card sheets held that was ignored (unknown columns)
         for sheet in sheets:
             from .importers.cardsheet import read_card_sheet
-            self.overlay += read_card_sheet(sheet).cards
+            data = read_card_sheet(sheet)
+            self.overlay += data.cards
+            self.notices += [f"{sheet}: {notice}" for notice in data.notices]
         self._indexes: dict[str, CardIndex] = {}
 
     def cards(self, game: str | None = None) -> list[Card]:

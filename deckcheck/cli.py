@@ -28,6 +28,8 @@ def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Seque
     if fmt:
         get_format(fmt)
     catalog = Catalog(db, cards)
+    for notice in catalog.notices:
+        sys.stderr.write(f"notice: {notice}\n")
     reports = []
     out = None
     for report in check_files(decks, catalog, fmt, details=not as_json):

@@ -81,14 +81,14 @@ def test_bad_card_sheet_exits_2_naming_row_column_value(cli_env, tmp_path):
 
 def test_cards_overlay_for_this_run_only(cli_env, tmp_path):
     sheet = tmp_path / "restrict.csv"
-    sheet.write_text("id,name,type,basic,grid,restriction,edition,set\n"
-                     "SE-thrust,Thrust,Attack,yes,MC,2,1,SE\n")
+    sheet.write_text("id,name,type,basic,grid,restriction,edition,set,Price\n"
+                     "SE-thrust,Thrust,Attack,yes,MC,2,1,SE,0.50\n")
     deck = tmp_path / "d.txt"
     # the override makes SE's Thrust differ from TIN's: the set must now be named
     deck.write_text((DECKS / "type1e-generic-legal.txt").read_text().replace("3 Thrust", "3 Thrust [SE]"))
     r = run("check", str(deck), "--cards", str(sheet), "--json")
     report = json.loads(r.stdout)
-    assert r.returncode == 1
+    assert r.returncode == 1 and "ignored unknown column(s): Price" in r.stderr
     assert [i["rule"] for i in report["issues"] if i["severity"] == "error"] == ["HL-RESTRICTED"]
     assert run("check", str(deck)).returncode == 0
 
