@@ -134,6 +134,7 @@ class Card:
     weapon_key: str | None = field(init=False, repr=False, compare=False)
     specific_key: tuple = field(init=False, repr=False, compare=False)
     specific_id: int = field(init=False, repr=False, compare=False)  # the same, as a small int: cheaper to hash
+    owner_title_id: int = field(init=False, repr=False, compare=False)  # Immortal + title, as a small int
     is_master: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -145,6 +146,8 @@ class Card:
         setter(self, "specific_key", (self.game, self.title_key, self.immortal_key, self.weapon_key,
                                       normalize(self.version or ""), self.edition))
         setter(self, "specific_id", _SPECIFIC_IDS.setdefault(self.specific_key, len(_SPECIFIC_IDS)))
+        owner_title = (self.game, self.immortal_key, self.title_key)
+        setter(self, "owner_title_id", _SPECIFIC_IDS.setdefault(owner_title, len(_SPECIFIC_IDS)))
         # A Master card: the title holds the word Master in any form.
         setter(self, "is_master", has_master_word(self.title))
 

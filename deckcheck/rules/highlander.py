@@ -9,6 +9,7 @@ from collections import Counter, defaultdict
 
 from .. import grid as gridmod
 from ..cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
+from ..decks import Entry
 from ..report import ERROR, WARNING, Issue
 from . import data_unknown, error, names, plural, rule, warning
 from .view import ENDURANCE, PREGAME, HighlanderView, folded
@@ -49,33 +50,45 @@ def title_max(v: HighlanderView):
 @rule("HL-RESTRICTED", ERROR, "A specific card with a Restriction number N appears at most N times.")
 def restricted(v: HighlanderView):
     out = []
-    groups: dict[int, list] = {}
-    for e in v.deck.entries:
-        if e.card.restriction != 0:  # 0: no Restriction number printed
-            group = groups.get(e.card.specific_id)
-            if group is None:
-                groups[e.card.specific_id] = [e]
-            else:
-                group.append(e)
-    unknown: list[Card] = []
-    for entries in groups.values():
-        if len(entries) == 1:
-            card, count, limits = entries[0].card, entries[0].quantity, (entries[0].card.restriction,)
+    seen: set[int] = set()
+    repeated: set[int] = set()  # specific cards written on several lines (printings, pictures): rare
+    restricted_entries = [e for e in v.deck.entries if e.card.restriction != 0]  # 0: no number printed
+    for e in restricted_entries:
+        sid = e.card.specific_id
+        if sid in seen:
+            repeated.add(sid)
         else:
-            card, count, limits = entries[0].card, _copies(entries), {e.card.restriction for e in entries}
-        if count < 2:
+            seen.add(sid)
+    groups: list[list[Entry]] = []
+    if repeated:
+        by_id: dict[int, list[Entry]] = {}
+        for e in restricted_entries:
+            if e.card.specific_id in repeated:
+                by_id.setdefault(e.card.specific_id, []).append(e)
+        groups = list(by_id.values())
+    unknown: list[Card] = []
+    for e in restricted_entries:  # the usual case: one line per specific card
+        if e.quantity < 2 or e.card.specific_id in repeated:
             continue  # one copy keeps every Restriction number
+        if e.card.restriction is None:
+            unknown.append(e.card)
+        elif e.quantity > e.card.restriction:
+            groups.append([e])
+    for entries in groups:
+        count, limits = _copies(entries), [e.card.restriction for e in entries]
+        if count < 2:
+            continue
         if None in limits:
             unknown += [e.card for e in entries]
             continue
-        limit = min(limits)
+        limit, card = min(limits), entries[0].card
         if count > limit:
             out.append(error("HL-RESTRICTED", f"{count} copies of {card.name}, which has Restriction number {limit}",
-                        (e.card for e in entries), limit, count, f"remove {count - limit} {card.name}"))
+                             (e.card for e in entries), limit, count, f"remove {count - limit} {card.name}"))
     if unknown:
-        out.append(data_unknown("HL-RESTRICTED", "Restriction number unknown (the deck holds several copies)", unknown))
+        out.append(data_unknown("HL-RESTRICTED", "Restriction number unknown (the deck holds several copies)",
+                                unknown))
     return out
-
 
 
 def _pregame_type(card: Card) -> bool | None:
@@ -147,9 +160,9 @@ def generic_specific(v: HighlanderView):
     if not v.is_generic:
         return out
     limit = int(v.params["generic_specific_max"])
-    groups: dict[tuple, list] = defaultdict(list)
+    groups: dict[int, list] = defaultdict(list)
     for e in v.specific:
-        groups[(e.card.immortal_key, e.card.title_key)].append(e)
+        groups[e.card.owner_title_id].append(e)
     for entries in groups.values():
         count = _copies(entries)
         if count > limit:

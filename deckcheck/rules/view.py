@@ -6,7 +6,7 @@ Immortal Specific cards, ...), so that each rule is a short loop over a small li
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Mapping
 
 from ..cards import NO_MODIFIERS, PREGAME_TYPES, Card
@@ -21,6 +21,27 @@ ENDURANCE = "Endurance"
 def folded(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     """(name, folded name) pairs for a format parameter, folded once per process."""
     return tuple((n, normalize(n)) for n in names)
+
+
+class lazy:
+    """A value computed on first use and then kept in the instance.
+
+    functools.cached_property does the same, but on Python 3.11 it takes a lock on every first
+    use, which cost more than some rules; views are never shared between threads.
+    """
+
+    def __init__(self, compute):
+        self.compute = compute
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.compute(obj)
+        return value
 
 
 def _allocation_order(e: Entry) -> tuple:
@@ -64,8 +85,14 @@ class HighlanderView:
                 self.modifiers.append(card.modifiers)
         self.endurance_count, self.pregame_count = endurance_count, pregame_count
         self.personas = by_type.get("Persona", [])
+        self.persona: Card | None = self.personas[0].card if self.personas else None  # the first one written
+        self.persona_key = self.persona.immortal_key if self.persona is not None else None
 
-    @cached_property
+    def counts(self) -> dict[str, int]:
+        """Cards in each section."""
+        return {PREGAME: self.pregame_count, ENDURANCE: self.endurance_count}
+
+    @lazy
     def by_title(self) -> dict[str, list[Entry]]:
         """Entries grouped by title (built on first use: rules read it only to report)."""
         groups: dict[str, list[Entry]] = defaultdict(list)
@@ -74,17 +101,6 @@ class HighlanderView:
         return groups
 
     # -- the Persona ----------------------------------------------------------------------------
-    @cached_property
-    def persona(self) -> Card | None:
-        """The Persona card played (the first one written, when a deck holds more)."""
-        entries = self.by_type.get("Persona")
-        return entries[0].card if entries else None
-
-    @cached_property
-    def persona_key(self) -> str | None:
-        """The played Persona's Immortal name, folded; None for a Generic Immortal."""
-        return self.persona.immortal_key if self.persona is not None else None
-
     @property
     def is_generic(self) -> bool:
         """A Generic Immortal: no Persona card that names an Immortal."""
@@ -101,29 +117,29 @@ class HighlanderView:
         return key in clan and clan[key] in self.persona_key.split()
 
     # -- modifiers, applied before the rules ---------------------------------------------------
-    @cached_property
+    @lazy
     def deck_min(self) -> int:
         """The smallest Endurance allowed: the format's, or the lowest a modifier sets."""
         values = [m.deck_min for m in self.modifiers if m.deck_min is not None]
         return min(values) if values else int(self.params["deck_min"])
 
-    @cached_property
+    @lazy
     def pregame_extra(self) -> int:
         """Extra Pre-Game slots that modifiers add."""
         return sum(m.pregame_extra for m in self.modifiers)
 
-    @cached_property
+    @lazy
     def master_any_persona(self) -> bool:
         """Whether a modifier allows Master cards of any Persona."""
         return any(m.master_any_persona for m in self.modifiers)
 
-    @cached_property
+    @lazy
     def woc_max(self) -> int:
         """How many Weapons of Choice are allowed."""
         values = [m.woc_max for m in self.modifiers if m.woc_max is not None]
         return max(values) if values else int(self.params["woc_max"])
 
-    @cached_property
+    @lazy
     def grants(self) -> frozenset[str]:
         """Permission tags granted by the Pre-Game cards (RULES.md HL2-PERMISSION), folded."""
         tags: set[str] = set()
@@ -131,7 +147,7 @@ class HighlanderView:
             tags |= {normalize(t) for t in e.card.modifiers.grants}
         return frozenset(tags)
 
-    @cached_property
+    @lazy
     def foreign(self) -> tuple[dict[str, list[tuple[Entry, int]]], dict[str, list[tuple[Entry, int]]]]:
         """Endurance cards of other Personas: (allowed by a modifier, not allowed), by Immortal name.
 
@@ -182,7 +198,7 @@ class HighlanderView:
                 attacks |= grid
         return {"attack_grid": attacks, "block_grid": blocks}
 
-    @cached_property
+    @lazy
     def endurance_titles(self) -> set[str]:
         """The folded titles present in the Endurance."""
         return {e.card.title_key for e in self.endurance}
