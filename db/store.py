@@ -90,6 +90,12 @@ class Store:
             row = con.execute(text("select value from deckcheck_meta where key = 'initialized'")).first()
         return row is not None
 
+    def init(self, empty: bool = False) -> bool:
+        """Create the tables and, unless empty, load the bundled cards; True when this call set the database up."""
+        if self._engine is None:
+            self._engine = self._connect()
+        return self.ensure_initialized(empty)
+
     def ensure_initialized(self, empty: bool = False) -> bool:
         """Load the bundled cards into a new database (once). True when this call did it."""
         if self.is_initialized():

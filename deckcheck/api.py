@@ -54,6 +54,12 @@ class Catalog:
         merged = [extra.pop(c.id, c) for c in stored]
         return merged + list(extra.values())
 
+    def index_all(self) -> CardIndex:
+        """The name index of every game's cards, built once (collections hold cards of any game)."""
+        if "*" not in self._indexes:
+            self._indexes["*"] = CardIndex(self.cards(), closest_names)
+        return self._indexes["*"]
+
     def index(self, fmt: Format) -> CardIndex:
         """The name index of a format's game (built-in cards of the format included), built once."""
         key = f"{fmt.game}:{fmt.name}" if fmt.builtin_cards else fmt.game
@@ -138,9 +144,7 @@ class CollectionApp:
 
     def index(self):
         """All cards of every game, found by name (collections hold cards of any game)."""
-        if "*" not in self.catalog._indexes:
-            self.catalog._indexes["*"] = CardIndex(self.catalog.cards(), closest_names)
-        return self.catalog._indexes["*"]
+        return self.catalog.index_all()
 
     def reader(self):
         """A row reader for collection sheets, knowing set names as well as codes."""

@@ -253,8 +253,7 @@ def db_init(empty: Annotated[bool, typer.Option("--empty", help="Create the tabl
     """Create the tables and load the bundled cards into a new database."""
     from .db.store import Store
     store = Store(db)
-    store._engine = store._connect()
-    done = store.ensure_initialized(empty=empty)
+    done = store.init(empty=empty)
     n = store.count()
     _console().print(f"{store.url}: {'initialised' if done else 'already initialised'}, {n} cards", soft_wrap=True)
 

@@ -29,8 +29,7 @@ def test_stored_cards_equal_the_bundled_ones(db_url):
 
 def test_empty_database(db_url):
     store = Store(db_url)
-    store._engine = store._connect()
-    assert store.ensure_initialized(empty=True)
+    assert store.init(empty=True)
     assert store.count() == 0 and store.cards() == []
     assert not store.ensure_initialized()
 
@@ -40,8 +39,7 @@ def test_export_import_export_is_identical(db_url, tmp_path, suffix, sqlite_url)
     first, second = tmp_path / f"a{suffix}", tmp_path / f"b{suffix}"
     write_card_sheet(first, Store(db_url).cards())
     other = Store(sqlite_url if db_url.startswith("postgresql") else f"sqlite:///{tmp_path / 'other.db'}")
-    other._engine = other._connect()
-    other.ensure_initialized(empty=True)
+    other.init(empty=True)
     result = other.import_cards(read_card_sheet(first).cards, first.name)
     assert len(result.added) >= 1491 and not result.updated
     write_card_sheet(second, other.cards())
