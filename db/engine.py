@@ -23,6 +23,9 @@ def resolve_url(option: str | None = None) -> str:
         return f"sqlite:///{default_path()}"
     if "://" not in url:
         return f"sqlite:///{Path(url).expanduser().resolve()}"
+    for plain in ("postgresql://", "postgres://"):  # the driver deckcheck installs is psycopg 3
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url[len(plain):]
     return url
 
 

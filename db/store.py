@@ -47,6 +47,18 @@ def bundled_cards() -> list[Card]:
     return cards
 
 
+def _create_tables(engine, metadata, attempts: int = 5) -> None:
+    """Create the missing tables. Two processes may do it at once (first use): the loser tries again."""
+    from sqlalchemy.exc import DatabaseError as SQLError
+    for attempt in range(attempts):
+        try:
+            metadata.create_all(engine)
+            return
+        except SQLError as exc:
+            if "already exists" not in str(exc) or attempt == attempts - 1:
+                raise
+
+
 class Store:
     """One deckcheck database, named by a SQLAlchemy URL. Created and filled on first use."""
 
@@ -75,7 +87,7 @@ class Store:
             path.parent.mkdir(parents=True, exist_ok=True)
         try:
             engine = create_engine(self.url)
-            SQLModel.metadata.create_all(engine)
+            _create_tables(engine, SQLModel.metadata)
         except (ArgumentError, NoSuchModuleError) as exc:
             raise DatabaseError(f"cannot use database URL {self.url!r}: {exc}") from exc
         except Exception as exc:  # a server that does not answer, a file that cannot be written
@@ -101,13 +113,19 @@ class Store:
         if self.is_initialized():
             return False
         from sqlalchemy import text
-        with self._engine.begin() as con:
-            if not empty:
-                self._upsert(con, bundled_cards(), "bundled")
-            stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-            con.execute(text("insert into deckcheck_meta (key, value) values ('initialized', :v)"), {"v": stamp})
-            con.execute(text("insert into deckcheck_meta (key, value) values ('bundled', :v)"),
-                        {"v": "no" if empty else "yes"})
+        from sqlalchemy.exc import IntegrityError
+        try:
+            with self._engine.begin() as con:
+                if not empty:
+                    self._upsert(con, bundled_cards(), "bundled")
+                stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+                con.execute(text("insert into deckcheck_meta (key, value) values ('initialized', :v)"), {"v": stamp})
+                con.execute(text("insert into deckcheck_meta (key, value) values ('bundled', :v)"),
+                            {"v": "no" if empty else "yes"})
+        except IntegrityError:
+            if self.is_initialized():  # another process set the database up at the same moment
+                return False
+            raise
         return True
 
     # -- reading --------------------------------------------------------------------------------

@@ -107,3 +107,22 @@ def test_dry_run_changes_nothing(db_url):
 def test_bad_url_is_a_clean_error(tmp_path):
     with pytest.raises(DatabaseError, match="cannot use database URL"):
         Store("nosuchdialect://x").count()
+
+
+def test_plain_postgresql_urls_use_psycopg():
+    from deckcheck.db.engine import resolve_url
+    assert resolve_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert resolve_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert resolve_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+
+
+def test_two_processes_setting_up_one_database(tmp_path):
+    import subprocess
+    import sys
+    url = f"sqlite:///{tmp_path / 'race.db'}"
+    code = f"from deckcheck.db.store import Store; print(Store({url!r}).count())"
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(3)]
+    results = [p.communicate() for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], results
+    assert {out.strip() for out, _err in results} == {str(len(bundled_cards()))}
