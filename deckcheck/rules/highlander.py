@@ -31,7 +31,6 @@ def deck_min(v: HighlanderView):
     return out
 
 
-
 @rule("HL-TITLE-MAX", ERROR, "At most 6 cards of one title, across Immortal names, pictures, versions and "
                              "editions.")
 def title_max(v: HighlanderView):
@@ -44,7 +43,6 @@ def title_max(v: HighlanderView):
             out.append(error("HL-TITLE-MAX", f"{count} cards titled {title}; at most {limit} are allowed",
                         (e.card for e in entries), limit, count, f"remove {count - limit} {title}"))
     return out
-
 
 
 @rule("HL-RESTRICTED", ERROR, "A specific card with a Restriction number N appears at most N times.")
@@ -128,7 +126,6 @@ def section(v: HighlanderView):
     return out
 
 
-
 @rule("HL-PERSONA-COUNT", ERROR, "At most one Persona card.")
 def persona_count(v: HighlanderView):
     out = []
@@ -137,7 +134,6 @@ def persona_count(v: HighlanderView):
         out.append(error("HL-PERSONA-COUNT", f"{count} Persona cards; at most 1 is allowed",
                     (e.card for e in v.personas), 1, count, f"keep one Persona and remove {count - 1}"))
     return out
-
 
 
 @rule("HL-OTHER-PERSONA", ERROR, "With a Persona, the Endurance holds no Immortal Specific card of another "
@@ -153,7 +149,6 @@ def other_persona(v: HighlanderView):
     return out
 
 
-
 @rule("HL-GENERIC-SPECIFIC", ERROR, "A Generic Immortal includes at most 1 of each Immortal Specific card.")
 def generic_specific(v: HighlanderView):
     out = []
@@ -164,14 +159,13 @@ def generic_specific(v: HighlanderView):
     for e in v.specific:
         groups[e.card.owner_title_id].append(e)
     for entries in groups.values():
-        count = _copies(entries)
+        count = entries[0].quantity if len(entries) == 1 else _copies(entries)
         if count > limit:
             card = entries[0].card
             out.append(error("HL-GENERIC-SPECIFIC", f"{count} copies of {card.immortal}'s {card.title}; a Generic "
                         f"Immortal may include {limit}", (e.card for e in entries), limit, count,
                         f"remove {count - limit} {card.name}"))
     return out
-
 
 
 def _foreign_allowed(v: HighlanderView) -> set[int]:
@@ -188,10 +182,8 @@ def reserved(v: HighlanderView):
     allowed = _foreign_allowed(v)
     bad: list = []
     unknown: list[Card] = []
-    for e in v.specific:
+    for e in v.others:
         card = e.card
-        if v.is_own(card):
-            continue
         permitted = id(e) in allowed
         if card.reserved is None:
             if v.is_generic or permitted:
@@ -207,16 +199,13 @@ def reserved(v: HighlanderView):
     return out
 
 
-
 @rule("HL-SIGNATURE", ERROR, "A Signature card is included only by the Persona named on it. No modifier lifts "
                              "this.")
 def signature(v: HighlanderView):
     out = []
     unknown: list[Card] = []
-    for e in v.specific:
+    for e in v.others:
         card = e.card
-        if v.is_own(card):
-            continue
         if card.signature is None:
             unknown.append(card)
         elif card.signature:
@@ -226,7 +215,6 @@ def signature(v: HighlanderView):
     if unknown:
         out.append(data_unknown("HL-SIGNATURE", "Signature mark unknown", unknown))
     return out
-
 
 
 @rule("HL-MASTER", ERROR, "Master cards are at most the Persona's Master allowance; a Generic Immortal includes "
@@ -253,7 +241,6 @@ def master(v: HighlanderView):
     return out
 
 
-
 @rule("HL-WEAPON-SPECIFIC", ERROR, "A Weapon Specific card is included only with the matching Weapon of Choice.")
 def weapon_specific(v: HighlanderView):
     out = []
@@ -271,7 +258,6 @@ def weapon_specific(v: HighlanderView):
     return out
 
 
-
 @rule("HL-WOC-COUNT", ERROR, "At most one Weapon of Choice, unless a modifier allows more.")
 def woc_count(v: HighlanderView):
     out = []
@@ -281,7 +267,6 @@ def woc_count(v: HighlanderView):
         out.append(error("HL-WOC-COUNT", f"{count} Weapons of Choice; at most {v.woc_max} allowed",
                     (e.card for e in wocs), v.woc_max, count, f"remove {count - v.woc_max} Weapon of Choice"))
     return out
-
 
 
 @rule("HL-HAND-ICONS", ERROR, "The Pre-Game cards carry at most 2 Hand icons together.")
@@ -300,7 +285,6 @@ def hand_icons(v: HighlanderView):
     return out
 
 
-
 @rule("HL-PREMIUM", ERROR, "A Premium card needs a Persona; a Premium made for one Persona needs that Persona.")
 def premium(v: HighlanderView):
     out = []
@@ -314,7 +298,6 @@ def premium(v: HighlanderView):
                         f"{v.persona.immortal or v.persona.name}", [card],
                         fix=f"remove {card.name}, or play the {card.immortal} Persona"))
     return out
-
 
 
 # -- HL1-*: type1e ---------------------------------------------------------------------------------
@@ -334,7 +317,6 @@ def basic_attacks(v: HighlanderView):
     return out
 
 
-
 @rule("HL1-BASIC-BLOCKS", ERROR, "At least one of each of the six Basic Blocks.")
 def basic_blocks(v: HighlanderView):
     out = []
@@ -344,7 +326,6 @@ def basic_blocks(v: HighlanderView):
                     limit=len(v.params["basic_blocks"]), actual=len(v.params["basic_blocks"]) - len(missing),
                     fix=f"add {', '.join(missing)}"))
     return out
-
 
 
 @rule("HL1-PREGAME-MAX", ERROR, "At most 6 Pre-Game cards in all, plus what modifiers add.")
@@ -358,7 +339,6 @@ def pregame_max_1e(v: HighlanderView):
     return out
 
 
-
 @rule("HL1-WATCHER-COUNT", ERROR, "At most one Watcher Pre-Game card.")
 def watcher_count(v: HighlanderView):
     out = []
@@ -368,7 +348,6 @@ def watcher_count(v: HighlanderView):
         out.append(error("HL1-WATCHER-COUNT", f"{count} Watcher Pre-Game cards; at most 1 is allowed",
                     (e.card for e in watchers), 1, count, f"keep one Watcher and remove {count - 1}"))
     return out
-
 
 
 # -- HL2-*: type2 ----------------------------------------------------------------------------------
@@ -389,7 +368,6 @@ def edition_mix(v: HighlanderView):
     return out
 
 
-
 @rule("HL2-SLEEVES", WARNING, "The deck mixes editions: opaque sleeves of one colour are required.")
 def sleeves(v: HighlanderView):
     out = []
@@ -398,7 +376,6 @@ def sleeves(v: HighlanderView):
         out.append(warning("HL2-SLEEVES", f"the Endurance mixes editions {', '.join(map(str, editions))}; their backs "
                       "differ", fix="play the deck in opaque sleeves of one colour"))
     return out
-
 
 
 def _coverage(v: HighlanderView, entries, needed: int, rule_id: str, what: str):
@@ -425,7 +402,6 @@ def _coverage(v: HighlanderView, entries, needed: int, rule_id: str, what: str):
     return out
 
 
-
 @rule("HL2-ATTACK-GRID", ERROR, "The Basic Attack cards together cover all 9 squares.")
 def attack_grid(v: HighlanderView):
     out = []
@@ -434,14 +410,12 @@ def attack_grid(v: HighlanderView):
     return out
 
 
-
 @rule("HL2-BLOCK-GRID", ERROR, "The Block cards together cover the 6 squares of the upper and lower rows.")
 def block_grid(v: HighlanderView):
     out = []
     entries = [e for e in v.endurance if e.card.type == "Block"]
     out.extend(_coverage(v, entries, int(v.params["block_squares"]), "HL2-BLOCK-GRID", "Blocks"))
     return out
-
 
 
 @rule("HL2-PREGAME-MAX", ERROR, "The Pre-Game deck holds at most 6 cards that are not Crystals, plus 1 Crystal.")
@@ -462,7 +436,6 @@ def pregame_max_2e(v: HighlanderView):
                     (e.card for e in crystals), crystal_max, count, f"keep one Crystal and remove "
                     f"{count - crystal_max}"))
     return out
-
 
 
 @rule("HL2-PREGAME-UNIQUE", ERROR, "Of a Pre-Game card marked unique, at most one card of that title "
@@ -488,7 +461,6 @@ def pregame_unique(v: HighlanderView):
     if unknown:
         out.append(data_unknown("HL2-PREGAME-UNIQUE", "unique mark unknown (several cards of one title)", unknown))
     return out
-
 
 
 @rule("HL2-GEMS", ERROR, "Gem icons of each colour but Master add up to at most 3 x the Persona's value.")
@@ -519,7 +491,6 @@ def gems(v: HighlanderView):
     return out
 
 
-
 @rule("HL2-PERMISSION", ERROR, "A card that needs a permission is included only if a Pre-Game card grants it.")
 def permission(v: HighlanderView):
     out = []
@@ -535,7 +506,6 @@ def permission(v: HighlanderView):
                     f"card grants: {', '.join(names(e.card for e in entries))}", (e.card for e in entries), 0,
                     count, f"add a Pre-Game card that grants {tag}, or remove these cards"))
     return out
-
 
 
 @rule("HL2-WATCHER-HUNTER", ERROR, "Watcher cards and Hunter cards exclude each other.")
@@ -555,7 +525,6 @@ def watcher_hunter(v: HighlanderView):
                     (e.card for es in found.values() for e in es), fix=f"remove the {counts[fewer]} {fewer} "
                     f"{'card' if counts[fewer] == 1 else 'cards'}"))
     return out
-
 
 
 BOTH = (deck_min, title_max, restricted, section, persona_count, other_persona, generic_specific, reserved,

@@ -63,24 +63,25 @@ class HighlanderView:
         self.modifiers = []
         endurance_count = pregame_count = 0
         title_count, by_type = self.title_count, self.by_type
-        for e in deck.entries:
-            card = e.card
+        add_endurance, add_pregame, add_specific = self.endurance.append, self.pregame.append, self.specific.append
+        for e in deck.entries:  # locals bound above: this loop runs for every line of every deck
+            card, quantity = e.card, e.quantity
             if e.section == ENDURANCE:
-                self.endurance.append(e)
-                endurance_count += e.quantity
+                add_endurance(e)
+                endurance_count += quantity
             else:
-                self.pregame.append(e)
-                pregame_count += e.quantity
+                add_pregame(e)
+                pregame_count += quantity
             key = card.title_key
-            title_count[key] = title_count.get(key, 0) + e.quantity
-            if card.type in PREGAME_TYPES:
-                kind = by_type.get(card.type)
-                if kind is None:
-                    by_type[card.type] = [e]
+            title_count[key] = title_count.get(key, 0) + quantity
+            kind = card.type
+            if kind in PREGAME_TYPES:
+                if kind in by_type:
+                    by_type[kind].append(e)
                 else:
-                    kind.append(e)
-            if card.immortal is not None and card.type != "Persona":
-                self.specific.append(e)
+                    by_type[kind] = [e]
+            if card.immortal is not None and kind != "Persona":
+                add_specific(e)
             if card.modifiers is not NO_MODIFIERS and card.modifiers:
                 self.modifiers.append(card.modifiers)
         self.endurance_count, self.pregame_count = endurance_count, pregame_count
@@ -148,6 +149,15 @@ class HighlanderView:
         return frozenset(tags)
 
     @lazy
+    def others(self) -> list[Entry]:
+        """Immortal Specific cards (any section) that are not the played Persona's own: all, for a Generic Immortal."""
+        own, clan = self.persona_key, self.params.get("clan_cards", {})
+        if own is None:
+            return self.specific
+        return [e for e in self.specific if e.card.immortal_key != own
+                and not (e.card.immortal_key in clan and self.is_own(e.card))]
+
+    @lazy
     def foreign(self) -> tuple[dict[str, list[tuple[Entry, int]]], dict[str, list[tuple[Entry, int]]]]:
         """Endurance cards of other Personas: (allowed by a modifier, not allowed), by Immortal name.
 
@@ -163,9 +173,7 @@ class HighlanderView:
         each = max((m.other_persona_each for m in self.modifiers), default=0)
         total = sum(m.other_persona_total for m in self.modifiers)
         used_each: Counter = Counter()
-        own, clan = self.persona_key, self.params.get("clan_cards", {})
-        foreign = [e for e in self.specific if e.section == ENDURANCE and e.card.immortal_key != own
-                   and not (e.card.immortal_key in clan and self.is_own(e.card))]
+        foreign = [e for e in self.others if e.section == ENDURANCE]
         if len(foreign) > 1:
             foreign.sort(key=_allocation_order)
         for entry in foreign:
