@@ -87,57 +87,66 @@ class Collections:
 
     def apply(self, name: str, holdings: Mapping[Key, Holding], mode: str = "merge", dry_run: bool = False) -> Change:
         """Merge holdings into a collection (quantities add up) or replace it; all in one transaction."""
+        return self.apply_all({name: holdings}, mode, dry_run)[name]
+
+    def apply_all(self, collections: Mapping[str, Mapping[Key, Holding]], mode: str = "merge",
+                  dry_run: bool = False) -> dict[str, Change]:
+        """Change several collections in one transaction: all of them, or (on any failure) none."""
         if mode not in ("merge", "replace"):
             raise DeckcheckError(f"unknown mode {mode!r}; use merge or replace")
-        change = Change()
         with self.store.engine.begin() as con:
-            cid = self._collection_id(con, name, create=not dry_run)
-            current = self._current(con, cid) if cid is not None else {}
-            for key, h in holdings.items():
-                now = current.get(key)
-                if mode == "merge" and now is not None:
-                    after = (now[0] + h.quantity, now[1] + h.trade_quantity, now[2] + h.want_quantity,
-                             h.location or now[3], h.notes or now[4])
-                else:
-                    after = (h.quantity, h.trade_quantity, h.want_quantity, h.location, h.notes)
-                if now is None:
-                    change.added += 1
-                    kind = "added"
-                elif now != after:
-                    change.updated += 1
-                    kind = "updated"
-                else:
-                    change.unchanged += 1
-                    continue
-                if len(change.sample) < 10:
-                    change.sample.append((kind, h))
-            if mode == "replace":
-                gone = [k for k in current if k not in holdings]
-                change.removed = len(gone)
-                for key in gone[: max(0, 10 - len(change.sample))]:
-                    c = current[key]
-                    change.sample.append(("removed", Holding(self.cards[key[0]], key[1], key[2], key[3], *c)))
-            if dry_run or not change.changed:
-                return change
-            rows = [(cid, h.card.id, h.condition, h.language, h.foil, h.quantity, h.trade_quantity,
-                     h.want_quantity, h.location, h.notes) for h in holdings.values()]
-            marks = self._placeholders(con, len(ENTRY_COLUMNS))
-            columns = ", ".join(ENTRY_COLUMNS)
-            if mode == "replace":
-                from sqlalchemy import text
-                con.execute(text("delete from collection_entry where collection_id = :c"), {"c": cid})
-                sql = f"insert into collection_entry ({columns}) values ({marks})"
+            return {name: self._apply(con, name, holdings, mode, dry_run) for name, holdings in collections.items()}
+
+    def _apply(self, con, name: str, holdings: Mapping[Key, Holding], mode: str, dry_run: bool) -> Change:
+        """One collection's change, inside the caller's transaction."""
+        change = Change()
+        cid = self._collection_id(con, name, create=not dry_run)
+        current = self._current(con, cid) if cid is not None else {}
+        for key, h in holdings.items():
+            now = current.get(key)
+            if mode == "merge" and now is not None:
+                after = (now[0] + h.quantity, now[1] + h.trade_quantity, now[2] + h.want_quantity,
+                         h.location or now[3], h.notes or now[4])
             else:
-                sql = (f"insert into collection_entry ({columns}) values ({marks}) on conflict (collection_id, "
-                       "card_id, condition, language, foil) do update set "
-                       "quantity = collection_entry.quantity + excluded.quantity, "
-                       "trade_quantity = collection_entry.trade_quantity + excluded.trade_quantity, "
-                       "want_quantity = collection_entry.want_quantity + excluded.want_quantity, "
-                       "location = case when excluded.location <> '' then excluded.location "
-                       "else collection_entry.location end, "
-                       "notes = case when excluded.notes <> '' then excluded.notes else collection_entry.notes end")
-            for start in range(0, len(rows), BATCH):
-                con.exec_driver_sql(sql, rows[start:start + BATCH])
+                after = (h.quantity, h.trade_quantity, h.want_quantity, h.location, h.notes)
+            if now is None:
+                change.added += 1
+                kind = "added"
+            elif now != after:
+                change.updated += 1
+                kind = "updated"
+            else:
+                change.unchanged += 1
+                continue
+            if len(change.sample) < 10:
+                change.sample.append((kind, h))
+        if mode == "replace":
+            gone = [k for k in current if k not in holdings]
+            change.removed = len(gone)
+            for key in gone[: max(0, 10 - len(change.sample))]:
+                c = current[key]
+                change.sample.append(("removed", Holding(self.cards[key[0]], key[1], key[2], key[3], *c)))
+        if dry_run or not change.changed:
+            return change
+        rows = [(cid, h.card.id, h.condition, h.language, h.foil, h.quantity, h.trade_quantity,
+                 h.want_quantity, h.location, h.notes) for h in holdings.values()]
+        marks = self._placeholders(con, len(ENTRY_COLUMNS))
+        columns = ", ".join(ENTRY_COLUMNS)
+        if mode == "replace":
+            from sqlalchemy import text
+            con.execute(text("delete from collection_entry where collection_id = :c"), {"c": cid})
+            sql = f"insert into collection_entry ({columns}) values ({marks})"
+        else:
+            sql = (f"insert into collection_entry ({columns}) values ({marks}) on conflict (collection_id, "
+                   "card_id, condition, language, foil) do update set "
+                   "quantity = collection_entry.quantity + excluded.quantity, "
+                   "trade_quantity = collection_entry.trade_quantity + excluded.trade_quantity, "
+                   "want_quantity = collection_entry.want_quantity + excluded.want_quantity, "
+                   "location = case when excluded.location <> '' then excluded.location "
+                   "else collection_entry.location end, "
+                   "notes = case when excluded.notes <> '' then excluded.notes else collection_entry.notes end")
+        for start in range(0, len(rows), BATCH):
+            con.exec_driver_sql(sql, rows[start:start + BATCH])
         return change
 
     def edit(self, name: str, holding: Holding, sign: int) -> Holding | None:

@@ -176,7 +176,7 @@ class CollectionApp:
             grouped.setdefault(h.collection or collection, {})[h.key] = h
         if not grouped:
             grouped[collection] = {}
-        changes = {name: self.collections.apply(name, hs, mode, dry_run) for name, hs in grouped.items()}
+        changes = self.collections.apply_all(grouped, mode, dry_run)
         return sheet.layout, changes, reader.problems, len(sheet.rows)
 
     def holding(self, card_text: str, set_code: str | None, **values):

@@ -258,3 +258,29 @@ def test_cli_collection_flow(tmp_path):
     assert json.loads((tmp_path / "connor.json").read_text())["format"] == "type1e"
     r = run(db, "check", str(tmp_path / "connor.json"), "--json")
     assert r.returncode == 0, r.stdout
+
+
+def test_a_workbook_of_several_collections_is_one_transaction(app, tmp_path, monkeypatch):
+    app.import_sheet(sheet(tmp_path, GOOD))
+    app.import_sheet(sheet(tmp_path, GOOD), collection="trade binder")
+    book = tmp_path / "all.xlsx"
+    write_collection(book, app.collections.holdings(None), by_collection=True)
+    before = (totals(app, "main"), totals(app, "trade binder"))
+    from sqlalchemy.engine import Connection
+    real, calls = Connection.exec_driver_sql, {"n": 0}
+
+    def fail_on_the_second_collection(self, *args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise RuntimeError("connection lost")
+        return real(self, *args, **kwargs)
+    monkeypatch.setattr(Connection, "exec_driver_sql", fail_on_the_second_collection)
+    import openpyxl
+    wb = openpyxl.load_workbook(book)
+    for ws in wb:
+        ws["C2"] = 99  # change a quantity in both sheets
+    wb.save(book)
+    with pytest.raises(RuntimeError):
+        app.import_sheet(book, mode="replace")
+    monkeypatch.setattr(Connection, "exec_driver_sql", real)
+    assert (totals(app, "main"), totals(app, "trade binder")) == before
