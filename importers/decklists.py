@@ -141,7 +141,7 @@ def decks_from_table(table: Table, source: str, sheet_player: str | None = None)
 
 def write_decklist(path: str | Path, fmt: str, text: str, entries) -> None:
     """Write a deck as a decklist file: text, CSV (section, quantity, card, set) or JSON (CONTRACTS.md §2)."""
-    from .tables import write_csv
+    from .tables import write_csv, write_text
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".csv":
@@ -154,7 +154,6 @@ def write_decklist(path: str | Path, fmt: str, text: str, entries) -> None:
             if card.set:
                 item["set"] = card.set
             sections.setdefault(section, []).append(item)
-        path.write_text(json.dumps({"format": fmt, "sections": sections}, indent=1, ensure_ascii=False) + "\n",
-                        encoding="utf-8")
+        write_text(path, json.dumps({"format": fmt, "sections": sections}, indent=1, ensure_ascii=False) + "\n")
     else:
-        path.write_text(text, encoding="utf-8")
+        write_text(path, text)

@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from deckcheck.tournament import INPUT_ERROR_COLUMNS, ISSUE_COLUMNS, SUMMARY_COLUMNS, Tournament
 
-from .tables import SheetSpec, write_csv, write_xlsx
+from .tables import SheetSpec, write_csv, write_text, write_xlsx
 
 STYLE = {"legal": "good", "NOT LEGAL": "bad", "unreadable": "warn"}
 
@@ -31,11 +29,7 @@ def write_tournament_report(path: Path | str, tournament: Tournament) -> str:
         write_csv(path, SUMMARY_COLUMNS, summary)
         return "csv"
     if suffix == ".json":
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(tournament.as_dicts(), f, ensure_ascii=False, indent=1)
-            f.write("\n")
-        os.replace(tmp, path)
+        write_text(path, json.dumps(tournament.as_dicts(), ensure_ascii=False, indent=1) + "\n")
         return "json"
     from deckcheck.errors import DeckcheckError
     raise DeckcheckError(f"{str(path)!r}: a report is .xlsx, .csv or .json")

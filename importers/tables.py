@@ -115,6 +115,16 @@ def _atomic_target(path: Path):
     return Path(tmp)
 
 
+def write_text(path: Path, text: str) -> None:
+    """Write a text file in one step (a temporary file renamed into place): never half a file."""
+    tmp = _atomic_target(path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
     """Write a CSV file in one step (a temporary file renamed into place)."""
     tmp = _atomic_target(path)
