@@ -126,6 +126,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         err.print("[bold red]error:[/] ", end="")
         err.print(str(exc), markup=False, soft_wrap=True)
         sys.exit(2)
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
 
 
 if __name__ == "__main__":
