@@ -26,8 +26,8 @@ def deck_min(v: HighlanderView):
     if v.endurance_count < v.deck_min:
         short = v.deck_min - v.endurance_count
         out.append(error("HL-DECK-MIN", f"the Endurance holds {v.endurance_count} cards; at least {v.deck_min} are "
-                    "required", limit=v.deck_min, actual=v.endurance_count,
-                    fix=f"add {plural(short, 'card')} to the Endurance"))
+                         "required", limit=v.deck_min, actual=v.endurance_count,
+                         fix=f"add {plural(short, 'card')} to the Endurance"))
     return out
 
 
@@ -41,7 +41,7 @@ def title_max(v: HighlanderView):
             entries = v.by_title[key]
             title = entries[0].card.title
             out.append(error("HL-TITLE-MAX", f"{count} cards titled {title}; at most {limit} are allowed",
-                        (e.card for e in entries), limit, count, f"remove {count - limit} {title}"))
+                             (e.card for e in entries), limit, count, f"remove {count - limit} {title}"))
     return out
 
 
@@ -114,13 +114,14 @@ def section(v: HighlanderView):
                 unknown.append(e.card)
             else:
                 out.append(error("HL-SECTION", f"{e.card.name} is a {e.card.type}, not a card of the game",
-                            [e.card], fix=f"remove {e.card.name}"))
+                                 [e.card], fix=f"remove {e.card.name}"))
         elif kind and e.section == ENDURANCE:
-            out.append(error("HL-SECTION", f"{e.card.name} is a Pre-Game card ({e.card.type}) but stands in the Endurance",
-                        [e.card], fix=f"move {e.card.name} to the Pre-Game cards"))
+            out.append(error("HL-SECTION", f"{e.card.name} is a Pre-Game card ({e.card.type}) but stands in the "
+                             "Endurance",
+                             [e.card], fix=f"move {e.card.name} to the Pre-Game cards"))
         elif not kind and e.section == PREGAME:
             out.append(error("HL-SECTION", f"{e.card.name} is an Endurance card ({e.card.type}) but stands in the "
-                        "Pre-Game", [e.card], fix=f"move {e.card.name} to the Endurance"))
+                             "Pre-Game", [e.card], fix=f"move {e.card.name} to the Endurance"))
     if unknown:
         out.append(data_unknown("HL-SECTION", "card type unknown", unknown))
     return out
@@ -132,7 +133,7 @@ def persona_count(v: HighlanderView):
     count = _copies(v.personas)
     if count > 1:
         out.append(error("HL-PERSONA-COUNT", f"{count} Persona cards; at most 1 is allowed",
-                    (e.card for e in v.personas), 1, count, f"keep one Persona and remove {count - 1}"))
+                         (e.card for e in v.personas), 1, count, f"keep one Persona and remove {count - 1}"))
     return out
 
 
@@ -145,7 +146,8 @@ def other_persona(v: HighlanderView):
         count = sum(n for _, n in items)
         listed = names(e.card for e, _ in items)
         out.append(Issue("HL-OTHER-PERSONA", ERROR, f"{plural(count, 'card')} of {who} in a {v.persona.immortal} deck: "
-                    f"{', '.join(listed)}", listed, 0, count, f"remove {count} {who} {'card' if count == 1 else 'cards'}"))
+                         f"{', '.join(listed)}", listed, 0, count,
+                         f"remove {count} {who} {'card' if count == 1 else 'cards'}"))
     return out
 
 
@@ -163,8 +165,8 @@ def generic_specific(v: HighlanderView):
         if count > limit:
             card = entries[0].card
             out.append(error("HL-GENERIC-SPECIFIC", f"{count} copies of {card.immortal}'s {card.title}; a Generic "
-                        f"Immortal may include {limit}", (e.card for e in entries), limit, count,
-                        f"remove {count - limit} {card.name}"))
+                             f"Immortal may include {limit}", (e.card for e in entries), limit, count,
+                             f"remove {count - limit} {card.name}"))
     return out
 
 
@@ -193,7 +195,7 @@ def reserved(v: HighlanderView):
     for e in bad:
         whose = "a Generic Immortal" if v.is_generic else f"a {v.persona.immortal} deck"
         out.append(error("HL-RESERVED", f"{e.card.name} is Reserved for {e.card.immortal}; it cannot be included by "
-                    f"{whose}", [e.card], 0, e.quantity, f"remove {e.quantity} {e.card.name}"))
+                         f"{whose}", [e.card], 0, e.quantity, f"remove {e.quantity} {e.card.name}"))
     if unknown:
         out.append(data_unknown("HL-RESERVED", "Reserved mark unknown", unknown))
     return out
@@ -211,7 +213,7 @@ def signature(v: HighlanderView):
         elif card.signature:
             whose = "a Generic Immortal" if v.is_generic else f"a {v.persona.immortal} deck"
             out.append(error("HL-SIGNATURE", f"{card.name} is a Signature card of {card.immortal}; it cannot be "
-                        f"included by {whose}", [card], 0, e.quantity, f"remove {e.quantity} {card.name}"))
+                             f"included by {whose}", [card], 0, e.quantity, f"remove {e.quantity} {card.name}"))
     if unknown:
         out.append(data_unknown("HL-SIGNATURE", "Signature mark unknown", unknown))
     return out
@@ -231,13 +233,13 @@ def master(v: HighlanderView):
         limit = v.persona.gem_master
         if limit is None:
             out.append(data_unknown("HL-MASTER", f"the Master allowance of {v.persona.name} is unknown "
-                               f"({plural(count, 'Master card')} in the deck)", [v.persona]))
+                                    f"({plural(count, 'Master card')} in the deck)", [v.persona]))
             return out
     if count > limit:
         who = "a Generic Immortal may include none" if v.persona is None else \
             f"{v.persona.name} allows {limit}"
         out.append(error("HL-MASTER", f"{plural(count, 'Master card')}; {who}", (e.card for e in masters), limit,
-                    count, f"remove {count - limit} Master {'card' if count - limit == 1 else 'cards'}"))
+                         count, f"remove {count - limit} Master {'card' if count - limit == 1 else 'cards'}"))
     return out
 
 
@@ -253,8 +255,8 @@ def weapon_specific(v: HighlanderView):
     for weapon, entries in missing.items():
         count = _copies(entries)
         out.append(error("HL-WEAPON-SPECIFIC", f"{plural(count, 'card')} for the {weapon} without the {weapon} Weapon "
-                    f"of Choice: {', '.join(names(e.card for e in entries))}", (e.card for e in entries), 0, count,
-                    f"add the {weapon} Weapon of Choice to the Pre-Game cards, or remove these cards"))
+                         f"of Choice: {', '.join(names(e.card for e in entries))}", (e.card for e in entries), 0, count,
+                         f"add the {weapon} Weapon of Choice to the Pre-Game cards, or remove these cards"))
     return out
 
 
@@ -265,7 +267,7 @@ def woc_count(v: HighlanderView):
     count = _copies(wocs)
     if count > v.woc_max:
         out.append(error("HL-WOC-COUNT", f"{count} Weapons of Choice; at most {v.woc_max} allowed",
-                    (e.card for e in wocs), v.woc_max, count, f"remove {count - v.woc_max} Weapon of Choice"))
+                         (e.card for e in wocs), v.woc_max, count, f"remove {count - v.woc_max} Weapon of Choice"))
     return out
 
 
@@ -278,8 +280,8 @@ def hand_icons(v: HighlanderView):
     unknown = [e.card for e in v.pregame if e.card.hand_icons is None]
     if total > limit:
         out.append(error("HL-HAND-ICONS", f"the Pre-Game cards carry {total} Hand icons; at most {limit} are allowed",
-                    (e.card for e in known), limit, total, f"remove Pre-Game cards carrying {total - limit} "
-                    "Hand icons"))
+                         (e.card for e in known), limit, total, f"remove Pre-Game cards carrying {total - limit} "
+                         "Hand icons"))
     elif unknown:
         out.append(data_unknown("HL-HAND-ICONS", f"Hand icons unknown ({total} known)", unknown))
     return out
@@ -292,40 +294,34 @@ def premium(v: HighlanderView):
         card = e.card
         if v.persona is None:
             out.append(error("HL-PREMIUM", f"{card.name} is a Premium card and needs a Persona; this deck has none",
-                        [card], fix=f"add a Persona, or remove {card.name}"))
+                             [card], fix=f"add a Persona, or remove {card.name}"))
         elif card.immortal_key and card.immortal_key != v.persona_key and not v.is_own(card):
             out.append(error("HL-PREMIUM", f"{card.name} is made for {card.immortal}; this deck plays "
-                        f"{v.persona.immortal or v.persona.name}", [card],
-                        fix=f"remove {card.name}, or play the {card.immortal} Persona"))
+                             f"{v.persona.immortal or v.persona.name}", [card],
+                             fix=f"remove {card.name}, or play the {card.immortal} Persona"))
     return out
 
 
 # -- HL1-*: type1e ---------------------------------------------------------------------------------
-def _missing_titles(v: HighlanderView, titles) -> list[str]:
+def _required_titles(v: HighlanderView, rule_id: str, param: str, kind: str) -> list:
+    """One issue listing the titles of a format parameter that the Endurance lacks (none when all are there)."""
+    titles = v.params[param]
     present = v.endurance_titles
-    return [name for name, key in folded(tuple(titles)) if key not in present]
+    missing = [name for name, key in folded(tuple(titles)) if key not in present]
+    if not missing:
+        return []
+    return [error(rule_id, f"missing {plural(len(missing), kind)}: {', '.join(missing)}", limit=len(titles),
+                  actual=len(titles) - len(missing), fix=f"add {', '.join(missing)}")]
 
 
 @rule("HL1-BASIC-ATTACKS", ERROR, "At least one of each of the nine Basic Attacks.")
 def basic_attacks(v: HighlanderView):
-    out = []
-    missing = _missing_titles(v, v.params["basic_attacks"])
-    if missing:
-        out.append(error("HL1-BASIC-ATTACKS", f"missing {plural(len(missing), 'Basic Attack')}: {', '.join(missing)}",
-                    limit=len(v.params["basic_attacks"]), actual=len(v.params["basic_attacks"]) - len(missing),
-                    fix=f"add {', '.join(missing)}"))
-    return out
+    return _required_titles(v, "HL1-BASIC-ATTACKS", "basic_attacks", "Basic Attack")
 
 
 @rule("HL1-BASIC-BLOCKS", ERROR, "At least one of each of the six Basic Blocks.")
 def basic_blocks(v: HighlanderView):
-    out = []
-    missing = _missing_titles(v, v.params["basic_blocks"])
-    if missing:
-        out.append(error("HL1-BASIC-BLOCKS", f"missing {plural(len(missing), 'Basic Block')}: {', '.join(missing)}",
-                    limit=len(v.params["basic_blocks"]), actual=len(v.params["basic_blocks"]) - len(missing),
-                    fix=f"add {', '.join(missing)}"))
-    return out
+    return _required_titles(v, "HL1-BASIC-BLOCKS", "basic_blocks", "Basic Block")
 
 
 @rule("HL1-PREGAME-MAX", ERROR, "At most 6 Pre-Game cards in all, plus what modifiers add.")
@@ -334,8 +330,8 @@ def pregame_max_1e(v: HighlanderView):
     limit = int(v.params["pregame_max"]) + v.pregame_extra
     if v.pregame_count > limit:
         out.append(error("HL1-PREGAME-MAX", f"{v.pregame_count} Pre-Game cards; at most {limit} are allowed",
-                    (e.card for e in v.pregame), limit, v.pregame_count,
-                    f"remove {v.pregame_count - limit} Pre-Game {'card' if v.pregame_count - limit == 1 else 'cards'}"))
+                         (e.card for e in v.pregame), limit, v.pregame_count,
+                         f"remove {plural(v.pregame_count - limit, 'Pre-Game card')}"))
     return out
 
 
@@ -346,7 +342,7 @@ def watcher_count(v: HighlanderView):
     count = _copies(watchers)
     if count > 1:
         out.append(error("HL1-WATCHER-COUNT", f"{count} Watcher Pre-Game cards; at most 1 is allowed",
-                    (e.card for e in watchers), 1, count, f"keep one Watcher and remove {count - 1}"))
+                         (e.card for e in watchers), 1, count, f"keep one Watcher and remove {count - 1}"))
     return out
 
 
@@ -363,8 +359,8 @@ def edition_mix(v: HighlanderView):
                 per[e.card.edition] += e.quantity
             keep = max(per, key=lambda ed: (per[ed], -ed))
             out.append(error("HL2-EDITION-MIX", f"{title} comes from editions {', '.join(map(str, editions))}; "
-                        "all cards of one title must share one edition", (e.card for e in entries),
-                        fix=f"use only edition {keep} {title} cards"))
+                             "all cards of one title must share one edition", (e.card for e in entries),
+                             fix=f"use only edition {keep} {title} cards"))
     return out
 
 
@@ -374,7 +370,7 @@ def sleeves(v: HighlanderView):
     editions = sorted({e.card.edition for e in v.endurance})
     if len(editions) > 1:
         out.append(warning("HL2-SLEEVES", f"the Endurance mixes editions {', '.join(map(str, editions))}; their backs "
-                      "differ", fix="play the deck in opaque sleeves of one colour"))
+                           "differ", fix="play the deck in opaque sleeves of one colour"))
     return out
 
 
@@ -392,13 +388,13 @@ def _coverage(v: HighlanderView, entries, needed: int, rule_id: str, what: str):
         return out
     if unknown:
         out.append(data_unknown(rule_id, f"grid unknown (squares {gridmod.format_grid(missing)} not covered by the "
-                           "known grids)", unknown))
+                                "known grids)", unknown))
         return out
     squares = gridmod.squares_of(missing)
     out.append(error(rule_id, f"the {what} do not cover {plural(len(squares), 'square')}: "
-                f"{', '.join(gridmod.SQUARE_NAMES[s] for s in squares)}", limit=bin(needed).count("1"),
-                actual=bin(needed & covered).count("1"),
-                fix=f"add {what} covering {' '.join(squares)}"))
+                     f"{', '.join(gridmod.SQUARE_NAMES[s] for s in squares)}", limit=bin(needed).count("1"),
+                     actual=bin(needed & covered).count("1"),
+                     fix=f"add {what} covering {' '.join(squares)}"))
     return out
 
 
@@ -427,14 +423,14 @@ def pregame_max_2e(v: HighlanderView):
     count = _copies(others)
     if count > limit:
         out.append(error("HL2-PREGAME-MAX", f"{count} Pre-Game cards besides Crystals; at most {limit} are allowed",
-                    (e.card for e in others), limit, count, f"remove {count - limit} Pre-Game "
-                    f"{'card' if count - limit == 1 else 'cards'}"))
+                         (e.card for e in others), limit, count, f"remove {count - limit} Pre-Game "
+                         f"{'card' if count - limit == 1 else 'cards'}"))
     crystal_max = int(v.params["crystal_max"])
     count = _copies(crystals)
     if count > crystal_max:
         out.append(error("HL2-PREGAME-MAX", f"{count} Crystals in the Pre-Game; at most {crystal_max} is allowed",
-                    (e.card for e in crystals), crystal_max, count, f"keep one Crystal and remove "
-                    f"{count - crystal_max}"))
+                         (e.card for e in crystals), crystal_max, count, f"keep one Crystal and remove "
+                         f"{count - crystal_max}"))
     return out
 
 
@@ -456,8 +452,9 @@ def pregame_unique(v: HighlanderView):
         count = _copies(entries)
         if count > 1:
             title = "Crystal" if key == "crystal" else entries[0].card.title
-            out.append(error("HL2-PREGAME-UNIQUE", f"{count} unique Pre-Game cards titled {title}; at most 1 is allowed",
-                        (e.card for e in entries), 1, count, f"keep one {title} and remove {count - 1}"))
+            out.append(error("HL2-PREGAME-UNIQUE", f"{count} unique Pre-Game cards titled {title}; at most 1 is "
+                             "allowed",
+                             (e.card for e in entries), 1, count, f"keep one {title} and remove {count - 1}"))
     if unknown:
         out.append(data_unknown("HL2-PREGAME-UNIQUE", "unique mark unknown (several cards of one title)", unknown))
     return out
@@ -477,17 +474,18 @@ def gems(v: HighlanderView):
         if allowance is None:
             if total or unknown_cards:
                 out.append(data_unknown("HL2-GEMS", f"the {colour.title()} gem value of {v.persona.name} is unknown "
-                                   f"({total} {colour.title()} icons in the Endurance)",
-                                   [v.persona] + [e.card for e in carrying]))
+                                        f"({total} {colour.title()} icons in the Endurance)",
+                                        [v.persona] + [e.card for e in carrying]))
             continue
         limit = factor * allowance
         if total > limit:
-            out.append(error("HL2-GEMS", f"{total} {colour.title()} gem icons in the Endurance; {v.persona.name} allows "
-                        f"{limit} ({factor} x {allowance})", (e.card for e in carrying), limit, total,
-                        f"remove cards carrying {total - limit} {colour.title()} icons"))
+            out.append(error("HL2-GEMS", f"{total} {colour.title()} gem icons in the Endurance; {v.persona.name} "
+                             "allows "
+                             f"{limit} ({factor} x {allowance})", (e.card for e in carrying), limit, total,
+                             f"remove cards carrying {total - limit} {colour.title()} icons"))
         elif unknown_cards:
             out.append(data_unknown("HL2-GEMS", f"{colour.title()} gem icons unknown ({total} of {limit} known)",
-                               unknown_cards))
+                                    unknown_cards))
     return out
 
 
@@ -503,8 +501,8 @@ def permission(v: HighlanderView):
     for tag, entries in missing.items():
         count = _copies(entries)
         out.append(error("HL2-PERMISSION", f"{plural(count, 'card')} need the permission {tag!r}, which no Pre-Game "
-                    f"card grants: {', '.join(names(e.card for e in entries))}", (e.card for e in entries), 0,
-                    count, f"add a Pre-Game card that grants {tag}, or remove these cards"))
+                         f"card grants: {', '.join(names(e.card for e in entries))}", (e.card for e in entries), 0,
+                         count, f"add a Pre-Game card that grants {tag}, or remove these cards"))
     return out
 
 
@@ -521,9 +519,9 @@ def watcher_hunter(v: HighlanderView):
         counts = {k: _copies(es) for k, es in found.items()}
         fewer = min(counts, key=counts.get)
         out.append(error("HL2-WATCHER-HUNTER", "the deck holds " + " and ".join(
-                    f"{plural(n, k + ' card')}" for k, n in counts.items()) + "; they exclude each other",
-                    (e.card for es in found.values() for e in es), fix=f"remove the {counts[fewer]} {fewer} "
-                    f"{'card' if counts[fewer] == 1 else 'cards'}"))
+                         f"{plural(n, k + ' card')}" for k, n in counts.items()) + "; they exclude each other",
+                         (e.card for es in found.values() for e in es), fix=f"remove the {counts[fewer]} {fewer} "
+                         f"{'card' if counts[fewer] == 1 else 'cards'}"))
     return out
 
 
