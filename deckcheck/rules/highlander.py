@@ -31,8 +31,8 @@ def deck_min(v: HighlanderView):
     return out
 
 
-@rule("HL-TITLE-MAX", ERROR, "At most 6 cards of one title, across Immortal names, pictures, versions and "
-                             "editions.")
+@rule("HL-TITLE-MAX", ERROR, "At most 6 cards of one title in the Endurance, across Immortal names, pictures, "
+                             "versions and editions.")
 def title_max(v: HighlanderView):
     out = []
     limit = int(v.params["title_max"])
@@ -347,7 +347,7 @@ def watcher_count(v: HighlanderView):
 
 
 # -- HL2-*: type2 ----------------------------------------------------------------------------------
-@rule("HL2-EDITION-MIX", ERROR, "All cards of one title come from one edition.")
+@rule("HL2-EDITION-MIX", ERROR, "All Endurance cards of one title come from one edition.")
 def edition_mix(v: HighlanderView):
     out = []
     for entries in v.by_title.values():
@@ -440,13 +440,15 @@ def pregame_unique(v: HighlanderView):
     out = []
     groups: dict[str, list] = defaultdict(list)
     unknown: list[Card] = []
+    pregame_titles: Counter = Counter()
+    for e in v.pregame:
+        pregame_titles[e.card.title_key] += e.quantity
     for e in v.pregame:
         if e.card.type == "Crystal":
             groups["crystal"].append(e)
         elif e.card.unique:
             groups[e.card.title_key].append(e)
-        elif e.card.unique is None and e.quantity + sum(x.quantity for x in v.by_title[e.card.title_key]
-                                                        if x is not e and x.section == PREGAME) > 1:
+        elif e.card.unique is None and pregame_titles[e.card.title_key] > 1:
             unknown.append(e.card)
     for key, entries in groups.items():
         count = _copies(entries)

@@ -56,7 +56,7 @@ class HighlanderView:
         self.params = params
         self.endurance: list[Entry] = []
         self.pregame: list[Entry] = []
-        self.title_count: dict[str, int] = {}
+        self.title_count: dict[str, int] = {}  # Endurance cards by title: the deck proper (デッキ)
         self.personas: list[Entry] = []
         self.specific: list[Entry] = []  # Immortal Specific cards (any section, Personas excluded)
         self.by_type: dict[str, list[Entry]] = {}  # Pre-Game kinds only: Persona, Premium, Watcher, ...
@@ -69,11 +69,11 @@ class HighlanderView:
             if e.section == ENDURANCE:
                 add_endurance(e)
                 endurance_count += quantity
+                key = card.title_key
+                title_count[key] = title_count.get(key, 0) + quantity
             else:
                 add_pregame(e)
                 pregame_count += quantity
-            key = card.title_key
-            title_count[key] = title_count.get(key, 0) + quantity
             kind = card.type
             if kind in PREGAME_TYPES:
                 if kind in by_type:
@@ -95,11 +95,16 @@ class HighlanderView:
 
     @lazy
     def by_title(self) -> dict[str, list[Entry]]:
-        """Entries grouped by title (built on first use: rules read it only to report)."""
+        """Endurance entries grouped by title (built on first use: rules read it only to report)."""
         groups: dict[str, list[Entry]] = defaultdict(list)
-        for e in self.deck.entries:
+        for e in self.endurance:
             groups[e.card.title_key].append(e)
         return groups
+
+    @lazy
+    def endurance_titles(self) -> set[str]:
+        """The folded titles present in the Endurance."""
+        return set(self.title_count)
 
     # -- the Persona ----------------------------------------------------------------------------
     @property
@@ -205,8 +210,3 @@ class HighlanderView:
             elif e.card.basic and e.card.type == "Attack":
                 attacks |= grid
         return {"attack_grid": attacks, "block_grid": blocks}
-
-    @lazy
-    def endurance_titles(self) -> set[str]:
-        """The folded titles present in the Endurance."""
-        return {e.card.title_key for e in self.endurance}
