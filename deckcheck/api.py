@@ -189,22 +189,26 @@ class CollectionApp:
             raise DeckcheckError("condition is one of M NM LP MP HP D")
         return Holding(card, condition, **values)
 
+    def resolved(self, raw, fmt_name: str | None = None):
+        """(deck, format) of a raw decklist; DeckcheckError naming every line that did not resolve."""
+        from .check import choose_format
+        from .decks import build_deck
+        fmt = choose_format(raw, fmt_name)
+        deck, problems = build_deck(raw, self.catalog.index(fmt), fmt)
+        if problems:
+            raise DeckcheckError(f"{raw.source}: input errors: " + "; ".join(
+                f"line {p.line}: {p.text!r}: {p.message}" for p in problems))
+        return deck, fmt
+
     def decks_named(self, names: Sequence[str]) -> dict[str, list[tuple[Card, int]]]:
         """Decks from decklist files or folders, or saved decks by name; DeckcheckError if one cannot be read."""
-        from .decks import build_deck
-        from .formats import DEFAULT_FORMAT, get_format
         from .importers.decklists import read_decklists
         out: dict[str, list[tuple[Card, int]]] = {}
         for name in names:
             if Path(name).exists():
                 for path in expand_paths([name]):
                     for raw in read_decklists(path):
-                        fmt = get_format(raw.declared_format or DEFAULT_FORMAT)
-                        deck, problems = build_deck(raw, self.catalog.index(fmt), fmt)
-                        if problems:
-                            first = problems[0]
-                            raise DeckcheckError(f"{raw.source}: line {first.line}: {first.text!r}: {first.message}"
-                                                 + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+                        deck, _fmt = self.resolved(raw)
                         out[raw.source] = [(e.card, e.quantity) for e in deck.entries]
             else:
                 _fmt, _text, entries = self.collections.deck(name)
@@ -214,21 +218,13 @@ class CollectionApp:
     def save_deck(self, name: str, path: str, fmt_name: str | None = None) -> tuple[bool, Report]:
         """Resolve a decklist file and keep it under a name; return (replaced, its check report)."""
         from .check import validate
-        from .decks import build_deck
-        from .formats import DEFAULT_FORMAT, get_format
         from .importers.decklists import read_decklists
         raws = read_decklists(path)
         if len(raws) != 1:
             raise DeckcheckError(f"{path!r} holds {len(raws)} decks; save one deck at a time")
-        raw = raws[0]
-        fmt = get_format(fmt_name or raw.declared_format or DEFAULT_FORMAT)
-        deck, problems = build_deck(raw, self.catalog.index(fmt), fmt)
-        if problems:
-            raise DeckcheckError(f"{path}: cannot save a deck with input errors: " + "; ".join(
-                f"line {p.line}: {p.text!r}: {p.message}" for p in problems))
-        text = deck_text(fmt.name, [(e.card, e.section, e.quantity) for e in deck.entries])
-        replaced = self.collections.save_deck(name, fmt.name, text,
-                                              [(e.card, e.section, e.quantity) for e in deck.entries])
+        deck, fmt = self.resolved(raws[0], fmt_name)
+        entries = [(e.card, e.section, e.quantity) for e in deck.entries]
+        replaced = self.collections.save_deck(name, fmt.name, deck_text(fmt.name, entries), entries)
         return replaced, validate(deck, fmt)
 
 

@@ -6,8 +6,7 @@ Cards and back, collecting every bad cell with its row, column and value.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Mapping
 
 from . import grid as gridmod
 from .cards import (ENDURANCE_TYPES, GAMES, GEM_COLOURS, HIGHLANDER, PREGAME_TYPES, RAVEN_TYPES, Card,
@@ -236,13 +235,3 @@ def card_to_row(card: Card) -> dict[str, str]:
         value = card.gem(colour)
         row[f"gem_{colour}"] = ("" if card.is_persona else UNKNOWN) if value is None else str(value)
     return row
-
-
-def with_id(card: Card, new_id: str) -> Card:
-    """The same card under another id."""
-    return replace(card, id=new_id, _cache={})
-
-
-def iter_rows(cards: Iterable[Card]) -> Iterator[dict[str, str]]:
-    """Sheet rows for many cards, in the given order."""
-    return (card_to_row(c) for c in cards)

@@ -6,6 +6,7 @@ from typing import Callable
 from .catalog import CardIndex
 from .decklist import RawDeck
 from .decks import Deck, build_deck
+from .errors import UnknownFormatError
 from .formats import DEFAULT_FORMAT, Format, get_format
 from .report import InputProblem, Report
 
@@ -46,10 +47,7 @@ def check_raw(raw: RawDeck, index_for: Callable[[Format], CardIndex], requested:
     """Resolve and validate a raw decklist. Unreadable lines become input errors (and no verdict)."""
     try:
         fmt = choose_format(raw, requested)
-    except Exception as exc:  # an unknown format named in the deck itself is that deck's input error
-        from .errors import UnknownFormatError
-        if not isinstance(exc, UnknownFormatError):
-            raise
+    except UnknownFormatError as exc:  # an unknown format named in the deck itself is that deck's input error
         return Report(deck=raw.source, format=requested or raw.declared_format or "", player=raw.player,
                       input_errors=[InputProblem(None, raw.declared_format or requested or "", str(exc))])
     deck, problems = build_deck(raw, index_for(fmt), fmt)

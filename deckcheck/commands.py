@@ -189,12 +189,10 @@ def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most thi
 @cards_app.command("show")
 def cards_show(name: str, cards: CardsOption = None, db: DbOption = None) -> None:
     """Show a card (or every card a name matches) with its rules data and grid."""
-    from .api import Catalog, closest_names
-    from .catalog import CardIndex
+    from .api import Catalog
     from .errors import CardNotFoundError
     from .render import card_panel
-    catalog = Catalog(db, cards or ())
-    index = CardIndex(catalog.cards(), closest_names)
+    index = Catalog(db, cards or ()).index_all()
     found = [c for c in index.cards if c.id == name] or index.matches(name)
     if not found:
         raise CardNotFoundError(name, "unknown card", index.suggest(name))
