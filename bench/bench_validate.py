@@ -39,7 +39,7 @@ def main() -> None:
         texts = [p.read_text() for p in paths]
         decks = []
         t = time.perf_counter()
-        for p, text in zip(paths, texts):
+        for p, text in zip(paths, texts, strict=True):
             deck, problems = build_deck(parse_text(text, str(p)), index, fmt)
             decks.append(deck)
         parse_s = time.perf_counter() - t

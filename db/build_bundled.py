@@ -17,6 +17,7 @@ import sys
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from deckcheck import grid as gridmod
 from deckcheck.cards import NO_MODIFIERS, Card, Modifiers
@@ -98,11 +99,13 @@ class Immortals:
         if who:
             return who, ""
         head, sep, rest = text.partition("/")
-        if sep and self.exact(head):
-            return self.exact(head), rest.strip()
+        who = self.exact(head) if sep else None
+        if who:
+            return who, rest.strip()
         m = re.fullmatch(r"(.+) (Left|Right)", text)
-        if m and self.exact(m.group(1)):
-            return self.exact(m.group(1)), m.group(2)
+        who = self.exact(m.group(1)) if m else None
+        if m and who:
+            return who, m.group(2)
         return None
 
 
@@ -168,7 +171,7 @@ def pregame_kind(title: str, weapon: str | None, variant: str | None, printed: s
 
 def persona_modifiers(text: str) -> Modifiers:
     """Deck-building modifiers stated in a Persona's text (personas.tsv persona_text)."""
-    values = {}
+    values: dict[str, Any] = {}
     if re.search(r"Master cards from any Persona, even if Reserved", text):
         values["master_any_persona"] = True
     m = re.search(r"use (one|\d+) Immortal Specific cards?, even if Reserved, from each Persona", text)
@@ -208,6 +211,7 @@ def build_1e(shared: Path) -> list[Card]:
         extra_pregame = re.search(r"\((\d+) additional Pre-Game Cards\)", name)
         if extra_pregame:
             modifiers = replace(modifiers, pregame_extra=int(extra_pregame.group(1)))
+        gems: dict[str, Any]
         gems = {f"gem_{c}": None for c in ("master", "agility", "strength", "toughness", "empathy", "reason")} \
             if kind == "Persona" else {}
         if persona:
@@ -227,17 +231,17 @@ def build_2e(shared: Path) -> list[Card]:
     """The 2nd-edition records as Cards."""
     cards = []
     for row in read_tsv(shared / "data/highlander-2e/cards.tsv"):
-        kind, _, subtype = row["type"].partition(":")
-        kind, subtype = kind.strip(), tuple(s.strip() for s in subtype.split(";") if s.strip())
+        kind, _, subtype_text = row["type"].partition(":")
+        kind, subtype = kind.strip(), tuple(s.strip() for s in subtype_text.split(";") if s.strip())
         head, sub = row["title"], row["subtitle"]
         is_persona = kind == "Persona"
         immortal = head if is_persona else None
         weapon = head if not is_persona else None
 
-        def number(col: str) -> int | None:
+        def number(col: str, row: dict[str, str] = row) -> int | None:
             return int(row[col]) if row[col].strip() else None
-        gems = {f"gem_{c}": number(f"gem_{c}") for c in ("master", "agility", "strength", "toughness",
-                                                          "empathy", "reason")}
+        gems: dict[str, Any] = {f"gem_{c}": number(f"gem_{c}")
+                                for c in ("master", "agility", "strength", "toughness", "empathy", "reason")}
         cards.append(Card(
             id=row["code"], name=f"{head} {sub}", title=sub, immortal=immortal, weapon=weapon, edition=2,
             set=row["set"], type=kind, subtype=subtype, restriction=None, reserved=None, signature=None,

@@ -1,7 +1,7 @@
 """Rows <-> core Cards, shared by the SQLAlchemy path and the fast sqlite3 read path."""
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from deckcheck.cards import NO_MODIFIERS, Card, parse_modifiers
 
@@ -34,7 +34,7 @@ def card_to_values(card: Card, source: str = "") -> dict:
 
 def card_from_values(row: Mapping[str, object]) -> Card:
     """The core Card of a stored row (booleans may come back as 0/1 from sqlite3)."""
-    values = {k: row[k] for k in CARD_COLUMNS}
+    values: dict[str, Any] = {k: row[k] for k in CARD_COLUMNS}
     values["set"] = values.pop("set_code")
     values["subtype"] = tuple(s for s in (values["subtype"] or "").split(";") if s)
     values["requires"] = frozenset(s for s in (values["requires"] or "").split(";") if s)
@@ -50,4 +50,4 @@ def card_from_values(row: Mapping[str, object]) -> Card:
 
 def cards_from_tuples(rows: Iterable[Sequence]) -> list[Card]:
     """Cards from rows selected in CARD_COLUMNS order."""
-    return [card_from_values(dict(zip(CARD_COLUMNS, row))) for row in rows]
+    return [card_from_values(dict(zip(CARD_COLUMNS, row, strict=True))) for row in rows]

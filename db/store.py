@@ -4,7 +4,7 @@ from __future__ import annotations
 import csv
 import datetime as _dt
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 from deckcheck.cards import Card
 from deckcheck.cardsheet import cards_from_rows
@@ -64,7 +64,7 @@ class Store:
 
     def __init__(self, url: str | None = None):
         self.url = resolve_url(url)
-        self._engine = None
+        self._engine: Any = None  # a sqlalchemy Engine, created on first use
 
     # -- set-up ---------------------------------------------------------------------------------
     @property
@@ -185,11 +185,11 @@ class Store:
 
     def _upsert(self, con, cards: list[Card], source: str) -> None:
         from .models import CardRow
-        table = CardRow.__table__
+        table = CardRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it on table classes
         if con.dialect.name == "postgresql":
             from sqlalchemy.dialects.postgresql import insert
         elif con.dialect.name == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert
+            from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]  # same call shape
         else:
             raise DatabaseError(f"unsupported database {con.dialect.name!r}; use SQLite or PostgreSQL")
         rows = [card_to_values(c, source) for c in cards]

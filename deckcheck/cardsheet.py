@@ -6,7 +6,7 @@ Cards and back, collecting every bad cell with its row, column and value.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from . import grid as gridmod
 from .cards import (ENDURANCE_TYPES, GAMES, GEM_COLOURS, HIGHLANDER, PREGAME_TYPES, RAVEN_TYPES, Card,
@@ -163,7 +163,7 @@ def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[Row
         if suit not in SUITS:
             r.bad("suit", f"suit is one of {', '.join(SUITS)}")
     is_persona = card_type == "Persona"
-    gems = {f"gem_{c}": r.integer(f"gem_{c}", None if is_persona else 0) for c in GEM_COLOURS}
+    gems: dict[str, Any] = {f"gem_{c}": r.integer(f"gem_{c}", None if is_persona else 0) for c in GEM_COLOURS}
     immortal = r.text("immortal") or None
     weapon = r.text("weapon") or None
     title, derived_version = derive_title(name, immortal, weapon)

@@ -48,7 +48,7 @@ def field_stats(cards: Iterable[Card]) -> list[FieldStat]:
     return out
 
 
-def counts(cards: Iterable[Card]) -> dict[str, Counter]:
+def counts(cards: Iterable[Card]) -> dict[str, Counter[str]]:
     """Cards by game, edition, set and type."""
     cards = list(cards)
     return {"game": Counter(c.game for c in cards), "edition": Counter(str(c.edition) for c in cards),

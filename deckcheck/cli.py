@@ -74,7 +74,7 @@ def _parser(prog: str, positional: str, with_out: bool) -> argparse.ArgumentPars
     parser.add_argument("--db", default=os.environ.get("DECKCHECK_DB") or None)
     if with_out:
         parser.add_argument("--out", "-o")
-    parser.error = _no_exit  # let typer report bad arguments, with its usage text
+    parser.error = _no_exit  # type: ignore[method-assign]  # let typer report bad arguments, with its usage text
     return parser
 
 

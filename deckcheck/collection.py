@@ -134,7 +134,7 @@ class RowReader:
                 problems.append(RowProblem(number, "card", get("card"), "a row needs a card name"))
             else:
                 found = self.resolve(name, _text(get("set")))
-                if found.__class__ is CardNotFoundError:
+                if isinstance(found, CardNotFoundError):
                     message = str(found).split(": ", 1)[-1].split("; did you mean")[0]
                     problems.append(RowProblem(number, "card", name, message, found.suggestions))
                 else:
@@ -150,7 +150,7 @@ class RowReader:
         want = self._number(number, "want_quantity", get("want_quantity"), 0)
         quantity = self._number(number, "quantity", get("quantity"), 0 if want else 1)
         trade = self._number(number, "trade_quantity", get("trade_quantity"), 0)
-        if card is None or len(problems) != before:
+        if card is None or condition is None or len(problems) != before:
             return None
         return Holding(card, condition, _text(get("language")), foil_text in _TRUE, quantity, trade, want,
                        _text(get("location")), _text(get("notes")), _text(get("collection")) or collection)

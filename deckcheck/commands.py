@@ -100,13 +100,13 @@ def taktik_deal(hands: Annotated[Optional[Path], typer.Argument(help="Each playe
                 as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Life Points, Shield, who may redeal and who begins, from the opening deal."""
     from .games import taktik
-    if hands is None and seed is None:
-        raise DeckcheckError("name a file of dealt cards, or --seed N for a random deal")
     if hands is not None:
         from .importers.deals import read_deal
         opening = taktik.opening(read_deal(hands))
-    else:
+    elif seed is not None:
         opening = taktik.deal(players, seed, redeal)
+    else:
+        raise DeckcheckError("name a file of dealt cards, or --seed N for a random deal")
     if as_json:
         sys.stdout.write(json.dumps(_opening_json(opening), ensure_ascii=False) + "\n")
         return
@@ -211,8 +211,8 @@ def cards_stats(cards: CardsOption = None, db: DbOption = None) -> None:
     out = _console()
     out.print(f"[bold]{len(all_cards)} cards[/]")
     for key, counter in counts(all_cards).items():
-        out.print(simple_table(f"by {key}", (key, "cards"), sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])),
-                               justify_right=("cards",)))
+        rows = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
+        out.print(simple_table(f"by {key}", (key, "cards"), rows, justify_right=("cards",)))
     stats = field_stats(all_cards)
     out.print(simple_table("Highlander rules data: how much is known", ("field", "applies to", "known", "of", "%"),
                            [(s.field, s.applies_to, s.known, s.total,
@@ -389,7 +389,8 @@ def collection_stats(collection: CollectionOption = "main", db: DbOption = None)
     distinct = len({h.card.rules_key for h in holdings if h.quantity})
     out.print(f"[bold]{collection}[/]: {total} cards, {distinct} distinct cards, "
               f"{len({h.card.id for h in holdings if h.quantity})} distinct printings", soft_wrap=True)
-    by_set, by_edition = Counter(), Counter()
+    by_set: Counter[str] = Counter()
+    by_edition: Counter[str] = Counter()
     for h in holdings:
         by_set[h.card.set or "?"] += h.quantity
         by_edition[str(h.card.edition)] += h.quantity

@@ -72,7 +72,8 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
     deck = Deck(source=raw.source, declared_format=raw.declared_format, player=raw.player)
     problems = [InputProblem(p.line, p.text, p.message) for p in raw.problems]
     for line in raw.lines:
-        card = quantity = None
+        card: Card | None = None
+        quantity = 0
         error: CardNotFoundError | None = None
         for qty, name in line.readings:
             try:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from . import grid
 from .cards import Card
@@ -22,7 +22,7 @@ class Format:
     title: str
     game: str
     rules: tuple[Rule, ...]
-    params: Mapping[str, object] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
     sections: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     default_section: Callable[[Card], str] = lambda card: ENDURANCE

@@ -85,7 +85,8 @@ def card_panel(card: Card) -> Panel:
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold")
     table.add_column()
-    fields = [("id", card.id), ("game", card.game), ("title", card.title), ("Immortal", card.immortal or "—"),
+    fields: list[tuple[str, object]] = [
+              ("id", card.id), ("game", card.game), ("title", card.title), ("Immortal", card.immortal or "—"),
               ("Weapon", card.weapon or "—"), ("version", card.version or "—"), ("edition", card.edition),
               ("set", card.set or "—"), ("rarity", card.rarity or "—"), ("type", card.type),
               ("subtype", ", ".join(card.subtype) or "—"), ("basic", card.basic), ("Master card", card.is_master),
@@ -101,8 +102,8 @@ def card_panel(card: Card) -> Panel:
                          ("rank", card.rank), ("suit", card.suit)):
         if value is not None:
             fields.append((label, value))
-    for label, value in fields:
-        table.add_row(label, show(value))
+    for label, shown in fields:
+        table.add_row(label, show(shown))
     parts: list = [table]
     if card.type in ("Attack", "Block", "Special Attack", "Dodge") or card.grid is not None:
         if card.grid is None:

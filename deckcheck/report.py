@@ -25,7 +25,8 @@ class Issue(NamedTuple):
 
     def as_dict(self) -> dict:
         """The JSON object of CONTRACTS.md §3."""
-        out = {"rule": self.rule, "severity": self.severity, "message": self.message, "cards": list(self.cards)}
+        out: dict[str, object] = {"rule": self.rule, "severity": self.severity, "message": self.message,
+                                  "cards": list(self.cards)}
         if self.limit is not None:
             out["limit"] = self.limit
         if self.actual is not None:

@@ -54,7 +54,7 @@ class Tournament:
 
     def summary_rows(self) -> list[list[object]]:
         """One row per deck, in SUMMARY_COLUMNS order."""
-        rows = []
+        rows: list[list[object]] = []
         for r in self.reports:
             rows.append([player_of(r), r.deck, r.format, r.persona or _no_persona(r),
                          r.counts.get("Endurance", ""), r.counts.get("Pre-Game", ""), verdict(r), len(r.errors),

@@ -53,6 +53,7 @@ def write_card_sheet(path: Path | str, cards: Iterable[Card]) -> int:
     if kind_of(path) == "csv":
         write_csv(path, COLUMNS, rows)
     else:
-        typed = [[int(v) if col in NUMERIC and v.isdigit() else v for col, v in zip(COLUMNS, row)] for row in rows]
+        typed = [[int(v) if col in NUMERIC and v.isdigit() else v for col, v in zip(COLUMNS, row, strict=True)]
+                 for row in rows]
         write_xlsx(path, [SheetSpec("cards", COLUMNS, typed)])
     return len(rows)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Sequence
 
 from deckcheck.decklist import RawDeck, RawProblem, parse_text, section_word
 from deckcheck.errors import DecklistError
@@ -91,7 +92,7 @@ def _read_sheets(path: Path) -> list[RawDeck]:
     return decks
 
 
-def _cell(row: list, i: int | None) -> str:
+def _cell(row: Sequence[object], i: int | None) -> str:
     if i is None or i >= len(row) or row[i] is None:
         return ""
     value = unquote(row[i])

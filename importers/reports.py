@@ -17,7 +17,7 @@ def write_tournament_report(path: Path | str, tournament: Tournament) -> str:
     suffix = path.suffix.lower()
     summary = tournament.summary_rows()
     if suffix == ".xlsx":
-        styles = [STYLE[row[6]] for row in summary]
+        styles = [STYLE[str(row[6])] for row in summary]
         issues = tournament.issue_rows()
         issue_styles = ["bad" if row[3] == "error" else "warn" for row in issues]
         write_xlsx(path, [SheetSpec("Summary", SUMMARY_COLUMNS, summary, styles),

@@ -30,9 +30,9 @@ class Table:
 
     name: str
     header: list[str]
-    rows: list[list[object]]
+    rows: Sequence[Sequence[object]]
 
-    def numbered(self) -> Iterable[tuple[int, list[object]]]:
+    def numbered(self) -> Iterable[tuple[int, Sequence[object]]]:
         """(row number, cells) for every data row."""
         return ((i, r) for i, r in enumerate(self.rows, start=2))
 
@@ -177,7 +177,8 @@ def write_xlsx(path: Path, sheets: Sequence[SheetSpec]) -> None:
             ws.write_row(0, 0, list(spec.header), bold)
             write_string, write_number = ws.write_string, ws.write_number
             for r, row in enumerate(spec.rows, start=1):
-                style = styles.get(spec.row_styles[r - 1]) if spec.row_styles else None
+                row_style = spec.row_styles[r - 1] if spec.row_styles else None
+                style = styles.get(row_style) if row_style else None
                 for c, value in enumerate(row):
                     if value is None or value == "":
                         if style is not None:

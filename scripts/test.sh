@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# All set-up on a fresh machine (python3 only), then the whole test suite, PostgreSQL included.
+# All set-up on a fresh machine (python3 only), then ruff, mypy and the whole test suite, PostgreSQL included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+bash scripts/lint.sh  # ruff and mypy: any finding fails the run before the tests start
 source scripts/postgres.sh
 .venv/bin/python -m pytest "$@"

@@ -4,24 +4,32 @@ from __future__ import annotations
 import pytest
 
 from deckcheck import grid
+from deckcheck.cards import Card
 from deckcheck.cardsheet import card_from_row, card_to_row, cards_from_rows, derive_title
 from deckcheck.errors import CardSheetError
 
 
+def card_of(values: dict[str, str]) -> Card:
+    """The card of one sheet row that must be valid."""
+    card = card_from_row(values)
+    assert card is not None
+    return card
+
+
 def test_only_name_is_required_and_empties_mean_what_the_contract_says():
-    card = card_from_row({"name": "Connor MacLeod Back Away", "immortal": "Connor MacLeod"})
+    card = card_of({"name": "Connor MacLeod Back Away", "immortal": "Connor MacLeod"})
     assert (card.title, card.game, card.edition, card.type) == ("Back Away", "highlander", 1, None)
     assert (card.restriction, card.reserved, card.hand_icons, card.gem_master, card.grid) == (0, False, 0, 0, None)
     assert card.id == "connor-macleod-back-away"
 
 
 def test_persona_gems_empty_mean_unknown():
-    card = card_from_row({"name": "X Persona", "type": "persona", "immortal": "X", "gem_master": "4"})
+    card = card_of({"name": "X Persona", "type": "persona", "immortal": "X", "gem_master": "4"})
     assert card.type == "Persona" and card.gem_master == 4 and card.gem_agility is None
 
 
 def test_unknown_cells():
-    card = card_from_row({"name": "A", "restriction": "unknown", "reserved": "?", "hand_icons": "unknown"})
+    card = card_of({"name": "A", "restriction": "unknown", "reserved": "?", "hand_icons": "unknown"})
     assert (card.restriction, card.reserved, card.hand_icons) == (None, None, None)
 
 
@@ -36,7 +44,7 @@ def test_derive_title(name, immortal, weapon, title, version):
 
 
 def test_grid_and_modifiers():
-    card = card_from_row({"name": "B", "grid": "ul, MC", "deckbuilding": "deck_min=40; grants=Watcher;woc_max=2"})
+    card = card_of({"name": "B", "grid": "ul, MC", "deckbuilding": "deck_min=40; grants=Watcher;woc_max=2"})
     assert card.grid == grid.BIT["UL"] | grid.BIT["MC"]
     assert (card.modifiers.deck_min, card.modifiers.woc_max, card.modifiers.grants) == (40, 2, {"Watcher"})
 

@@ -33,7 +33,7 @@ def test_core_modules_import_only_the_standard_library():
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                names = [node.module]
+                names = [node.module or ""]
             else:
                 continue
             for name in names:

@@ -168,7 +168,8 @@ def test_sleeves_warning_for_mixed_editions_alone(synthetic_index):
 
 
 def test_title_limits_count_the_endurance_only(synthetic_index):
-    """1E 'no more than six of any one card' and 2E 同名カードはデッキに6枚まで: the deck proper (デッキ = Endurance)."""
+    """1E 'no more than six of any one card' and 2E 同名カードはデッキに6枚まで: the deck proper
+    (デッキ = Endurance)."""
     report = check(synthetic_index, deck_text("Relic One", "3 Thrust") + "\nPre-Game:\nThrust\n", "type1e")
     assert {i.rule for i in report.errors} == {"HL-SECTION"}  # the Pre-Game Thrust is misplaced, not a 7th
     report = check(synthetic_index, deck_text("Filler A (2)"), "type2")

@@ -94,7 +94,7 @@ def test_csv_and_json_reports(cli_env, tmp_path):
     with open(out, newline="") as f:
         rows = list(csv.DictReader(f))
     assert [(r["player"], r["legal"]) for r in rows] == list(zip(PLAYERS, ["legal", "NOT LEGAL", "legal",
-                                                                          "unreadable"]))
+                                                                          "unreadable"], strict=True))
     out = tmp_path / "report.json"
     run("tournament", "check", "examples/tournament/registration.csv", "--out", str(out))
     data = json.loads(out.read_text())

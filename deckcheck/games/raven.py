@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import cached_property
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..cards import Card
 from ..decks import Deck, Entry
@@ -26,7 +26,7 @@ SECTION_OF_TYPE = MappingProxyType({"Hunter": HUNTERS, "Item": ITEMS, "Prey": PR
 class RavenView:
     """A group seen by the RS rules: its sections, and each Item's Hunter."""
 
-    def __init__(self, deck: Deck, params: Mapping[str, object]):
+    def __init__(self, deck: Deck, params: Mapping[str, Any]):
         self.deck = deck
         self.params = params
         self.sections: dict[str, list[Entry]] = defaultdict(list)
@@ -94,12 +94,12 @@ def item_per_hunter(v: RavenView):
                              "of the group", [e.card], fix=f"attach {e.card.name} to a Hunter of the group"))
             continue
         per_hunter[hunter.name].append(e)
-    for hunter, items in per_hunter.items():
+    for hunter_name, items in per_hunter.items():
         count = sum(e.quantity for e in items)
         if count > 1:
-            out.append(error("RS-ITEM-PER-HUNTER", f"{count} Items attached to {hunter}: "
+            out.append(error("RS-ITEM-PER-HUNTER", f"{count} Items attached to {hunter_name}: "
                              f"{', '.join(names(e.card for e in items))}; at most 1 is allowed",
-                             [e.card for e in items], 1, count, f"keep one Item on {hunter}"))
+                             [e.card for e in items], 1, count, f"keep one Item on {hunter_name}"))
     return out
 
 

@@ -11,10 +11,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..cards import Card
-from ..decks import Deck
+from ..decks import Deck, Player
 from ..errors import DeckcheckError
 from ..formats import Format, register
 from ..report import ERROR, Issue
@@ -40,7 +40,7 @@ SYMBOL = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 
 def short_name(card: Card) -> str:
     """'Q♣' for the Queen of Clubs."""
-    return f"{card.rank}{SYMBOL[card.suit]}"
+    return f"{card.rank}{SYMBOL[str(card.suit)]}"
 
 
 @lru_cache(maxsize=1)
@@ -71,14 +71,14 @@ def parse_playing_card(text: str) -> Card:
 
 @lru_cache(maxsize=1)
 def _by_rank_suit() -> dict[tuple[str, str], Card]:
-    return {(c.rank, c.suit): c for c in playing_cards()}
+    return {(str(c.rank), str(c.suit)): c for c in playing_cards()}
 
 
 # -- the format -----------------------------------------------------------------------------------
 class TaktikView:
     """A table seen by the TK rules: the deck's playing cards and the players with their Heroes."""
 
-    def __init__(self, deck: Deck, params: Mapping[str, object]):
+    def __init__(self, deck: Deck, params: Mapping[str, Any]):
         self.deck = deck
         self.params = params
 
@@ -135,23 +135,24 @@ def heroes(v: TaktikView):
             out.append(error("TK-HEROES", f"{plays[0].name} has {len(plays)} Heroes: "
                              f"{', '.join(p.hero.name for p in plays if p.hero)}; each player has exactly one",
                              [p.hero for p in plays if p.hero], 1, len(plays), f"keep one Hero for {plays[0].name}"))
-    placed = [p for p in v.deck.players if p.hero is not None]
-    for p in placed:
-        if p.hero.type == PLAYING_CARD:
-            out.append(error("TK-HEROES", f"{p.name}'s Hero {p.hero.name} is a playing card, not a Hero",
-                             [p.hero], fix=f"give {p.name} a Hero"))
-    heroes_only = [p for p in placed if p.hero.type != PLAYING_CARD]
-    by_hero: dict[str, list] = defaultdict(list)
-    for p in heroes_only:
-        by_hero[p.hero.id].append(p)
+    placed = [(p, p.hero) for p in v.deck.players if p.hero is not None]
+    for p, hero in placed:
+        if hero.type == PLAYING_CARD:
+            out.append(error("TK-HEROES", f"{p.name}'s Hero {hero.name} is a playing card, not a Hero",
+                             [hero], fix=f"give {p.name} a Hero"))
+    heroes_only = [(p, hero) for p, hero in placed if hero.type != PLAYING_CARD]
+    by_hero: dict[str, list[tuple[Player, Card]]] = defaultdict(list)
+    for p, hero in heroes_only:
+        by_hero[hero.id].append((p, hero))
     for plays in by_hero.values():
         if len(plays) > 1:
-            out.append(error("TK-HEROES", f"{plays[0].hero.name} is played by {', '.join(p.name for p in plays)}; "
-                             "no Hero twice", [plays[0].hero], 1, len(plays),
-                             f"give {', '.join(p.name for p in plays[1:])} another Hero"))
+            first = plays[0][1]
+            out.append(error("TK-HEROES", f"{first.name} is played by {', '.join(p.name for p, _ in plays)}; "
+                             "no Hero twice", [first], 1, len(plays),
+                             f"give {', '.join(p.name for p, _ in plays[1:])} another Hero"))
     tied: dict[tuple, list] = defaultdict(list)
     unknown = []
-    for card in {p.hero.id: p.hero for p in heroes_only}.values():
+    for card in {hero.id: hero for _, hero in heroes_only}.values():
         if card.rank is None or card.suit is None:
             unknown.append(card)
         else:
@@ -177,6 +178,11 @@ TAKTIK52 = register(Format(
 
 
 # -- the opening deal -----------------------------------------------------------------------------
+def _value(card: Card) -> int:
+    """A playing card's value in the opening deal."""
+    return VALUE[str(card.rank)]
+
+
 @dataclass
 class Hand:
     """One player's opening cards: the two highest are Life Points, the lowest the Shield."""
@@ -188,7 +194,7 @@ class Hand:
     @property
     def ordered(self) -> list[Card]:
         """The three cards, highest first."""
-        return sorted(self.cards, key=lambda c: VALUE[c.rank], reverse=True)
+        return sorted(self.cards, key=_value, reverse=True)
 
     @property
     def life_cards(self) -> list[Card]:
@@ -203,12 +209,12 @@ class Hand:
     @property
     def life_points(self) -> int:
         """The value of the two Life Point cards together."""
-        return sum(VALUE[c.rank] for c in self.life_cards)
+        return sum(_value(c) for c in self.life_cards)
 
     @property
     def shield(self) -> int:
         """The value of the Shield card."""
-        return VALUE[self.shield_card.rank]
+        return _value(self.shield_card)
 
     @property
     def may_redeal(self) -> bool:
@@ -285,8 +291,8 @@ def deal(players: int, seed: int, redeal: bool = False) -> Opening:
     random.Random(seed).shuffle(pile)
     dealt: list[list[Card]] = [[] for _ in range(players)]
     for _ in range(3):
-        for hand in dealt:
-            hand.append(pile.pop())
+        for cards in dealt:
+            cards.append(pile.pop())
     hands = [Hand(f"Player {i + 1}", tuple(cards)) for i, cards in enumerate(dealt)]  # type: ignore[arg-type]
     if redeal:
         for hand in hands:

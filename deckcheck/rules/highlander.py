@@ -79,7 +79,7 @@ def restricted(v: HighlanderView):
         if None in limits:
             unknown += [e.card for e in entries]
             continue
-        limit, card = min(limits), entries[0].card
+        limit, card = min(n for n in limits if n is not None), entries[0].card
         if count > limit:
             out.append(error("HL-RESTRICTED", f"{count} copies of {card.name}, which has Restriction number {limit}",
                              (e.card for e in entries), limit, count, f"remove {count - limit} {card.name}"))
@@ -106,7 +106,7 @@ def section(v: HighlanderView):
     out = []
     unknown: list[Card] = []
     for e in v.deck.entries:
-        if _SECTION_OF.get(e.card.type) == e.section:
+        if e.card.type is not None and _SECTION_OF.get(e.card.type) == e.section:
             continue
         kind = _pregame_type(e.card)
         if kind is None:
@@ -145,7 +145,7 @@ def other_persona(v: HighlanderView):
     for who, items in refused.items():
         count = sum(n for _, n in items)
         listed = names(e.card for e, _ in items)
-        out.append(Issue("HL-OTHER-PERSONA", ERROR, f"{plural(count, 'card')} of {who} in a {v.persona.immortal} deck: "
+        out.append(Issue("HL-OTHER-PERSONA", ERROR, f"{plural(count, 'card')} of {who} in {v.whose}: "
                          f"{', '.join(listed)}", listed, 0, count,
                          f"remove {count} {who} {'card' if count == 1 else 'cards'}"))
     return out
@@ -153,7 +153,7 @@ def other_persona(v: HighlanderView):
 
 @rule("HL-GENERIC-SPECIFIC", ERROR, "A Generic Immortal includes at most 1 of each Immortal Specific card.")
 def generic_specific(v: HighlanderView):
-    out = []
+    out: list[Issue] = []
     if not v.is_generic:
         return out
     limit = int(v.params["generic_specific_max"])
@@ -193,9 +193,8 @@ def reserved(v: HighlanderView):
         elif card.reserved and not (permitted and card.signature is not True):
             bad.append(e)
     for e in bad:
-        whose = "a Generic Immortal" if v.is_generic else f"a {v.persona.immortal} deck"
         out.append(error("HL-RESERVED", f"{e.card.name} is Reserved for {e.card.immortal}; it cannot be included by "
-                         f"{whose}", [e.card], 0, e.quantity, f"remove {e.quantity} {e.card.name}"))
+                         f"{v.whose}", [e.card], 0, e.quantity, f"remove {e.quantity} {e.card.name}"))
     if unknown:
         out.append(data_unknown("HL-RESERVED", "Reserved mark unknown", unknown))
     return out
@@ -211,9 +210,8 @@ def signature(v: HighlanderView):
         if card.signature is None:
             unknown.append(card)
         elif card.signature:
-            whose = "a Generic Immortal" if v.is_generic else f"a {v.persona.immortal} deck"
             out.append(error("HL-SIGNATURE", f"{card.name} is a Signature card of {card.immortal}; it cannot be "
-                             f"included by {whose}", [card], 0, e.quantity, f"remove {e.quantity} {card.name}"))
+                             f"included by {v.whose}", [card], 0, e.quantity, f"remove {e.quantity} {card.name}"))
     if unknown:
         out.append(data_unknown("HL-SIGNATURE", "Signature mark unknown", unknown))
     return out
@@ -222,19 +220,19 @@ def signature(v: HighlanderView):
 @rule("HL-MASTER", ERROR, "Master cards are at most the Persona's Master allowance; a Generic Immortal includes "
                           "none.")
 def master(v: HighlanderView):
-    out = []
+    out: list[Issue] = []
     masters = [e for e in v.endurance if e.card.is_master]
     count = _copies(masters)
     if not count:
         return out
     if v.persona is None:
         limit = 0
+    elif v.persona.gem_master is None:
+        out.append(data_unknown("HL-MASTER", f"the Master allowance of {v.persona.name} is unknown "
+                                f"({plural(count, 'Master card')} in the deck)", [v.persona]))
+        return out
     else:
         limit = v.persona.gem_master
-        if limit is None:
-            out.append(data_unknown("HL-MASTER", f"the Master allowance of {v.persona.name} is unknown "
-                                    f"({plural(count, 'Master card')} in the deck)", [v.persona]))
-            return out
     if count > limit:
         who = "a Generic Immortal may include none" if v.persona is None else \
             f"{v.persona.name} allows {limit}"
@@ -275,12 +273,12 @@ def woc_count(v: HighlanderView):
 def hand_icons(v: HighlanderView):
     out = []
     limit = int(v.params["hand_max"])
-    known = [e for e in v.pregame if e.card.hand_icons]
-    total = sum(e.card.hand_icons * e.quantity for e in known)
+    known = [(e, e.card.hand_icons) for e in v.pregame if e.card.hand_icons]
+    total = sum(icons * e.quantity for e, icons in known)
     unknown = [e.card for e in v.pregame if e.card.hand_icons is None]
     if total > limit:
         out.append(error("HL-HAND-ICONS", f"the Pre-Game cards carry {total} Hand icons; at most {limit} are allowed",
-                         (e.card for e in known), limit, total, f"remove Pre-Game cards carrying {total - limit} "
+                         (e.card for e, _ in known), limit, total, f"remove Pre-Game cards carrying {total - limit} "
                          "Hand icons"))
     elif unknown:
         out.append(data_unknown("HL-HAND-ICONS", f"Hand icons unknown ({total} known)", unknown))
@@ -349,12 +347,12 @@ def watcher_count(v: HighlanderView):
 # -- HL2-*: type2 ----------------------------------------------------------------------------------
 @rule("HL2-EDITION-MIX", ERROR, "All Endurance cards of one title come from one edition.")
 def edition_mix(v: HighlanderView):
-    out = []
+    out: list[Issue] = []
     for entries in v.by_title.values():
         editions = sorted({e.card.edition for e in entries})
         if len(editions) > 1:
             title = entries[0].card.title
-            per = Counter()
+            per: Counter[int] = Counter()
             for e in entries:
                 per[e.card.edition] += e.quantity
             keep = max(per, key=lambda ed: (per[ed], -ed))
@@ -366,7 +364,7 @@ def edition_mix(v: HighlanderView):
 
 @rule("HL2-SLEEVES", WARNING, "The deck mixes editions: opaque sleeves of one colour are required.")
 def sleeves(v: HighlanderView):
-    out = []
+    out: list[Issue] = []
     editions = sorted({e.card.edition for e in v.endurance})
     if len(editions) > 1:
         out.append(warning("HL2-SLEEVES", f"the Endurance mixes editions {', '.join(map(str, editions))}; their backs "
@@ -375,7 +373,7 @@ def sleeves(v: HighlanderView):
 
 
 def _coverage(v: HighlanderView, entries, needed: int, rule_id: str, what: str):
-    out = []
+    out: list[Issue] = []
     covered = 0
     unknown: list[Card] = []
     for e in entries:
@@ -464,26 +462,26 @@ def pregame_unique(v: HighlanderView):
 
 @rule("HL2-GEMS", ERROR, "Gem icons of each colour but Master add up to at most 3 x the Persona's value.")
 def gems(v: HighlanderView):
-    out = []
+    out: list[Issue] = []
     if v.persona is None:
         return out
     factor = int(v.params["gem_factor"])
     for colour in GEM_COLOURS[1:]:
-        carrying = [e for e in v.endurance if e.card.gem(colour)]
-        total = sum(e.card.gem(colour) * e.quantity for e in carrying)
+        carrying = [(e, icons) for e in v.endurance if (icons := e.card.gem(colour))]
+        total = sum(icons * e.quantity for e, icons in carrying)
         unknown_cards = [e.card for e in v.endurance if e.card.gem(colour) is None]
         allowance = v.persona.gem(colour)
         if allowance is None:
             if total or unknown_cards:
                 out.append(data_unknown("HL2-GEMS", f"the {colour.title()} gem value of {v.persona.name} is unknown "
                                         f"({total} {colour.title()} icons in the Endurance)",
-                                        [v.persona] + [e.card for e in carrying]))
+                                        [v.persona] + [e.card for e, _ in carrying]))
             continue
         limit = factor * allowance
         if total > limit:
             out.append(error("HL2-GEMS", f"{total} {colour.title()} gem icons in the Endurance; {v.persona.name} "
                              "allows "
-                             f"{limit} ({factor} x {allowance})", (e.card for e in carrying), limit, total,
+                             f"{limit} ({factor} x {allowance})", (e.card for e, _ in carrying), limit, total,
                              f"remove cards carrying {total - limit} {colour.title()} icons"))
         elif unknown_cards:
             out.append(data_unknown("HL2-GEMS", f"{colour.title()} gem icons unknown ({total} of {limit} known)",
@@ -519,7 +517,7 @@ def watcher_hunter(v: HighlanderView):
                 found[kinds[sub.lower()]].append(e)
     if len(found) > 1:
         counts = {k: _copies(es) for k, es in found.items()}
-        fewer = min(counts, key=counts.get)
+        fewer = min(counts, key=lambda k: counts[k])
         out.append(error("HL2-WATCHER-HUNTER", "the deck holds " + " and ".join(
                          f"{plural(n, k + ' card')}" for k, n in counts.items()) + "; they exclude each other",
                          (e.card for es in found.values() for e in es), fix=f"remove the {counts[fewer]} {fewer} "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from functools import lru_cache
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..cards import NO_MODIFIERS, PREGAME_TYPES, Card
 from ..decks import Deck, Entry
@@ -51,7 +51,7 @@ def _allocation_order(e: Entry) -> tuple:
 class HighlanderView:
     """A deck seen by the Highlander rules."""
 
-    def __init__(self, deck: Deck, params: Mapping[str, object]):
+    def __init__(self, deck: Deck, params: Mapping[str, Any]):
         self.deck = deck
         self.params = params
         self.endurance: list[Entry] = []
@@ -88,6 +88,11 @@ class HighlanderView:
         self.personas = by_type.get("Persona", [])
         self.persona: Card | None = self.personas[0].card if self.personas else None  # the first one written
         self.persona_key = self.persona.immortal_key if self.persona is not None else None
+
+    @property
+    def whose(self) -> str:
+        """How a message names the deck: 'a Generic Immortal' or 'a Connor MacLeod deck'."""
+        return "a Generic Immortal" if self.persona is None else f"a {self.persona.immortal} deck"
 
     def counts(self) -> dict[str, int]:
         """Cards in each section."""

@@ -41,7 +41,8 @@ def test_base_group_is_legal(index):
 
 @pytest.mark.parametrize("rule_id,changes", [
     ("RS-HUNTERS", {"hunters": None, "items": None}),
-    ("RS-RENOWN", {"hunters": "Ranger Ann\nOld Marek\nSister Ilse", "items": "Longbow @ Ranger Ann\nChainmail @ Old Marek"}),
+    ("RS-RENOWN", {"hunters": "Ranger Ann\nOld Marek\nSister Ilse",
+                   "items": "Longbow @ Ranger Ann\nChainmail @ Old Marek"}),
     ("RS-ITEM-PER-HUNTER", {"items": "Longbow @ Ranger Ann\nRaven Feather @ Ranger Ann"}),
     ("RS-ITEM-PER-HUNTER", {"items": "Longbow"}),
     ("RS-ITEM-PER-HUNTER", {"items": "Longbow @ Sister Ilse"}),

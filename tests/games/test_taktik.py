@@ -69,7 +69,8 @@ def test_quantities_and_number_names(index):
 
 
 def hand(player, *cards):
-    return taktik.Hand(player, tuple(taktik.parse_playing_card(c) for c in cards))
+    first, second, third = (taktik.parse_playing_card(c) for c in cards)
+    return taktik.Hand(player, (first, second, third))
 
 
 def test_life_points_and_shield():
