@@ -5,7 +5,9 @@
 Reproducible: the same inputs give byte-identical sheets; --check only compares and exits 1 on a
 difference. Every value comes from the sources (see ../shared/data/SOURCES.md); what they do not
 give is written as unknown, never guessed. Where a value is derived (an Immortal read off a
-name, a Pre-Game kind read off a name), the rule that derives it is in this file, with its reason.
+name, a Pre-Game kind read off a name, an Attack's grid read off its name), the rule that derives it
+is in this file, with its reason. Stated facts (card-facts.tsv: Restriction numbers, Reserved marks,
+texts) apply to the exact checklist row they name, and to no other printing.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import io
 import re
 import sys
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,12 +52,86 @@ BASIC_BLOCKS = {"Upper Left Block": "UL UC ML MC", "Upper Right Block": "UC UR M
 _VERSION = re.compile(r"^(?:version\s*)?(\d+)$", re.IGNORECASE)
 _PAREN = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
 _VARIANT = re.compile(r"\s*\[Undefined Variant #(\d+)\]\s*$")
+FACT_FIELDS = ("restriction", "reserved", "text")
+# card-facts.tsv: "none printed" is a known value (the card carries no Restriction number), not unknown.
+NONE_PRINTED = "none printed"
 
 
 def read_tsv(path: Path) -> list[dict[str, str]]:
     """The rows of a tab-separated file with a header."""
     with open(path, encoding="utf-8", newline="") as f:
         return list(csv.DictReader(f, delimiter="\t"))
+
+
+@dataclass
+class Facts:
+    """What card-facts.tsv states about one checklist row, and where each value was stated."""
+
+    restriction: int | None = None
+    reserved: bool | None = None
+    text: str | None = None
+    sources: dict[str, str] = field(default_factory=dict)  # field -> the source's address
+
+
+def read_facts(shared: Path, checklist: list[dict]) -> dict[tuple[str, str], Facts]:
+    """card-facts.tsv by (set_code, checklist name); SystemExit on a fact that names no checklist row,
+    an unknown field, a value that is not one, or a field stated twice for one row."""
+    rows = {(r["set_code"], r["name"]) for r in checklist}
+    facts: dict[tuple[str, str], Facts] = {}
+    for n, fact in enumerate(read_tsv(shared / "data/highlander-1e/card-facts.tsv"), start=2):
+        key, name, value = (fact["set_code"], fact["name"]), fact["field"], fact["value"].strip()
+        where = f"card-facts.tsv row {n} ({fact['set_code']} {fact['name']!r}, {name})"
+        if key not in rows:
+            raise SystemExit(f"{where}: names no checklist row")
+        known = facts.setdefault(key, Facts())
+        if name in known.sources:
+            raise SystemExit(f"{where}: stated twice")
+        if name == "restriction":
+            if value != NONE_PRINTED and not value.isdigit():
+                raise SystemExit(f"{where}: restriction {value!r} is neither a number nor {NONE_PRINTED!r}")
+            known.restriction = 0 if value == NONE_PRINTED else int(value)
+        elif name == "reserved":
+            if value not in ("yes", "no"):
+                raise SystemExit(f"{where}: reserved {value!r} is not yes/no")
+            known.reserved = value == "yes"
+        elif name == "text" and value:
+            known.text = value
+        else:
+            raise SystemExit(f"{where}: unknown field or empty value; fields: {', '.join(FACT_FIELDS)}")
+        known.sources[name] = fact["source_url"].strip()
+    return facts
+
+
+# An Attack whose name states its target squares in full (CONTRACTS.md §7): every square named, as a
+# grid code (UL) or in words (Upper Left), joined by "&", "and" or ",". "LL to UR" names the ends of a
+# stroke, not every square it crosses; "Left", "Upper", "Horizontal" name a side or a row: nothing.
+_SQUARE_WORDS = {f"{row} {col}": code for code, (row, col) in {
+    "UL": ("upper", "left"), "UC": ("upper", "center"), "UR": ("upper", "right"),
+    "ML": ("middle", "left"), "MC": ("middle", "center"), "MR": ("middle", "right"),
+    "LL": ("lower", "left"), "LC": ("lower", "center"), "LR": ("lower", "right")}.items()}
+_BRACKETS = re.compile(r"\(([^()]*)\)")
+
+
+def grid_from_name(name: str) -> int | None:
+    """The grid an Attack's name states in full ("Riposte (UL)", "Slash (Upper Left & Lower Right)"), else None."""
+    found = None
+    for inner in _BRACKETS.findall(name):
+        squares: list[str] = []
+        for part in re.split(r"\s*(?:&|,|\band\b)\s*", inner.strip(), flags=re.IGNORECASE):
+            word = " ".join(part.lower().split())
+            code = part.upper() if part.upper() in gridmod.BIT else _SQUARE_WORDS.get(word)
+            if code is None:
+                squares = []
+                break
+            squares.append(code)
+        if squares:
+            if found is not None:
+                return None  # two brackets that both name squares: not one statement
+            found = gridmod.parse_grid(" ".join(squares))
+    return found
+
+
+NO_FACTS = Facts()
 
 
 class Immortals:
@@ -185,6 +261,7 @@ def build_1e(shared: Path) -> list[Card]:
     checklist = read_tsv(shared / "data/highlander-1e/checklist.tsv")
     personas = {p["persona"]: p for p in read_tsv(shared / "data/highlander-1e/personas.tsv")}
     immortals = Immortals(checklist, list(personas.values()))
+    facts = read_facts(shared, checklist)
     cards: list[Card] = []
     for row in checklist:
         name = row["name"]
@@ -206,6 +283,9 @@ def build_1e(shared: Path) -> list[Card]:
         if basic:
             squares = BASIC_ATTACKS.get(title) or BASIC_BLOCKS[title]
             grid, grid_inferred = gridmod.parse_grid(squares), title in BASIC_BLOCKS
+        elif kind in ("Attack", "Special Attack"):
+            grid = grid_from_name(name)
+            grid_inferred = grid is not None
         persona = personas.get(parts["immortal"] or "") if kind == "Persona" else None
         modifiers = persona_modifiers(persona["persona_text"]) if persona else NO_MODIFIERS
         extra_pregame = re.search(r"\((\d+) additional Pre-Game Cards\)", name)
@@ -217,12 +297,14 @@ def build_1e(shared: Path) -> list[Card]:
         if persona:
             gems["gem_master"] = int(persona["master_allowance"])
         card_id = f"{row['set_code']}-{slug(name)}"
+        stated = facts.get((row["set_code"], name), NO_FACTS)
+        text = stated.text if stated.text is not None else (persona["persona_text"] if persona else None)
         cards.append(Card(
             id=card_id, name=clean, title=title, immortal=parts["immortal"], weapon=weapon,
             version=parts["version"], edition=1, set=row["set_code"], type=kind, basic=basic, grid=grid,
-            grid_inferred=bool(grid_inferred), restriction=None, reserved=None, signature=None, unique=None,
-            hand_icons=None, modifiers=modifiers, rarity=row["rarity"] or None,
-            text=persona["persona_text"] if persona else None, **gems))
+            grid_inferred=bool(grid_inferred), restriction=stated.restriction,
+            reserved=stated.reserved, signature=None, unique=None, hand_icons=None, modifiers=modifiers,
+            rarity=row["rarity"] or None, text=text, **gems))
         del variant_no
     return cards
 
