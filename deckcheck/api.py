@@ -9,25 +9,32 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .cards import Card
-from .catalog import CardIndex
+from .catalog import CardIndex, CardSet
 from .check import check_raw
 from .errors import DeckcheckError
 from .formats import Format
 from .report import InputProblem, Report
 
 
-_PROCESSED: dict[int, tuple[list[str], list[str]]] = {}
-
-
 def closest_names(text: str, names: list[str], limit: int = 5) -> list[str]:
-    """The names closest to a name that matched nothing, ranked by rapidfuzz (reordered words score well)."""
+    """The names closest to a name that matched nothing, ranked by rapidfuzz (reordered words score well).
+
+    The index hands over a few dozen names that share words with the text, never the whole catalogue.
+    """
     from rapidfuzz import fuzz, process, utils
-    cached = _PROCESSED.get(id(names))
-    if cached is None or cached[0] is not names:  # the names are folded once per list, not once per query
-        cached = _PROCESSED[id(names)] = (names, [utils.default_process(n) for n in names])
-    found = process.extract(utils.default_process(text), cached[1], scorer=fuzz.WRatio, processor=None,
+    found = process.extract(text, names, scorer=fuzz.WRatio, processor=utils.default_process,
                             limit=limit, score_cutoff=70)
     return [names[i] for _choice, _score, i in found]
+
+
+def bundled_sets() -> list[CardSet]:
+    """The sets of the bundled card data: code, name, edition and year (db/data/sets.csv)."""
+    import csv
+
+    from .db.engine import BUNDLED_DIR
+    with open(BUNDLED_DIR / "sets.csv", encoding="utf-8", newline="") as f:
+        return [CardSet(row["code"], row["name"], int(row["edition"]) if row.get("edition", "").isdigit() else None,
+                        (row.get("released") or "")[:4] or None) for row in csv.DictReader(f)]
 
 
 class Catalog:
@@ -57,7 +64,7 @@ class Catalog:
     def index_all(self) -> CardIndex:
         """The name index of every game's cards, built once (collections hold cards of any game)."""
         if "*" not in self._indexes:
-            self._indexes["*"] = CardIndex(self.cards(), closest_names)
+            self._indexes["*"] = CardIndex(self.cards(), closest_names, bundled_sets())
         return self._indexes["*"]
 
     def index(self, fmt: Format) -> CardIndex:
@@ -67,7 +74,7 @@ class Catalog:
             cards = self.cards(fmt.game)
             if fmt.builtin_cards:
                 cards = fmt.builtin_cards() + cards
-            self._indexes[key] = CardIndex(cards, closest_names)
+            self._indexes[key] = CardIndex(cards, closest_names, bundled_sets())
         return self._indexes[key]
 
 
@@ -183,7 +190,7 @@ class CollectionApp:
         """A holding of the card a name (and set) names; DeckcheckError for a bad condition."""
         from .collection import Holding, condition_code
         from .errors import DeckcheckError
-        card = self.index().resolve(card_text, set_code)
+        card = self.index().lookup(card_text, set_code)
         condition = condition_code(values.pop("condition", "") or "")
         if condition is None:
             raise DeckcheckError("condition is one of M NM LP MP HP D")

@@ -1,11 +1,19 @@
-"""Card name resolution: how a name written in a decklist or sheet finds its card. Never guesses."""
+"""Card name resolution: how a name written in a decklist, a sheet or a command finds its card.
+
+One resolver for every command (CONTRACTS.md §2). It never guesses: a name resolves to one card,
+or it is an input error that lists what the name could mean (each written so that it resolves
+exactly where it is shown) or the closest names. Unknown names are looked up through an index of
+the words of every name, built once, so a suggestion costs a bounded amount of work.
+"""
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from .cards import Card
+from .decklist import ends_in_bare_number, split_set
 from .errors import CardNotFoundError
 from .text import normalize
 
@@ -16,6 +24,34 @@ class Candidate:
 
     card: Card
     write_as: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardSet:
+    """A set (expansion) of printed cards: its code, name, edition and year of release."""
+
+    code: str
+    name: str
+    edition: int | None = None
+    year: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a name is read against: the deck's own Persona (folded), the format's edition first,
+    and, for a card on a heading line (`Persona: Duncan MacLeod`), the card types it names."""
+
+    persona: str | None = None
+    edition: int | None = None
+    kinds: frozenset[str] | None = None
+
+
+NO_CONTEXT = Context()
+SUGGESTION_CANDIDATES = 40  # names scored closely per unknown name, after the word index picked them
+_MAX_QUERY_WORDS = 8  # words of an unknown name looked up (a longer text is no card name)
+_SUGGESTION_CACHE = 4096
+_MAX_SUGGEST_TEXT = 200  # characters of an unknown name compared (card names are far shorter)
+_MAX_WORD = 30  # a longer word is in no card name: it is not looked up
 
 
 def _forms(card: Card) -> set[str]:
@@ -37,14 +73,43 @@ def _forms(card: Card) -> set[str]:
     return {normalize(f) for f in forms} - {""}
 
 
-class CardIndex:
-    """All cards of one game, found by name: an exact name first, then the other written forms."""
+def _kind_forms(card: Card) -> set[str]:
+    """What a heading line may name a card by among its kind: a Persona by its Immortal, a Weapon of
+    Choice by its weapon (`Persona: Duncan MacLeod`, `Weapon: Katana Sword`)."""
+    out = {card.title_key}
+    if card.type == "Persona" and card.immortal:
+        out.add(normalize(card.immortal))
+    if card.weapon:
+        out.add(normalize(card.weapon))
+    return out - {""}
 
-    def __init__(self, cards: Iterable[Card], closest: Callable[[str, list[str], int], list[str]] | None = None):
+
+def _set_key(text: str) -> str:
+    """A set name folded, a leading "The" optional."""
+    key = normalize(text)
+    return key[4:] if key.startswith("the ") else key
+
+
+def _two_ways(text: str) -> str:
+    """The message for a bare trailing number: both ways it could have been meant."""
+    head, _, last = text.strip().rpartition(" ")
+    number = last.lstrip("-–")
+    name = head.rstrip(" -–")
+    return (f'a number after the name is not read by guess: write "{number} {name}" for {number} copies, '
+            f'or "{name} ({number})" for version {number}')
+
+
+class CardIndex:
+    """All cards of one game (or of every game), found by name: an exact name first, then the other
+    written forms, then the rules of CONTRACTS.md §2 (the deck's Persona, the format's edition)."""
+
+    def __init__(self, cards: Iterable[Card], closest: Callable[[str, list[str], int], list[str]] | None = None,
+                 sets: Iterable[CardSet] = ()):
         self.cards: list[Card] = list(cards)
         self._closest = closest or closest_names
         self._exact: dict[str, list[Card]] = defaultdict(list)
         self._forms: dict[str, list[Card]] = defaultdict(list)
+        self._kind_forms: dict[str, list[Card]] = defaultdict(list)
         self._by_id: dict[str, Card] = {}
         for card in self.cards:
             self._by_id[card.id] = card
@@ -52,7 +117,28 @@ class CardIndex:
             self._exact[key].append(card)
             for form in _forms(card) - {key}:
                 self._forms[form].append(card)
-        self._names: list[str] | None = None
+            if card.type:
+                for form in _kind_forms(card):
+                    self._kind_forms[form].append(card)
+        self.sets: list[CardSet] = self._all_sets(sets)
+        self._set_codes: dict[str, str] = {}
+        for s in self.sets:
+            for key in (_set_key(s.code), _set_key(s.name), normalize(s.code), normalize(s.name)):
+                self._set_codes.setdefault(key, s.code)
+        self._words: dict[str, list[int]] | None = None
+        self._suggested: dict[tuple, list[str]] = {}
+
+    def _all_sets(self, given: Iterable[CardSet]) -> list[CardSet]:
+        """The sets given, plus every set the cards name that is not among them (named by its name)."""
+        sets = {s.code: s for s in given}
+        known = {normalize(s.code) for s in sets.values()} | {normalize(s.name) for s in sets.values()}
+        editions: dict[str, set[int]] = defaultdict(set)
+        for card in self.cards:
+            if card.set and normalize(card.set) not in known:
+                editions[card.set].add(card.edition)
+        for name, eds in sorted(editions.items()):
+            sets[name] = CardSet(name, name, min(eds) if len(eds) == 1 else None)
+        return sorted(sets.values(), key=lambda s: s.edition or 9)  # stable: the given (release) order first
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -61,58 +147,228 @@ class CardIndex:
         """The card with this printing id, or None."""
         return self._by_id.get(card_id)
 
-    def matches(self, text: str) -> list[Card]:
-        """Every card the text names: the exact-name matches if any, else the other written forms."""
-        key = normalize(text)
-        return list(self._exact.get(key) or self._forms.get(key) or ())
+    # -- sets ----------------------------------------------------------------------------------
+    def set_code(self, text: str) -> str:
+        """The code of the set a text names (code or name, any case, a leading "The" optional);
+        CardNotFoundError listing the closest sets otherwise."""
+        code = self._set_codes.get(_set_key(text)) or self._set_codes.get(normalize(text))
+        if code is not None:
+            return code
+        import difflib
+        names = {_set_key(s.name): s for s in self.sets} | {_set_key(s.code): s for s in self.sets}
+        close = difflib.get_close_matches(_set_key(text), list(names), n=3, cutoff=0.4)
+        shown = [f"{names[c].code} ({names[c].name})" if names[c].code != names[c].name else names[c].name
+                 for c in dict.fromkeys(close)]
+        hint = f"; closest sets: {', '.join(dict.fromkeys(shown))}" if shown else ""
+        raise CardNotFoundError(f"[{text}]", f"unknown set {text!r}{hint} (deckcheck cards sets lists them all)")
 
-    def resolve(self, text: str, set_code: str | None = None) -> Card:
+    def _in_set(self, card: Card, code: str) -> bool:
+        return card.set is not None and self._set_codes.get(_set_key(card.set), card.set) == code
+
+    # -- names ---------------------------------------------------------------------------------
+    def matches(self, text: str) -> list[Card]:
+        """Every card the text names (a `[SET]` after it picks printings): exact names first, else other forms."""
+        name, set_text = split_set(text)
+        key = normalize(name)
+        exact, forms = self._exact.get(key, []), self._forms.get(key, [])
+        if ends_in_bare_number(name):
+            exact, forms = [c for c in exact if c.name.rstrip()[-1:].isdigit()], []
+        if set_text is None:
+            return list(exact or forms)
+        code = self.set_code(set_text)
+        return [c for c in exact if self._in_set(c, code)] or [c for c in forms if self._in_set(c, code)]
+
+    def lookup(self, text: str, set_text: str | None = None, context: Context = NO_CONTEXT) -> Card:
+        """The card a name as written anywhere names, a `[SET]` after it included (`cards show "Thrust [ME]"`,
+        `collection add "Lower Right Block [SE]"`, a sheet's card cell); `set_text` is a separate set cell."""
+        if set_text is None:
+            text, set_text = split_set(text)
+        return self.resolve(text, set_text, context)
+
+    def resolve(self, text: str, set_code: str | None = None, context: Context = NO_CONTEXT) -> Card:
         """The one card the text names (optionally in a set); raise CardNotFoundError otherwise."""
+        found = self._found(text, set_code, context)
+        card = _pick(found, context)
+        if card is not None:
+            return card
+        written = f"{text} [{set_code}]" if set_code else text
+        raise CardNotFoundError(written, f"ambiguous: {len(_groups(found))} different cards match; write one of "
+                                "them", [c.write_as for c in self.candidates(found, context)])
+
+    def _found(self, text: str, set_code: str | None, context: Context) -> list[Card]:
+        """Every card the text may name, after the set and the format's edition narrowed them; never empty."""
         key = normalize(text)
         exact, forms = self._exact.get(key, []), self._forms.get(key, [])
+        if context.kinds is not None:
+            kinds = context.kinds
+            exact, forms = [c for c in exact if c.type in kinds], [c for c in forms if c.type in kinds]
+            if not exact and not forms:
+                forms = [c for c in self._kind_forms.get(key, ()) if c.type in kinds]
+        if ends_in_bare_number(text):
+            # "Upper Right Attack 2" folds like "Upper Right Attack (2)": only a name printed so is read
+            exact = [c for c in exact if c.name.rstrip()[-1:].isdigit()]
+            forms = []
+            if not exact:
+                raise CardNotFoundError(text, _two_ways(text))
         found = exact or forms
         if not found:
-            raise CardNotFoundError(text, "unknown card", self.suggest(text))
+            raise CardNotFoundError(text, "unknown card", self.suggest(text, context=context))
         if set_code:
-            wanted = normalize(set_code)
-            found = [c for c in exact if normalize(c.set or "") == wanted] or \
-                    [c for c in forms if normalize(c.set or "") == wanted]
-            if not found:
+            code = self.set_code(set_code)
+            in_set = [c for c in exact if self._in_set(c, code)] or [c for c in forms if self._in_set(c, code)]
+            if not in_set:
                 sets = sorted({c.set or "?" for c in exact + forms})
                 raise CardNotFoundError(f"{text} [{set_code}]",
                                         f"no printing in set {set_code}; printed in {', '.join(sets)}")
-        groups: dict[tuple, list[Card]] = {}
-        for card in found:
-            groups.setdefault(card.rules_key, []).append(card)
-        if len(groups) == 1:
-            return found[0]
-        candidates = [c.write_as for c in self.candidates(found)]
-        raise CardNotFoundError(text, f"ambiguous: {len(groups)} different cards match; write one of them",
-                                candidates)
+            found = in_set
+        if context.edition is not None:
+            found = [c for c in found if c.edition == context.edition] or found
+        return found
 
-    def candidates(self, cards: list[Card]) -> list[Candidate]:
-        """How to write each distinct card of a list so that it resolves to that card alone."""
+    def candidates(self, cards: list[Card], context: Context = NO_CONTEXT) -> list[Candidate]:
+        """How to write each distinct card of a list so that it resolves to that card alone, in this
+        context; the deck's Persona's cards and the format's edition first."""
         out: list[Candidate] = []
         seen: set[tuple] = set()
-        for card in cards:
+        for card in sorted(cards, key=lambda c: self._rank(c, context)):
             if card.rules_key in seen:
                 continue
             seen.add(card.rules_key)
-            same_name = self._exact.get(normalize(card.name), [])
-            distinct = {c.rules_key for c in same_name}
-            write_as = card.name if len(distinct) <= 1 else f"{card.name} [{card.set}]"
-            out.append(Candidate(card, write_as))
+            out.append(Candidate(card, self.write_as(card, context)))
         return out
 
-    def suggest(self, text: str, limit: int = 5) -> list[str]:
-        """The closest card names to a name that matched nothing."""
-        if self._names is None:
+    def write_as(self, card: Card, context: Context = NO_CONTEXT) -> str:
+        """The shortest way to write a card that resolves to it (its name, else its name and set)."""
+        plain = Context(context.persona, context.edition)
+        for name, set_text in ((card.name, None), (card.name, card.set)):
+            try:
+                found = _pick(self._found(name, set_text, plain), plain)
+            except CardNotFoundError:
+                continue
+            if found is not None and found.rules_key == card.rules_key:
+                return f"{name} [{set_text}]" if set_text else name
+        return f"{card.name} [{card.set}]" if card.set else card.name
+
+    @staticmethod
+    def _rank(card: Card, context: Context) -> tuple:
+        return (context.persona is None or card.immortal_key != context.persona,
+                context.edition is not None and card.edition != context.edition, card.name, card.set or "")
+
+    # -- suggestions -----------------------------------------------------------------------------
+    def _word_index(self) -> dict[str, list[int]]:
+        if self._words is None:
             self._names = sorted({c.name for c in self.cards})
-        return self._closest(text, self._names, limit)
+            words: dict[str, list[int]] = defaultdict(list)
+            for i, name in enumerate(self._names):
+                for word in set(normalize(name).split()):
+                    words[word].append(i)
+            self._words = dict(words)
+            grams: dict[str, list[str]] = defaultdict(list)
+            for word in self._words:
+                for gram in _trigrams(word):
+                    grams[gram].append(word)
+            self._grams = dict(grams)
+            self._close_words: dict[str, list[str]] = {}
+        return self._words
+
+    def _similar_words(self, word: str) -> list[str]:
+        """Up to 3 words of the card names spelt like a word that no name holds (a typo)."""
+        found = self._close_words.get(word)
+        if found is None:
+            counts: dict[str, int] = {}
+            for gram in _trigrams(word):
+                for other in self._grams.get(gram, ())[:500]:
+                    counts[other] = counts.get(other, 0) + 1
+            found = [w for w in heapq.nlargest(3, counts, key=counts.__getitem__)
+                     if counts[w] * 2 >= len(_trigrams(word))]
+            if len(self._close_words) > _SUGGESTION_CACHE:
+                self._close_words.clear()
+            self._close_words[word] = found
+        return found
+
+    def suggest(self, text: str, limit: int = 5, context: Context = NO_CONTEXT) -> list[str]:
+        """The closest names to a name that matched nothing, each written so that it resolves.
+
+        The word index picks at most SUGGESTION_CANDIDATES names sharing words (or near-spelt
+        words) with the text; only those are scored closely. The deck's Persona's cards and the
+        format's edition come first among the close names.
+        """
+        key = normalize(text[:_MAX_SUGGEST_TEXT])
+        memo = (key, limit, context)
+        if memo in self._suggested:
+            return self._suggested[memo]
+        words = self._word_index()
+        scores: dict[int, float] = {}
+        for word in key.split()[:_MAX_QUERY_WORDS]:
+            if len(word) > _MAX_WORD:
+                continue
+            for hit in ([word] if word in words else self._similar_words(word)):
+                postings = words[hit]
+                weight = 1.0 / len(postings)  # a rare word tells more than "attack"
+                for i in postings[:2000]:
+                    scores[i] = scores.get(i, 0.0) + 1.0 + weight
+        picked = [self._names[i] for i in heapq.nlargest(SUGGESTION_CANDIDATES, scores, key=scores.__getitem__)]
+        close = self._closest(text[:_MAX_SUGGEST_TEXT], picked, limit) if picked else []
+        out: list[str] = []
+        for name in close:
+            for candidate in self._writable(name, context):
+                if candidate not in out:
+                    out.append(candidate)
+        if context.persona or context.edition:
+            out.sort(key=lambda written: min((self._rank(c, context)[:2] for c in
+                                              self._exact.get(normalize(split_set(written)[0]), ())),
+                                             default=(True, True)))
+        out = out[:limit]
+        if len(self._suggested) > _SUGGESTION_CACHE:
+            self._suggested.clear()
+        self._suggested[memo] = out
+        return out
+
+    def _writable(self, name: str, context: Context) -> list[str]:
+        """A suggested name as it can be written: itself, or each of its printings with a set."""
+        try:
+            self.resolve(name, None, Context(context.persona, context.edition))
+            return [name]
+        except CardNotFoundError as exc:
+            return list(exc.suggestions) or [name]
+
+
+def _pick(found: Sequence[Card], context: Context) -> Card | None:
+    """The one card of several printings, or the deck's own Persona's one card; None when ambiguous."""
+    if len(_groups(found)) == 1:
+        return found[0]
+    if context.persona:
+        own = [c for c in found if c.immortal_key == context.persona]
+        if own and len(_groups(own)) == 1:
+            return own[0]
+    return None
+
+
+def _groups(cards: Sequence[Card]) -> dict[tuple, list[Card]]:
+    groups: dict[tuple, list[Card]] = {}
+    for card in cards:
+        groups.setdefault(card.rules_key, []).append(card)
+    return groups
+
+
+def _trigrams(word: str) -> set[str]:
+    padded = f" {word} "
+    return {padded[i:i + 3] for i in range(len(padded) - 2)}
 
 
 def closest_names(text: str, names: list[str], limit: int = 5) -> list[str]:
-    """The names closest to text, by difflib (the CLI passes a rapidfuzz ranking instead)."""
+    """The names closest to text: half spelling (difflib), half the share of its words the name holds
+    (the CLI passes a rapidfuzz ranking instead)."""
     import difflib
-    folded = {normalize(n): n for n in names}
-    return [folded[m] for m in difflib.get_close_matches(normalize(text), list(folded), n=limit, cutoff=0.6)]
+    key = normalize(text)
+    words = set(key.split())
+    matcher = difflib.SequenceMatcher(b=key, autojunk=False)
+    scored = []
+    for name in names:
+        folded = normalize(name)
+        matcher.set_seq1(folded)
+        shared = len(words & set(folded.split())) / len(words) if words else 0.0
+        score = 0.5 * matcher.ratio() + 0.5 * shared
+        if score >= 0.6:
+            scored.append((-score, name))
+    return [name for _score, name in sorted(scored)[:limit]]

@@ -22,7 +22,7 @@ def validate(deck: Deck, fmt: Format | str, details: bool = False) -> Report:
     persona = getattr(view, "persona", None)
     counts = view.counts() if hasattr(view, "counts") else _counts(deck, fmt)
     report = Report(deck=deck.source, format=fmt.name, persona=(persona.immortal or persona.name) if persona else None,
-                    counts=counts, issues=issues, player=deck.player)
+                    counts=counts, issues=issues, player=deck.player, notices=list(deck.notices))
     if details:
         report.details = view.details() if hasattr(view, "details") else {}
         if persona is None and fmt.no_persona:
@@ -53,5 +53,5 @@ def check_raw(raw: RawDeck, index_for: Callable[[Format], CardIndex], requested:
     deck, problems = build_deck(raw, index_for(fmt), fmt)
     if problems:
         return Report(deck=raw.source, format=fmt.name, player=raw.player, counts=_counts(deck, fmt),
-                      input_errors=problems)
+                      input_errors=problems, notices=list(deck.notices))
     return validate(deck, fmt, details)

@@ -111,7 +111,7 @@ class RowReader:
         if found is None:
             set_code = self.sets.get(normalize(set_text), set_text) if set_text else None
             try:
-                found = self.index.resolve(name, set_code)
+                found = self.index.lookup(name, set_code)
             except CardNotFoundError as exc:
                 found = exc
             self._resolved[key] = found

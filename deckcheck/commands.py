@@ -195,10 +195,31 @@ def cards_show(name: str, cards: CardsOption = None, db: DbOption = None) -> Non
     index = Catalog(db, cards or ()).index_all()
     found = [c for c in index.cards if c.id == name] or index.matches(name)
     if not found:
+        index.lookup(name)  # raises the error a decklist line would get: unknown card, set or number
         raise CardNotFoundError(name, "unknown card", index.suggest(name))
     out = _console()
     for card in found:
         out.print(card_panel(card))
+
+
+@cards_app.command("sets")
+def cards_sets(as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines.")] = False,
+               cards: CardsOption = None, db: DbOption = None) -> None:
+    """List the sets: code, name, edition, year and how many cards. Write `[CODE]` or `[Name]` after a card."""
+    from collections import Counter
+
+    from .api import Catalog
+    from .render import simple_table
+    index = Catalog(db, cards or ()).index_all()
+    held = Counter(index.set_code(c.set) for c in index.cards if c.set)
+    rows = [(s.code, s.name, s.edition or "", s.year or "", held.get(s.code, 0)) for s in index.sets]
+    if as_json:
+        for code, name, edition, year, count in rows:
+            typer.echo(json.dumps({"code": code, "name": name, "edition": edition or None, "year": year or None,
+                                   "cards": count}, ensure_ascii=False))
+        return
+    _console().print(simple_table(f"{len(rows)} sets", ("code", "name", "edition", "year", "cards"), rows,
+                                  justify_right=("cards",)))
 
 
 @cards_app.command("stats")

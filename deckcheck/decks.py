@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
 from .cards import Card
-from .catalog import CardIndex
-from .decklist import RawDeck
+from .catalog import CardIndex, Context
+from .decklist import SIDE_WORDS, RawDeck, RawLine
 from .errors import CardNotFoundError
 from .report import InputProblem
 
@@ -43,6 +43,7 @@ class Deck:
     declared_format: str | None = None
     player: str | None = None
     players: list[Player] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # what was read but is not part of the deck (a side board)
     _by_key: dict = field(default_factory=dict, repr=False, compare=False)  # where add() finds an entry
 
     def add(self, card: Card, quantity: int, section: str, line: int | None = None, attach: str | None = None):
@@ -68,24 +69,31 @@ class Deck:
 
 
 def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, list[InputProblem]]:
-    """Resolve every line of a raw decklist for a format; return the deck and every input problem."""
+    """Resolve every line of a raw decklist for a format; return the deck and every input problem.
+
+    Names are read in two rounds: the first finds the deck's Persona, the second reads the names
+    that several Immortals' cards share as the Persona's own card (CONTRACTS.md §2).
+    """
     deck = Deck(source=raw.source, declared_format=raw.declared_format, player=raw.player)
     problems = [InputProblem(p.line, p.text, p.message) for p in raw.problems]
-    for line in raw.lines:
-        card: Card | None = None
-        quantity = 0
-        error: CardNotFoundError | None = None
-        for qty, name in line.readings:
-            try:
-                card = index.resolve(name, line.set_code)
-            except CardNotFoundError as exc:
-                error = error or exc
-                continue
-            quantity = qty
-            break
-        if card is None:
-            assert error is not None
-            problems.append(InputProblem(line.line, line.text, _message(error), tuple(error.suggestions)))
+    edition = fmt.params.get("name_edition") if hasattr(fmt.params, "get") else None
+    context = Context(edition=edition if isinstance(edition, int) else None)
+    results: list[tuple[Card, int] | CardNotFoundError] = [_resolve_line(line, index, context) for line in raw.lines]
+    persona = next((r[0].immortal_key for r in results if not isinstance(r, CardNotFoundError)
+                    and r[0].type == "Persona" and r[0].immortal_key), None)
+    if persona is not None:
+        context = Context(persona, context.edition)
+        results = [_resolve_line(line, index, context) if isinstance(r, CardNotFoundError) else r
+                   for line, r in zip(raw.lines, results, strict=True)]
+    aside: dict[str, int] = {}
+    for line, result in zip(raw.lines, results, strict=True):
+        if isinstance(result, CardNotFoundError):
+            problems.append(InputProblem(line.line, line.text, _message(result, line, raw),
+                                         tuple(result.suggestions)))
+            continue
+        card, quantity = result
+        if line.section in SIDE_WORDS:
+            aside[line.section] = aside.get(line.section, 0) + quantity
             continue
         section = fmt.section_of(line.section, card)
         if section is None:
@@ -94,6 +102,9 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
                                                                f"{', '.join(fmt.sections)}"))
             continue
         deck.add(card, quantity, section, line.line, line.attach)
+    for side, count in aside.items():
+        deck.notices.append(f"{count} {'card' if count == 1 else 'cards'} under {side.title()}: read, not part of "
+                            "the deck")
     for p in raw.players:
         try:
             hero = index.resolve(p.hero)
@@ -101,11 +112,35 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
             problems.append(InputProblem(p.line, p.text, _message(exc), tuple(exc.suggestions)))
             hero = None
         deck.players.append(Player(p.name, hero, p.line))
+    problems.sort(key=lambda p: p.line or 0)
     return deck, problems
 
 
-def _message(error: CardNotFoundError) -> str:
+def _resolve_line(line: RawLine, index: CardIndex, context: Context) -> tuple[Card, int] | CardNotFoundError:
+    """The card and quantity of a line: the first reading whose name is a card; else the first reading's error."""
+    if line.kinds is not None:
+        context = Context(context.persona, context.edition, line.kinds)
+    error: CardNotFoundError | None = None
+    for qty, name in line.readings:
+        try:
+            return index.resolve(name, line.set_code, context), qty
+        except CardNotFoundError as exc:
+            if error is None or (_is_unknown(error) and not _is_unknown(exc)):
+                error = exc  # an ambiguity or a bad set says more than "unknown card"
+    assert error is not None
+    return error
+
+
+def _is_unknown(error: CardNotFoundError) -> bool:
+    return str(error).split(": ", 1)[-1].startswith("unknown card")
+
+
+def _message(error: CardNotFoundError, line: RawLine | None = None, raw: RawDeck | None = None) -> str:
     text = str(error)
     prefix = f"{error.text!r}: "
     text = text[len(prefix):] if text.startswith(prefix) else text
-    return text.split("; did you mean")[0]
+    text = text.split("; did you mean")[0]
+    if line is not None and raw is not None and line.line == raw.first_card_line and _is_unknown(error) \
+            and line.section is None:
+        text += " (if this line is the deck's title, start it with # or write it as Name: ...)"
+    return text

@@ -64,6 +64,7 @@ TYPE1E = Format(
     aliases=("1e", "first", "1st", "type1", "type-1", "arms-and-tactics", "tcg1e"),
     sections=_HL_SECTIONS, default_section=_highlander_section,
     params=MappingProxyType(_HL_PARAMS | {
+        "name_edition": 1,  # names resolve among 1st-edition cards first (CONTRACTS.md §2)
         "basic_attacks": ("Upper Left Attack", "Upper Center Attack", "Upper Right Attack", "Middle Left Attack",
                           "Thrust", "Middle Right Attack", "Lower Left Attack", "Lower Center Attack",
                           "Lower Right Attack"),

@@ -62,6 +62,7 @@ class Report:
     input_errors: list[InputProblem] = field(default_factory=list)
     player: str | None = None
     details: dict = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)  # read but not an issue (cards under Sideboard:)
 
     @property
     def legal(self) -> bool | None:
@@ -90,7 +91,7 @@ class Report:
         """The JSON object of CONTRACTS.md §3."""
         return {"deck": self.deck, "format": self.format, "legal": self.legal, "persona": self.persona,
                 "counts": dict(self.counts), "issues": [i.as_dict() for i in self.issues],
-                "input_errors": [e.as_dict() for e in self.input_errors]}
+                "input_errors": [e.as_dict() for e in self.input_errors], "notices": list(self.notices)}
 
 
 def worst_exit_code(reports: Sequence[Report]) -> int:

@@ -6,23 +6,34 @@ import unicodedata
 from functools import lru_cache
 
 _NON_WORD = re.compile(r"[\W_]+")
+_APOSTROPHES = str.maketrans("", "", "'’")
+
+
+def _fold(text: str) -> str:
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return text.casefold()
 
 
 @lru_cache(maxsize=1 << 16)
 def normalize(text: str) -> str:
-    """Fold a name for comparison: case, accents, punctuation and repeated spaces are ignored.
+    """Fold a name for comparison (RULES.md "Title"): case and accents ignored, apostrophes deleted,
+    every other run of characters that are not letters or digits one space.
 
-    Cached: a tournament's decklists repeat the same few hundred names thousands of times.
+    "Master's Vow" = "Masters Vow" = "MASTERS  VOW". Cached: a tournament's decklists repeat the
+    same few hundred names thousands of times.
     """
-    if not text.isascii():
-        text = unicodedata.normalize("NFKD", text)
-        text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return _NON_WORD.sub(" ", text.casefold()).strip()
+    return _NON_WORD.sub(" ", _fold(text).translate(_APOSTROPHES)).strip()
 
 
 def slug(text: str) -> str:
-    """A lower-case, dash-separated identifier fragment made from a name."""
-    return normalize(text).replace(" ", "-")
+    """A lower-case, dash-separated identifier fragment made from a name.
+
+    Ids derived from names must stay what they were when first stored, so an apostrophe still
+    splits words here ("master-s-vow"), unlike in normalize().
+    """
+    return _NON_WORD.sub(" ", _fold(text)).strip().replace(" ", "-")
 
 
 _MASTER = re.compile(r"\bmaster", re.IGNORECASE)

@@ -56,7 +56,8 @@ def bundled():
 
 @pytest.fixture(scope="session")
 def bundled_index(bundled):
-    return CardIndex(bundled)
+    from deckcheck.api import bundled_sets
+    return CardIndex(bundled, sets=bundled_sets())
 
 
 def _pg_url() -> str | None:

@@ -65,6 +65,100 @@ def test_unknown_name_suggests_the_closest(bundled_index):
     assert "Connor MacLeod Back Away" in exc.value.suggestions
 
 
-def test_unknown_set(bundled_index):
-    with pytest.raises(CardNotFoundError, match="no printing in set XX; printed in AT, ME, SE, TIN"):
-        bundled_index.resolve("Thrust", "XX")
+def test_unknown_set_lists_the_closest(bundled_index):
+    with pytest.raises(CardNotFoundError, match=r"unknown set 'Movie Editoin'; closest sets: ME \(Movie Edition\)"):
+        bundled_index.resolve("Thrust", "Movie Editoin")
+    with pytest.raises(CardNotFoundError, match="no printing in set WC; printed in AT, ME, SE, TIN"):
+        bundled_index.resolve("Thrust", "WC")
+
+
+@pytest.mark.parametrize("written_set", ["ME", "me", "Movie Edition", "movie  edition", "The Movie Edition"])
+def test_a_set_by_code_or_name(bundled_index, written_set):
+    assert bundled_index.resolve("Upper Left Attack (2)", written_set).set == "ME"
+
+
+@pytest.mark.parametrize("written_set", ["Watcher's Chronicle", "The Watchers Chronicle", "wc"])
+def test_the_is_optional_and_apostrophes_are_deleted(bundled_index, written_set):
+    assert bundled_index.resolve("Back Away (Kern)", written_set).set == "WC"
+
+
+@pytest.mark.parametrize("written,card_name", [
+    ("Thrust [ME]", "Thrust"),  # forms within the set: the ME Thrusts are pictures of one card
+    ("Lower Right Block [SE]", "Lower Right Block"),
+    ("Duncan MacLeod Persona [DC]", "Duncan MacLeod Persona"),
+    ("Duncan MacLeod Persona [Connor vs. Duncan]", "Duncan MacLeod Persona"),
+    ("Duncan MacLeod's Master's Dodge", None),
+    ("Verona, Italy 1637", "Verona, Italy 1637"),  # a number that is part of the printed name
+])
+def test_lookup_reads_the_set_form_everywhere(bundled_index, written, card_name):
+    if card_name is None:
+        with pytest.raises(CardNotFoundError):
+            bundled_index.lookup(written)
+        return
+    card = bundled_index.lookup(written)
+    assert card.title in card_name or card.name == card_name
+
+
+@pytest.mark.parametrize("written", ["Upper Right Attack 2", "Upper Right Attack - 2", "Upper Right Attack -2"])
+def test_a_bare_trailing_number_is_refused_with_both_ways(bundled_index, written):
+    with pytest.raises(CardNotFoundError) as exc:
+        bundled_index.resolve(written)
+    assert '"2 Upper Right Attack"' in str(exc.value) and '"Upper Right Attack (2)"' in str(exc.value)
+
+
+def test_apostrophes_are_deleted_other_punctuation_is_a_space(bundled_index):
+    card = bundled_index.resolve("Duncan MacLeod Master's Dodge")
+    assert bundled_index.resolve("Duncan MacLeod Masters Dodge") is card
+    assert bundled_index.resolve("DUNCAN-MACLEOD  MASTER’S DODGE") is card
+
+
+def test_the_decks_persona_reads_a_shared_title(bundled_index):
+    from deckcheck.catalog import Context
+    card = bundled_index.resolve("Dodge", context=Context(persona="duncan macleod"))
+    assert card.name == "Duncan MacLeod Dodge"
+    with pytest.raises(CardNotFoundError, match="ambiguous"):  # Kern has no Dodge: still ambiguous
+        bundled_index.resolve("Dodge", context=Context(persona="kern"))
+
+
+@pytest.mark.parametrize("persona,first", [("richie ryan", "Richie Ryan Dodge"), ("xavier st cloud",
+                                                                                  "Xavier St. Cloud Dodge")])
+def test_candidates_put_the_decks_persona_first(bundled_index, persona, first):
+    from deckcheck.catalog import Context
+    candidates = bundled_index.candidates(bundled_index.matches("Dodge"), Context(persona=persona))
+    assert candidates[0].write_as == first and len(candidates) == 14
+
+
+def test_type1e_reads_first_edition_cards_first(bundled_index):
+    from deckcheck.catalog import Context
+    assert bundled_index.resolve("Duncan MacLeod Persona", context=Context(edition=1)).edition == 1
+    assert bundled_index.resolve("Duncan MacLeod Persona", context=Context(edition=2)).edition == 2
+
+
+def test_every_suggestion_resolves_as_written(bundled_index):
+    from deckcheck.catalog import Context
+    for written in ("Duncan MacLeod Persona", "Back Away", "Dodge", "Duncan Back Away", "Uper Left Atack"):
+        with pytest.raises(CardNotFoundError) as exc:
+            bundled_index.resolve(written, context=Context(edition=None))
+        assert exc.value.suggestions, written
+        for suggestion in exc.value.suggestions:
+            bundled_index.lookup(suggestion)  # raises if the suggestion cannot be written so
+
+
+def test_unknown_names_suggest_by_shared_words(bundled_index):
+    with pytest.raises(CardNotFoundError) as exc:
+        bundled_index.resolve("Duncan Back Away")
+    assert exc.value.suggestions[0] == "Duncan MacLeod Back Away"
+
+
+def test_suggestions_do_bounded_work_per_name(bundled_index, monkeypatch):
+    """However long or strange the name, at most SUGGESTION_CANDIDATES names are scored closely."""
+    from deckcheck import catalog
+    seen: list[int] = []
+
+    def closest(text: str, names: list[str], limit: int) -> list[str]:
+        seen.append(len(names))
+        return []
+    index = catalog.CardIndex(bundled_index.cards, closest)
+    for text in ("a" + " " * 200_000 + "b", "attack " * 1000, "x" * 50_000, "Upper Left Atack", "zzzz"):
+        index.suggest(text)
+    assert seen and max(seen) <= catalog.SUGGESTION_CANDIDATES

@@ -73,7 +73,7 @@ BAD_ROWS = [
     ("Thrust,SE,-2,NM,,no,0,0,,", "quantity", "must not be negative", None),
     ("Thrust,SE,1,Great,,no,0,0,,", "condition", "condition is one of", None),
     ("Thrust,SE,1,NM,,maybe,0,0,,", "foil", "expected yes or no", None),
-    ("Thrust,XX,1,NM,,no,0,0,,", "card", "no printing in set XX", None),
+    ("Thrust,XX,1,NM,,no,0,0,,", "card", "unknown set 'XX'", None),
 ]
 
 

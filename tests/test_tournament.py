@@ -99,8 +99,8 @@ def test_csv_and_json_reports(cli_env, tmp_path):
     run("tournament", "check", "examples/tournament/registration.csv", "--out", str(out))
     data = json.loads(out.read_text())
     assert [d["player"] for d in data] == PLAYERS
-    assert set(data[0]) == {"deck", "format", "legal", "persona", "counts", "issues", "input_errors", "player",
-                            "source"}
+    assert set(data[0]) == {"deck", "format", "legal", "persona", "counts", "issues", "input_errors", "notices",
+                            "player", "source"}
 
 
 def test_json_lines_to_stdout(cli_env):

@@ -52,7 +52,7 @@ def test_one_sheet_per_player(tmp_path):
 
 
 @pytest.mark.parametrize("row,message", [("Endurance,three,Thrust", "not a whole number"),
-                                         ("Sideboard,1,Thrust", "unknown section"),
+                                         ("Bogus,1,Thrust", "unknown section"),
                                          ("Endurance,0,Thrust", "at least 1")])
 def test_bad_sheet_rows_are_line_problems(tmp_path, row, message):
     path = tmp_path / "d.csv"
