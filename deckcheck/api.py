@@ -22,9 +22,14 @@ def closest_names(text: str, names: list[str], limit: int = 5) -> list[str]:
     The index hands over a few dozen names that share words with the text, never the whole catalogue.
     """
     from rapidfuzz import fuzz, process, utils
-    found = process.extract(text, names, scorer=fuzz.WRatio, processor=utils.default_process,
+    folded = _FOLDED
+    choices = [folded.get(n) or folded.setdefault(n, utils.default_process(n)) for n in names]
+    found = process.extract(utils.default_process(text), choices, scorer=fuzz.WRatio, processor=None,
                             limit=limit, score_cutoff=70)
     return [names[i] for _choice, _score, i in found]
+
+
+_FOLDED: dict[str, str] = {}  # card names as rapidfuzz folds them: bounded by the names of the catalogue
 
 
 def bundled_sets() -> list[CardSet]:

@@ -52,6 +52,8 @@ _MAX_QUERY_WORDS = 8  # words of an unknown name looked up (a longer text is no 
 _SUGGESTION_CACHE = 4096
 _MAX_SUGGEST_TEXT = 200  # characters of an unknown name compared (card names are far shorter)
 _MAX_WORD = 30  # a longer word is in no card name: it is not looked up
+_COMMON_WORD = 200  # a word in more names than this is looked up only when the rarer words found too few
+_MAX_POSTINGS = 2000  # names read per word at most
 
 
 def _forms(card: Card) -> set[str]:
@@ -185,9 +187,14 @@ class CardIndex:
             text, set_text = split_set(text)
         return self.resolve(text, set_text, context)
 
-    def resolve(self, text: str, set_code: str | None = None, context: Context = NO_CONTEXT) -> Card:
-        """The one card the text names (optionally in a set); raise CardNotFoundError otherwise."""
-        found = self._found(text, set_code, context)
+    def resolve(self, text: str, set_code: str | None = None, context: Context = NO_CONTEXT,
+                suggest: bool = True) -> Card:
+        """The one card the text names (optionally in a set); raise CardNotFoundError otherwise.
+
+        With suggest False an unknown name raises without suggestions (a caller trying several
+        readings of a line asks for them once, for the reading it reports).
+        """
+        found = self._found(text, set_code, context, suggest)
         card = _pick(found, context)
         if card is not None:
             return card
@@ -195,7 +202,7 @@ class CardIndex:
         raise CardNotFoundError(written, f"ambiguous: {len(_groups(found))} different cards match; write one of "
                                 "them", [c.write_as for c in self.candidates(found, context)])
 
-    def _found(self, text: str, set_code: str | None, context: Context) -> list[Card]:
+    def _found(self, text: str, set_code: str | None, context: Context, suggest: bool = True) -> list[Card]:
         """Every card the text may name, after the set and the format's edition narrowed them; never empty."""
         key = normalize(text)
         exact, forms = self._exact.get(key, []), self._forms.get(key, [])
@@ -212,7 +219,7 @@ class CardIndex:
                 raise CardNotFoundError(text, _two_ways(text))
         found = exact or forms
         if not found:
-            raise CardNotFoundError(text, "unknown card", self.suggest(text, context=context))
+            raise CardNotFoundError(text, "unknown card", self.suggest(text, context=context) if suggest else [])
         if set_code:
             code = self.set_code(set_code)
             in_set = [c for c in exact if self._in_set(c, code)] or [c for c in forms if self._in_set(c, code)]
@@ -242,7 +249,7 @@ class CardIndex:
         plain = Context(context.persona, context.edition)
         for name, set_text in ((card.name, None), (card.name, card.set)):
             try:
-                found = _pick(self._found(name, set_text, plain), plain)
+                found = _pick(self._found(name, set_text, plain, False), plain)
             except CardNotFoundError:
                 continue
             if found is not None and found.rules_key == card.rules_key:
@@ -298,15 +305,20 @@ class CardIndex:
         if memo in self._suggested:
             return self._suggested[memo]
         words = self._word_index()
-        scores: dict[int, float] = {}
+        hits: list[str] = []
         for word in key.split()[:_MAX_QUERY_WORDS]:
-            if len(word) > _MAX_WORD:
-                continue
-            for hit in ([word] if word in words else self._similar_words(word)):
-                postings = words[hit]
-                weight = 1.0 / len(postings)  # a rare word tells more than "attack"
-                for i in postings[:2000]:
-                    scores[i] = scores.get(i, 0.0) + 1.0 + weight
+            if len(word) <= _MAX_WORD:
+                hits += [word] if word in words else self._similar_words(word)
+        hits.sort(key=lambda w: len(words[w]))  # rare words first: they tell the most
+        scores: dict[int, float] = {}
+        for hit in hits:
+            postings = words[hit]
+            if len(postings) > _COMMON_WORD and len(scores) >= SUGGESTION_CANDIDATES:
+                continue  # "attack", "the": the rarer words already found enough names
+            weight = 1.0 + 1.0 / len(postings)
+            get = scores.get
+            for i in postings[:_MAX_POSTINGS]:
+                scores[i] = get(i, 0.0) + weight
         picked = [self._names[i] for i in heapq.nlargest(SUGGESTION_CANDIDATES, scores, key=scores.__getitem__)]
         close = self._closest(text[:_MAX_SUGGEST_TEXT], picked, limit) if picked else []
         out: list[str] = []

@@ -87,6 +87,8 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
                    for line, r in zip(raw.lines, results, strict=True)]
     aside: dict[str, int] = {}
     for line, result in zip(raw.lines, results, strict=True):
+        if isinstance(result, CardNotFoundError) and _is_unknown(result):
+            result = _resolve_line(line, index, context, suggest=True)
         if isinstance(result, CardNotFoundError):
             problems.append(InputProblem(line.line, line.text, _message(result, line, raw),
                                          tuple(result.suggestions)))
@@ -116,18 +118,23 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
     return deck, problems
 
 
-def _resolve_line(line: RawLine, index: CardIndex, context: Context) -> tuple[Card, int] | CardNotFoundError:
-    """The card and quantity of a line: the first reading whose name is a card; else the first reading's error."""
+def _resolve_line(line: RawLine, index: CardIndex, context: Context,
+                  suggest: bool = False) -> tuple[Card, int] | CardNotFoundError:
+    """The card and quantity of a line: the first reading whose name is a card; else the error of the
+    first reading (an ambiguity or a bad set says more than "unknown card"), with suggestions if asked."""
     if line.kinds is not None:
         context = Context(context.persona, context.edition, line.kinds)
     error: CardNotFoundError | None = None
     for qty, name in line.readings:
         try:
-            return index.resolve(name, line.set_code, context), qty
+            return index.resolve(name, line.set_code, context, suggest=False), qty
         except CardNotFoundError as exc:
             if error is None or (_is_unknown(error) and not _is_unknown(exc)):
-                error = exc  # an ambiguity or a bad set says more than "unknown card"
+                error = exc
     assert error is not None
+    if suggest and _is_unknown(error):
+        name = line.readings[0][1]
+        error = CardNotFoundError(error.text, "unknown card", index.suggest(name, context=context))
     return error
 
 
