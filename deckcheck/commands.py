@@ -67,6 +67,51 @@ def formats(name: Annotated[Optional[str], typer.Argument(help="A format name or
               "needs is missing: the rule is then unverified, neither passed nor failed.", soft_wrap=True)
 
 
+# -- statistics and comparisons -------------------------------------------------------------------
+FormatOption = Annotated[Optional[str], typer.Option("--format", "-f", help="Format name or alias; default: the "
+                                                     "deck's Format: line, else type1e.")]
+HandOption = Annotated[int, typer.Option("--hand", help="Cards in the opening hand (1st edition: 15).")]
+ExertionOption = Annotated[int, typer.Option("--exertion", help="Cards turned over by an Exertion (1st edition: 5).")]
+
+
+@app.command()
+def stats(deck: Annotated[str, typer.Argument(help="A decklist file (any form check reads; - for standard input) "
+                                               "or the name of a saved deck.")],
+          format: FormatOption = None, hand: HandOption = 15, exertion: ExertionOption = 5,
+          as_json: Annotated[bool, typer.Option("--json", help="Print the JSON object (one per deck per "
+                                                "line).")] = False,
+          cards: CardsOption = None, db: DbOption = None) -> None:
+    """What a deck holds and how it draws: types, squares covered, exact opening-hand and Exertion odds."""
+    from .api import Catalog
+    from .statsapi import stats_named
+    found = stats_named(deck, Catalog(db, cards or ()), format, hand, exertion)
+    if as_json:
+        for s in found:
+            sys.stdout.write(json.dumps(s.as_dict(), ensure_ascii=False) + "\n")
+        return
+    from .render_stats import print_stats
+    out = _console()
+    for s in found:
+        print_stats(out, s)
+
+
+@app.command()
+def diff(a: Annotated[str, typer.Argument(help="The deck before: a decklist file or a saved deck's name.")],
+         b: Annotated[str, typer.Argument(help="The deck after: a decklist file or a saved deck's name.")],
+         format: FormatOption = None, hand: HandOption = 15, exertion: ExertionOption = 5,
+         as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as one JSON object.")] = False,
+         cards: CardsOption = None, db: DbOption = None) -> None:
+    """Compare two decks: cards added and removed, the verdict and the odds before and after."""
+    from .api import Catalog
+    from .statsapi import diff_named
+    result = diff_named(a, b, Catalog(db, cards or ()), format, hand, exertion)
+    if as_json:
+        sys.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
+        return
+    from .render_stats import print_diff
+    print_diff(_console(), result)
+
+
 # -- tournament -----------------------------------------------------------------------------------
 @tournament_app.command("check")
 def tournament_check(inputs: Annotated[List[str], typer.Argument(help="Folders of decklists, decklist files, or "

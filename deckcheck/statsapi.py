@@ -1,0 +1,153 @@
+"""Library calls for deck statistics and deck comparisons (CONTRACTS.md §7, §8): from text, files or saved decks.
+
+An adapter around the pure core (deckcheck.stats, deckcheck.deckdiff). From decklist text without `db`
+it reads no database and writes nothing: the bundled cards plus the cards given. Files are read with
+deckcheck.importers and saved decks come from the database, each imported only when asked for.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+from .cards import HIGHLANDER, Card
+from .catalog import CardIndex
+from .check import choose_format
+from .deckdiff import DeckDiff, diff_decks
+from .decklist import RawDeck, parse_text
+from .decks import Deck, build_deck
+from .errors import DeckcheckError
+from .formats import Format, get_format
+from .report import InputProblem
+from .stats import EXERTION, HAND, DeckStats, check_draw, stats_of
+
+if TYPE_CHECKING:
+    from .api import Catalog
+
+
+class UnreadableDeckError(DeckcheckError):
+    """A deck with lines that did not resolve: statistics need every card. Lists every such line."""
+
+    def __init__(self, source: str, problems: Sequence[InputProblem]):
+        self.source = source
+        self.problems = list(problems)
+        shown = "; ".join(f"line {p.line}: {p.text!r}: {p.message}" if p.line is not None else
+                          f"{p.text!r}: {p.message}" for p in self.problems[:10])
+        more = f"; and {len(self.problems) - 10} more" if len(self.problems) > 10 else ""
+        super().__init__(f"{source}: {len(self.problems)} input error(s): {shown}{more}")
+
+
+def require_highlander(fmt: Format) -> Format:
+    """The format, when it is one of Highlander's (statistics read grids); DeckcheckError otherwise."""
+    if fmt.game != HIGHLANDER:
+        raise DeckcheckError(f"statistics are for Highlander decks; format {fmt.name!r} is a {fmt.game} format")
+    return fmt
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> tuple[Card, ...]:
+    from .db.store import bundled_cards
+    return tuple(bundled_cards())
+
+
+@lru_cache(maxsize=1)
+def _bundled_index() -> CardIndex:
+    from .api import closest_names
+    return CardIndex([c for c in _bundled() if c.game == HIGHLANDER], closest_names)
+
+
+def text_index(cards: Sequence[Card] = (), db: str | None = None) -> CardIndex:
+    """The Highlander cards a text is resolved against: bundled (or stored in `db`), with `cards` replacing
+    same-id cards or adding to them."""
+    if db is None and not cards:
+        return _bundled_index()
+    from .api import closest_names
+    if db is not None:
+        from .db.store import Store
+        base: Sequence[Card] = Store(db).cards(HIGHLANDER)
+    else:
+        base = [c for c in _bundled() if c.game == HIGHLANDER]
+    extra = {c.id: c for c in cards if c.game == HIGHLANDER}
+    merged = [extra.pop(c.id, c) for c in base]
+    return CardIndex(merged + list(extra.values()), closest_names)
+
+
+def resolve(raw: RawDeck, index: CardIndex, format: str | None = None) -> tuple[Deck, Format]:
+    """(deck, format) of a raw Highlander decklist; UnreadableDeckError naming every line that did not resolve."""
+    fmt = require_highlander(choose_format(raw, format))
+    deck, problems = build_deck(raw, index, fmt)
+    if problems:
+        raise UnreadableDeckError(raw.source, problems)
+    return deck, fmt
+
+
+def deck_stats(text: str, format: str | None = None, cards: Sequence[Card] = (), hand: int = HAND,
+               exertion: int = EXERTION, db: str | None = None, source: str = "-") -> DeckStats:
+    """The §7 statistics of a decklist given as text (any §2 text form); `as_dict()` is the JSON object.
+
+    `format` overrides the deck's `Format:` line (default type1e); `cards` adds or replaces cards for this
+    call; `hand` and `exertion` are the draw sizes (0 to 1000). Raises UnreadableDeckError when a line
+    does not resolve, DeckcheckError for a bad format or draw size.
+    """
+    check_draw("hand", hand)
+    check_draw("exertion", exertion)
+    deck, fmt = resolve(parse_text(text, source), text_index(cards, db), format)
+    return stats_of(deck, fmt.name, hand, exertion)
+
+
+def deck_diff(before: str, after: str, format: str | None = None, cards: Sequence[Card] = (), hand: int = HAND,
+              exertion: int = EXERTION, db: str | None = None, sources: tuple[str, str] = ("A", "B")) -> DeckDiff:
+    """Compare two decklists given as text: cards added and removed, verdicts and odds before and after."""
+    check_draw("hand", hand)
+    check_draw("exertion", exertion)
+    index = text_index(cards, db)
+    deck_a, fmt_a = resolve(parse_text(before, sources[0]), index, format)
+    deck_b, fmt_b = resolve(parse_text(after, sources[1]), index, format)
+    return diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
+
+
+# -- files and saved decks (the CLI) -----------------------------------------------------------------
+def saved_deck(name: str, catalog: "Catalog", format: str | None = None) -> tuple[Deck, Format]:
+    """A deck saved in the database, as saved (its cards, its format unless `format` is given)."""
+    from .db.collections import Collections
+    saved_format, _text, entries = Collections(catalog.store).deck(name)
+    fmt = require_highlander(get_format(format or saved_format))
+    deck = Deck(source=name, declared_format=saved_format)
+    for card, section, quantity in entries:
+        deck.add(card, quantity, section)
+    return deck, fmt
+
+
+def load_decks(name: str, catalog: "Catalog", format: str | None = None,
+               one: bool = False) -> list[tuple[Deck, Format]]:
+    """Every deck a decklist file holds (`-` is standard input), or the saved deck of that name.
+
+    With `one`, a file that holds several decks (a registration workbook) is refused before any is resolved.
+    """
+    if name != "-" and not Path(name).exists():
+        return [saved_deck(name, catalog, format)]
+    from .importers.decklists import read_decklists
+    if format:
+        require_highlander(get_format(format))
+    raws = read_decklists(name)
+    if one and len(raws) != 1:
+        raise DeckcheckError(f"{name!r} holds {len(raws)} decks; name a file with one deck")
+    return [resolve(raw, catalog.index(choose_format(raw, format)), format) for raw in raws]
+
+
+def stats_named(name: str, catalog: "Catalog", format: str | None = None, hand: int = HAND,
+                exertion: int = EXERTION) -> list[DeckStats]:
+    """The statistics of every deck a file holds, or of a saved deck (what `deckcheck stats` prints)."""
+    check_draw("hand", hand)
+    check_draw("exertion", exertion)
+    return [stats_of(deck, fmt.name, hand, exertion) for deck, fmt in load_decks(name, catalog, format)]
+
+
+def diff_named(before: str, after: str, catalog: "Catalog", format: str | None = None, hand: int = HAND,
+               exertion: int = EXERTION) -> DeckDiff:
+    """Compare two decks, each a one-deck file or a saved deck (what `deckcheck diff` prints)."""
+    check_draw("hand", hand)
+    check_draw("exertion", exertion)
+    [(deck_a, fmt_a)] = load_decks(before, catalog, format, one=True)
+    [(deck_b, fmt_b)] = load_decks(after, catalog, format, one=True)
+    return diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
