@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 from typing import Iterable, Mapping
 
@@ -92,6 +93,7 @@ def check_draw(what: str, value: object) -> int:
     return value
 
 
+@lru_cache(maxsize=4096)  # decks share sizes and counts; a Fraction is immutable
 def chance_of_any(deck_size: int, hits: int, draws: int) -> Fraction:
     """The chance that `draws` cards from `deck_size`, `hits` of which qualify, hold at least one of them.
 
