@@ -14,6 +14,5 @@ from .stats import DeckStats
 from .statsapi import deck_diff, deck_stats
 
 __version__ = "0.1.0"
-__all__ = ["Card", "CardIndex", "Deck", "DeckStats", "DeckcheckError", "Entry", "Format", "Issue", "Modifiers", "Report",
-           "all_formats", "check_raw", "deck_diff", "deck_stats", "get_format", "parse_text",
-           "validate"]
+__all__ = ["Card", "CardIndex", "Deck", "DeckStats", "DeckcheckError", "Entry", "Format", "Issue", "Modifiers",
+           "Report", "all_formats", "check_raw", "deck_diff", "deck_stats", "get_format", "parse_text", "validate"]

@@ -23,6 +23,7 @@ from .stats import EXERTION, HAND, DeckStats, check_draw, stats_of
 
 if TYPE_CHECKING:
     from .api import Catalog
+    from .db.collections import Collections
 
 
 class UnreadableDeckError(DeckcheckError):
@@ -107,10 +108,23 @@ def deck_diff(before: str, after: str, format: str | None = None, cards: Sequenc
 
 
 # -- files and saved decks (the CLI) -----------------------------------------------------------------
-def saved_deck(name: str, catalog: "Catalog", format: str | None = None) -> tuple[Deck, Format]:
-    """A deck saved in the database, as saved (its cards, its format unless `format` is given)."""
-    from .db.collections import Collections
-    saved_format, _text, entries = Collections(catalog.store).deck(name)
+class NoSavedDeckError(DeckcheckError):
+    """A name that no saved deck has."""
+
+    def __init__(self, name: str, message: str):
+        self.name = name
+        super().__init__(message)
+
+
+def saved_deck(name: str, collections: "Collections", format: str | None = None) -> tuple[Deck, Format]:
+    """A deck saved in the database, as saved (its cards, its format unless `format` is given).
+
+    NoSavedDeckError when no deck has that name.
+    """
+    try:
+        saved_format, _text, entries = collections.deck(name)
+    except DeckcheckError as exc:  # Collections.deck raises it for a missing name only
+        raise NoSavedDeckError(name, str(exc)) from exc
     fmt = require_highlander(get_format(format or saved_format))
     deck = Deck(source=name, declared_format=saved_format)
     for card, section, quantity in entries:
@@ -125,7 +139,8 @@ def load_decks(name: str, catalog: "Catalog", format: str | None = None,
     With `one`, a file that holds several decks (a registration workbook) is refused before any is resolved.
     """
     if name != "-" and not Path(name).exists():
-        return [saved_deck(name, catalog, format)]
+        from .db.collections import Collections
+        return [saved_deck(name, Collections(catalog.store), format)]
     from .importers.decklists import read_decklists
     if format:
         require_highlander(get_format(format))

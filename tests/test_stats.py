@@ -157,7 +157,7 @@ def test_empty_endurance_and_no_draws():
 @pytest.mark.parametrize("value", [-1, MAX_DRAW + 1, 2.5, "5", True, None])
 def test_bad_draw_sizes_are_refused_quoting_the_value(value):
     with pytest.raises(DrawSizeError, match="hand must be a whole number from 0 to 1000, got " + repr(value)):
-        stats_of_entries(DECK, hand=value)  # type: ignore[arg-type]
+        stats_of_entries(DECK, hand=value)
 
 
 def test_pregame_cards_do_not_count_wherever_written():

@@ -2,22 +2,32 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from fractions import Fraction
 from math import comb
+from pathlib import Path
 
 import pytest
 
 import deckcheck
 from deckcheck.grid import SQUARES
 from deckcheck.cli import main
-from tests.test_cli import DECKS, run
 
+ROOT = Path(__file__).resolve().parent.parent
+DECKS = ROOT / "examples" / "decks"
 CONNOR = DECKS / "type1e-connor-legal.txt"
 
 
 class Result:
     def __init__(self, returncode: int, stdout: str, stderr: str):
         self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    """The installed command in a subprocess: its standard output is a pipe, as in `deckcheck stats | less`."""
+    exe = Path(sys.executable).with_name("deckcheck")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=ROOT)
 
 
 @pytest.fixture
