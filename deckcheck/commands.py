@@ -112,6 +112,24 @@ def diff(a: Annotated[str, typer.Argument(help="The deck before: a decklist file
     print_diff(_console(), result)
 
 
+@app.command()
+def serve(host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
+          port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+          workers: Annotated[int, typer.Option(min=1, help="Server processes (a process that dies is "
+                                                           "replaced).")] = 1,
+          admin_token: Annotated[Optional[str], typer.Option("--admin-token", envvar="DECKCHECK_ADMIN_TOKEN",
+                                                             show_envvar=True,
+                                                             help="Lets whoever gives it edit card data on the "
+                                                                  "card pages; without it the cards are "
+                                                                  "read-only.")] = None,
+          upload_limit: Annotated[int, typer.Option("--upload-limit", min=1024, help="Largest request body "
+                                                    "in bytes (larger: HTTP 413).")] = 2 * 1024 * 1024,
+          db: DbOption = None) -> None:
+    """Start the web app: check decks, browse cards, keep a collection, in a browser (needs the web extra)."""
+    from .web.server import serve as run_server
+    run_server(host=host, port=port, workers=workers, db_url=db, admin_token=admin_token, upload_limit=upload_limit)
+
+
 # -- tournament -----------------------------------------------------------------------------------
 @tournament_app.command("check")
 def tournament_check(inputs: Annotated[List[str], typer.Argument(help="Folders of decklists, decklist files, or "

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ruff and mypy over the whole checkout; fails on any finding (scripts/test.sh runs it before pytest).
-# The package maps db/ and importers/ to deckcheck.db and deckcheck.importers (pyproject.toml), which
+# The package maps db/, importers/ and web/ to deckcheck.db, deckcheck.importers and deckcheck.web (pyproject.toml), which
 # mypy cannot follow on its own: it checks a tree of symlinks with the installed layout instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,4 +11,5 @@ rm -rf .typecheck && mkdir -p "$tree"
 for f in deckcheck/*; do ln -s "../../$f" "$tree/"; done
 ln -s ../../db "$tree/db"
 ln -s ../../importers "$tree/importers"
+ln -s ../../web "$tree/web"
 "$PY" -m mypy

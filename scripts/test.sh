@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,web]'
 bash scripts/lint.sh  # ruff and mypy: any finding fails the run before the tests start
 source scripts/postgres.sh
 .venv/bin/python -m pytest "$@"

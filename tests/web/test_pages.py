@@ -1,0 +1,130 @@
+"""The pages for people: the check form without JavaScript, htmx fragments, fixing lines, saving, escaping, CSRF."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from deckcheck.web.check import apply_fix
+
+ROOT = Path(__file__).resolve().parents[2]
+TYPO = (ROOT / "examples/decks/type1e-typo.txt").read_text()
+
+
+def test_check_page_is_a_plain_form(client):
+    r = client.get("/")
+    assert r.status_code == 200
+    page = r.text
+    assert '<form class="checker" action="/check" method="post" enctype="multipart/form-data"' in page
+    assert 'name="decklist"' in page and 'name="file"' in page and 'name="format"' in page
+    assert '<option value="type2">' in page
+    assert "/static/htmx.min.js" in page and "https://" not in page  # nothing from the internet
+
+
+def test_static_htmx_and_its_licence_are_served(client):
+    assert client.get("/static/htmx.min.js").status_code == 200
+    assert "Permission to use, copy, modify" in client.get("/static/htmx-LICENSE.txt").text
+    assert "--legal" in client.get("/static/style.css").text
+
+
+def test_posting_the_form_shows_the_report_and_keeps_the_text(client):
+    text = (ROOT / "examples/decks/type1e-kurgan-illegal.txt").read_text()
+    r = client.post("/check", data={"decklist": text, "format": ""})
+    assert r.status_code == 200
+    assert 'class="report illegal"' in r.text and "Not legal" in r.text
+    assert "HL-TITLE-MAX" in r.text or "HL-" in r.text
+    assert "Kurgan" in r.text
+    assert "<textarea" in r.text and "Kurgan Persona" in r.text.split("<textarea", 1)[1].split("</textarea>")[0]
+    assert '<svg class="grid"' in r.text
+
+
+def test_htmx_request_gets_only_the_fragment_it_targets(client):
+    headers = {"HX-Request": "true", "HX-Target": "reports"}
+    r = client.post("/check", data={"decklist": "1 Thrust"}, headers=headers)
+    assert r.text.lstrip().startswith('<div id="reports"') and "<html" not in r.text
+    r = client.post("/check", data={"decklist": "1 Thrust"}, headers={"HX-Request": "true", "HX-Target": "checker"})
+    assert r.text.lstrip().startswith('<div id="checker"') and "<textarea" in r.text
+
+
+def test_upload_through_the_page_lands_in_the_text_box(client):
+    r = client.post("/check", files={"file": ("connor.txt", (ROOT / "examples/decks/type1e-connor-legal.txt")
+                                              .read_bytes())}, data={"decklist": ""})
+    assert 'class="report legal"' in r.text
+    assert "Read from <b>connor.txt</b>" in r.text
+    assert "Connor MacLeod" in r.text.split("<textarea", 1)[1].split("</textarea>")[0]
+
+
+def test_input_errors_offer_suggestions_that_rewrite_the_line(client):
+    r = client.post("/check", data={"decklist": TYPO})
+    assert 'class="report unchecked"' in r.text
+    buttons = re.findall(r'<button type="submit" name="fix" value="([^"]+)"', r.text)
+    assert "4|Upper Left Attack" in buttons
+    r = client.post("/check", data={"decklist": TYPO, "fix": "4|Upper Left Attack"})
+    box = r.text.split("<textarea", 1)[1].split("</textarea>")[0]
+    assert "3 Upper Left Attack\n" in box.replace("\r\n", "\n") and "Uper" not in box
+
+
+@pytest.mark.parametrize("text, fix, expected", [
+    ("a\n3 Uper Left Attack\nb", "2|Upper Left Attack", "a\n3 Upper Left Attack\nb"),
+    ("2x Back Away [ME]\r\n", "1|Connor MacLeod Back Away", "2x Connor MacLeod Back Away [ME]\r\n"),
+    ("Thrustt x3\n", "1|Thrust", "Thrust x3\n"),
+    ("1 Thrust\n", "9|Thrust", "1 Thrust\n"),          # no such line: nothing changes
+    ("1 Thrust\n", "x|Thrust", "1 Thrust\n"),
+    ("1 Thrust\n", "1|two\nlines", "1 Thrust\n"),
+])
+def test_apply_fix(text, fix, expected):
+    assert apply_fix(text, fix) == expected
+
+
+def test_user_text_is_escaped_everywhere(client):
+    nasty = '<img src=x onerror=alert(1)>'
+    r = client.post("/check", data={"decklist": f"Format: type1e\n2 {nasty}\n<script>alert(2)</script>:\n"})
+    assert nasty not in r.text and "<script>alert" not in r.text
+    assert "&lt;img src=x onerror=alert(1)&gt;" in r.text
+    r = client.post("/check", files={"file": (f"{nasty}.txt", b"1 Thrust")})
+    assert nasty not in r.text
+
+
+def test_saving_needs_the_csrf_token(client, csrf):
+    text = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
+    r = client.post("/decks", data={"decklist": text}, follow_redirects=False)
+    assert r.status_code == 403
+    r = client.post("/decks", data={"decklist": text, "csrf_token": "x" * 43}, follow_redirects=False)
+    assert r.status_code == 403
+
+
+def test_save_gives_a_short_link_that_shows_the_deck_and_its_report(client, csrf):
+    text = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
+    r = client.post("/decks", data={"decklist": text, "csrf_token": csrf}, follow_redirects=False)
+    assert r.status_code == 303
+    link = r.headers["location"]
+    assert re.fullmatch(r"/decks/[A-Za-z0-9_-]{8}", link)
+    page = client.get(link)
+    assert page.status_code == 200 and 'class="report legal"' in page.text
+    assert "Connor MacLeod Persona" in page.text
+    again = client.get("/", params={"deck": link.rsplit("/", 1)[1]})
+    assert "Connor MacLeod Persona" in again.text.split("<textarea", 1)[1]
+
+
+def test_a_deck_with_input_errors_is_not_saved(client, csrf):
+    r = client.post("/decks", data={"decklist": TYPO, "csrf_token": csrf}, follow_redirects=False)
+    assert r.status_code == 400 and "input errors" in r.text
+
+
+@pytest.mark.parametrize("link", ["/decks/nope-nope", "/decks/..%2F..%2Fetc", "/decks/" + "a" * 40])
+def test_unknown_deck_links_are_404(client, link):
+    assert client.get(link).status_code == 404
+
+
+def test_formats_page_lists_every_rule(client):
+    page = client.get("/formats").text
+    for fmt in client.get("/api/formats").json():
+        assert f'id="{fmt["name"]}"' in page
+        for rule in fmt["rules"]:
+            assert f'id="{fmt["name"]}-{rule["id"]}"' in page
+
+
+def test_api_page_describes_the_endpoints(client):
+    page = client.get("/api").text
+    assert "/api/check" in page and "/api/formats" in page and "/healthz" in page

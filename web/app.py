@@ -1,0 +1,162 @@
+"""The app factory: settings, the shared card catalogue, templates, navigation and the routers.
+
+Other parts of the web app (the tournament desk, the statistics panel) are routers of their own:
+add the module to ROUTERS (it must define `router`, and may define `NAV`, a list of
+(label, path) pairs for the navigation bar, and `TEMPLATES`, a folder of its templates).
+Templates extend "base.html" and fill its blocks `title`, `content` and `scripts`.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from jinja2 import ChoiceLoader, FileSystemLoader
+from starlette.exceptions import HTTPException
+
+from deckcheck.errors import DeckcheckError
+
+from .security import BodyLimit, CsrfCookie, SecurityHeaders
+from .svg import grid_svg
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_UPLOAD_LIMIT = 2 * 1024 * 1024
+ADMIN_TOKEN_ENV = "DECKCHECK_ADMIN_TOKEN"
+
+# Routers in navigation order. A module here defines `router` and optionally `NAV` and `TEMPLATES`.
+ROUTERS = ["deckcheck.web.check", "deckcheck.web.formats", "deckcheck.web.apidocs"]
+
+
+@dataclass
+class Settings:
+    """What a server is started with: its database, the admin token (None: read-only), the body limit."""
+
+    db_url: str | None = None
+    admin_token: str | None = None
+    upload_limit: int = DEFAULT_UPLOAD_LIMIT
+
+
+@dataclass
+class Deckcheck:
+    """What every request of one server process shares: settings and the card catalogue (built once)."""
+
+    settings: Settings
+    _catalog: Any = None
+    _collections: Any = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def catalog(self):
+        """The card catalogue of the database (deckcheck.api.Catalog), read on first use."""
+        if self._catalog is None:
+            with self._lock:
+                if self._catalog is None:
+                    from deckcheck.api import Catalog
+                    self._catalog = Catalog(self.settings.db_url)
+        return self._catalog
+
+    def catalog_collections(self):
+        """The collections and saved decks of the database (deckcheck.db.collections.Collections)."""
+        if self._collections is None:
+            from deckcheck.db.collections import Collections
+            self._collections = Collections(self.catalog.store)
+        return self._collections
+
+    def forget_cards(self) -> None:
+        """Read the cards again on next use (after this process changed them)."""
+        with self._lock:
+            self._catalog = self._collections = None
+
+
+def state(request: Request) -> Deckcheck:
+    """The Deckcheck state of the app serving a request."""
+    return request.app.state.deckcheck
+
+
+def create_app(db_url: str | None = None, admin_token: str | None = None,
+               upload_limit: int = DEFAULT_UPLOAD_LIMIT) -> FastAPI:
+    """A web app over one database. Without an admin token (argument or $DECKCHECK_ADMIN_TOKEN) cards are read-only."""
+    settings = Settings(db_url=db_url, admin_token=admin_token or os.environ.get(ADMIN_TOKEN_ENV) or None,
+                        upload_limit=upload_limit)
+    app = FastAPI(title="deckcheck", summary="Deck checking and collections for Highlander: The Card Game",
+                  version=_version(), docs_url=None, redoc_url=None)  # their pages load scripts from a CDN
+    app.state.deckcheck = Deckcheck(settings)
+    app.add_middleware(CsrfCookie)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit, limit=upload_limit)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    folders = [HERE / "templates"]
+    nav: list[tuple[str, str]] = []
+    for name in ROUTERS:
+        module = importlib.import_module(name)
+        app.include_router(module.router)
+        nav += getattr(module, "NAV", [])
+        if getattr(module, "TEMPLATES", None):
+            folders.append(Path(module.TEMPLATES))
+    templates = Jinja2Templates(directory=folders[0])
+    templates.env.loader = ChoiceLoader([FileSystemLoader(str(f)) for f in folders])
+    templates.env.globals["nav"] = nav
+    templates.env.globals["version"] = _version()
+    templates.env.globals["grid_svg"] = grid_svg
+    templates.env.globals["all_named"] = lambda message, cards: all(c in message for c in cards)
+    app.state.templates = templates
+
+    @app.get("/healthz", tags=["api"])
+    def healthz() -> dict:
+        """Liveness: {"status": "ok"}."""
+        return {"status": "ok"}
+
+    _error_handlers(app)
+    return app
+
+
+def render(request: Request, template: str, context: dict, status_code: int = 200) -> HTMLResponse:
+    """A page (or, for an htmx request, the same template's fragment) rendered with the request's CSRF token."""
+    context = {"request": request, "csrf_token": request.state.csrf_token,
+               "is_htmx": request.headers.get("HX-Request") == "true", **context}
+    return request.app.state.templates.TemplateResponse(request, template, context, status_code=status_code)
+
+
+def wants_json(request: Request) -> bool:
+    """Whether a request is for the JSON API rather than a page."""
+    return request.url.path.startswith("/api/") or request.url.path == "/healthz"
+
+
+def error_response(request: Request, status: int, message: str) -> Response:
+    """{"error": message} for the API; a small page with the message for people."""
+    if wants_json(request):
+        return JSONResponse({"error": message}, status_code=status)
+    return render(request, "error.html", {"status": status, "message": message}, status_code=status)
+
+
+def _error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        message = exc.detail if isinstance(exc.detail, str) else "bad request"
+        if exc.status_code == 404 and message == "Not Found":
+            message = f"nothing at {request.url.path}"
+        return error_response(request, exc.status_code, message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("query", "body", "path"))
+        return error_response(request, 400, f"{where}: {first.get('msg', 'invalid')}" if where else "bad request")
+
+    @app.exception_handler(DeckcheckError)
+    async def bad_input(request: Request, exc: DeckcheckError) -> Response:
+        return error_response(request, 400, str(exc) or "bad input")
+
+
+def _version() -> str:
+    from deckcheck import __version__
+    return __version__

@@ -1,0 +1,240 @@
+"""The Check page (`/`), its JSON twin `POST /api/check` (CONTRACTS §6), and saved decks (`/decks/{id}`)."""
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+from dataclasses import dataclass, field
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
+
+from deckcheck.errors import DeckcheckError
+from deckcheck.formats import all_formats
+from deckcheck.report import Report
+
+from . import decks as reading
+from .app import error_response, render, state
+from .security import check_csrf
+
+router = APIRouter()
+NAV = [("Check", "/")]
+log = logging.getLogger("deckcheck.web")
+
+MAX_FIELDS = 50
+DECK_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
+
+
+@dataclass
+class CheckInput:
+    """What a check request asked for: pasted text or an uploaded file, and the format."""
+
+    text: str = ""
+    file_label: str | None = None
+    file_data: bytes | None = None
+    fmt: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def has_deck(self) -> bool:
+        """Whether there is anything to check."""
+        return bool(self.file_data) or bool(self.text.strip())
+
+
+class BadRequest(Exception):
+    """A malformed request (HTTP 400)."""
+
+
+async def read_input(request: Request) -> tuple[CheckInput, FormData | None]:
+    """The decklist and format of a form (multipart or urlencoded) or JSON request; BadRequest if malformed."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "application/json":
+        try:
+            data = await request.json()
+        except ValueError as exc:
+            raise BadRequest(f"the body is not valid JSON ({exc})") from exc
+        if not isinstance(data, dict):
+            raise BadRequest('the JSON body is an object: {"decklist": "...", "format": "type2"}')
+        text, fmt = data.get("decklist", ""), data.get("format")
+        if not isinstance(text, str) or (fmt is not None and not isinstance(fmt, str)):
+            raise BadRequest('"decklist" and "format" are strings')
+        return CheckInput(text=text, fmt=fmt or None), None
+    if kind not in ("multipart/form-data", "application/x-www-form-urlencoded"):
+        raise BadRequest("send multipart/form-data (file or decklist, format) or application/json "
+                         '({"decklist": "...", "format": "..."})')
+    limit = state(request).settings.upload_limit
+    try:
+        form = await request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=limit)
+    except DeckcheckError:
+        raise
+    except Exception as exc:  # python-multipart's and Starlette's parse errors
+        if getattr(exc, "status_code", None) == 413:
+            raise
+        raise BadRequest(f"the form could not be read ({getattr(exc, 'detail', None) or exc})") from exc
+    text = form.get("decklist") or ""
+    fmt = form.get("format") or None
+    if not isinstance(text, str) or (fmt is not None and not isinstance(fmt, str)):
+        raise BadRequest("decklist and format are text fields; the file goes in the field 'file'")
+    got = CheckInput(text=text, fmt=fmt)
+    upload = form.get("file")
+    if isinstance(upload, UploadFile):
+        data = await upload.read()
+        if data:
+            got.file_label, got.file_data = reading.label_of(upload.filename), data
+    return got, form
+
+
+def check_input(catalog, got: CheckInput, details: bool = False) -> list[Report]:
+    """Check what a request sent: one report per deck, an unreadable file being a report with its cause."""
+    if got.file_data is not None:
+        label = got.file_label or "upload"
+        try:
+            raws = reading.read_upload(label, got.file_data)
+        except DeckcheckError as exc:
+            return [reading.unreadable(label, exc, got.fmt)]
+        except Exception as exc:  # a reader that broke on strange input: that deck's error, never a 500
+            log.exception("reading an upload failed")
+            return [reading.unreadable(label, DeckcheckError(f"{label}: could not be read ({exc.__class__.__name__})"),
+                                       got.fmt)]
+    else:
+        raws = reading.read_text(got.text)
+    return reading.check_raws(raws, catalog, got.fmt, details)
+
+
+@router.post("/api/check", tags=["api"], summary="Check a decklist: the report of `deckcheck check --json`")
+async def api_check(request: Request) -> Response:
+    """`file` (any decklist form) or `decklist` (text), and `format`: 200 and the §3 report, whatever the verdict."""
+    try:
+        got, _form = await read_input(request)
+    except BadRequest as exc:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+    if not got.has_deck:
+        return JSONResponse({"error": "no decklist: send `decklist` (text) or `file`"}, status_code=400)
+    reports = await run_in_threadpool(check_input, state(request).catalog, got)
+    if len(reports) != 1:
+        return JSONResponse({"error": f"the file holds {len(reports)} decks; send one deck at a time "
+                                      "(a registration workbook goes to `deckcheck tournament check`)"},
+                            status_code=400)
+    return JSONResponse(reports[0].as_dict())
+
+
+# -- pages ---------------------------------------------------------------------------------------
+def format_choices() -> list[tuple[str, str]]:
+    """(name, title) of every format, for the format menu."""
+    return [(f.name, f.title) for f in all_formats()]
+
+
+def page_context(got: CheckInput, reports: list[Report] | None, **extra) -> dict:
+    """What the check page shows: the form as filled in, and the reports."""
+    return {"text": got.text, "fmt": got.fmt or "", "formats": format_choices(), "reports": reports or [],
+            "file_label": got.file_label, **extra}
+
+
+@router.get("/", summary="The check page")
+def check_page(request: Request, deck: str | None = None) -> Response:
+    """The check form (empty, or holding a saved deck to edit)."""
+    got = CheckInput()
+    if deck is not None and DECK_ID.match(deck):
+        try:
+            fmt, text, _entries = state(request).catalog_collections().deck(deck)
+            got = CheckInput(text=text, fmt=fmt)
+        except DeckcheckError:
+            pass
+    return render(request, "check.html", page_context(got, None))
+
+
+@router.post("/check", summary="Check a decklist and show the report (the page's form)")
+async def check_submit(request: Request) -> Response:
+    """The form posted: the page with its report (for htmx, the report fragment or the whole checker)."""
+    try:
+        got, form = await read_input(request)
+    except BadRequest as exc:
+        return error_response(request, 400, str(exc))
+    fix = form.get("fix") if form is not None else None
+    if isinstance(fix, str) and fix:
+        got.text = apply_fix(got.text, fix)
+    reports = await run_in_threadpool(check_input, state(request).catalog, got, True) if got.has_deck else []
+    if got.file_data is not None and reading.is_text_upload(got.file_label):
+        got.text = got.file_data.decode("utf-8-sig", errors="replace")  # an uploaded text lands in the box
+    context = page_context(got, reports)
+    if request.headers.get("HX-Request") == "true":
+        target = request.headers.get("HX-Target", "")
+        return render(request, "_checker.html" if target == "checker" else "_reports.html", context)
+    return render(request, "check.html", context)
+
+
+def apply_fix(text: str, fix: str) -> str:
+    """Rewrite one line of the decklist with a suggested name: `fix` is "LINE|NEW NAME".
+
+    The card name as written on that line is replaced; its quantity, [SET] and the rest stay.
+    """
+    number, _, new = fix.partition("|")
+    lines = text.splitlines(keepends=True)  # numbered as the decklist reader numbers them
+    if not number.isdigit() or not 1 <= int(number) <= len(lines) or not new.strip() or len(new.splitlines()) != 1:
+        return text
+    line = lines[int(number) - 1]
+    body = line.rstrip("\r\n")
+    lines[int(number) - 1] = replace_name(body, name_written(body), new.strip()) + line[len(body):]
+    return "".join(lines)
+
+
+def replace_name(line: str, old: str, new: str) -> str:
+    """The line with the card name `old` (as written) replaced by `new`; the quantity and [SET] stay."""
+    if old and old in line:
+        start = line.index(old)
+        return line[:start] + new + line[start + len(old):]
+    return new
+
+
+def name_written(line: str) -> str:
+    """The card name part of a decklist line as written (quantity, [SET] and @ attachment left out)."""
+    from deckcheck.decklist import parse_card_text
+    parsed = parse_card_text(line)
+    if isinstance(parsed, str) or not parsed[0]:
+        return line.strip()
+    return parsed[0][0][1]
+
+
+@router.post("/decks", summary="Save a decklist under a short link")
+async def save_deck(request: Request) -> Response:
+    """Keep the decklist (it must resolve) and go to its short link /decks/{id}."""
+    try:
+        got, form = await read_input(request)
+    except BadRequest as exc:
+        return error_response(request, 400, str(exc))
+    check_csrf(request, form)
+    if not got.text.strip():
+        return error_response(request, 400, "there is no decklist text to save")
+    deck_id = secrets.token_urlsafe(6)
+    await run_in_threadpool(_save, state(request), deck_id, got)
+    return RedirectResponse(f"/decks/{deck_id}", status_code=303)
+
+
+def _save(app_state, deck_id: str, got: CheckInput) -> None:
+    from deckcheck.check import choose_format
+    from deckcheck.decks import build_deck
+    raw = reading.read_text(got.text, deck_id)[0]
+    fmt = choose_format(raw, got.fmt)
+    deck, problems = build_deck(raw, app_state.catalog.index(fmt), fmt)
+    if problems or raw.problems:
+        raise DeckcheckError("the decklist has input errors; fix them before saving")
+    entries = [(e.card, e.section, e.quantity) for e in deck.entries]
+    app_state.catalog_collections().save_deck(deck_id, fmt.name, got.text, entries)
+
+
+@router.get("/decks/{deck_id}", summary="A saved deck and its report")
+def saved_deck(request: Request, deck_id: str) -> Response:
+    """The saved deck's text and its report, checked now against the current cards."""
+    if not DECK_ID.match(deck_id):
+        return error_response(request, 404, "no saved deck has that link")
+    try:
+        fmt, text, _entries = state(request).catalog_collections().deck(deck_id)
+    except DeckcheckError:
+        return error_response(request, 404, "no saved deck has that link")
+    got = CheckInput(text=text, fmt=fmt)
+    reports = check_input(state(request).catalog, CheckInput(text=text, fmt=fmt), details=True)
+    for report in reports:
+        report.deck = f"/decks/{deck_id}"
+    return render(request, "deck.html", page_context(got, reports, deck_id=deck_id))

@@ -1,0 +1,77 @@
+"""Decklists that arrive over HTTP (pasted text or an uploaded file) checked like `deckcheck check`.
+
+No user input becomes a file path: an upload that needs a file reader (CSV, XLSX, JSON) is
+written to a fresh private temporary folder under a fixed name whose suffix is taken from a fixed
+list; the client's file name is only a label, put back in the report where the reader wrote the
+temporary path, so the report equals the CLI's for a file of that name.
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path, PurePath
+
+from deckcheck.check import check_raw
+from deckcheck.decklist import RawDeck, parse_text
+from deckcheck.errors import DeckcheckError, DecklistError
+from deckcheck.report import InputProblem, Report
+
+PASTED = "-"  # the label of pasted text: what `deckcheck check -` calls standard input
+FILE_READER_SUFFIXES = (".json", ".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
+LABEL_MAX = 200
+
+
+def label_of(filename: str | None) -> str:
+    """The name a report gives an uploaded file: the client's name, printable and at most 200 characters."""
+    name = "".join(c for c in (filename or "upload") if c.isprintable())[:LABEL_MAX].strip()
+    return name or "upload"
+
+
+def is_text_upload(label: str | None) -> bool:
+    """Whether an upload of this name is read as a text decklist (not by a file reader)."""
+    return PurePath(label or "").suffix.lower() not in FILE_READER_SUFFIXES
+
+
+def read_text(text: str, label: str = PASTED) -> list[RawDeck]:
+    """A pasted (or uploaded plain-text) decklist as a raw deck."""
+    return [parse_text(text, label)]
+
+
+class UnreadableUpload(DeckcheckError):
+    """An uploaded file that cannot be read at all; the message names it by its label, as the CLI would."""
+
+    def __init__(self, message: str, line: int | None = None):
+        self.line = line
+        super().__init__(message)
+
+
+def read_upload(label: str, data: bytes) -> list[RawDeck]:
+    """Every deck an uploaded file holds, read by its suffix like a file of that name; UnreadableUpload if not."""
+    if is_text_upload(label):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise UnreadableUpload(str(DecklistError(label, f"not UTF-8 text ({exc.reason} at byte {exc.start})")))
+        return read_text(text, label)
+    from deckcheck.importers.decklists import read_decklists
+    with tempfile.TemporaryDirectory(prefix="deckcheck-upload-") as folder:
+        path = Path(folder) / f"upload{PurePath(label).suffix.lower()}"
+        path.write_bytes(data)
+        tmp = str(path)
+        try:
+            raws = read_decklists(path)
+        except DeckcheckError as exc:
+            raise UnreadableUpload(str(exc).replace(tmp, label), getattr(exc, "line", None)) from exc
+    for raw in raws:
+        raw.source = raw.source.replace(tmp, label)
+    return raws
+
+
+def check_raws(raws: list[RawDeck], catalog, fmt: str | None, details: bool = False) -> list[Report]:
+    """Each raw deck resolved against the catalogue and validated, as `deckcheck check` does."""
+    return [check_raw(raw, catalog.index, fmt or None, details) for raw in raws]
+
+
+def unreadable(label: str, exc: Exception, fmt: str | None) -> Report:
+    """The report of a file that could not be read at all (as the CLI's, the cause in input_errors)."""
+    return Report(deck=label, format=fmt or "", input_errors=[InputProblem(getattr(exc, "line", None), label,
+                                                                             str(exc))])

@@ -1,0 +1,171 @@
+"""Protections for input from strangers: a request-body limit enforced while reading, and CSRF tokens.
+
+Both are plain ASGI middleware, so they hold for every route, the tournament desk's included.
+"""
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+from http.cookies import SimpleCookie
+
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+CSRF_COOKIE = "deckcheck_csrf"
+CSRF_FIELD = "csrf_token"
+CSRF_HEADER = "x-csrf-token"
+
+
+class BodyTooLarge(HTTPException):
+    """A request body over the server's limit (HTTP 413)."""
+
+    def __init__(self, limit: int):
+        super().__init__(413, f"the request body is over the limit of {limit:,} bytes")
+
+
+class BodyLimit:
+    """Refuse request bodies over `limit` bytes with 413, before reading them whole.
+
+    A Content-Length over the limit is refused before a byte of the body is read; a body without
+    one (chunked) is counted as it arrives and refused at the first chunk past the limit.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = _header(scope, b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            status = 413 if length.isdigit() else 400
+            await _plain_error(scope, send, status, str(BodyTooLarge(self.limit).detail) if status == 413
+                               else "bad Content-Length")
+            return
+        received = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise BodyTooLarge(self.limit)
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except BodyTooLarge as exc:
+            if started:
+                raise
+            await _plain_error(scope, send, 413, str(exc.detail))
+
+
+class CsrfCookie:
+    """Give every visitor a random CSRF token in a cookie (SameSite=Strict); pages put it in their forms.
+
+    The token is in `request.state.csrf_token`. A state-changing form must send it back
+    (`check_csrf`): another site can make a browser post a form, but cannot read the cookie.
+    """
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        cookie = SimpleCookie()
+        try:
+            cookie.load(_header(scope, b"cookie") or "")
+        except Exception:  # a malformed Cookie header is treated as none
+            cookie = SimpleCookie()
+        morsel = cookie.get(CSRF_COOKIE)
+        token = morsel.value if morsel is not None and _is_token(morsel.value) else None
+        fresh = token is None
+        if fresh:
+            token = secrets.token_urlsafe(32)
+        scope.setdefault("state", {})["csrf_token"] = token
+
+        async def with_cookie(message: Message) -> None:
+            if fresh and message["type"] == "http.response.start":
+                value = f"{CSRF_COOKIE}={token}; Path=/; SameSite=Strict; HttpOnly"
+                message.setdefault("headers", []).append((b"set-cookie", value.encode("latin-1")))
+            await send(message)
+
+        await self.app(scope, receive, with_cookie)
+
+
+def check_csrf(request, form: FormData | None = None) -> None:
+    """Raise 403 unless the form field (or X-CSRF-Token header) equals the visitor's CSRF cookie."""
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    sent = (form.get(CSRF_FIELD) if form is not None else None) or request.headers.get(CSRF_HEADER, "")
+    if not cookie or not isinstance(sent, str) or not hmac.compare_digest(cookie.encode(), sent.encode()):
+        raise HTTPException(403, "the form's security token is missing or out of date; reload the page and "
+                                 "try again")
+
+
+def _is_token(value: str) -> bool:
+    return 20 <= len(value) <= 100 and all(c.isalnum() or c in "-_" for c in value)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return value.decode("latin-1").strip()
+    return None
+
+
+async def _plain_error(scope: Scope, send: Send, status: int, message: str) -> None:
+    """An error answered by the middleware itself: JSON for the API, a short HTML page otherwise."""
+    path = scope.get("path", "")
+    if path.startswith("/api/"):
+        body, kind = json.dumps({"error": message}).encode(), b"application/json"
+    else:
+        from html import escape
+        body = (f"<!doctype html><meta charset=utf-8><title>{status}</title>"
+                f"<p>{escape(message)}. <a href=\"/\">Back</a></p>").encode()
+        kind = b"text/html; charset=utf-8"
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+class SecurityHeaders:
+    """A Content-Security-Policy that runs only our own scripts and styles (no inline code), and no framing.
+
+    Escaping keeps user text out of the markup; this is the second wall behind it.
+    """
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = message.setdefault("headers", [])
+                headers += [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+                            (b"referrer-policy", b"same-origin")]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)

@@ -1,0 +1,38 @@
+"""Small SVG drawings for pages: the 3x3 target grid of a card or a deck."""
+from __future__ import annotations
+
+from html import escape
+
+from markupsafe import Markup
+
+from deckcheck.grid import SQUARE_NAMES, SQUARES
+
+CELL = 22
+GAP = 3
+
+
+def grid_svg(mask: int | None, label: str) -> Markup:
+    """The 3x3 grid with covered squares filled; an unknown grid (None) drawn hatched with a question mark."""
+    size = 3 * CELL + 4 * GAP
+    parts = [f'<svg class="grid" viewBox="0 0 {size} {size}" width="{size * 3 // 2}" height="{size * 3 // 2}" role="img" '
+             f'aria-label="{escape(label)}: {escape(_describe(mask))}">',
+             f'<title>{escape(label)}: {escape(_describe(mask))}</title>']
+    for i, square in enumerate(SQUARES):
+        row, col = divmod(i, 3)
+        x, y = GAP + col * (CELL + GAP), GAP + row * (CELL + GAP)
+        on = mask is not None and bool(mask & (1 << i))
+        kind = "unknown" if mask is None else ("on" if on else "off")
+        parts.append(f'<rect class="sq {kind}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" rx="3">'
+                     f'<title>{SQUARE_NAMES[square]}: {kind if mask is None else ("covered" if on else "open")}'
+                     f'</title></rect>')
+    if mask is None:
+        parts.append(f'<text x="{size / 2}" y="{size / 2 + 7}" text-anchor="middle" class="q">?</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def _describe(mask: int | None) -> str:
+    if mask is None:
+        return "unknown"
+    covered = [SQUARE_NAMES[s] for i, s in enumerate(SQUARES) if mask & (1 << i)]
+    return ", ".join(covered) if covered else "nothing"
