@@ -50,7 +50,8 @@ def read_upload(label: str, data: bytes) -> list[RawDeck]:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise UnreadableUpload(str(DecklistError(label, f"not UTF-8 text ({exc.reason} at byte {exc.start})")))
+            message = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+            raise UnreadableUpload(str(DecklistError(label, message))) from exc
         return read_text(text, label)
     from deckcheck.importers.decklists import read_decklists
     with tempfile.TemporaryDirectory(prefix="deckcheck-upload-") as folder:

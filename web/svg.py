@@ -11,10 +11,11 @@ CELL = 22
 GAP = 3
 
 
-def grid_svg(mask: int | None, label: str) -> Markup:
+def grid_svg(mask: int | None, label: str, small: bool = False) -> Markup:
     """The 3x3 grid with covered squares filled; an unknown grid (None) drawn hatched with a question mark."""
     size = 3 * CELL + 4 * GAP
-    parts = [f'<svg class="grid" viewBox="0 0 {size} {size}" width="{size * 3 // 2}" height="{size * 3 // 2}" role="img" '
+    shown = size // 2 if small else size * 3 // 2
+    parts = [f'<svg class="grid" viewBox="0 0 {size} {size}" width="{shown}" height="{shown}" role="img" '
              f'aria-label="{escape(label)}: {escape(_describe(mask))}">',
              f'<title>{escape(label)}: {escape(_describe(mask))}</title>']
     for i, square in enumerate(SQUARES):

@@ -35,7 +35,7 @@ def databases(tmp_path_factory, web_db):
 
     from deckcheck.db.store import Store
     from deckcheck.importers.cardsheet import read_card_sheet
-    out = {(): web_db}
+    out: dict[tuple[str, ...], str] = {(): web_db}
     for sheets in set(SHEETS.values()):
         path = tmp_path_factory.mktemp("sheets") / "cards.db"
         shutil.copy(web_db.removeprefix("sqlite:///"), path)
@@ -50,12 +50,12 @@ def databases(tmp_path_factory, web_db):
 @pytest.fixture(scope="module")
 def cli_answers(databases) -> dict[str, dict]:
     """`deckcheck check --json` on every example deck: one run per database."""
-    answers = {}
+    answers: dict[str, dict] = {}
     for sheets, db in databases.items():
         decks = [d for d in EXAMPLE_DECKS if SHEETS.get(d, ()) == sheets]
         reports = cli_reports(decks, db)
         assert [r["deck"] for r in reports] == decks
-        answers.update(zip(decks, reports))
+        answers.update(zip(decks, reports, strict=True))
     return answers
 
 
@@ -159,7 +159,8 @@ def test_body_over_the_limit_is_413_before_it_is_read(client):
 
 def test_chunked_body_over_the_limit_is_413_while_reading(client):
     """Without a Content-Length the body is counted as it arrives, and refused at the first chunk past the limit."""
-    r = client.post("/api/check", content=(b"x" * 4096 for _ in range(100)), headers={"content-type": "application/json"})
+    r = client.post("/api/check", content=(b"x" * 4096 for _ in range(100)),
+                    headers={"content-type": "application/json"})
     assert r.status_code == 413
 
 
