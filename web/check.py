@@ -182,9 +182,10 @@ def apply_fix(text: str, fix: str) -> str:
 
 def replace_name(line: str, old: str, new: str) -> str:
     """The line with the card name `old` (as written) replaced by `new`; the quantity and [SET] stay."""
-    if old and old in line:
-        start = line.index(old)
-        return line[:start] + new + line[start + len(old):]
+    for text in (line, " ".join(line.split())):  # the reader folds repeated spaces
+        if old and old in text:
+            start = text.index(old)
+            return text[:start] + new + text[start + len(old):]
     return new
 
 
@@ -192,9 +193,9 @@ def name_written(line: str) -> str:
     """The card name part of a decklist line as written (quantity, [SET] and @ attachment left out)."""
     from deckcheck.decklist import parse_card_text
     parsed = parse_card_text(line)
-    if isinstance(parsed, str) or not parsed[0]:
+    if isinstance(parsed, str) or not parsed.readings:
         return line.strip()
-    return parsed[0][0][1]
+    return parsed.readings[0][1]
 
 
 @router.post("/decks", summary="Save a decklist under a short link")
