@@ -86,20 +86,55 @@ class Catalog:
 DECK_SUFFIXES = (".txt", ".dec", ".deck", ".csv", ".xlsx", ".json")
 
 
-def expand_paths(paths: Iterable[str | Path]) -> list[Path | str]:
-    """Decklist files named directly, and the decklist files in named folders (sorted)."""
-    out: list[Path | str] = []
+class UnreadableFolder(DeckcheckError):
+    """A folder (or subfolder) whose decklists cannot be listed: it is reported, never skipped silently."""
+
+    def __init__(self, folder: str, reason: str):
+        self.folder = folder
+        self.line = None
+        super().__init__(f"{folder}: the folder cannot be read ({reason}); its decklists were not checked")
+
+
+def expand_paths(paths: Iterable[str | Path | UnreadableFolder]) -> list[Path | str | UnreadableFolder]:
+    """Decklist files named directly, and the decklist files in named folders (sorted).
+
+    A folder that cannot be listed (permission denied) is an UnreadableFolder in the list, where its
+    files would have been. Standard input ('-') can be read once: naming it twice is an error.
+    """
+    out: list[Path | str | UnreadableFolder] = []
+    paths = list(paths)
+    if sum(str(p) == "-" for p in paths if isinstance(p, str)) > 1:
+        raise DeckcheckError("standard input ('-') is named twice; it can be read only once")
     for p in paths:
-        if str(p) == "-":
+        if isinstance(p, UnreadableFolder):
+            out.append(p)
+            continue
+        if isinstance(p, str) and p == "-":
             out.append("-")
             continue
         path = Path(p)
         if path.is_dir():
-            out += sorted(f for f in path.rglob("*") if f.is_file() and f.suffix.lower() in DECK_SUFFIXES
-                          and not f.name.startswith((".", "~$")))
+            out += _folder_files(path)
         else:
             out.append(path)
     return out
+
+
+def _folder_files(folder: Path) -> list[Path | UnreadableFolder]:
+    """The decklist files under a folder, sorted; unreadable subfolders are listed in their place."""
+    import os
+    found: list[tuple[str, Path | UnreadableFolder]] = []
+
+    def failed(exc: OSError) -> None:
+        where = exc.filename or str(folder)
+        found.append((str(where), UnreadableFolder(str(where), exc.strerror or str(exc))))
+    for root, dirs, files in os.walk(folder, onerror=failed):
+        for name in files:
+            f = Path(root) / name
+            if f.suffix.lower() in DECK_SUFFIXES and not name.startswith((".", "~$")):
+                found.append((str(f), f))
+    found.sort(key=lambda item: Path(item[0]).parts)
+    return [item for _key, item in found]
 
 
 def unreadable(source: str, exc: Exception, fmt_name: str = "") -> Report:
@@ -113,6 +148,9 @@ def check_files(paths: Iterable[str | Path], catalog: Catalog, fmt: str | None =
     """Check every deck in the files and folders; a file that cannot be read is a report with its error."""
     from .importers.decklists import read_decklists
     for path in expand_paths(paths):
+        if isinstance(path, UnreadableFolder):
+            yield unreadable(path.folder, path, fmt or "")
+            continue
         try:
             raws = read_decklists(path)
         except DeckcheckError as exc:
@@ -219,6 +257,8 @@ class CollectionApp:
         for name in names:
             if Path(name).exists():
                 for path in expand_paths([name]):
+                    if isinstance(path, UnreadableFolder):
+                        raise path
                     for raw in read_decklists(path):
                         deck, _fmt = self.resolved(raw)
                         out[raw.source] = [(e.card, e.quantity) for e in deck.entries]

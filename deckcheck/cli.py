@@ -20,6 +20,16 @@ from .errors import DeckcheckError
 FAST_PATH_OFF = "DECKCHECK_NO_FAST_PATH"
 
 
+def json_line(obj: object) -> str:
+    """One JSON line; text that cannot be written as UTF-8 (a file name's undecodable bytes) is escaped."""
+    line = json.dumps(obj, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(obj)
+    return line + "\n"
+
+
 def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Sequence, db: str | None) -> int:
     """Check decklists and print their reports; return the exit code (the worst of the decks)."""
     from .api import Catalog, check_files
@@ -29,13 +39,14 @@ def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Seque
         get_format(fmt)
     catalog = Catalog(db, cards)
     for notice in catalog.notices:
-        sys.stderr.write(f"notice: {notice}\n")
+        from .render import clean
+        sys.stderr.write(f"notice: {clean(notice)}\n")
     reports = []
     out = None
     for report in check_files(decks, catalog, fmt, details=not as_json):
         reports.append(report)
         if as_json:
-            sys.stdout.write(json.dumps(report.as_dict(), ensure_ascii=False) + "\n")
+            sys.stdout.write(json_line(report.as_dict()))
         else:
             from .render import console, report_panel
             out = out or console()
@@ -54,14 +65,14 @@ def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_j
     tournament = check_tournament(inputs, fmt, cards, db, progress_console=None if as_json else err)
     if as_json:
         for item in tournament.as_dicts():
-            sys.stdout.write(json.dumps(item, ensure_ascii=False) + "\n")
+            sys.stdout.write(json_line(item))
     else:
         from .render import tournament_table
         console().print(tournament_table(tournament))
     if out is not None:
         from .importers.reports import write_tournament_report
         kind = write_tournament_report(out, tournament)
-        err.print(f"wrote the {kind} report to {out}", soft_wrap=True)
+        err.print(f"wrote the {kind} report to {out}", soft_wrap=True, markup=False)
     return tournament.exit_code
 
 

@@ -11,6 +11,7 @@ from typing import Iterable, Mapping, Sequence
 
 from .cards import Card
 from .catalog import CardIndex
+from .cells import CellError
 from .errors import CardNotFoundError, RowProblem
 from .text import normalize
 
@@ -122,6 +123,11 @@ class RowReader:
         problems = self.problems
         before = len(problems)
         get = cells.get
+        if CellError in {v.__class__ for v in cells.values()}:  # an error cell or a formula with no value
+            for column, value in cells.items():
+                if value.__class__ is CellError:
+                    problems.append(RowProblem(number, column, str(value), value.message))
+            return None
         card = None
         card_id = _text(get("card_id"))
         if card_id:

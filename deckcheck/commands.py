@@ -40,6 +40,12 @@ def _console(stderr: bool = False):
     return console(stderr)
 
 
+def esc(value: object) -> str:
+    """User text inside a markup string (see render.esc)."""
+    from .render import esc as escape
+    return escape(value)
+
+
 @app.command()
 def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or folders (.txt .csv .xlsx .json; "
                                                             "- for standard input).")],
@@ -183,10 +189,11 @@ def taktik_deal(hands: Annotated[Optional[Path], typer.Argument(help="Each playe
     out.print(simple_table("Opening deal", ("player", "LP cards", "LP", "Shield card", "Shield", "may redeal",
                                             "redeals", "start"), rows, justify_right=("LP", "Shield")))
     if opening.starter:
-        out.print(f"{opening.starter} begins (fewest Life Points, ties to the lower Shield).", soft_wrap=True)
+        out.print(f"{opening.starter} begins (fewest Life Points, ties to the lower Shield).", soft_wrap=True,
+                  markup=False)
     else:
         out.print(f"{', '.join(opening.tie)} tie on Life Points and Shield; the rules do not say who begins then.",
-                  soft_wrap=True)
+                  soft_wrap=True, markup=False)
 
 
 def _opening_json(opening) -> dict:
@@ -209,11 +216,11 @@ def cards_import(sheet: Path, skip_bad: Annotated[bool, typer.Option("--skip-bad
     out, err = _console(), _console(stderr=True)
     data = read_card_sheet(sheet, skip_bad=skip_bad)
     for notice in data.notices:
-        err.print(f"[yellow]notice:[/] {notice}")
+        err.print(f"[yellow]notice:[/] {esc(notice)}")
     result = Store(db).import_cards(data.cards, sheet.name, dry_run=dry_run)
     verb = "would add" if dry_run else "added"
     out.print(f"{sheet}: {verb} {len(result.added)}, {'would update' if dry_run else 'updated'} "
-              f"{len(result.updated)}, unchanged {result.unchanged}", soft_wrap=True)
+              f"{len(result.updated)}, unchanged {result.unchanged}", soft_wrap=True, markup=False)
     if data.problems:
         err.print(f"[red]{len(data.problems)} bad row(s) skipped:[/]")
         for p in data.problems:
@@ -228,7 +235,7 @@ def cards_export(sheet: Path, game: Annotated[Optional[str], typer.Option(help="
     from .db.store import Store
     from .importers.cardsheet import write_card_sheet
     n = write_card_sheet(sheet, Store(db).cards(game))
-    _console().print(f"wrote {n} cards to {sheet}", soft_wrap=True)
+    _console().print(f"wrote {n} cards to {sheet}", soft_wrap=True, markup=False)
 
 
 @cards_app.command("search")
@@ -337,7 +344,8 @@ def db_init(empty: Annotated[bool, typer.Option("--empty", help="Create the tabl
     store = Store(db)
     done = store.init(empty=empty)
     n = store.count()
-    _console().print(f"{store.url}: {'initialised' if done else 'already initialised'}, {n} cards", soft_wrap=True)
+    _console().print(f"{store.url}: {'initialised' if done else 'already initialised'}, {n} cards", soft_wrap=True,
+                     markup=False)
 
 
 # -- collections ----------------------------------------------------------------------------------
@@ -373,11 +381,11 @@ def collection_import(sheet: Path,
         layout, changes, problems, rows = app_.import_sheet(sheet, collection, mode, dry_run, skip_bad,
                                                             progress=lambda n: bar.advance(task, n))
     out = _console()
-    out.print(f"{sheet}: {rows} rows, layout detected: {layout}", soft_wrap=True)
+    out.print(f"{sheet}: {rows} rows, layout detected: {layout}", soft_wrap=True, markup=False)
     for name, change in changes.items():
         verb = "would change" if dry_run else "changed"
         out.print(f"collection {name!r} {verb}: {change.added} added, {change.updated} updated, {change.removed} "
-                  f"removed, {change.unchanged} unchanged", soft_wrap=True)
+                  f"removed, {change.unchanged} unchanged", soft_wrap=True, markup=False)
         for kind, h in change.sample:
             out.print(f"  {kind}: {h.quantity} x {h.card.name} [{h.card.set}] {h.condition} {h.language}"
                       f"{' foil' if h.foil else ''}".rstrip(), soft_wrap=True, markup=False)
@@ -398,7 +406,7 @@ def collection_export(sheet: Path, all_collections: Annotated[bool, typer.Option
     app_ = _collection_app(db)
     holdings = app_.collections.holdings(None if all_collections else collection)
     n = write_collection(sheet, holdings, by_collection=all_collections)
-    _console().print(f"wrote {n} rows to {sheet}", soft_wrap=True)
+    _console().print(f"wrote {n} rows to {sheet}", soft_wrap=True, markup=False)
 
 
 def _edit(sign: int, card: str, qty: int, set_code, condition, language, foil, trade, want, location, notes,
@@ -471,7 +479,7 @@ def collection_stats(collection: CollectionOption = "main", db: DbOption = None)
     out = _console()
     total = sum(h.quantity for h in holdings)
     distinct = len({h.card.rules_key for h in holdings if h.quantity})
-    out.print(f"[bold]{collection}[/]: {total} cards, {distinct} distinct cards, "
+    out.print(f"[bold]{esc(collection)}[/]: {total} cards, {distinct} distinct cards, "
               f"{len({h.card.id for h in holdings if h.quantity})} distinct printings", soft_wrap=True)
     by_set: Counter[str] = Counter()
     by_edition: Counter[str] = Counter()
@@ -517,7 +525,8 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
         from .importers.collection import write_collection
         wants = [Holding(n.card, want_quantity=n.short, quantity=0) for n in result.together]
         write_collection(out, wants)
-        _console(stderr=True).print(f"wrote a want list of {len(wants)} cards to {out}", soft_wrap=True)
+        _console(stderr=True).print(f"wrote a want list of {len(wants)} cards to {out}", soft_wrap=True,
+                                    markup=False)
 
 
 @collection_app.command("trades")

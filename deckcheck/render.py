@@ -1,9 +1,11 @@
 """Terminal rendering with rich: check reports, card details, tables. Imported only by the CLI."""
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -11,6 +13,30 @@ from rich.text import Text
 from . import grid as gridmod
 from .cards import Card
 from .report import Report
+
+# control characters (ESC starts terminal escape sequences; CR rewrites the line), bidi overrides, lone surrogates
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape_char(m: re.Match) -> str:
+    return m.group().encode("unicode_escape").decode("ascii")
+
+
+def clean(value: object) -> str:
+    """User text made safe for a terminal: control characters and bidi overrides shown as escapes (\\x1b)."""
+    text = str(value)
+    return _UNSAFE.sub(_escape_char, text) if _UNSAFE.search(text) else text
+
+
+def esc(value: object) -> str:
+    """User text to put inside a rich markup string: clean, with its [brackets] escaped."""
+    return escape(clean(value))
+
+
+def plain(value: object, style: str = "") -> Text:
+    """User text as a rich Text (never read as markup), clean."""
+    return Text("" if value is None else clean(value), style=style)
+
 
 VERDICT = {True: ("LEGAL", "bold green"), False: ("NOT LEGAL", "bold red"), None: ("NOT CHECKED", "bold yellow")}
 
@@ -30,11 +56,11 @@ def report_panel(report: Report) -> Panel:
     verdict, style = VERDICT[report.legal]
     head = Text()
     head.append(verdict, style=style)
-    head.append(f"  {report.format}")
+    head.append(f"  {clean(report.format)}")
     if report.persona:
-        head.append(f"  Persona: {report.persona}")
+        head.append(f"  Persona: {clean(report.persona)}")
     elif report.legal is not None and report.details.get("no_persona"):
-        head.append(f"  {report.details['no_persona']}")
+        head.append(f"  {clean(report.details['no_persona'])}")
     if report.counts:
         head.append("  " + ", ".join(f"{k} {v}" for k, v in report.counts.items()))
     parts: list = [head]
@@ -46,7 +72,7 @@ def report_panel(report: Report) -> Panel:
         for e in report.input_errors:
             label = "write one of" if e.message.startswith("ambiguous") else "did you mean"
             hint = f"\n{label}: {', '.join(e.suggestions)}" if e.suggestions else ""
-            table.add_row("" if e.line is None else str(e.line), e.text, e.message + hint)
+            table.add_row("" if e.line is None else str(e.line), plain(e.text), plain(e.message + hint))
         parts.append(table)
     for title, issues, colour in (("Errors", report.errors, "red"), ("Warnings", report.warnings, "yellow")):
         if not issues:
@@ -56,12 +82,12 @@ def report_panel(report: Report) -> Panel:
         table.add_column("problem")
         table.add_column("fix")
         for i in issues:
-            body = Text(i.message)
+            body = plain(i.message)
             if i.limit is not None or i.actual is not None:
                 body.append(f"\nlimit {i.limit}, actual {i.actual}", style="dim")
             if i.cards and len(", ".join(i.cards)) > len(i.message):
-                body.append("\ncards: " + ", ".join(i.cards), style="dim")
-            table.add_row(i.rule, body, i.fix or "")
+                body.append("\ncards: " + clean(", ".join(i.cards)), style="dim")
+            table.add_row(plain(i.rule), body, plain(i.fix))
         parts.append(table)
     if "attack_grid" in report.details and report.legal is not None:
         grids = Table.grid(padding=(0, 4))
@@ -69,7 +95,7 @@ def report_panel(report: Report) -> Panel:
                       grid_text(report.details.get("block_grid", 0), "Blocks cover"))
         parts.append(grids)
     title = report.deck + (f"  ({report.player})" if report.player and report.player not in report.deck else "")
-    return Panel(Group(*parts), title=title, title_align="left", border_style=style.split()[-1])
+    return Panel(Group(*parts), title=plain(title), title_align="left", border_style=style.split()[-1])
 
 
 def card_panel(card: Card) -> Panel:
@@ -81,7 +107,7 @@ def card_panel(card: Card) -> Panel:
             return "yes"
         if value is False:
             return "no"
-        return str(value) if value != "" else "—"
+        return esc(value) if value != "" else "—"
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold")
     table.add_column()
@@ -111,23 +137,35 @@ def card_panel(card: Card) -> Panel:
         else:
             parts.append(grid_text(card.grid, "grid" + (" (inferred)" if card.grid_inferred else "")))
     if card.text:
-        parts.append(Text(card.text, style="italic"))
-    return Panel(Group(*parts), title=card.name, title_align="left")
+        parts.append(plain(card.text, style="italic"))
+    return Panel(Group(*parts), title=plain(card.name), title_align="left")
 
 
 def simple_table(title: str, header: Sequence[str], rows: Sequence[Sequence[object]], justify_right=()) -> Table:
     """A plain rich table with a title."""
-    table = Table(title=title, title_justify="left")
+    table = Table(title=plain(title), title_justify="left")
     for h in header:
         table.add_column(h, justify="right" if h in justify_right else "left")
     for row in rows:
-        table.add_row(*["" if v is None else str(v) for v in row])
+        table.add_row(*[plain(v) for v in row])
     return table
 
 
+class SafeConsole(Console):
+    """A rich Console that cleans the control characters out of every string it is asked to print.
+
+    Markup in such a string is still read (callers escape user text in markup with esc(), or pass
+    markup=False); the cleaning is safe there because markup tags hold no control characters.
+    """
+
+    def print(self, *objects, **kwargs) -> None:  # type: ignore[override]
+        """Print as rich does, strings cleaned first."""
+        super().print(*(clean(o) if isinstance(o, str) else o for o in objects), **kwargs)
+
+
 def console(stderr: bool = False) -> Console:
-    """A rich console on standard output (or error), without syntax highlighting."""
-    return Console(stderr=stderr, highlight=False)
+    """A rich console on standard output (or error), without syntax highlighting; user text is cleaned."""
+    return SafeConsole(stderr=stderr, highlight=False)
 
 
 def tournament_table(tournament) -> Group:
@@ -137,7 +175,7 @@ def tournament_table(tournament) -> Group:
     checking the thousand decks.
     """
     colours = {"legal": "green", "NOT LEGAL": "red", "unreadable": "yellow"}
-    rows = [[str(v) for v in row] for row in tournament.summary_rows()]
+    rows = [[clean(v) for v in row] for row in tournament.summary_rows()]
     for row in rows:
         row[1] = row[1].replace("\\", "/").rsplit("/", 1)[-1]  # the file name; report files keep the path
     header = ["player", "source", "format", "persona", "End.", "Pre", "verdict", "err", "warn"]

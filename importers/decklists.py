@@ -2,76 +2,152 @@
 from __future__ import annotations
 
 import json
-import sys
+import re
 from pathlib import Path
 from typing import Sequence
 
-from deckcheck.decklist import RawDeck, RawProblem, parse_text, section_word
+from deckcheck.cells import CellError
+from deckcheck.decklist import RawDeck, RawPlayer, RawProblem, parse_text, section_word
 from deckcheck.errors import DecklistError
 
-from .tables import Table, read_tables, unquote
-
+from . import limits
+from .tables import SheetError, Table, read_tables, unquote
 
 
 def read_decklists(path: str | Path) -> list[RawDeck]:
-    """Every decklist a file holds: one for a text, JSON or plain sheet; one per player in a registration workbook."""
-    if str(path) == "-":
-        return [parse_text(sys.stdin.read(), "-")]
-    path = Path(path)
-    if not path.exists():
-        raise DecklistError(str(path), "no such file")
-    if path.is_dir():
-        raise DecklistError(str(path), "is a folder; name the decklist files in it")
-    suffix = path.suffix.lower()
-    if suffix == ".json":
-        return [_read_json(path)]
-    if suffix in (".csv", ".tsv", ".xlsx", ".xlsm", ".ods"):
-        return _read_sheets(path)
+    """Every decklist a file holds: one for a text, JSON or plain sheet; one per player in a registration workbook.
+
+    Files past the limits of importers.limits (size, line length, JSON depth, sheet extent) are refused
+    with DecklistError before they are read whole.
+    """
+    source = str(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DecklistError(str(path), f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-    return [parse_text(text, str(path))]
+        if source == "-":
+            return [parse_text(limits.read_text("-"), "-")]
+        path = Path(path)
+        if path.is_dir():
+            raise DecklistError(source, "is a folder; name the decklist files in it")
+        suffix = path.suffix.lower()
+        if suffix == ".json":
+            return [_read_json(path)]
+        if suffix in (".csv", ".tsv", ".xlsx", ".xlsm", ".ods"):
+            return _read_sheets(path)
+        return [parse_text(limits.read_text(path), source)]
+    except limits.InputFileError as exc:
+        raise DecklistError(exc.source, exc.message) from None
+
+
+JSON_KEYS = ("format", "sections", "player", "players", "name", "title", "author")
+CARD_KEYS = ("card", "quantity", "set", "attach")
 
 
 def _read_json(path: Path) -> RawDeck:
+    """A JSON decklist (CONTRACTS.md §2); a value of the wrong shape is an input error, never ignored."""
+    source = str(path)
+    text = limits.decode_text(limits.read_bytes(path, limits.TEXT_MAX_BYTES, "JSON decklists"), source,
+                              max_line=limits.TEXT_MAX_BYTES)
+    depth = limits.json_depth(text)
+    if depth > limits.JSON_MAX_DEPTH:
+        raise DecklistError(source, f"JSON nested {depth:,} levels deep; a decklist needs 4 and the limit is "
+                                    f"{limits.JSON_MAX_DEPTH}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        data = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
-        raise DecklistError(str(path), f"not valid JSON: {exc.msg}", exc.lineno) from exc
+        raise DecklistError(source, f"not valid JSON: {exc.msg}", exc.lineno) from None
+    except _TooLong as exc:
+        raise DecklistError(source, str(exc)) from None
+    except (ValueError, RecursionError) as exc:
+        raise DecklistError(source, f"not valid JSON: {exc}") from None
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start:exc.end].encode("unicode_escape").decode("ascii")
+        raise DecklistError(source, f"holds {bad}, a lone surrogate, which is not text") from None
     if not isinstance(data, dict) or not isinstance(data.get("sections"), dict):
-        raise DecklistError(str(path), 'a JSON decklist is {"format": ..., "sections": {"Endurance": [...]}}')
-    deck = RawDeck(str(path), declared_format=data.get("format"), player=data.get("player"))
+        raise DecklistError(source, 'a JSON decklist is {"format": ..., "sections": {"Endurance": [...]}}')
+    deck = RawDeck(source)
     number = 0
+
+    def problem(item: object, message: str) -> None:
+        deck.problems.append(RawProblem(number, item if isinstance(item, str) else json.dumps(item, ensure_ascii=False),
+                                        message))
+    for key in ("format", "player"):
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            number += 1
+            problem({key: value}, f"{key!r} must be a text")
+    deck.declared_format = data["format"] if isinstance(data.get("format"), str) else None
+    deck.player = data["player"] if isinstance(data.get("player"), str) else None
     for section, items in data["sections"].items():
-        if not isinstance(items, list):
-            raise DecklistError(str(path), f"section {section!r} must hold a list of cards")
         word = section_word(section)
+        if word is None:
+            number += 1
+            problem(section, f"unknown section {section!r}; sections are Pre-Game, Endurance (Deck, Main), Hunters, "
+                             "Items, Prey, Combat, Players")
+        if not isinstance(items, list):
+            number += 1
+            problem({section: items}, f"section {section!r} must hold a list of cards")
+            continue
         for item in items:
             number += 1
             if isinstance(item, str):
                 deck.add(number, item, word)
                 continue
-            if not isinstance(item, dict) or "card" not in item:
-                deck.problems.append(RawProblem(number, json.dumps(item), 'each card is {"card": ..., "quantity": N}'))
+            if not isinstance(item, dict) or not isinstance(item.get("card"), str):
+                problem(item, 'each card is {"card": "name", "quantity": N} or "name"')
                 continue
+            unknown = [k for k in item if k not in CARD_KEYS]
             qty = item.get("quantity", 1)
-            if not isinstance(qty, int) or isinstance(qty, bool):
-                deck.problems.append(RawProblem(number, json.dumps(item), "the quantity must be a whole number"))
-                continue
-            text = str(item["card"])
-            if item.get("attach"):
-                text += f" @ {item['attach']}"
-            deck.add(number, text, word, qty, item.get("set"))
-    for p in data.get("players", []) or []:
-        from deckcheck.decklist import RawPlayer
+            set_code, attach = item.get("set"), item.get("attach")
+            if unknown:
+                problem(item, f"unknown key {unknown[0]!r}; a card has {', '.join(CARD_KEYS)}")
+            elif not isinstance(qty, int) or isinstance(qty, bool) or not 1 <= qty <= limits.QUANTITY_MAX:
+                problem(item, f"the quantity must be a whole number from 1 to {limits.QUANTITY_MAX:,}")
+            elif not isinstance(set_code, (str, type(None))) or not isinstance(attach, (str, type(None))):
+                problem(item, "'set' and 'attach' must be texts")
+            else:
+                deck.add(number, item["card"] + (f" @ {attach}" if attach else ""), word, qty, set_code or None)
+    players = data.get("players") or []
+    if not isinstance(players, list):
         number += 1
-        deck.players.append(RawPlayer(number, json.dumps(p), str(p.get("name", "")), str(p.get("hero", ""))))
+        problem({"players": players}, "'players' must be a list of {\"name\": ..., \"hero\": ...}")
+        players = []
+    for p in players:
+        number += 1
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not isinstance(p.get("hero", ""), str):
+            problem(p, 'each player is {"name": "...", "hero": "..."}')
+            continue
+        deck.players.append(RawPlayer(number, json.dumps(p, ensure_ascii=False), p["name"], p.get("hero", "")))
     return deck
 
 
+class _TooLong(ValueError):
+    pass
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > 18:
+        raise _TooLong(f"holds a number of {len(text):,} digits; quantities go up to {limits.QUANTITY_MAX:,}")
+    return int(text)
+
+
+def _json_constant(text: str) -> float:
+    raise ValueError(f"{text} is not a number JSON allows")
+
+
+_WHOLE = re.compile(r"[0-9]+")  # ASCII digits only: '³'.isdigit() is true, and int('٣') is 3
+
+
+_ALIASES = {"qty": "quantity", "count": "quantity", "card name": "card", "name": "card", "edition": "set",
+            "set name": "set"}  # the headers of the collection sheet (CONTRACTS.md §2)
+
+
 def _columns(table: Table) -> dict[str, int]:
-    return {str(h).strip().lower(): i for i, h in enumerate(table.header)}
+    cols: dict[str, int] = {}
+    for i, h in enumerate(table.header):
+        key = " ".join(str(h).split()).lower()
+        cols.setdefault(_ALIASES.get(key, key), i)
+    return cols
 
 
 def is_decklist_table(table: Table) -> bool:
@@ -104,10 +180,11 @@ def _cell(row: Sequence[object], i: int | None) -> str:
 def decks_from_table(table: Table, source: str, sheet_player: str | None = None) -> list[RawDeck]:
     """Decks of one sheet in long form: one per distinct `player` (or one deck when there is no such column)."""
     cols = _columns(table)
-    card_i, qty_i = cols["card"], cols.get("quantity", cols.get("qty"))
+    card_i, qty_i = cols["card"], cols.get("quantity")
     section_i, set_i, player_i = cols.get("section"), cols.get("set"), cols.get("player")
     format_i = cols.get("format")
     decks: dict[str, RawDeck] = {}
+    used = [i for i in (card_i, qty_i, section_i, set_i, player_i, format_i) if i is not None]
     for number, row in table.numbered():
         name = _cell(row, card_i)
         player = _cell(row, player_i) if player_i is not None else (sheet_player or "")
@@ -118,13 +195,23 @@ def decks_from_table(table: Table, source: str, sheet_player: str | None = None)
         if deck is None:
             label = f"{where} [{player}]" if player and player_i is not None else where
             deck = decks[player] = RawDeck(label, player=player or None)
+        text = f"{_cell(row, qty_i)} {name}".strip()
+        bad = next((i for i in used if i < len(row) and row[i].__class__ is CellError), None)
+        if bad is not None:
+            deck.problems.append(RawProblem(number, text, f"column {table.header[bad]!r} holds "
+                                                          f"{row[bad].message}"))  # type: ignore[attr-defined]
+            continue
         fmt = _cell(row, format_i)
         if fmt and not deck.declared_format:
             deck.declared_format = fmt
-        text = f"{_cell(row, qty_i)} {name}".strip()
         qty_text = _cell(row, qty_i)
-        if qty_text and not qty_text.isdigit():
+        if qty_text and not _WHOLE.fullmatch(qty_text):
             deck.problems.append(RawProblem(number, text, f"quantity {qty_text!r} is not a whole number"))
+            continue
+        if qty_text and (len(qty_text) > 7 or int(qty_text) > limits.QUANTITY_MAX):
+            deck.problems.append(RawProblem(number, text[:80], f"quantity {qty_text[:20]!r}"
+                                                               f"{'...' if len(qty_text) > 20 else ''} is more than "
+                                                               f"{limits.QUANTITY_MAX:,}"))
             continue
         section = _cell(row, section_i)
         word = section_word(section) if section else None
@@ -132,7 +219,6 @@ def decks_from_table(table: Table, source: str, sheet_player: str | None = None)
             deck.problems.append(RawProblem(number, text, f"unknown section {section!r}"))
             continue
         if word == "players":
-            from deckcheck.decklist import RawPlayer
             deck.players.append(RawPlayer(number, text, name.split(":")[0].strip(),
                                           name.partition(":")[2].strip()))
             continue

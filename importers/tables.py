@@ -5,13 +5,17 @@ Writing never produces a cell a spreadsheet would run as a formula.
 from __future__ import annotations
 
 import csv
+import io
 import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from deckcheck.cells import CellError
 from deckcheck.errors import DeckcheckError
+
+from . import limits
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -57,19 +61,55 @@ def unquote(value: object) -> object:
 _GUARDED = ("=", "+", "-", "@", "\t", "\r")
 
 
-def read_tables(path: Path) -> list[Table]:
-    """Every sheet of a workbook, or the one table of a CSV file."""
-    if not path.exists():
-        raise SheetError(f"{str(path)!r}: no such file")
+def read_tables(path: Path, unique_headers: bool = True) -> list[Table]:
+    """Every sheet of a workbook, or the one table of a CSV file, within the limits of importers.limits.
+
+    A workbook is looked at before it is read (parts, sizes, the extent of each sheet); cells that
+    hold no value (error cells, formulas with no cached value) come back as CellError. With
+    unique_headers, a header naming a column twice is refused: which of the two would count?
+    """
+    path = Path(path)
     if kind_of(path) == "csv":
-        return [_read_csv(path)]
+        tables = [_read_csv(path)]
+    else:
+        tables = _read_xlsx(path)
+    if unique_headers:
+        for table in tables:
+            _refuse_duplicate_headers(table, path)
+    return tables
+
+
+def _refuse_duplicate_headers(table: Table, path: Path) -> None:
+    seen: dict[str, int] = {}
+    for i, h in enumerate(table.header, start=1):
+        key = " ".join(str(h).split()).lower()
+        if not key:
+            continue
+        if key in seen:
+            where = f"sheet {table.name!r}" if path.suffix.lower() not in (".csv", ".tsv") else "the header"
+            raise SheetError(f"{str(path)!r}: {where} has the column {str(h)!r} twice (columns {seen[key]} and {i}); "
+                             "rename or remove one")
+        seen[key] = i
+
+
+def _read_xlsx(path: Path) -> list[Table]:
     try:
+        scan = limits.inspect_xlsx(path)
+    except limits.InputFileError as exc:
+        raise SheetError(f"{str(path)!r}: {exc.message}") from None
+    bad: dict[str, dict[tuple[int, int], CellError]] = {}
+    try:
+        if any(s.needs_cell_check for s in scan.sheets.values()):
+            parts = limits.sheet_parts(path)
+            by_part = limits.bad_cells(path, [p for p, s in scan.sheets.items() if s.needs_cell_check])
+            bad = {name: by_part[part] for name, part in parts.items() if part in by_part}
         from python_calamine import CalamineWorkbook
         book = CalamineWorkbook.from_path(str(path))
         tables = []
         for name in book.sheet_names:
             data = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
-            data = [row for row in data]
+            for (r, c), cell in bad.get(name, {}).items():
+                _put(data, r, c, cell)
             while data and all(c in ("", None) for c in data[-1]):
                 data.pop()
             if not data:
@@ -84,16 +124,37 @@ def read_tables(path: Path) -> list[Table]:
         raise SheetError(f"{str(path)!r}: not a readable workbook ({exc})") from exc
 
 
+def _put(data: list[list[object]], r: int, c: int, value: object) -> None:
+    """Place a cell the spreadsheet reader left out (a formula with no value) or read as empty (an error)."""
+    if r < 0 or c < 0:
+        return
+    width = len(data[0]) if data else 0
+    while len(data) <= r:
+        data.append([""] * width)
+    row = data[r]
+    if len(row) <= c:
+        row.extend([""] * (c + 1 - len(row)))
+    row[c] = value
+
+
 def _read_csv(path: Path) -> Table:
+    """One CSV table: UTF-8 (or UTF-16 with a byte-order mark), separated by commas, semicolons or tabs."""
+    source = str(path)
     try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            sample = f.read(4096)
-            f.seek(0)
-            delimiter = "\t" if path.suffix.lower() == ".tsv" or (sample.count("\t") > sample.count(",")) else ","
-            rows = list(csv.reader(f, delimiter=delimiter))
-    except UnicodeDecodeError as exc:
-        raise SheetError(f"{str(path)!r}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-    rows = [r for r in rows]
+        data = limits.read_bytes(path, limits.SHEET_MAX_BYTES, "spreadsheets")
+        text = limits.decode_text(data, source, max_line=len(data) + 1)
+    except limits.InputFileError as exc:
+        raise SheetError(f"{source!r}: {exc.message}") from None
+    first = text[:text.find("\n")] if "\n" in text else text
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else max((",", ";", "\t"), key=first.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            raise SheetError(f"{source!r}: row {reader.line_num} has a field longer than "
+                             f"{limits.CSV_FIELD_MAX_CHARS:,} characters, the limit for a cell") from None
+        raise SheetError(f"{source!r}: not a readable CSV file (row {reader.line_num}: {exc})") from None
     while rows and not any(c.strip() for c in rows[-1]):
         rows.pop()
     if not rows:

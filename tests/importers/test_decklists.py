@@ -67,8 +67,8 @@ def test_json_decklist_and_its_errors(tmp_path):
         {"card": "Thrust", "quantity": 3}, "Challenge", {"card": "Thrust", "quantity": "x"}, {"name": "?"}]}}))
     (raw,) = read_decklists(path)
     assert raw.declared_format == "type1e" and [l.readings[0] for l in raw.lines] == [(3, "Thrust"), (1, "Challenge")]
-    assert [p.message for p in raw.problems] == ["the quantity must be a whole number",
-                                                 'each card is {"card": ..., "quantity": N}']
+    assert [p.message for p in raw.problems] == ["the quantity must be a whole number from 1 to 1,000,000",
+                                                 'each card is {"card": "name", "quantity": N} or "name"']
     path.write_text("{not json")
     with pytest.raises(DecklistError, match="not valid JSON"):
         read_decklists(path)

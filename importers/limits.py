@@ -1,0 +1,417 @@
+"""The limits of every file reader, checked before the expensive work starts (README: "Limits").
+
+A file past a limit is refused with a one-line message that names it and the limit (exit code 2);
+nothing is read whole before its size is known. Why each number is what it is:
+
+- TEXT_MAX_BYTES: a decklist is about 2 KB and a registration sheet of 500 players about 1.5 MB;
+  4 MiB leaves room for both and for a benchmark file of 100,000 lines, and bounds what one text
+  file costs (its lines as Python objects, a few hundred MB at most).
+- LINE_MAX_CHARS: the longest card name is under 100 characters; a line of 4,096 holds any card
+  with set, quantity and attachment many times over. The limit bounds the work per line.
+- JSON_MAX_DEPTH: a JSON decklist is 4 levels deep (deck, sections, list, card); 32 leaves room for
+  extra metadata and keeps far below Python's recursion limit.
+- SHEET_MAX_BYTES: the 200,000-row benchmark collection is 13 MB as CSV and 8 MB as XLSX; 64 MiB is
+  five times that.
+- CSV_FIELD_MAX_CHARS: the csv module's own default (131,072); a field past it is a refused file,
+  with its row, not a traceback.
+- XLSX_MAX_MEMBERS: a workbook has about 10 parts plus 2 per sheet; 4,096 allows 2,000 sheets
+  (a registration workbook with one sheet per player).
+- XLSX_MAX_UNCOMPRESSED: the benchmark collection's sheet inflates to 68 MB of XML; 256 MiB is
+  almost four times that, and bounds what a zip bomb can make the reader inflate.
+- XLSX_MAX_RATIO: real sheets deflate 5-15 to 1 (the benchmark: 8.8); a part over 1 MiB that
+  inflates more than 100 times its stored size is a bomb, not a spreadsheet.
+- XLSX_MAX_CELLS: the spreadsheet reader allocates every cell of a sheet's extent (rows x columns
+  from A1 to the farthest cell), about 45 bytes each, whether the cells are filled or not; one cell
+  at XFD1048576 asks for 17 billion. 5,000,000 cells (about 250 MB) is 2.5 times the benchmark's
+  200,000 rows x 10 columns.
+- QUANTITY_MAX: CONTRACTS.md §4, quantities are whole numbers up to 1,000,000.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from deckcheck.cells import CellError
+from deckcheck.errors import DeckcheckError
+
+TEXT_MAX_BYTES = 4 << 20
+LINE_MAX_CHARS = 4096
+JSON_MAX_DEPTH = 32
+SHEET_MAX_BYTES = 64 << 20
+CSV_FIELD_MAX_CHARS = 131_072
+XLSX_MAX_MEMBERS = 4096
+XLSX_MAX_UNCOMPRESSED = 256 << 20
+XLSX_MAX_RATIO = 100
+XLSX_RATIO_FROM_BYTES = 1 << 20
+XLSX_MAX_CELLS = 5_000_000
+XLSX_MAX_ROWS = 1_048_576  # Excel's own limits: a reference beyond them is not a spreadsheet's
+XLSX_MAX_COLUMNS = 16_384
+QUANTITY_MAX = 1_000_000
+
+
+class InputFileError(DeckcheckError):
+    """A file that cannot be read at all: missing, a folder, not permitted, past a limit, not text."""
+
+    def __init__(self, source: str, message: str):
+        self.source = source
+        self.message = message
+        self.line = None
+        super().__init__(f"{source}: {message}")
+
+
+def size_text(n: int) -> str:
+    """4194304 -> '4 MiB'; 1536 -> '1.5 KiB'."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} bytes"
+
+
+def _open_error(source: str, exc: OSError) -> InputFileError:
+    if isinstance(exc, FileNotFoundError):
+        return InputFileError(source, "no such file")
+    if isinstance(exc, IsADirectoryError):
+        return InputFileError(source, "is a folder; name the files in it")
+    if isinstance(exc, PermissionError):
+        return InputFileError(source, "permission denied (the file cannot be read)")
+    return InputFileError(source, f"cannot be read ({exc.strerror or exc})")
+
+
+def open_bounded(path: str | Path, limit: int, what: str) -> BinaryIO:
+    """Open a file for reading after checking its size, when the file system knows it.
+
+    Pipes and devices (`<(...)`, /dev/zero) have no size: readers of them stop at the limit.
+    """
+    source = str(path)
+    try:
+        f = open(path, "rb")
+        try:
+            size = os.fstat(f.fileno()).st_size
+        except OSError:
+            size = 0
+    except OSError as exc:
+        raise _open_error(source, exc) from None
+    if size > limit:
+        f.close()
+        raise InputFileError(source, too_big(what, limit, size))
+    return f
+
+
+def too_big(what: str, limit: int, size: int | None = None) -> str:
+    """The message for a file past its size limit."""
+    actual = f" ({size_text(size)})" if size else ""
+    return f"larger than {size_text(limit)}{actual}, the limit for {what}"
+
+
+def read_bytes(path: str | Path, limit: int, what: str) -> bytes:
+    """The bytes of a file of at most `limit` bytes; InputFileError before reading more."""
+    source = str(path)
+    with open_bounded(path, limit, what) as f:
+        try:
+            data = f.read(limit + 1)
+        except OSError as exc:
+            raise _open_error(source, exc) from None
+    if len(data) > limit:
+        raise InputFileError(source, too_big(what, limit))
+    return data
+
+
+def read_stdin(limit: int = TEXT_MAX_BYTES, what: str = "text decklists") -> bytes:
+    """Standard input, at most `limit` bytes."""
+    stream = getattr(sys.stdin, "buffer", None)
+    data = stream.read(limit + 1) if stream is not None else sys.stdin.read(limit + 1).encode("utf-8",
+                                                                                               "surrogatepass")
+    if len(data) > limit:
+        raise InputFileError("-", too_big(what, limit))
+    return data
+
+
+_BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
+def decode_text(data: bytes, source: str, max_line: int = LINE_MAX_CHARS) -> str:
+    """Text from bytes: UTF-8 (or UTF-16 with its byte-order mark), no NUL bytes, no line over the limit."""
+    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), "utf-8")
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise InputFileError(source, f"not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8") \
+            from None
+    if "\x00" in text:
+        raise InputFileError(source, "not a text file (it holds NUL bytes; UTF-16 without a byte-order mark?)")
+    check_line_lengths(text, source, max_line)
+    return text
+
+
+def check_line_lengths(text: str, source: str, max_line: int = LINE_MAX_CHARS) -> None:
+    """InputFileError naming the first line longer than the limit."""
+    if len(text) <= max_line:
+        return
+    lines = text.splitlines()
+    if max(map(len, lines), default=0) <= max_line:
+        return
+    number = next(i for i, line in enumerate(lines, start=1) if len(line) > max_line)
+    raise InputFileError(source, f"line {number} is longer than {max_line:,} characters, the limit for a line")
+
+
+def read_text(path: str | Path, what: str = "text decklists", limit: int = TEXT_MAX_BYTES) -> str:
+    """A text file (or '-' for standard input) within the size and line-length limits."""
+    if str(path) == "-":
+        return decode_text(read_stdin(limit, what), "-")
+    return decode_text(read_bytes(path, limit, what), str(path))
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def json_depth(text: str) -> int:
+    """How deeply the arrays and objects of a JSON text nest (strings skipped); linear time, no recursion."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    depth = deepest = 0
+    for step in map(_DEPTH_STEP.__getitem__, brackets):
+        depth += step
+        if depth > deepest:
+            deepest = depth
+    return deepest
+
+
+# -- XLSX ------------------------------------------------------------------------------------------------
+_CHUNK = 4 << 20
+_REF = re.compile(rb"\sr\s*=\s*[\"']([A-Z]{0,3})([0-9]+)[\"']")
+_DIMENSION = re.compile(rb"<(?:\w+:)?dimension\b[^>]*?\bref\s*=\s*[\"']([^\"']*)[\"']")
+_ROOT = re.compile(rb"<(\w+:)?worksheet\b")
+_CELL_REF = re.compile(r"^([A-Z]{1,3})([0-9]+)$")
+_WORKSHEET = re.compile(r"^xl/worksheets/[^/]+\.xml$", re.IGNORECASE)
+
+
+def column_number(letters: str | bytes) -> int:
+    """A -> 1, Z -> 26, AA -> 27, XFD -> 16384."""
+    n = 0
+    for ch in letters.decode() if isinstance(letters, bytes) else letters:
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+@dataclass
+class SheetScan:
+    """What one worksheet part declares and holds: extent (rows, columns) and cells that are not values."""
+
+    rows: int = 0
+    columns: int = 0
+    declared_rows: int = 0
+    declared_columns: int = 0
+    needs_cell_check: bool = False  # it holds formulas or error cells: they are checked one by one
+
+
+@dataclass
+class WorkbookScan:
+    """The result of looking at a workbook before reading it."""
+
+    sheets: dict[str, SheetScan] = field(default_factory=dict)
+
+
+def inspect_xlsx(path: str | Path) -> WorkbookScan:
+    """Look at a workbook before the spreadsheet reader does: zip parts, sizes, ratios, sheet extents.
+
+    InputFileError when the file is past a limit. Sheet parts are inflated as a stream (a few MB at a
+    time) and scanned for cell references: the extent the reader will allocate is known exactly
+    before it allocates it, whatever the file's <dimension> says.
+    """
+    source = str(path)
+    f = open_bounded(path, SHEET_MAX_BYTES, "spreadsheets")
+    with f:
+        try:
+            book = zipfile.ZipFile(f)
+        except (zipfile.BadZipFile, OSError, ValueError) as exc:
+            raise InputFileError(source, f"not a readable workbook (not an XLSX zip file: {exc})") from None
+        with book:
+            infos = book.infolist()
+            if len(infos) > XLSX_MAX_MEMBERS:
+                raise InputFileError(source, f"not a readable workbook: {len(infos):,} parts, more than "
+                                             f"{XLSX_MAX_MEMBERS:,}")
+            total = sum(i.file_size for i in infos)
+            if total > XLSX_MAX_UNCOMPRESSED:
+                raise InputFileError(source, f"not a readable workbook: it inflates to {size_text(total)}, more "
+                                             f"than {size_text(XLSX_MAX_UNCOMPRESSED)}")
+            for info in infos:
+                if info.file_size > XLSX_RATIO_FROM_BYTES and \
+                        info.file_size > XLSX_MAX_RATIO * max(1, info.compress_size):
+                    raise InputFileError(source, f"not a readable workbook: part {info.filename!r} inflates "
+                                                 f"{info.file_size // max(1, info.compress_size):,} times its "
+                                                 f"stored size (a zip bomb?); the limit is {XLSX_MAX_RATIO}")
+            scan = WorkbookScan()
+            cells = 0
+            for info in infos:
+                if not _WORKSHEET.match(info.filename):
+                    continue
+                sheet = _scan_sheet(book, info, source)
+                scan.sheets[info.filename] = sheet
+                for rows, columns, how in ((sheet.declared_rows, sheet.declared_columns, "declares"),
+                                           (sheet.rows, sheet.columns, "reaches")):
+                    if rows > XLSX_MAX_ROWS or columns > XLSX_MAX_COLUMNS:
+                        raise InputFileError(source, f"not a readable workbook: a sheet {how} cell "
+                                                     f"{_ref(rows, columns)}, beyond any spreadsheet's last cell "
+                                                     "XFD1048576")
+                    if rows * columns > XLSX_MAX_CELLS:
+                        raise InputFileError(source, f"a sheet {how} {rows:,} rows x {columns:,} columns (up to "
+                                                     f"cell {_ref(rows, columns)}), more than "
+                                                     f"{XLSX_MAX_CELLS:,} cells, the limit for a sheet")
+                cells += sheet.rows * sheet.columns
+            if cells > XLSX_MAX_CELLS:
+                raise InputFileError(source, f"its sheets hold {cells:,} cells together, more than "
+                                             f"{XLSX_MAX_CELLS:,}, the limit for a workbook")
+    return scan
+
+
+def _ref(rows: int, columns: int) -> str:
+    letters = ""
+    while columns > 0:
+        columns, rest = divmod(columns - 1, 26)
+        letters = chr(65 + rest) + letters
+    return f"{letters or 'A'}{rows}"
+
+
+def _scan_sheet(book: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> SheetScan:
+    """Stream one worksheet part: its <dimension>, the farthest cell reference, formulas and error cells.
+
+    The stream is cut after a '>' so that no attribute straddles two pieces (a piece without one is
+    scanned as it is once it passes 1 MiB).
+    """
+    scan = SheetScan()
+    rows = 0
+    letters: set[bytes] = set()
+    referenced = cells = 0
+    markers: tuple[bytes, ...] = ()
+    cell_tags: tuple[bytes, ...] = ()
+    carry = b""
+    first = True
+    read = 0
+    try:
+        with book.open(info) as part:
+            while True:
+                block = part.read(_CHUNK)
+                if first:
+                    first = False
+                    root = _ROOT.search(block, 0, 4096)
+                    p = root.group(1) if root and root.group(1) else b""
+                    cell_tags = (b"<" + p + b"c ", b"<" + p + b"c>", b"<" + p + b"c/>")
+                    markers = (b"<" + p + b"f>", b"<" + p + b"f ", b"<" + p + b"f/>", b't="e"', b"t='e'")
+                    dim = _DIMENSION.search(block, 0, 65536)
+                    if dim:
+                        scan.declared_rows, scan.declared_columns = _extent(dim.group(1).decode("ascii", "replace"))
+                read += len(block)
+                if read > XLSX_MAX_UNCOMPRESSED:
+                    raise InputFileError(source, f"not a readable workbook: a sheet inflates to more than "
+                                                 f"{size_text(XLSX_MAX_UNCOMPRESSED)}")
+                chunk = carry + block
+                cut = chunk.rfind(b">") + 1 if block else len(chunk)
+                if cut == 0 and len(chunk) > (1 << 20):
+                    cut = len(chunk)
+                piece, carry = chunk[:cut], chunk[cut:]
+                if piece:
+                    found = _REF.findall(piece)
+                    if found:
+                        cols, numbers = zip(*found)
+                        letters.update(cols)
+                        rows = max(rows, max(map(int, numbers)))
+                        referenced += len(cols) - cols.count(b"")
+                    cells += sum(piece.count(tag) for tag in cell_tags)
+                    if not scan.needs_cell_check and any(m in piece for m in markers):
+                        scan.needs_cell_check = True
+                    if b"<!ENTITY" in piece:
+                        raise InputFileError(source, "not a readable workbook: a sheet declares XML entities")
+                if not block:
+                    break
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, RuntimeError) as exc:
+        raise InputFileError(source, f"not a readable workbook ({info.filename}: {exc})") from None
+    columns = max((column_number(c) for c in letters if c), default=1)
+    # cells written without a reference follow the one before them: they can reach that much further
+    scan.rows, scan.columns = rows, columns + max(0, cells - referenced)
+    return scan
+
+
+def _extent(ref: str) -> tuple[int, int]:
+    last = ref.split(":")[-1].strip().upper().replace("$", "")
+    m = _CELL_REF.match(last)
+    if not m:
+        return 0, 0
+    return int(m.group(2)), column_number(m.group(1))
+
+
+def bad_cells(path: str | Path, parts: list[str]) -> dict[str, dict[tuple[int, int], CellError]]:
+    """Cells that are not values, per worksheet part: {(row, column) 0-based: the CellError}.
+
+    A formula with no cached value, and an error cell (#DIV/0!, #N/A, ...). Only the parts the scan
+    found formulas or error cells in are parsed again, element by element.
+    """
+    from xml.etree.ElementTree import iterparse
+    out: dict[str, dict[tuple[int, int], CellError]] = {}
+    with zipfile.ZipFile(path) as book:
+        for name in parts:
+            found: dict[tuple[int, int], CellError] = {}
+            row = 0
+            col = 0
+            with book.open(name) as part:
+                for event, elem in iterparse(part, events=("start", "end")):
+                    tag = elem.tag.rsplit("}", 1)[-1]
+                    if event == "start":
+                        if tag == "row":
+                            r = elem.get("r")
+                            row = int(r) if r and r.isdigit() else row + 1
+                            col = 0
+                        elif tag == "c":
+                            m = _CELL_REF.match(elem.get("r") or "")
+                            if m:
+                                row, col = int(m.group(2)), column_number(m.group(1))
+                            else:
+                                col += 1
+                        continue
+                    if tag != "c":
+                        if tag == "row":
+                            elem.clear()
+                        continue
+                    kinds = {child.tag.rsplit("}", 1)[-1]: child for child in elem}
+                    value = kinds.get("v")
+                    if elem.get("t") == "e":
+                        text = value.text if value is not None and value.text else "#ERROR"
+                        found[(row - 1, col - 1)] = CellError(text, f"an error cell ({text})")
+                    elif "f" in kinds and (value is None or value.text is None):
+                        formula = "=" + (kinds["f"].text or "")
+                        found[(row - 1, col - 1)] = CellError(formula, f"a formula with no cached value ({formula}); "
+                                                                       "open and save the sheet in a spreadsheet "
+                                                                       "program to store its value")
+                    elem.clear()
+            if found:
+                out[name] = found
+    return out
+
+
+def sheet_parts(path: str | Path) -> dict[str, str]:
+    """{sheet name: worksheet part} from the workbook's own index (xl/workbook.xml and its relations)."""
+    from xml.etree.ElementTree import fromstring
+    out: dict[str, str] = {}
+    with zipfile.ZipFile(path) as book:
+        try:
+            workbook = fromstring(book.read("xl/workbook.xml"))
+            rels = fromstring(book.read("xl/_rels/workbook.xml.rels"))
+        except (KeyError, SyntaxError):
+            return out
+    targets = {}
+    for rel in rels:
+        target = rel.get("Target") or ""
+        target = target.lstrip("/") if target.startswith("/") else "xl/" + target
+        targets[rel.get("Id")] = os.path.normpath(target).replace(os.sep, "/")
+    for elem in workbook.iter():
+        if elem.tag.rsplit("}", 1)[-1] == "sheet":
+            rid = next((v for k, v in elem.attrib.items() if k.rsplit("}", 1)[-1] == "id"), None)
+            if rid in targets and elem.get("name") is not None:
+                out[elem.get("name", "")] = targets[rid]
+    return out
+

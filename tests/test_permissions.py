@@ -1,0 +1,100 @@
+"""Files and folders that cannot be read (permission denied): a clear error, and an unreadable subfolder is a row.
+
+Tests usually run as root, whom chmod does not stop: then the command runs as user `nobody`
+(setpriv), so the denial is the kernel's, not a simulation. As any other user, chmod is enough.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXE = str(Path(sys.executable).with_name("deckcheck"))
+NOBODY = 65534
+DECK = (ROOT / "examples" / "decks" / "type1e-connor-legal.txt").read_text()
+
+
+def _as_other_user() -> list[str]:
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root, whom chmod does not stop, and setpriv (util-linux) is missing to drop root")
+    return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+
+
+@pytest.fixture
+def place(shared_db):
+    """A world-readable folder with a copy of the card database, removed afterwards."""
+    prefix = _as_other_user()
+    d = Path(tempfile.mkdtemp(prefix="deckcheck-perm-"))
+    d.chmod(0o777)
+    db = d / "cards.db"
+    shutil.copy(shared_db.removeprefix("sqlite:///"), db)
+    db.chmod(0o666)
+    (d / "good.txt").write_text(DECK)
+    (d / "secret.txt").write_text(DECK)
+    (d / "secret.txt").chmod(0)
+    (d / "decks" / "sub").mkdir(parents=True)
+    (d / "decks" / "a.txt").write_text(DECK)
+    (d / "decks" / "sub" / "b.txt").write_text(DECK)
+    (d / "decks" / "sub").chmod(0)
+    (d / "locked").mkdir()
+    (d / "locked" / "c.txt").write_text(DECK)
+    (d / "locked").chmod(0)
+    (d / "deal.txt").write_text("Anna: AS, 10H, QC\n")
+    (d / "deal.txt").chmod(0)
+    (d / "cards.csv").write_text("name\nSome Card\n")
+    (d / "cards.csv").chmod(0)
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        env = dict(os.environ, DECKCHECK_DB=f"sqlite:///{db}", HOME=str(d), COLUMNS="120")
+        return subprocess.run(prefix + [EXE, *args], capture_output=True, text=True, cwd=d, env=env, timeout=120)
+    yield d, run
+    for p in [d / "decks" / "sub", d / "locked"]:
+        p.chmod(0o755)
+    shutil.rmtree(d)
+
+
+def test_unreadable_file_is_an_input_error(place):
+    d, run = place
+    r = run("check", "good.txt", "secret.txt", "--json")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    good, secret = (json.loads(line) for line in r.stdout.splitlines())
+    assert good["legal"] is True
+    assert secret["legal"] is None and "permission denied" in secret["input_errors"][0]["message"]
+
+
+def test_unreadable_subfolder_is_reported_not_skipped(place):
+    d, run = place
+    r = run("tournament", "check", "decks", "--json")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [(Path(row["source"]).name, row["legal"]) for row in rows] == [("a.txt", True), ("sub", None)]
+    assert "folder cannot be read" in rows[1]["input_errors"][0]["message"]
+
+
+def test_unreadable_folder_named_directly(place):
+    d, run = place
+    r = run("check", "locked", "--json")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    (row,) = [json.loads(line) for line in r.stdout.splitlines()]
+    assert row["deck"] == "locked" and "Permission denied" in row["input_errors"][0]["message"]
+
+
+@pytest.mark.parametrize("args", [("taktik", "deal", "deal.txt"), ("cards", "import", "cards.csv", "--dry-run"),
+                                  ("check", "good.txt", "--cards", "cards.csv")])
+def test_other_readers_say_permission_denied(place, args):
+    d, run = place
+    r = run(*args)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    name = next(a for a in args if a.startswith(("deal", "cards.")))
+    said = " ".join(r.stderr.split())  # typer checks its Path arguments itself: "path 'x' is not readable"
+    assert ("permission denied" in said or "is not readable" in said) and name in said
