@@ -128,7 +128,7 @@ def _folder_files(folder: Path) -> list[Path | UnreadableFolder]:
     def failed(exc: OSError) -> None:
         where = exc.filename or str(folder)
         found.append((str(where), UnreadableFolder(str(where), exc.strerror or str(exc))))
-    for root, dirs, files in os.walk(folder, onerror=failed):
+    for root, _dirs, files in os.walk(folder, onerror=failed):
         for name in files:
             f = Path(root) / name
             if f.suffix.lower() in DECK_SUFFIXES and not name.startswith((".", "~$")):
@@ -143,7 +143,7 @@ def unreadable(source: str, exc: Exception, fmt_name: str = "") -> Report:
                                                                            source, str(exc))])
 
 
-def check_files(paths: Iterable[str | Path], catalog: Catalog, fmt: str | None = None,
+def check_files(paths: Iterable[str | Path | UnreadableFolder], catalog: Catalog, fmt: str | None = None,
                 progress: Callable[[int], None] | None = None, details: bool = False) -> Iterator[Report]:
     """Check every deck in the files and folders; a file that cannot be read is a report with its error."""
     from .importers.decklists import read_decklists

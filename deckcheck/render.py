@@ -158,7 +158,7 @@ class SafeConsole(Console):
     markup=False); the cleaning is safe there because markup tags hold no control characters.
     """
 
-    def print(self, *objects, **kwargs) -> None:  # type: ignore[override]
+    def print(self, *objects, **kwargs) -> None:
         """Print as rich does, strings cleaned first."""
         super().print(*(clean(o) if isinstance(o, str) else o for o in objects), **kwargs)
 

@@ -11,7 +11,7 @@ from deckcheck.decklist import RawDeck, RawPlayer, RawProblem, parse_text, secti
 from deckcheck.errors import DecklistError
 
 from . import limits
-from .tables import SheetError, Table, read_tables, unquote
+from .tables import Table, read_tables, unquote
 
 
 def read_decklists(path: str | Path) -> list[RawDeck]:

@@ -318,7 +318,7 @@ def _scan_sheet(book: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> Sh
                 if piece:
                     found = _REF.findall(piece)
                     if found:
-                        cols, numbers = zip(*found)
+                        cols, numbers = zip(*found, strict=True)
                         letters.update(cols)
                         rows = max(rows, max(map(int, numbers)))
                         referenced += len(cols) - cols.count(b"")

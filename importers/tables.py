@@ -10,7 +10,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from deckcheck.cells import CellError
 from deckcheck.errors import DeckcheckError
@@ -124,7 +124,7 @@ def _read_xlsx(path: Path) -> list[Table]:
         raise SheetError(f"{str(path)!r}: not a readable workbook ({exc})") from exc
 
 
-def _put(data: list[list[object]], r: int, c: int, value: object) -> None:
+def _put(data: list[list[Any]], r: int, c: int, value: object) -> None:
     """Place a cell the spreadsheet reader left out (a formula with no value) or read as empty (an error)."""
     if r < 0 or c < 0:
         return

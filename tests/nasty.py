@@ -14,6 +14,7 @@ import io
 import json
 import zipfile
 import zlib
+from typing import Sequence
 
 _CT = ('<?xml version="1.0" encoding="UTF-8"?>'
        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
@@ -67,7 +68,7 @@ def cell(ref: str, value: object = None, formula: str | None = None, error: str 
     return f'<c r="{ref}" t="inlineStr"><is><t>{text}</t></is></c>'
 
 
-def rows_xml(rows: list[list[object]]) -> str:
+def rows_xml(rows: Sequence[Sequence[object]]) -> str:
     """<row> elements for plain values (None leaves the cell out)."""
     out = []
     for r, row in enumerate(rows, start=1):
@@ -102,9 +103,9 @@ def workbook(sheets: dict[str, str], extra: dict[str, bytes] | None = None,
     return buf.getvalue()
 
 
-def decklist_sheet(rows: list[list[object]]) -> bytes:
+def decklist_sheet(rows: Sequence[Sequence[object]]) -> bytes:
     """A one-sheet decklist workbook (section, quantity, card) with plain values."""
-    return workbook({"Deck": sheet_xml(rows_xml([["section", "quantity", "card"]] + rows))})
+    return workbook({"Deck": sheet_xml(rows_xml([["section", "quantity", "card"], *rows]))})
 
 
 def padded_sheet(pad_bytes: int) -> bytes:
@@ -191,7 +192,8 @@ def nasty_files() -> list[tuple[str, bytes]]:
          + b"9" * 5000 + b"}]}}"),
         ("big-quantity.json", json_deck({"Endurance": [{"card": "Thrust", "quantity": 2 ** 63}]})),
         ("float-quantity.json", json_deck({"Endurance": [{"card": "Thrust", "quantity": 1e308}]})),
-        ("nan-quantity.json", b'{"format": "type1e", "sections": {"Endurance": [{"card": "Thrust", "quantity": NaN}]}}'),
+        ("nan-quantity.json", b'{"format": "type1e", "sections": {"Endurance": [{"card": "Thrust", '
+                              b'"quantity": NaN}]}}'),
         ("lone-surrogate.json", b'{"format": "type1e", "sections": {"Endurance": [{"card": "Thr\\ud800ust"}]}}'),
         ("lone-surrogate-key.json", b'{"format": "type1e", "sections": {"\\udfff": ["Thrust"]}}'),
         ("utf16.json", json_deck({"Endurance": [{"card": "Thrust", "quantity": 3}]}).decode().encode("utf-16")),

@@ -38,7 +38,8 @@ def test_line_length_limit_names_the_line(tmp_path):
     assert len(read_decklists(ok)[0].lines) == 2
 
 
-@pytest.mark.parametrize("data,message", [(b"3 Thr\x00ust\n", "NUL bytes"), ("2 Caf\u00e9".encode("latin-1"), "not UTF-8"),
+@pytest.mark.parametrize("data,message", [(b"3 Thr\x00ust\n", "NUL bytes"),
+                                          ("2 Caf\u00e9".encode("latin-1"), "not UTF-8"),
                                           (bytes(range(256)), "not UTF-8")])
 def test_text_that_is_not_text(tmp_path, data, message):
     with pytest.raises(DecklistError, match=message):
@@ -165,7 +166,8 @@ def test_csv_size_limit(tmp_path, monkeypatch):
 
 # -- XLSX ---------------------------------------------------------------------------------------------------
 def header_and(*rows: str) -> str:
-    return '<row r="1">' + cell("A1", "section") + cell("B1", "quantity") + cell("C1", "card") + "</row>" + "".join(rows)
+    head = '<row r="1">' + cell("A1", "section") + cell("B1", "quantity") + cell("C1", "card") + "</row>"
+    return head + "".join(rows)
 
 
 @pytest.mark.parametrize("ref,message", [("XFD1048576", "1,048,576 rows x 16,384 columns"),
@@ -260,7 +262,7 @@ def test_formula_and_error_cells_are_cell_errors(tmp_path):
     b = [row[1] for row in table.rows]
     assert [type(v) for v in b[:3]] == [CellError, CellError, float] and b[2] == 2
     assert (b[0], b[1], b[4]) == ("=SUM(D1:D4)", "#DIV/0!", "#N/A")
-    assert "no cached value" in b[0].message and table.rows[5][3] == "=A1"
+    assert isinstance(b[0], CellError) and "no cached value" in b[0].message and table.rows[5][3] == "=A1"
     (raw,) = read_decklists(path)
     assert [(p.line, p.message) for p in raw.problems] == [
         (2, "column 'quantity' holds a formula with no cached value (=SUM(D1:D4)); open and save the sheet in a "
