@@ -20,14 +20,19 @@ from .errors import DeckcheckError
 FAST_PATH_OFF = "DECKCHECK_NO_FAST_PATH"
 
 
+_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
 def json_line(obj: object) -> str:
-    """One JSON line; text that cannot be written as UTF-8 (a file name's undecodable bytes) is escaped."""
+    """One JSON line that every reader splits where it ends (str.splitlines() also breaks at U+0085,
+    U+2028 and U+2029: those are escaped), and that can be written as UTF-8 (a file name's undecodable
+    bytes are escaped too)."""
     line = json.dumps(obj, ensure_ascii=False)
     try:
         line.encode("utf-8")
     except UnicodeEncodeError:
         line = json.dumps(obj)
-    return line + "\n"
+    return line.translate(_LINE_BREAKS) + "\n"
 
 
 def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Sequence, db: str | None) -> int:

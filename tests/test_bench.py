@@ -17,3 +17,11 @@ def test_bench_script_runs(script, tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     ratios = [line for line in r.stdout.splitlines() if line.startswith("ratio.")]
     assert ratios and all("target" in line for line in ratios)
+
+
+def test_parse_bench_runs():
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_parse.py"), "--lines", "200,2000"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert [line.split()[0] for line in r.stdout.splitlines() if line.startswith("ratio.")] == [
+        "ratio.linearity_parse", "ratio.linearity_read_file", "ratio.linearity_parse_resolve"]
