@@ -184,17 +184,21 @@ def json_depth(text: str) -> int:
 
 # -- XLSX ------------------------------------------------------------------------------------------------
 _CHUNK = 4 << 20
-_REF = re.compile(rb"\sr\s*=\s*[\"']([A-Z]{0,3})([0-9]+)[\"']")
+# a cell's (or row's) reference: the usual form has a literal prefix the regex engine searches for fast;
+# the general one (any white space around '=') is used on the pieces that hold such a form
+_REF = re.compile(rb" r=[\"']([A-Za-z]{0,3})([0-9]+)[\"']")  # the spreadsheet reader takes lower case too
+_REF_ANY = re.compile(rb"\sr\s*=\s*[\"']([A-Za-z]{0,3})([0-9]+)[\"']")
+_ODD_REF = (b"r =", b"r= ", b"\tr=", b"\nr=", b"\rr=")
 _DIMENSION = re.compile(rb"<(?:\w+:)?dimension\b[^>]*?\bref\s*=\s*[\"']([^\"']*)[\"']")
 _ROOT = re.compile(rb"<(\w+:)?worksheet\b")
-_CELL_REF = re.compile(r"^([A-Z]{1,3})([0-9]+)$")
+_CELL_REF = re.compile(r"^([A-Za-z]{1,3})([0-9]+)$")
 _WORKSHEET = re.compile(r"^xl/worksheets/[^/]+\.xml$", re.IGNORECASE)
 
 
 def column_number(letters: str | bytes) -> int:
     """A -> 1, Z -> 26, AA -> 27, XFD -> 16384."""
     n = 0
-    for ch in letters.decode() if isinstance(letters, bytes) else letters:
+    for ch in (letters.decode() if isinstance(letters, bytes) else letters).upper():
         n = n * 26 + ord(ch) - 64
     return n
 
@@ -316,7 +320,8 @@ def _scan_sheet(book: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> Sh
                     cut = len(chunk)
                 piece, carry = chunk[:cut], chunk[cut:]
                 if piece:
-                    found = _REF.findall(piece)
+                    odd = any(form in piece for form in _ODD_REF)
+                    found = (_REF_ANY if odd else _REF).findall(piece)
                     if found:
                         cols, numbers = zip(*found, strict=True)
                         letters.update(cols)

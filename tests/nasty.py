@@ -160,6 +160,7 @@ def nasty_files() -> list[tuple[str, bytes]]:
     far = '<row r="1">' + cell("A1", "quantity") + cell("B1", "card") + "</row>" + \
           '<row r="1048576">' + cell("XFD1048576", 1) + "</row>"
     sneaky_far = '<row r="1">' + cell("A1", "quantity") + cell("B1", "card") + cell("XFD1048576", 1) + "</row>"
+    spaced = '<row r="1">' + cell("A1", "card") + '</row><row r="2"><c\n r = "XFD1048576"><v>1</v></c></row>'
     header = '<row r="1">' + cell("A1", "section") + cell("B1", "quantity") + cell("C1", "card") + "</row>"
     no_cache = header + '<row r="2">' + cell("A2", "Endurance") + cell("B2", formula="1+1") + \
         cell("C2", "Thrust") + "</row>"
@@ -172,6 +173,9 @@ def nasty_files() -> list[tuple[str, bytes]]:
         ("far-corner-in-row-1.xlsx", workbook({"Deck": sheet_xml(sneaky_far)})),
         ("far-corner-dimension.xlsx", workbook({"Deck": sheet_xml(rows_xml([["quantity", "card"], [3, "Thrust"]]),
                                                                   dimension="A1:XFD1048576")})),
+        ("far-corner-lower-case.xlsx", workbook({"Deck": sheet_xml('<row r="1">' + cell("A1", "card") +
+                                                                   cell("xfd1048576", 1) + "</row>")})),
+        ("far-corner-spaced.xlsx", workbook({"Deck": sheet_xml(spaced)})),
         ("wide-area.xlsx", workbook({"Deck": sheet_xml('<row r="1">' + cell("A1", "card") + cell("Z999999", 1)
                                                        + "</row>")})),
         ("zip-bomb.xlsx", padded_sheet(96 << 20)),

@@ -22,8 +22,8 @@ EXE = str(Path(sys.executable).with_name("deckcheck"))
 HANG_GUARD_S = 120  # not a timing assertion: a hung reader fails here instead of stalling the suite
 # read as decks (no cards, or a valid UTF-16 file of 3 Thrust): not legal
 READ_AS_DECKS = {"empty.txt", "comment-only.txt", "header-only.txt", "crlf-only.txt", "utf16.txt", "utf16.json"}
-NATIVE = {"far-corner.xlsx", "far-corner-in-row-1.xlsx", "far-corner-dimension.xlsx", "wide-area.xlsx",
-          "zip-bomb.xlsx"}
+NATIVE = {"far-corner.xlsx", "far-corner-in-row-1.xlsx", "far-corner-dimension.xlsx", "far-corner-lower-case.xlsx",
+          "far-corner-spaced.xlsx", "wide-area.xlsx", "zip-bomb.xlsx"}
 NO_DECK = {"header-only.csv"}  # a sheet with the columns but no row holds no deck
 FILES = nasty_files()
 

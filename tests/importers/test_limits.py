@@ -173,6 +173,7 @@ def header_and(*rows: str) -> str:
 @pytest.mark.parametrize("ref,message", [("XFD1048576", "1,048,576 rows x 16,384 columns"),
                                          ("Z999999", "999,999 rows x 26 columns"),
                                          ("XFE1", "beyond any spreadsheet's last cell"),
+                                         ("z999999", "999,999 rows x 26 columns"),
                                          ("A1048577", "beyond any spreadsheet's last cell")])
 def test_far_cells_are_refused_before_the_spreadsheet_reader_sees_them(tmp_path, ref, message):
     path = write(tmp_path, "d.xlsx", workbook({"Deck": sheet_xml('<row r="1">' + cell("A1", "card") + cell(ref, 1)
