@@ -306,7 +306,9 @@ def _scan_sheet(book: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> Sh
                     root = _ROOT.search(block, 0, 4096)
                     p = root.group(1) if root and root.group(1) else b""
                     cell_tags = (b"<" + p + b"c ", b"<" + p + b"c>", b"<" + p + b"c/>")
-                    markers = (b"<" + p + b"f>", b"<" + p + b"f ", b"<" + p + b"f/>", b't="e"', b"t='e'")
+                    # <f> (a formula; also matches <formula> of conditional formats: a needless check, no
+                    # harm) and t="e" (an error cell)
+                    markers = (b"<" + p + b"f", b't="e"', b"t='e'")
                     dim = _DIMENSION.search(block, 0, 65536)
                     if dim:
                         scan.declared_rows, scan.declared_columns = _extent(dim.group(1).decode("ascii", "replace"))
@@ -325,7 +327,7 @@ def _scan_sheet(book: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> Sh
                     if found:
                         cols, numbers = zip(*found, strict=True)
                         letters.update(cols)
-                        rows = max(rows, max(map(int, numbers)))
+                        rows = max(rows, max(map(int, set(numbers))))  # a row's cells share its number
                         referenced += len(cols) - cols.count(b"")
                     cells += sum(piece.count(tag) for tag in cell_tags)
                     if not scan.needs_cell_check and any(m in piece for m in markers):
