@@ -49,11 +49,15 @@ class Catalog:
         from .db.store import Store
         self.store = Store(db_url)
         self.overlay: list[Card] = []
+        self.partial: dict[str, frozenset[str]] = {}  # card id -> the columns its sheet row had (a partial sheet)
         self.notices: list[str] = []  # what the card sheets held that was ignored (unknown columns)
         for sheet in sheets:
             from .importers.cardsheet import read_card_sheet
             data = read_card_sheet(sheet)
             self.overlay += data.cards
+            present = frozenset(data.columns)
+            if not present >= _IDENTITY_COLUMNS:
+                self.partial.update((c.id, present) for c in data.cards)
             self.notices += [f"{sheet}: {notice}" for notice in data.notices]
         self._indexes: dict[str, CardIndex] = {}
 
@@ -63,7 +67,7 @@ class Catalog:
         if not self.overlay:
             return stored
         extra = {c.id: c for c in self.overlay if game is None or c.game == game}
-        merged = [extra.pop(c.id, c) for c in stored]
+        merged = [_overlaid(c, extra.pop(c.id), self.partial.get(c.id)) if c.id in extra else c for c in stored]
         return merged + list(extra.values())
 
     def index_all(self) -> CardIndex:
@@ -81,6 +85,21 @@ class Catalog:
                 cards = fmt.builtin_cards() + cards
             self._indexes[key] = CardIndex(cards, closest_names, bundled_sets())
         return self._indexes[key]
+
+
+_IDENTITY_COLUMNS = frozenset({"name", "set", "type", "edition"})  # a sheet without them updates, not replaces
+_FIELDS_OF_COLUMNS = {"deckbuilding": "modifiers"}
+
+
+def _overlaid(stored: Card, given: Card, columns: frozenset[str] | None) -> Card:
+    """A stored card with a sheet row laid over it: the whole row, or only its columns (CONTRACTS §1a)."""
+    if columns is None:
+        return given
+    from dataclasses import fields, replace
+    names = {f.name for f in fields(Card) if f.init}
+    changes = {_FIELDS_OF_COLUMNS.get(c, c): getattr(given, _FIELDS_OF_COLUMNS.get(c, c)) for c in columns
+               if _FIELDS_OF_COLUMNS.get(c, c) in names and c not in ("id", "name", "title", "game")}
+    return replace(stored, _cache={}, **changes)
 
 
 DECK_SUFFIXES = (".txt", ".dec", ".deck", ".csv", ".xlsx", ".json")
@@ -160,6 +179,30 @@ def check_files(paths: Iterable[str | Path | UnreadableFolder], catalog: Catalog
                 yield check_raw(raw, catalog.index, fmt, details)
         if progress:
             progress(1)
+
+
+def undecided_cards(paths: Iterable[str | Path], catalog: Catalog, fmt: str | None = None):
+    """The cards and columns that kept rules undecided in these decks (deckcheck.todo.Todo), and the
+    sources skipped because they could not be read or resolved."""
+    from .check import choose_format, validate
+    from .decks import build_deck
+    from .importers.decklists import read_decklists
+    from .todo import Todo, collect
+    todo, skipped = Todo(), []
+    for path in expand_paths(paths):
+        try:
+            raws = read_decklists(path)
+        except DeckcheckError:
+            skipped.append(str(path))
+            continue
+        for raw in raws:
+            chosen = choose_format(raw, fmt)
+            deck, problems = build_deck(raw, catalog.index(chosen), chosen)
+            if problems:
+                skipped.append(raw.source)
+                continue
+            collect([(deck, validate(deck, chosen))], todo)
+    return todo, skipped
 
 
 def check_tournament(inputs: Sequence[str | Path], fmt: str | None = None, sheets: Sequence[str | Path] = (),

@@ -35,10 +35,16 @@ def json_line(obj: object) -> str:
     return line.translate(_LINE_BREAKS) + "\n"
 
 
-def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Sequence, db: str | None) -> int:
-    """Check decklists and print their reports; return the exit code (the worst of the decks)."""
+def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Sequence, db: str | None,
+              quiet: bool = False) -> int:
+    """Check decklists and print their reports; return the exit code (the worst of the decks).
+
+    In a terminal each report is a panel; to a pipe or a file it is plain text, never cut to a
+    terminal's width; with quiet, one line per deck and, after several, a summary line.
+    """
     from .api import Catalog, check_files
     from .formats import get_format
+    from .plain import quiet_line, report_text, summary_line, todo_hint
     from .report import worst_exit_code
     if fmt:
         get_format(fmt)
@@ -48,16 +54,26 @@ def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Seque
         sys.stderr.write(f"notice: {clean(notice)}\n")
     reports = []
     out = None
-    for report in check_files(decks, catalog, fmt, details=not as_json):
+    plain = quiet or not (sys.stdout.isatty() or os.environ.get("FORCE_TERMINAL"))
+    for report in check_files(decks, catalog, fmt, details=not (as_json or plain)):
         reports.append(report)
         if as_json:
             sys.stdout.write(json_line(report.as_dict()))
+        elif quiet:
+            sys.stdout.write(quiet_line(report) + "\n")
+        elif plain:
+            sys.stdout.write(report_text(report) + "\n")
         else:
             from .render import console, report_panel
             out = out or console()
             out.print(report_panel(report))
     if not reports:
         raise DeckcheckError("no decklist found in " + ", ".join(map(str, decks)))
+    if quiet and len(reports) > 1:
+        sys.stdout.write(summary_line(reports) + "\n")
+    hint = None if as_json else todo_hint(reports)
+    if hint:
+        sys.stderr.write(hint + "\n")
     return worst_exit_code(reports)
 
 
@@ -86,6 +102,8 @@ def _parser(prog: str, positional: str, with_out: bool) -> argparse.ArgumentPars
     parser.add_argument(positional, nargs="+")
     parser.add_argument("--format", "-f", dest="fmt")
     parser.add_argument("--json", dest="as_json", action="store_true")
+    if not with_out:
+        parser.add_argument("--quiet", "-q", action="store_true")
     parser.add_argument("--cards", action="append", default=[])
     parser.add_argument("--db", default=os.environ.get("DECKCHECK_DB") or None)
     if with_out:
@@ -98,8 +116,11 @@ def fast_path(argv: Sequence[str]) -> int | None:
     """Run check or tournament check without typer when the arguments are plain; else None."""
     if os.environ.get(FAST_PATH_OFF):
         return None
+    if list(argv) in (["--version"], ["-V"]):
+        sys.stdout.write(version_line() + "\n")
+        return 0
     if argv[:1] == ["check"]:
-        rest, options = argv[1:], _CHECK_OPTIONS
+        rest, options = argv[1:], _CHECK_OPTIONS | {"--quiet", "-q"}
     elif argv[:2] == ["tournament", "check"]:
         rest, options = argv[2:], _CHECK_OPTIONS | {"--out", "-o"}
     else:
@@ -109,7 +130,7 @@ def fast_path(argv: Sequence[str]) -> int | None:
     try:
         if argv[0] == "check":
             args = _parser("deckcheck check", "decks", False).parse_args(rest)
-            return run_check(args.decks, args.fmt, args.as_json, args.cards, args.db)
+            return run_check(args.decks, args.fmt, args.as_json, args.cards, args.db, args.quiet)
         args = _parser("deckcheck tournament check", "inputs", True).parse_args(rest)
     except _BadArguments:
         return None
@@ -117,6 +138,15 @@ def fast_path(argv: Sequence[str]) -> int | None:
 
 
 _CHECK_OPTIONS = {"--format", "-f", "--json", "--cards", "--db"}
+
+
+def version_line() -> str:
+    """`deckcheck 0.1.0` (the installed distribution's version)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return f"deckcheck {version('deckcheck')}"
+    except PackageNotFoundError:
+        return "deckcheck (not installed)"
 
 
 class _BadArguments(Exception):

@@ -15,8 +15,10 @@ from typing_extensions import Annotated
 
 from .errors import DeckcheckError
 
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}  # inherited by every sub-command
 app = typer.Typer(help="Deck-construction validator and collection manager for Highlander: The Card Game.",
-                  no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
+                  no_args_is_help=True, pretty_exceptions_enable=False, add_completion=True,
+                  context_settings=HELP_OPTIONS)
 tournament_app = typer.Typer(help="Tournament deck checking: many decklists in, one report out.",
                              no_args_is_help=True)
 taktik_app = typer.Typer(help="Taktisches Kartenspiel: the opening deal.", no_args_is_help=True)
@@ -33,6 +35,24 @@ DbOption = Annotated[Optional[str], typer.Option("--db", help="Database URL (sql
                                                  envvar="DECKCHECK_DB", show_envvar=False)]
 CardsOption = Annotated[Optional[List[Path]], typer.Option("--cards", help="A card sheet (CSV/XLSX) that adds or "
                                                            "overrides cards for this run only. Repeatable.")]
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from .cli import version_line
+        typer.echo(version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def main(version: Annotated[bool, typer.Option("--version", "-V", callback=_show_version, is_eager=True,
+                                               help="Print the version and exit.")] = False) -> None:
+    """Deck-construction validator and collection manager for Highlander: The Card Game."""
+
+
+def _plural(n: int, word: str, words: str | None = None) -> str:
+    from .plain import plural
+    return plural(n, word, words)
 
 
 def _console(stderr: bool = False):
@@ -52,10 +72,12 @@ def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or fol
           format: Annotated[Optional[str], typer.Option("--format", "-f", help="Format name or alias; default: the "
                                                         "deck's Format: line, else type1e.")] = None,
           as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report (one object per line).")] = False,
+          quiet: Annotated[bool, typer.Option("--quiet", "-q", help="One line per deck (PATH: LEGAL|NOT LEGAL|"
+                                              "UNREADABLE — N errors, M warnings), then a summary line.")] = False,
           cards: CardsOption = None, db: DbOption = None) -> None:
     """Check decklists against a format: exit 0 legal, 1 not legal, 2 could not be checked."""
     from .cli import run_check
-    raise typer.Exit(run_check(decks, format, as_json, cards or (), db))
+    raise typer.Exit(run_check(decks, format, as_json, cards or (), db, quiet))
 
 
 @app.command()
@@ -222,7 +244,7 @@ def cards_import(sheet: Path, skip_bad: Annotated[bool, typer.Option("--skip-bad
     out.print(f"{sheet}: {verb} {len(result.added)}, {'would update' if dry_run else 'updated'} "
               f"{len(result.updated)}, unchanged {result.unchanged}", soft_wrap=True, markup=False)
     if data.problems:
-        err.print(f"[red]{len(data.problems)} bad row(s) skipped:[/]")
+        err.print(f"[red]{_plural(len(data.problems), 'bad row')} skipped:[/]")
         for p in data.problems:
             err.print(f"  {p}", soft_wrap=True, markup=False)
         raise typer.Exit(2)
@@ -249,8 +271,8 @@ def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most thi
     found = [c for c in Catalog(db, cards or ()).cards()
              if needle in normalize(" ".join(filter(None, (c.name, c.title, c.immortal, c.type, c.set, c.weapon))))]
     rows = [(c.name, c.set, c.type or "unknown", c.immortal or "", c.edition, c.id) for c in found[:limit]]
-    _console().print(simple_table(f"{len(found)} card(s) match {text!r}" + (f", first {limit}" if len(found) > limit
-                                                                             else ""),
+    shown = f", first {limit}" if len(found) > limit else ""
+    _console().print(simple_table(f"{_plural(len(found), 'card')} match {text!r}{shown}",
                                   ("name", "set", "type", "Immortal", "ed.", "id"), rows))
     if not found:
         raise typer.Exit(1)
@@ -292,6 +314,39 @@ def cards_sets(as_json: Annotated[bool, typer.Option("--json", help="Print JSON 
                                   justify_right=("cards",)))
 
 
+@cards_app.command("todo")
+def cards_todo(decks: Annotated[List[str], typer.Argument(help="Decklist files or folders.")],
+               out: Annotated[Optional[str], typer.Option("--out", "-o", help="The card sheet to write (.csv or "
+                                                          ".xlsx); default or - : CSV on standard output.")] = None,
+               format: Annotated[Optional[str], typer.Option("--format", "-f", help="Format name or alias.")] = None,
+               cards: CardsOption = None, db: DbOption = None) -> None:
+    """Write a card sheet of exactly the cards and columns that kept a rule undecided (HL-DATA-UNKNOWN).
+
+    Fill it in and import it (deckcheck cards import), or give it to check as --cards: those rules decide.
+    """
+    from .api import Catalog, undecided_cards
+    todo, unreadable = undecided_cards(decks, Catalog(db, cards or ()), format)
+    err = _console(stderr=True)
+    for source in unreadable:
+        err.print(f"skipped {source}: it has input errors (deckcheck check shows them)", soft_wrap=True,
+                  markup=False)
+    header, rows = todo.header(), todo.rows()
+    if out is None or out == "-":
+        import csv
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+    else:
+        from .importers.tables import SheetSpec, kind_of, write_csv, write_xlsx
+        target = Path(out)
+        if kind_of(target) == "csv":
+            write_csv(target, header, rows)
+        else:
+            write_xlsx(target, [SheetSpec("cards", header, rows)])
+        err.print(f"wrote {_plural(len(rows), 'card')} to fill in ({', '.join(header[2:]) or 'nothing'}) to {out}",
+                  soft_wrap=True, markup=False)
+
+
 @cards_app.command("stats")
 def cards_stats(cards: CardsOption = None, db: DbOption = None) -> None:
     """How many cards, by game, edition, set and type, and for how many each rules field is known."""
@@ -330,7 +385,8 @@ def cards_lint(sheet: Annotated[Optional[Path], typer.Option("--sheet", help="Li
         from .db.store import Store
         all_cards = Store(db).cards()
     problems += [(l.card_id, "", l.name, l.problem) for l in lint(all_cards)]
-    out.print(simple_table(f"{len(problems)} data problem(s)" + (f", first {limit}" if len(problems) > limit else ""),
+    shown = f", first {limit}" if len(problems) > limit else ""
+    out.print(simple_table(_plural(len(problems), "data problem") + shown,
                            ("where", "column", "card / value", "problem"), problems[:limit]))
     raise typer.Exit(1 if problems else 0)
 
@@ -390,7 +446,7 @@ def collection_import(sheet: Path,
             out.print(f"  {kind}: {h.quantity} x {h.card.name} [{h.card.set}] {h.condition} {h.language}"
                       f"{' foil' if h.foil else ''}".rstrip(), soft_wrap=True, markup=False)
     if problems:
-        err.print(f"[red]{len(problems)} bad row(s) skipped:[/]")
+        err.print(f"[red]{_plural(len(problems), 'bad row')} skipped:[/]")
         for p in problems[:200]:
             err.print(f"  {p}", soft_wrap=True, markup=False)
         raise typer.Exit(2)
@@ -563,7 +619,7 @@ def deck_list(db: DbOption = None) -> None:
     """The saved decks."""
     from .render import simple_table
     rows = _collection_app(db).collections.decks()
-    _console().print(simple_table(f"{len(rows)} saved deck(s)", ("name", "format", "saved", "cards"), rows,
+    _console().print(simple_table(_plural(len(rows), "saved deck"), ("name", "format", "saved", "cards"), rows,
                                   justify_right=("cards",)))
 
 
@@ -584,10 +640,15 @@ def deck_show(name: str, db: DbOption = None) -> None:
 
 
 @deck_app.command("export")
-def deck_export(name: str, path: Path, db: DbOption = None) -> None:
-    """Write a saved deck as a decklist: .txt, .csv or .json."""
+def deck_export(name: str, path: Annotated[Path, typer.Argument(help="A .txt, .csv or .json file; - writes the "
+                                                                 "text decklist to standard output.")],
+                db: DbOption = None) -> None:
+    """Write a saved deck as a decklist: .txt, .csv or .json (- for standard output)."""
     from .importers.decklists import write_decklist
     fmt, text, entries = _collection_app(db).collections.deck(name)
+    if str(path) == "-":
+        sys.stdout.write(text)
+        return
     write_decklist(path, fmt, text, entries)
     _console().print(f"wrote deck {name!r} to {path}", soft_wrap=True, markup=False)
 

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from . import grid as gridmod
 from .cards import Card
+from .plain import short_message
 from .report import Report
 
 # control characters (ESC starts terminal escape sequences; CR rewrites the line), bidi overrides, lone surrogates
@@ -82,11 +83,14 @@ def report_panel(report: Report) -> Panel:
         table.add_column("problem")
         table.add_column("fix")
         for i in issues:
-            body = plain(i.message)
+            message = short_message(i)  # HL-DATA-UNKNOWN: one line per rule; --json keeps the cards
+            body = plain(message)
             if i.limit is not None or i.actual is not None:
-                body.append(f"\nlimit {i.limit}, actual {i.actual}", style="dim")
-            if i.cards and len(", ".join(i.cards)) > len(i.message):
-                body.append("\ncards: " + clean(", ".join(i.cards)), style="dim")
+                body.append(f"
+limit {i.limit}, actual {i.actual}", style="dim")
+            if i.cards and message == i.message and len(", ".join(i.cards)) > len(i.message):
+                body.append("
+cards: " + clean(", ".join(i.cards)), style="dim")
             table.add_row(plain(i.rule), body, plain(i.fix))
         parts.append(table)
     if "attack_grid" in report.details and report.legal is not None:

@@ -22,6 +22,7 @@ class CardSheet:
     cards: list[Card]
     problems: list[RowProblem] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    columns: list[str] = field(default_factory=list)  # the card-sheet columns the sheet has
 
 
 def read_card_sheet(path: Path | str, skip_bad: bool = False) -> CardSheet:
@@ -43,7 +44,7 @@ def read_card_sheet(path: Path | str, skip_bad: bool = False) -> CardSheet:
             continue
         rows.append((number, {columns[i]: v for i, v in enumerate(row) if i in columns}))
     cards, problems = cards_from_rows(rows, str(path), skip_bad=skip_bad)
-    return CardSheet(cards, problems, notices)
+    return CardSheet(cards, problems, notices, list(columns.values()))
 
 
 def write_card_sheet(path: Path | str, cards: Iterable[Card]) -> int:

@@ -17,7 +17,8 @@ def run(*args, input: str | None = None, cwd=ROOT):
     return subprocess.run([str(exe), *args], capture_output=True, text=True, input=input, cwd=cwd)
 
 
-def test_legal_deck_exits_0(cli_env):
+def test_legal_deck_exits_0(cli_env, monkeypatch):
+    monkeypatch.setenv("FORCE_TERMINAL", "1")  # the terminal's panel, with the grids drawn
     r = run("check", str(DECKS / "type1e-connor-legal.txt"))
     assert r.returncode == 0, r.stderr
     assert "LEGAL" in r.stdout and "Connor MacLeod" in r.stdout and "Basic Attacks cover" in r.stdout

@@ -1,0 +1,87 @@
+"""Check reports as plain text: for a pipe or a file (never cut to a terminal's width) and for `check -q`.
+
+No rich here: plain output needs no terminal, and starts faster. Control characters from the input
+(a decklist line holding ESC) are shown escaped, never sent to the terminal.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .report import DATA_UNKNOWN, Report
+
+VERDICTS = {True: "LEGAL", False: "NOT LEGAL", None: "UNREADABLE"}
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """'1 deck', '2 decks'."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def safe(text: str) -> str:
+    """Text with control characters (ESC, ...) escaped, so input cannot drive the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in "\t" else ascii(ch)[1:-1] for ch in text)
+
+
+def short_message(issue) -> str:
+    """An issue's message; for HL-DATA-UNKNOWN without the list of cards (JSON keeps it): one line per rule."""
+    if issue.rule == DATA_UNKNOWN and issue.cards:
+        listed = ": " + ", ".join(issue.cards)
+        if issue.message.endswith(listed):
+            return issue.message[: -len(listed)]
+    return issue.message
+
+
+def quiet_line(report: Report) -> str:
+    """`PATH: LEGAL|NOT LEGAL|UNREADABLE — N errors, M warnings` (input errors count as errors when unreadable)."""
+    errors = len(report.input_errors) if report.legal is None else len(report.errors)
+    what = "input error" if report.legal is None else "error"
+    return (f"{safe(report.deck)}: {VERDICTS[report.legal]} — {plural(errors, what)}, "
+            f"{plural(len(report.warnings), 'warning')}")
+
+
+def summary_line(reports: Sequence[Report]) -> str:
+    """`8 decks: 5 legal, 2 not legal, 1 unreadable`."""
+    legal = sum(r.legal is True for r in reports)
+    illegal = sum(r.legal is False for r in reports)
+    unreadable = sum(r.legal is None for r in reports)
+    return f"{plural(len(reports), 'deck')}: {legal} legal, {illegal} not legal, {unreadable} unreadable"
+
+
+def todo_hint(reports: Sequence[Report]) -> str | None:
+    """The line that points to `deckcheck cards todo` when some rule waited on unknown card data."""
+    undecided = [r for r in reports if any(i.rule == DATA_UNKNOWN for i in r.issues)]
+    if not undecided:
+        return None
+    decks = " ".join(_quoted(r.deck) for r in undecided[:3]) + (" ..." if len(undecided) > 3 else "")
+    return (f"some rules are unverified for want of card data: deckcheck cards todo {decks} --out todo.csv "
+            "writes the cards and columns to fill in")
+
+
+def _quoted(path: str) -> str:
+    return path if path and all(c.isalnum() or c in "/._-" for c in path) else "'" + path.replace("'", "'\\''") + "'"
+
+
+def report_text(report: Report) -> str:
+    """A whole report as lines of plain text: verdict, counts, input errors, issues with their fix, notices."""
+    head = [f"{safe(report.deck)}: {VERDICTS[report.legal] if report.legal is not None else 'NOT CHECKED'}",
+            report.format]
+    if report.player and report.player not in report.deck:
+        head.insert(1, f"player {safe(report.player)}")
+    if report.persona:
+        head.append(f"Persona: {safe(report.persona)}")
+    if report.counts:
+        head.append(", ".join(f"{k} {v}" for k, v in report.counts.items()))
+    lines = ["  ".join(head)]
+    for e in report.input_errors:
+        where = f"line {e.line}" if e.line is not None else "input"
+        label = "write one of" if e.message.startswith("ambiguous") else "did you mean"
+        hint = f" ({label}: {', '.join(e.suggestions)})" if e.suggestions else ""
+        lines.append(f"  {where}: {safe(e.text)!s}: {safe(e.message)}{hint}")
+    for issue in report.issues:
+        numbers = f" (limit {issue.limit}, actual {issue.actual})" if issue.limit is not None else ""
+        fix = f" — {issue.fix}" if issue.fix else ""
+        lines.append(f"  {issue.severity} {issue.rule}: {safe(short_message(issue))}{numbers}{fix}")
+    lines += [f"  notice: {safe(n)}" for n in report.notices]
+    return "\n".join(lines)

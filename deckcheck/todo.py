@@ -1,0 +1,94 @@
+"""What card data kept a rule undecided (HL-DATA-UNKNOWN), as the rows of a card sheet to fill in.
+
+Pure: it reads check reports and the decks' cards. `deckcheck cards todo` writes the rows as a
+partial card sheet (CONTRACTS.md §1a): `id`, `name` and exactly the columns some card lacks, empty;
+each cell to fill in holds `?` (unknown, CONTRACTS §1a), so a cell left as it is changes nothing;
+filled in and imported (or given as `--cards`), the rules that waited on them decide.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .cards import GEM_COLOURS, Card
+from .decks import Deck
+from .report import DATA_UNKNOWN, Issue, Report
+
+# The card-sheet columns (= Card fields) each rule reads when it reports that data is missing.
+RULE_COLUMNS: dict[str, tuple[str, ...]] = {
+    "HL-RESTRICTED": ("restriction",),
+    "HL-SECTION": ("type",),
+    "HL-RESERVED": ("reserved",),
+    "HL-SIGNATURE": ("signature",),
+    "HL-MASTER": ("gem_master",),
+    "HL-HAND-ICONS": ("hand_icons",),
+    "HL2-ATTACK-GRID": ("grid",),
+    "HL2-BLOCK-GRID": ("grid",),
+    "HL2-PREGAME-UNIQUE": ("unique",),
+    "HL2-GEMS": tuple(f"gem_{c}" for c in GEM_COLOURS[1:]),
+    "RS-RENOWN": ("renown",),
+    "RS-PREY-RENOWN": ("renown",),
+    "RS-COMBAT-MIN": ("type",),
+    "RS-SECTION": ("type",),
+    "TK-HEROES": ("rank", "suit"),
+}
+_ANY_COLUMN = tuple(dict.fromkeys(c for cols in RULE_COLUMNS.values() for c in cols))
+
+
+def undecided_rule(issue: Issue) -> str:
+    """The rule an HL-DATA-UNKNOWN issue could not decide (its message starts with the rule id)."""
+    return issue.message.split(" ", 1)[0]
+
+
+@dataclass
+class Todo:
+    """Cards whose missing values kept rules undecided: per card id, the card, the columns and the rules."""
+
+    cards: dict[str, Card] = field(default_factory=dict)
+    columns: dict[str, list[str]] = field(default_factory=dict)
+    rules: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, card: Card, column: str, rule: str) -> None:
+        """Note that a card lacks a column a rule needed."""
+        self.cards.setdefault(card.id, card)
+        cols = self.columns.setdefault(card.id, [])
+        if column not in cols:
+            cols.append(column)
+        self.rules.setdefault(card.id, set()).add(rule)
+
+    def header(self) -> list[str]:
+        """`id`, `name` and the columns that some card lacks, in card-sheet order."""
+        wanted = {c for cols in self.columns.values() for c in cols}
+        return ["id", "name"] + [c for c in _ANY_COLUMN if c in wanted]
+
+    def rows(self) -> list[list[str]]:
+        """One row per card: its id and name, then `?` in each column it lacks (empty where it lacks nothing)."""
+        header = self.header()[2:]
+        return [[card.id, card.name] + ["?" if col in self.columns[card.id] else "" for col in header]
+                for card in self.cards.values()]
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+def collect(checked: Iterable[tuple[Deck, Report]], todo: Todo | None = None) -> Todo:
+    """The cards and columns behind every HL-DATA-UNKNOWN warning of the reports (with their decks' cards)."""
+    todo = Todo() if todo is None else todo
+    for deck, report in checked:
+        by_name: dict[str, list[Card]] = {}
+        for entry in deck.entries:
+            by_name.setdefault(entry.card.name, []).append(entry.card)
+        for player in deck.players:
+            if player.hero is not None:
+                by_name.setdefault(player.hero.name, []).append(player.hero)
+        for issue in report.issues:
+            if issue.rule != DATA_UNKNOWN:
+                continue
+            rule = undecided_rule(issue)
+            columns = RULE_COLUMNS.get(rule, ())
+            for name in issue.cards:
+                for card in by_name.get(name, ()):
+                    for column in columns:
+                        if getattr(card, column, 0) is None:
+                            todo.add(card, column, rule)
+    return todo

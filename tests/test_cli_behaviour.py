@@ -1,0 +1,126 @@
+"""The command line behaves like the tools people know: --version, -h, -q, pipes, `-`, grammar, cards todo."""
+from __future__ import annotations
+
+import csv
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from deckcheck.plain import quiet_line, safe, short_message, summary_line
+from deckcheck.report import Issue, InputProblem, Report
+
+ROOT = Path(__file__).resolve().parent.parent
+DECKS = ROOT / "examples" / "decks"
+
+
+def run(*args, env_off_fast_path: bool = False, monkeypatch=None):
+    exe = Path(sys.executable).with_name("deckcheck")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=ROOT)
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version(flag):
+    r = run(flag)
+    assert r.returncode == 0 and r.stdout.startswith("deckcheck ") and r.stdout.split()[1][0].isdigit()
+
+
+@pytest.mark.parametrize("command", [("check",), ("cards", "show"), ("cards", "sets"), ("cards", "todo"),
+                                     ("collection", "add"), ("tournament", "check"), ("deck", "export"), ()])
+def test_dash_h_is_help_everywhere(command):
+    r = run(*command, "-h")
+    assert r.returncode == 0 and "Usage" in r.stdout, r.stderr
+
+
+def test_shell_completion_is_offered():
+    assert "--install-completion" in run("--help").stdout
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_quiet_check_one_line_per_deck_and_a_summary(cli_env, monkeypatch, fast):
+    if not fast:
+        monkeypatch.setenv("DECKCHECK_NO_FAST_PATH", "1")
+    r = run("check", "-q", str(DECKS / "type1e-connor-legal.txt"), str(DECKS / "type1e-kurgan-illegal.txt"),
+            str(DECKS / "type1e-typo.txt"))
+    assert r.returncode == 2
+    lines = r.stdout.splitlines()
+    assert lines[0].endswith("type1e-connor-legal.txt: LEGAL — 0 errors, 2 warnings")
+    assert ": NOT LEGAL — " in lines[1] and ": UNREADABLE — 2 input errors, 0 warnings" in lines[2]
+    assert lines[3] == "3 decks: 1 legal, 1 not legal, 1 unreadable" and len(lines) == 4
+
+
+def test_one_deck_quiet_has_no_summary_line(cli_env):
+    r = run("check", "-q", str(DECKS / "type1e-connor-legal.txt"))
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 1
+
+
+def test_output_to_a_pipe_is_plain_and_never_cut(cli_env, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
+    r = run("check", str(DECKS / "type1e-typo.txt"))
+    assert r.returncode == 2
+    long_lines = [ln for ln in r.stdout.splitlines() if len(ln) > 80]
+    assert long_lines and "Xavier St. Cloud Back Away" in r.stdout  # the whole list, on one line
+    assert "│" not in r.stdout and "\x1b" not in r.stdout
+
+
+def test_check_points_to_cards_todo(cli_env):
+    r = run("check", str(DECKS / "type1e-connor-legal.txt"))
+    assert "deckcheck cards todo" in r.stderr
+
+
+def test_cards_todo_writes_what_to_fill_in_and_then_the_rules_decide(cli_env, tmp_path):
+    deck = str(DECKS / "type1e-connor-legal.txt")
+    r = run("cards", "todo", deck)
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.reader(io.StringIO(r.stdout)))
+    header = rows[0]
+    assert header[:2] == ["id", "name"] and {"restriction", "hand_icons"} <= set(header)
+    assert all(cell in ("?", "") for row in rows[1:] for cell in row[2:])
+    filled = tmp_path / "filled.csv"
+    with open(filled, "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(header)
+        for row in rows[1:]:
+            out.writerow(row[:2] + ["1" if col == "hand_icons" and "Persona" in row[1] else
+                                    ("0" if col == "hand_icons" else "6") for col in header[2:]])
+    before = run("check", "--json", deck)
+    after = run("check", "--json", deck, "--cards", str(filled))
+    assert '"HL-DATA-UNKNOWN"' in before.stdout and '"HL-DATA-UNKNOWN"' not in after.stdout, after.stdout
+    assert after.returncode == 0
+    r = run("cards", "todo", deck, "--cards", str(filled), "--out", str(tmp_path / "left.xlsx"))
+    assert r.returncode == 0 and "wrote 0 cards" in r.stderr
+
+
+def test_deck_export_to_standard_output(tmp_path, monkeypatch):
+    monkeypatch.setenv("DECKCHECK_DB", str(tmp_path / "x.db"))
+    assert run("deck", "save", "c", str(DECKS / "type1e-connor-legal.txt")).returncode == 0
+    r = run("deck", "export", "c", "-")
+    assert r.returncode == 0 and r.stdout.startswith("Format: type1e\n") and "Connor MacLeod Persona" in r.stdout
+
+
+@pytest.mark.parametrize("reports,line", [
+    ([Report("a", "type1e")], "1 deck: 1 legal, 0 not legal, 0 unreadable"),
+    ([Report("a", "type1e"), Report("b", "type1e", input_errors=[InputProblem(1, "x", "unknown card")])],
+     "2 decks: 1 legal, 0 not legal, 1 unreadable"),
+])
+def test_summary_grammar(reports, line):
+    assert summary_line(reports) == line
+
+
+def test_quiet_line_grammar():
+    one = Report("d.txt", "type1e", issues=[Issue("HL-DECK-MIN", "error", "x"), Issue("X", "warning", "y")])
+    assert quiet_line(one) == "d.txt: NOT LEGAL — 1 error, 1 warning"
+
+
+def test_unknown_data_is_one_line_per_rule_in_the_terminal():
+    issue = Issue("HL-DATA-UNKNOWN", "warning", "HL-RESTRICTED not verified: Restriction number unknown for 2 "
+                  "cards: A, B", ("A", "B"))
+    assert short_message(issue) == "HL-RESTRICTED not verified: Restriction number unknown for 2 cards"
+    other = Issue("HL-TITLE-MAX", "error", "7 cards titled A: A", ("A",))
+    assert short_message(other) == other.message
+
+
+def test_control_characters_from_input_are_escaped():
+    assert safe("Thrust\x1b[31m") == "Thrust\\x1b[31m" and safe("plain") == "plain"
