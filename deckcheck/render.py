@@ -179,7 +179,7 @@ def tournament_table(tournament) -> Group:
     checking the thousand decks.
     """
     colours = {"legal": "green", "NOT LEGAL": "red", "unreadable": "yellow"}
-    rows = [[clean(v) for v in row] for row in tournament.summary_rows()]
+    rows = [[clean(v) for v in row[:9]] for row in tournament.summary_rows()]  # the first error: in the report
     for row in rows:
         row[1] = row[1].replace("\\", "/").rsplit("/", 1)[-1]  # the file name; report files keep the path
     header = ["player", "source", "format", "persona", "End.", "Pre", "verdict", "err", "warn"]

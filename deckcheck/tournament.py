@@ -6,7 +6,8 @@ from pathlib import PurePath
 
 from .report import Report, worst_exit_code
 
-SUMMARY_COLUMNS = ("player", "source", "format", "persona", "endurance", "pre_game", "legal", "errors", "warnings")
+SUMMARY_COLUMNS = ("player", "source", "format", "persona", "endurance", "pre_game", "legal", "errors", "warnings",
+                   "first error")
 ISSUE_COLUMNS = ("player", "source", "rule", "severity", "message", "cards", "limit", "actual", "fix")
 INPUT_ERROR_COLUMNS = ("player", "source", "line", "text", "message", "suggestions")
 
@@ -21,6 +22,17 @@ def player_of(report: Report) -> str:
 def verdict(report: Report) -> str:
     """legal, NOT LEGAL or unreadable."""
     return {True: "legal", False: "NOT LEGAL", None: "unreadable"}[report.legal]
+
+
+def first_error(report: Report) -> str:
+    """What an organiser reads first: the first input error of an unreadable deck ("line 4: unknown card:
+    3 Uper Left Attack"), the first error of an illegal one ("HL-DECK-MIN: the Endurance holds 40 ..."); else ""."""
+    if report.input_errors:
+        e = report.input_errors[0]
+        where = f"line {e.line}: " if e.line is not None else ""
+        return f"{where}{e.message}: {e.text}"
+    errors = report.errors
+    return f"{errors[0].rule}: {errors[0].message}" if errors else ""
 
 
 def _no_persona(report: Report) -> str:
@@ -58,7 +70,7 @@ class Tournament:
         for r in self.reports:
             rows.append([player_of(r), r.deck, r.format, r.persona or _no_persona(r),
                          r.counts.get("Endurance", ""), r.counts.get("Pre-Game", ""), verdict(r), len(r.errors),
-                         len(r.warnings)])
+                         len(r.warnings), first_error(r)])
         return rows
 
     def issue_rows(self) -> list[list[object]]:

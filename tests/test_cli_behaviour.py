@@ -124,3 +124,26 @@ def test_unknown_data_is_one_line_per_rule_in_the_terminal():
 
 def test_control_characters_from_input_are_escaped():
     assert safe("Thrust\x1b[31m") == "Thrust\\x1b[31m" and safe("plain") == "plain"
+
+
+def test_tournament_summary_has_a_first_error_column():
+    from deckcheck.tournament import SUMMARY_COLUMNS, Tournament
+    reports = [Report("ok.txt", "type1e"),
+               Report("bad.txt", "type1e", issues=[Issue("HL-DECK-MIN", "error", "the Endurance holds 40 cards")]),
+               Report("typo.txt", "type1e", input_errors=[InputProblem(4, "3 Uper Left Attack", "unknown card")])]
+    rows = Tournament(reports).summary_rows()
+    assert SUMMARY_COLUMNS[-1] == "first error"
+    assert [r[-1] for r in rows] == ["", "HL-DECK-MIN: the Endurance holds 40 cards",
+                                     "line 4: unknown card: 3 Uper Left Attack"]
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t"])
+@pytest.mark.parametrize("header", ["section,quantity,card,set", "Section,Qty,Card Name,Set Name",
+                                    "section,Count,Name,Edition"])
+def test_decklist_sheets_take_contract_headers_and_separators(tmp_path, sep, header):
+    from deckcheck.importers.decklists import read_decklists
+    path = tmp_path / "deck.csv"
+    path.write_text(header.replace(",", sep) + "\n" + sep.join(["Endurance", "3", "Thrust", "ME"]) + "\n")
+    (raw,) = read_decklists(path)
+    assert raw.problems == [] and [(l.section, l.readings[0], l.set_code) for l in raw.lines] == [
+        ("endurance", (3, "Thrust"), "ME")]
