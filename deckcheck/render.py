@@ -86,11 +86,9 @@ def report_panel(report: Report) -> Panel:
             message = short_message(i)  # HL-DATA-UNKNOWN: one line per rule; --json keeps the cards
             body = plain(message)
             if i.limit is not None or i.actual is not None:
-                body.append(f"
-limit {i.limit}, actual {i.actual}", style="dim")
+                body.append(f"\nlimit {i.limit}, actual {i.actual}", style="dim")
             if i.cards and message == i.message and len(", ".join(i.cards)) > len(i.message):
-                body.append("
-cards: " + clean(", ".join(i.cards)), style="dim")
+                body.append("\ncards: " + clean(", ".join(i.cards)), style="dim")
             table.add_row(plain(i.rule), body, plain(i.fix))
         parts.append(table)
     if "attack_grid" in report.details and report.legal is not None:

@@ -72,7 +72,7 @@ def test_xlsx_report_sheets_and_columns(cli_env, tmp_path):
     assert book.sheetnames == ["Summary", "Issues", "Input errors"]
     summary = book["Summary"]
     assert [c.value for c in summary[1]] == ["player", "source", "format", "persona", "endurance", "pre_game",
-                                             "legal", "errors", "warnings"]
+                                             "legal", "errors", "warnings", "first error"]
     rows = [[c.value for c in row] for row in summary.iter_rows(min_row=2)]
     assert [(r[0], r[6]) for r in rows] == [("Alice Moreau", "legal"), ("Bruno Keller", "NOT LEGAL"),
                                             ("Chiara Bassi", "legal"), ("Dmitri Orlov", "unreadable")]
