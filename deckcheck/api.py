@@ -190,6 +190,9 @@ def undecided_cards(paths: Iterable[str | Path], catalog: Catalog, fmt: str | No
     from .todo import Todo, collect
     todo, skipped = Todo(), []
     for path in expand_paths(paths):
+        if isinstance(path, UnreadableFolder):
+            skipped.append(path.folder)
+            continue
         try:
             raws = read_decklists(path)
         except DeckcheckError:
