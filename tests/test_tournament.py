@@ -77,7 +77,7 @@ def test_xlsx_report_sheets_and_columns(cli_env, tmp_path):
     assert [(r[0], r[6]) for r in rows] == [("Alice Moreau", "legal"), ("Bruno Keller", "NOT LEGAL"),
                                             ("Chiara Bassi", "legal"), ("Dmitri Orlov", "unreadable")]
     assert rows[0][4] == 50 and rows[1][7] == 2
-    assert summary.freeze_panes == "A2" and summary.auto_filter.ref == "A1:I5"
+    assert summary.freeze_panes == "A2" and summary.auto_filter.ref == "A1:J5"
     assert summary["A1"].font.b
     assert summary["A2"].fill.fgColor.rgb.endswith("C6EFCE") and summary["A3"].fill.fgColor.rgb.endswith("FFC7CE")
     issues = [[c.value for c in row] for row in book["Issues"].iter_rows(min_row=2)]
