@@ -223,3 +223,17 @@ def test_deck_stats_refuses_unresolved_lines_and_other_games():
         deckcheck.deck_stats("Endurance:\n3 Uper Left Attack\n")
     with pytest.raises(deckcheck.DeckcheckError, match="statistics are for Highlander decks"):
         deckcheck.deck_stats("Deck:\nAce of Spades\n", format="taktik52")
+
+
+def test_a_detailed_check_carries_the_statistics(synthetic_index):
+    from deckcheck.check import validate
+    from deckcheck.decks import build_deck
+    from deckcheck.decklist import parse_text
+    from deckcheck.formats import get_format
+    fmt = get_format("type1e")
+    deck, problems = build_deck(parse_text("Endurance:\n3 Upper Left Attack\n2 Thrust\n"), synthetic_index, fmt)
+    assert not problems
+    detailed = validate(deck, fmt, details=True).details["stats"]
+    assert detailed.as_dict() == stats_of(deck, "type1e").as_dict()
+    assert detailed.squares["UL"].attacks == 3 and detailed.endurance == 5
+    assert "stats" not in validate(deck, fmt).details
