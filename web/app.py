@@ -32,7 +32,7 @@ DEFAULT_UPLOAD_LIMIT = 2 * 1024 * 1024
 ADMIN_TOKEN_ENV = "DECKCHECK_ADMIN_TOKEN"
 
 # Routers in navigation order. A module here defines `router` and optionally `NAV` and `TEMPLATES`.
-ROUTERS = ["deckcheck.web.check", "deckcheck.web.formats", "deckcheck.web.apidocs"]
+ROUTERS = ["deckcheck.web.check", "deckcheck.web.stats", "deckcheck.web.formats", "deckcheck.web.apidocs"]
 
 
 @dataclass

@@ -1,0 +1,117 @@
+"""The statistics panel in a real browser (Playwright driving Debian's chromium): drawn, readable, no overflow.
+
+Screenshots at 390 and 1280 px are written to the test's temporary folder (kept by pytest for inspection).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+ROOT = Path(__file__).resolve().parents[2]
+CONNOR = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
+CHANGED = CONNOR.replace("3 Lower Right Block (3)\n", "") + "2 Connor MacLeod Power Blow\n"
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is missing: CI must run the browser tests (scripts/test.sh installs it)")
+        pytest.skip("Debian's chromium is not installed")
+    return path
+
+
+@pytest.fixture(scope="module")
+def live_url(web_db):
+    """The app served by uvicorn in a thread, on a free loopback port."""
+    import uvicorn
+
+    from deckcheck.web import create_app
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(db_url=web_db), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_panel_follows_the_decklist_as_it_is_typed(browser, live_url, width, tmp_path):
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_url + "/")
+    page.fill("#decklist", CONNOR)  # htmx re-checks on input, after a pause
+    panel = page.locator(".stats-panel")
+    panel.wait_for(timeout=30_000)
+    assert "Endurance 51 cards" in panel.inner_text()
+    cells = panel.locator(".heat svg").first.locator("rect title")
+    assert cells.count() == 9
+    assert cells.nth(4).text_content() == "Middle Center (Thrust): 99.2% (12 blocks in the Endurance)"
+    heat = panel.locator(".heat")
+    assert heat.count() == 3
+    for i in range(3):  # every grid is drawn at a readable size
+        box = heat.nth(i).locator("svg").bounding_box()
+        assert box is not None and box["width"] >= 150 and box["height"] >= 110
+    bars = panel.locator(".stats-types rect")
+    assert bars.count() == 5 and bars.first.get_attribute("fill") == "#b3261e"
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page scrolls sideways by {overflow} px at {width} px"
+    page.screenshot(path=str(tmp_path / f"check-{width}.png"), full_page=True)
+
+    page.fill("#decklist", CHANGED)  # the panel is redrawn for the new deck
+    page.locator(".stats-meta", has_text="Endurance 50 cards").wait_for(timeout=30_000)
+    assert "66.6%" in panel.locator(".heat").first.inner_text()  # Lower Right: 3 blocks of 50 now
+    assert errors == []
+    page.close()
+
+
+def test_the_comparison_page_in_a_narrow_browser(browser, live_url, tmp_path):
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    ids = []
+    for text in (CONNOR, CHANGED):
+        page.goto(live_url + "/")
+        page.fill("#decklist", text)
+        page.click("button.primary")  # Check: the whole form comes back, with the Save button
+        with page.expect_navigation(url="**/decks/*"):
+            page.click("button[formaction='/decks']")
+        ids.append(page.url.rsplit("/", 1)[-1])
+    assert ids[0] != ids[1]
+    page.goto(f"{live_url}/decks/{ids[0]}")
+    page.fill("input[name=b]", f"{live_url}/decks/{ids[1]}")  # the saved deck's own compare form
+    page.click(".stats-compare button")
+    page.wait_for_url("**/diff?*")
+    assert "Newly broken: HL1-BASIC-BLOCKS" in page.inner_text(".diff")
+    assert page.locator(".diff-cards .added").inner_text().startswith("+2")
+    assert page.locator(".stats-panel").count() == 2
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0
+    page.screenshot(path=str(tmp_path / "diff-390.png"), full_page=True)
+    page.close()

@@ -1,0 +1,136 @@
+"""Deck statistics and deck comparison on the web (CONTRACTS §7): pages and their JSON twins.
+
+- The check page and saved decks show the statistics panel: a checked Highlander deck's report
+  carries its DeckStats (`report.details["stats"]`) and `_report.html` includes `_stats_panel.html`.
+- `POST /api/stats` (the same body as `/api/check`; `?hand=&exertion=`) → the §7 object of a decklist;
+  `GET /api/decks/{id}/stats` → that of a saved deck.
+- `GET /diff?a=&b=` compares two saved decks (ids or their links) on a page; `GET /api/diff?a=&b=` gives
+  the object of `deckcheck diff --json`.
+The pages and the API call the same library functions as `deckcheck stats` and `deckcheck diff`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from deckcheck.deckdiff import DeckDiff, diff_decks
+from deckcheck.errors import DeckcheckError
+from deckcheck.stats import EXERTION, HAND, DeckStats, check_draw, stats_of
+from deckcheck.statsapi import NoSavedDeckError, resolve, saved_deck
+
+from . import decks as reading
+from .app import error_response, render, state
+from .check import DECK_ID, BadRequest, read_input
+
+router = APIRouter()
+NAV = [("Compare", "/diff")]
+TEMPLATES = Path(__file__).resolve().parent / "templates" / "stats"
+
+
+class NoSuchDeck(DeckcheckError):
+    """A saved-deck id or link that names no saved deck (HTTP 404)."""
+
+
+def deck_id_of(text: str) -> str:
+    """The id in a saved deck's id or link ('/decks/AbC123', 'http://host/decks/AbC123'); NoSuchDeck if none."""
+    tail = text.strip().rstrip("/").rsplit("/", 1)[-1]
+    if not DECK_ID.match(tail):
+        raise NoSuchDeck(f"{text[:80]!r} is not a saved deck's link")
+    return tail
+
+
+def saved(request: Request, text: str):
+    """(deck, format) of a saved deck named by id or link, its source its link; NoSuchDeck when there is none."""
+    deck_id = deck_id_of(text)
+    try:
+        deck, fmt = saved_deck(deck_id, state(request).catalog_collections())
+    except NoSavedDeckError as exc:
+        raise NoSuchDeck(f"no saved deck has the link /decks/{deck_id}") from exc
+    deck.source = f"/decks/{deck_id}"
+    return deck, fmt
+
+
+def stats_of_saved(request: Request, deck_id: str, hand: int, exertion: int) -> DeckStats:
+    """The statistics of a saved deck, named by its id or link."""
+    check_draw("hand", hand)
+    check_draw("exertion", exertion)
+    deck, fmt = saved(request, deck_id)
+    return stats_of(deck, fmt.name, hand, exertion)
+
+
+def compare(request: Request, a: str, b: str, hand: int, exertion: int) -> DeckDiff:
+    """Two saved decks compared, as `deckcheck diff` compares them."""
+    check_draw("hand", hand)
+    check_draw("exertion", exertion)
+    (deck_a, fmt_a), (deck_b, fmt_b) = saved(request, a), saved(request, b)
+    return diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
+
+
+def _not_found(request: Request, exc: NoSuchDeck) -> Response:
+    return error_response(request, 404, str(exc))
+
+
+# -- JSON ---------------------------------------------------------------------------------------------
+@router.post("/api/stats", tags=["api"], summary="Statistics of a decklist: the object of `deckcheck stats --json`")
+async def api_stats(request: Request, hand: int = HAND, exertion: int = EXERTION) -> Response:
+    """`file` or `decklist` and `format`, as for /api/check: 200 and the §7 object; 400 if a line does not resolve."""
+    try:
+        got, _form = await read_input(request)
+    except BadRequest as exc:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+    if not got.has_deck:
+        return JSONResponse({"error": "no decklist: send `decklist` (text) or `file`"}, status_code=400)
+    found = await run_in_threadpool(_stats_of_input, request, got, hand, exertion)
+    if len(found) != 1:
+        return JSONResponse({"error": f"the file holds {len(found)} decks; send one deck at a time"}, status_code=400)
+    return JSONResponse(found[0].as_dict())
+
+
+def _stats_of_input(request: Request, got, hand: int, exertion: int) -> list[DeckStats]:
+    from deckcheck.check import choose_format
+    check_draw("hand", hand)
+    check_draw("exertion", exertion)
+    if got.file_data is not None:
+        raws = reading.read_upload(got.file_label or "upload", got.file_data)
+    else:
+        raws = reading.read_text(got.text)
+    catalog = state(request).catalog
+    out = []
+    for raw in raws:
+        deck, fmt = resolve(raw, catalog.index(choose_format(raw, got.fmt)), got.fmt)
+        out.append(stats_of(deck, fmt.name, hand, exertion))
+    return out
+
+
+@router.get("/api/decks/{deck_id}/stats", tags=["api"], summary="Statistics of a saved deck (§7)")
+def api_saved_stats(request: Request, deck_id: str, hand: int = HAND, exertion: int = EXERTION) -> Response:
+    """The §7 object of a saved deck; 404 when no deck has that id."""
+    try:
+        return JSONResponse(stats_of_saved(request, deck_id, hand, exertion).as_dict())
+    except NoSuchDeck as exc:
+        return _not_found(request, exc)
+
+
+@router.get("/api/diff", tags=["api"], summary="Two saved decks compared: the object of `deckcheck diff --json`")
+def api_diff(request: Request, a: str, b: str, hand: int = HAND, exertion: int = EXERTION) -> Response:
+    """Deck `a` (before) against deck `b` (after), each a saved deck's id or link; 404 when one is not saved."""
+    try:
+        return JSONResponse(compare(request, a, b, hand, exertion).as_dict())
+    except NoSuchDeck as exc:
+        return _not_found(request, exc)
+
+
+# -- pages --------------------------------------------------------------------------------------------
+@router.get("/diff", summary="Compare two saved decks")
+def diff_page(request: Request, a: str = "", b: str = "", hand: int = HAND, exertion: int = EXERTION) -> Response:
+    """The comparison form; with `a` and `b`, the comparison: cards, verdicts, odds before and after."""
+    context = {"a": a, "b": b, "hand": hand, "exertion": exertion, "diff": None}
+    if a.strip() and b.strip():
+        try:
+            context["diff"] = compare(request, a, b, hand, exertion)
+        except NoSuchDeck as exc:
+            return render(request, "diff.html", {**context, "problem": str(exc)}, status_code=404)
+    return render(request, "diff.html", context)
