@@ -152,14 +152,14 @@ def stats_panel(stats: DeckStats) -> Panel:
     parts: list = [Text(_headline(stats)), top, grids]
     if stats.unknown_grid:
         parts.append(Text(_unknown_line(stats), style="yellow"))
-    return Panel(Group(*parts), title=stats.deck, title_align="left", expand=False)
+    return Panel(Group(*parts), title=Text(stats.deck), title_align="left", expand=False)  # a name, not markup
 
 
 def diff_panel(diff: DeckDiff) -> Panel:
     """The comparison for a terminal: verdicts, cards added and removed, odds before and after."""
     head = Text()
     for label, report in (("A", diff.before), ("B", diff.after)):
-        head.append(f"{label}: {report.deck} ({report.format}): ")
+        head.append(f"{label}: {report.deck} ({report.format}): ")  # Text.append takes no markup
         head.append(_verdict_words(report), style=VERDICT_STYLE[report.legal])
         head.append("\n")
     cards = Text()
