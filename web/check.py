@@ -103,15 +103,23 @@ def check_input(catalog, got: CheckInput, details: bool = False) -> list[Report]
     return reading.check_raws(raws, catalog, got.fmt, details)
 
 
-@router.post("/api/check", tags=["api"], summary="Check a decklist: the report of `deckcheck check --json`")
-async def api_check(request: Request) -> Response:
-    """`file` (any decklist form) or `decklist` (text), and `format`: 200 and the §3 report, whatever the verdict."""
+async def api_input(request: Request) -> CheckInput | JSONResponse:
+    """The decklist an API request sent, or the 400 response saying what is wrong with the request."""
     try:
         got, _form = await read_input(request)
     except BadRequest as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)
     if not got.has_deck:
         return JSONResponse({"error": "no decklist: send `decklist` (text) or `file`"}, status_code=400)
+    return got
+
+
+@router.post("/api/check", tags=["api"], summary="Check a decklist: the report of `deckcheck check --json`")
+async def api_check(request: Request) -> Response:
+    """`file` (any decklist form) or `decklist` (text), and `format`: 200 and the §3 report, whatever the verdict."""
+    got = await api_input(request)
+    if isinstance(got, JSONResponse):
+        return got
     reports = await run_in_threadpool(check_input, state(request).catalog, got)
     if len(reports) != 1:
         return JSONResponse({"error": f"the file holds {len(reports)} decks; send one deck at a time "

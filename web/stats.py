@@ -23,7 +23,7 @@ from deckcheck.statsapi import NoSavedDeckError, resolve, saved_deck
 
 from . import decks as reading
 from .app import error_response, render, state
-from .check import DECK_ID, BadRequest, read_input
+from .check import DECK_ID, api_input
 
 router = APIRouter()
 NAV = [("Compare", "/diff")]
@@ -77,12 +77,9 @@ def _not_found(request: Request, exc: NoSuchDeck) -> Response:
 @router.post("/api/stats", tags=["api"], summary="Statistics of a decklist: the object of `deckcheck stats --json`")
 async def api_stats(request: Request, hand: int = HAND, exertion: int = EXERTION) -> Response:
     """`file` or `decklist` and `format`, as for /api/check: 200 and the §7 object; 400 if a line does not resolve."""
-    try:
-        got, _form = await read_input(request)
-    except BadRequest as exc:
-        return JSONResponse({"error": str(exc)}, status_code=400)
-    if not got.has_deck:
-        return JSONResponse({"error": "no decklist: send `decklist` (text) or `file`"}, status_code=400)
+    got = await api_input(request)
+    if isinstance(got, JSONResponse):
+        return got
     found = await run_in_threadpool(_stats_of_input, request, got, hand, exertion)
     if len(found) != 1:
         return JSONResponse({"error": f"the file holds {len(found)} decks; send one deck at a time"}, status_code=400)
