@@ -65,6 +65,7 @@ TYPE1E = Format(
     sections=_HL_SECTIONS, default_section=_highlander_section,
     params=MappingProxyType(_HL_PARAMS | {
         "name_edition": 1,  # names resolve among 1st-edition cards first (CONTRACTS.md §2)
+        "hand_max_without_woc": 1,  # no Weapon of Choice counts as a one-handed weapon (1 Hand icon)
         "basic_attacks": ("Upper Left Attack", "Upper Center Attack", "Upper Right Attack", "Middle Left Attack",
                           "Thrust", "Middle Right Attack", "Lower Left Attack", "Lower Center Attack",
                           "Lower Right Attack"),

@@ -72,7 +72,15 @@ BREAKS = [
     ("HL-WEAPON-SPECIFIC", "type1e", "Axe Pre-Game", "Sword Cut", ()),
     ("HL-WOC-COUNT", "type1e", "Sword Pre-Game\nAxe Pre-Game", "", ()),
     ("HL-HAND-ICONS", "type1e", "Great Sword Pre-Game\nBuckler", "", ()),
-    ("HL-PREMIUM", "type1e", "Generic Premium", "", ()),
+    ("HL-PREMIUM", "type1e", "Alpha Premium", "", ()),  # made for Alpha: a Generic Immortal cannot use it
+    ("HL-PREMIUM", "type1e", "Generic Immortal Persona\nAlpha Premium", "", ()),
+    ("HL-HAND-ICONS", "type1e", "Twin Bracers", "", ()),  # no Weapon of Choice: one hand is the weapon's
+    ("HL-MASTER", "type1e", "Generic Immortal Persona", "2 Grand Master Plan", ()),  # its allowance is 1
+    ("HL-MASTER", "type1e", "", "Mastery of Steel", ()),
+    ("HL-MASTER", "type1e", "", "Weapon Master Drill", ()),
+    ("HL-GENERIC-SPECIFIC", "type1e", "Generic Immortal Persona", "2 Alpha Strike", ()),
+    ("HL-DECK-MIN", "type1e", "Lean Deck\nLeaner Deck", "", ("Filler A", "Filler B", "Filler C")),  # 48 applies
+    ("HL-SECTION", "type1e", "", "Alpha Persona", ()),
     ("HL-PREMIUM", "type2", "Alpha Persona\nBeta Premium", "", ()),
     ("HL1-BASIC-ATTACKS", "type1e", "", "3 Filler F", ("Thrust",)),
     ("HL1-BASIC-BLOCKS", "type1e", "", "3 Filler F", ("Lower Center Block",)),
@@ -95,8 +103,10 @@ BREAKS = [
 def test_a_grant_counts_only_from_a_pregame_card(synthetic_index):
     report = check(synthetic_index, deck_text("Gun Permit", "Personal Gun"), "type2")
     assert report.errors == []
-    misplaced = check(synthetic_index, deck_text("", "Personal Gun\nGun Permit"), "type2")  # in the Endurance
-    assert {i.rule for i in misplaced.errors} == {"HL2-PERMISSION", "HL-SECTION"}
+    # written in the Endurance, a Pre-Game card still counts where its type belongs (RULES.md Words):
+    # the misplacement is HL-SECTION's, and the grant holds
+    misplaced = check(synthetic_index, deck_text("", "Personal Gun\nGun Permit"), "type2")
+    assert {i.rule for i in misplaced.errors} == {"HL-SECTION"}
 
 
 def test_generic_specific_counts_pregame_cards_too(synthetic_index):
@@ -123,6 +133,15 @@ KEEPS = [
     ("HL-WOC-COUNT", "type1e", "Sword Pre-Game\nAxe Pre-Game\nDual Wield", "", ()),
     ("HL-HAND-ICONS", "type1e", "Sword Pre-Game\nBuckler", "", ()),
     ("HL-PREMIUM", "type1e", "Alpha Persona\nAlpha Premium", "", ()),
+    ("HL-PREMIUM", "type1e", "Generic Premium", "", ()),  # names no Persona: a Generic Immortal may use it
+    ("HL-PREMIUM", "type2", "Alpha Persona\nGeneric Premium", "", ()),
+    ("HL-HAND-ICONS", "type1e", "Buckler", "", ()),
+    ("HL-HAND-ICONS", "type2", "Twin Bracers", "", ()),
+    ("HL-MASTER", "type1e", "Generic Immortal Persona", "Grand Master Plan", ()),
+    ("HL-MASTER", "type1e", "", "Grandmaster Gambit\nRemastered Tape", ()),  # words merely containing Master
+    ("HL-MASTER", "type1e", "Master Relic", "", ()),  # only Endurance cards count
+    ("HL-OTHER-PERSONA", "type1e", "Generic Immortal Persona", "Alpha Strike\nBeta Strike", ()),
+    ("HL-DECK-MIN", "type1e", "Lean Deck\nLeaner Deck", "", ("Filler A", "Filler B")),
     ("HL1-BASIC-ATTACKS", "type1e", "", "1 Thrust\n2 Filler F", ("Thrust",)),
     ("HL1-PREGAME-MAX", "type1e", "Alpha Persona\nAlpha Big Premium\nWatcher One\nRelic One\nRelic Two\nRelic "
                                   "Three\nRelic Four\nRelic Five", "", ()),
@@ -171,9 +190,11 @@ def test_title_limits_count_the_endurance_only(synthetic_index):
     """1E 'no more than six of any one card' and 2E 同名カードはデッキに6枚まで: the deck proper
     (デッキ = Endurance)."""
     report = check(synthetic_index, deck_text("Relic One", "3 Thrust") + "\nPre-Game:\nThrust\n", "type1e")
-    assert {i.rule for i in report.errors} == {"HL-SECTION"}  # the Pre-Game Thrust is misplaced, not a 7th
+    # a Thrust written under Pre-Game is misplaced (HL-SECTION) and still counts where its type belongs:
+    # the 7th of its title in the Endurance (RULES.md Words, "Where a card counts")
+    assert {i.rule for i in report.errors} == {"HL-SECTION", "HL-TITLE-MAX"}
     report = check(synthetic_index, deck_text("Filler A (2)"), "type2")
-    assert "HL2-EDITION-MIX" not in {i.rule for i in report.issues}
+    assert "HL2-EDITION-MIX" in {i.rule for i in report.issues}  # the Event counts in the Endurance, by its type
 
 
 def test_numbers_and_cards_in_the_issue(synthetic_index):
@@ -210,7 +231,7 @@ def test_a_card_breaking_two_rules_is_reported_under_each(synthetic_index):
 
 
 def test_every_violation_at_once(synthetic_index):
-    text = deck_text("Generic Premium\nWatcher One\nWatcher Two", "4 Thrust\n3 Limited Event\nSword Cut",
+    text = deck_text("Alpha Premium\nWatcher One\nWatcher Two", "4 Thrust\n3 Limited Event\nSword Cut",
                      ("Lower Right Block",))
     report = check(synthetic_index, text, "type1e")
     assert {i.rule for i in report.errors} == {"HL-TITLE-MAX", "HL-RESTRICTED", "HL-WEAPON-SPECIFIC",
@@ -276,3 +297,29 @@ def test_deck_min_modifier(synthetic_cards):
              for c in synthetic_cards]
     report = check(CardIndex(cards), deck_text("Relic One", remove=("Filler E", "Filler D")), "type1e")
     assert report.issues == []
+
+
+@pytest.mark.parametrize("text,counts,persona", [
+    # an Event under Pre-Game counts toward the Endurance; a Persona under Endurance does not
+    (deck_text("Filler E", remove=("Filler E",)), {"Pre-Game": 0, "Endurance": 50}, None),
+    (deck_text("", "Alpha Persona"), {"Pre-Game": 1, "Endurance": 50}, "Alpha"),
+])
+def test_cards_count_where_their_type_belongs(synthetic_index, text, counts, persona):
+    report = check(synthetic_index, text, "type1e")
+    assert report.counts == counts and report.persona == persona
+    assert {i.rule for i in report.errors} == {"HL-SECTION"}  # the misplacement, and nothing else
+
+
+def test_a_persona_titled_generic_immortal_is_a_generic_immortal(synthetic_index):
+    report = check(synthetic_index, deck_text("Generic Immortal Persona", "Alpha Strike\nBeta Secret"), "type1e")
+    assert {i.rule for i in report.errors} == {"HL-RESERVED"}  # no Persona's own cards: Reserved needs one
+
+
+def test_modifiers_combine(synthetic_index):
+    """The highest deck_min applies (RULES.md Modifier); pregame_extra values add up."""
+    report = check(synthetic_index, deck_text("Leaner Deck\nLean Deck"), "type1e")
+    assert report.errors == []
+    short = check(synthetic_index, deck_text("Leaner Deck\nLean Deck", remove=("Filler A", "Filler B", "Filler C")),
+                  "type1e")
+    (issue,) = short.errors
+    assert (issue.rule, issue.limit, issue.actual) == ("HL-DECK-MIN", 48, 47)

@@ -244,7 +244,7 @@ def master(v: HighlanderView):
 @rule("HL-WEAPON-SPECIFIC", ERROR, "A Weapon Specific card is included only with the matching Weapon of Choice.")
 def weapon_specific(v: HighlanderView):
     out = []
-    wielded = {e.card.weapon_key for e in v.by_type.get("Weapon of Choice", ()) if e.section == PREGAME}
+    wielded = {e.card.weapon_key for e in v.by_type.get("Weapon of Choice", ())}
     missing: dict[str, list] = defaultdict(list)
     for e in v.deck.entries:
         card = e.card
@@ -269,10 +269,13 @@ def woc_count(v: HighlanderView):
     return out
 
 
-@rule("HL-HAND-ICONS", ERROR, "The Pre-Game cards carry at most 2 Hand icons together.")
+@rule("HL-HAND-ICONS", ERROR, "The Pre-Game cards carry at most 2 Hand icons together (type1e without a Weapon "
+                              "of Choice: 1).")
 def hand_icons(v: HighlanderView):
     out = []
     limit = int(v.params["hand_max"])
+    if not v.by_type.get("Weapon of Choice") and v.params.get("hand_max_without_woc") is not None:
+        limit = int(v.params["hand_max_without_woc"])  # type1e: counted as wielding a one-handed weapon
     known = [(e, e.card.hand_icons) for e in v.pregame if e.card.hand_icons]
     total = sum(icons * e.quantity for e, icons in known)
     unknown = [e.card for e in v.pregame if e.card.hand_icons is None]
@@ -285,15 +288,18 @@ def hand_icons(v: HighlanderView):
     return out
 
 
-@rule("HL-PREMIUM", ERROR, "A Premium card needs a Persona; a Premium made for one Persona needs that Persona.")
+@rule("HL-PREMIUM", ERROR, "A Premium made for one Persona needs that Persona; a Premium naming no Persona fits "
+                           "any deck.")
 def premium(v: HighlanderView):
     out = []
     for e in v.by_type.get("Premium", ()):
         card = e.card
-        if v.persona is None:
-            out.append(error("HL-PREMIUM", f"{card.name} is a Premium card and needs a Persona; this deck has none",
-                             [card], fix=f"add a Persona, or remove {card.name}"))
-        elif card.immortal_key and card.immortal_key != v.persona_key and not v.is_own(card):
+        if card.immortal_key is None:
+            continue  # a Premium that names no Persona: any deck may use it, a Generic Immortal included
+        if v.persona_key is None:
+            out.append(error("HL-PREMIUM", f"{card.name} is made for {card.immortal}; a Generic Immortal cannot "
+                             "use it", [card], fix=f"remove {card.name}, or play the {card.immortal} Persona"))
+        elif v.persona is not None and card.immortal_key != v.persona_key and not v.is_own(card):
             out.append(error("HL-PREMIUM", f"{card.name} is made for {card.immortal}; this deck plays "
                              f"{v.persona.immortal or v.persona.name}", [card],
                              fix=f"remove {card.name}, or play the {card.immortal} Persona"))
@@ -336,7 +342,7 @@ def pregame_max_1e(v: HighlanderView):
 @rule("HL1-WATCHER-COUNT", ERROR, "At most one Watcher Pre-Game card.")
 def watcher_count(v: HighlanderView):
     out = []
-    watchers = [e for e in v.by_type.get("Watcher", ()) if e.section == PREGAME]
+    watchers = list(v.by_type.get("Watcher", ()))
     count = _copies(watchers)
     if count > 1:
         out.append(error("HL1-WATCHER-COUNT", f"{count} Watcher Pre-Game cards; at most 1 is allowed",
@@ -463,7 +469,7 @@ def pregame_unique(v: HighlanderView):
 @rule("HL2-GEMS", ERROR, "Gem icons of each colour but Master add up to at most 3 x the Persona's value.")
 def gems(v: HighlanderView):
     out: list[Issue] = []
-    if v.persona is None:
+    if v.persona is None or v.is_generic:  # no gem limit is stated for a Generic Immortal
         return out
     factor = int(v.params["gem_factor"])
     for colour in GEM_COLOURS[1:]:

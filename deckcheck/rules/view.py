@@ -9,12 +9,15 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 from typing import Any, Mapping
 
-from ..cards import NO_MODIFIERS, PREGAME_TYPES, Card
+from ..cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card
 from ..decks import Deck, Entry
 from ..text import normalize
 
 PREGAME = "Pre-Game"
 ENDURANCE = "Endurance"
+GENERIC_IMMORTAL = "generic immortal"  # the folded Immortal of a Persona titled Generic Immortal
+# Where a card counts (RULES.md Words): by its type, wherever the list puts it.
+_PLACE = {t: PREGAME for t in PREGAME_TYPES} | {t: ENDURANCE for t in ENDURANCE_TYPES}
 
 
 @lru_cache(maxsize=None)
@@ -64,9 +67,11 @@ class HighlanderView:
         endurance_count = pregame_count = 0
         title_count, by_type = self.title_count, self.by_type
         add_endurance, add_pregame, add_specific = self.endurance.append, self.pregame.append, self.specific.append
+        place: dict[int, str | None] = {}  # id(entry) -> where it counts: by its type, wherever the list put it
         for e in deck.entries:  # locals bound above: this loop runs for every line of every deck
             card, quantity = e.card, e.quantity
-            if e.section == ENDURANCE:
+            where = place[id(e)] = _PLACE.get(card.type or "", e.section)  # type unknown: where it is written
+            if where == ENDURANCE:
                 add_endurance(e)
                 endurance_count += quantity
                 key = card.title_key
@@ -84,15 +89,20 @@ class HighlanderView:
                 add_specific(e)
             if card.modifiers is not NO_MODIFIERS and card.modifiers:
                 self.modifiers.append(card.modifiers)
+        self.place = place
         self.endurance_count, self.pregame_count = endurance_count, pregame_count
         self.personas = by_type.get("Persona", [])
         self.persona: Card | None = self.personas[0].card if self.personas else None  # the first one written
-        self.persona_key = self.persona.immortal_key if self.persona is not None else None
+        immortal = self.persona.immortal_key if self.persona is not None else None
+        # A Persona titled Generic Immortal makes a Generic Immortal deck (1E glossary); its allowance applies.
+        self.persona_key: str | None = None if immortal == GENERIC_IMMORTAL else immortal
 
     @property
     def whose(self) -> str:
         """How a message names the deck: 'a Generic Immortal' or 'a Connor MacLeod deck'."""
-        return "a Generic Immortal" if self.persona is None else f"a {self.persona.immortal} deck"
+        if self.persona is None or self.persona_key is None:
+            return "a Generic Immortal"
+        return f"a {self.persona.immortal} deck"
 
     def counts(self) -> dict[str, int]:
         """Cards in each section."""
@@ -130,9 +140,9 @@ class HighlanderView:
     # -- modifiers, applied before the rules ---------------------------------------------------
     @lazy
     def deck_min(self) -> int:
-        """The smallest Endurance allowed: the format's, or the lowest a modifier sets."""
+        """The smallest Endurance allowed: the format's, or the highest that modifiers set (RULES.md Modifier)."""
         values = [m.deck_min for m in self.modifiers if m.deck_min is not None]
-        return min(values) if values else int(self.params["deck_min"])
+        return max(values) if values else int(self.params["deck_min"])
 
     @lazy
     def pregame_extra(self) -> int:
@@ -183,7 +193,7 @@ class HighlanderView:
         each = max((m.other_persona_each for m in self.modifiers), default=0)
         total = sum(m.other_persona_total for m in self.modifiers)
         used_each: Counter = Counter()
-        foreign = [e for e in self.others if e.section == ENDURANCE]
+        foreign = [e for e in self.others if self.place[id(e)] == ENDURANCE]
         if len(foreign) > 1:
             foreign.sort(key=_allocation_order)
         for entry in foreign:
