@@ -258,8 +258,12 @@ class CollectionApp:
         reader = self.reader()
         holdings = []
         for n, (number, cells, sheet_name) in enumerate(sheet.rows):
-            target = collection if sheet.layout != "deckcheck" or len(sheet.sheets) == 1 else \
-                (sheet_name if "collection" not in cells else collection)
+            if sheet_name in sheet.collections:  # our export: the hidden index names the collection
+                target = sheet.collections[sheet_name] or collection
+            elif sheet.layout != "deckcheck" or len(sheet.sheets) == 1 or "collection" in cells:
+                target = collection
+            else:
+                target = sheet_name
             h = reader.read(number, cells, target)
             if h is not None:
                 holdings.append(h)

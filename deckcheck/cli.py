@@ -82,6 +82,9 @@ def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_j
     """Check every deck of a tournament, print the summary (or JSON lines), write the report."""
     from .api import check_tournament
     from .render import console
+    if out is not None:  # a report that cannot be written is refused before any deck is checked
+        from .importers.reports import check_report_target
+        check_report_target(out)
     err = console(stderr=True)
     tournament = check_tournament(inputs, fmt, cards, db, progress_console=None if as_json else err)
     if as_json:

@@ -458,7 +458,9 @@ def collection_export(sheet: Path, all_collections: Annotated[bool, typer.Option
                                                                                   "collection column (CSV).")] = False,
                       collection: CollectionOption = "main", db: DbOption = None) -> None:
     """Write a collection sheet (.csv or .xlsx); nothing in it runs as a formula."""
-    from .importers.collection import write_collection
+    from .importers.collection import SHEET_SUFFIXES, write_collection
+    from .importers.writers import check_target
+    check_target(sheet, SHEET_SUFFIXES)
     app_ = _collection_app(db)
     holdings = app_.collections.holdings(None if all_collections else collection)
     n = write_collection(sheet, holdings, by_collection=all_collections)
@@ -559,6 +561,10 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
                        collection: CollectionOption = "main", db: DbOption = None) -> None:
     """What each deck, and all of them together, still lack: needed, owned, short."""
     from .collection import Holding, missing
+    if out is not None:
+        from .importers.collection import SHEET_SUFFIXES
+        from .importers.writers import check_target
+        check_target(out, SHEET_SUFFIXES)
     app_ = _collection_app(db)
     result = missing(app_.decks_named(decks), app_.collections.holdings(collection))
 

@@ -9,7 +9,8 @@ from deckcheck.cards import Card
 from deckcheck.cardsheet import COLUMNS, card_to_row, cards_from_rows, header_map
 from deckcheck.errors import RowProblem
 
-from .tables import SheetError, SheetSpec, kind_of, read_tables, write_csv, write_xlsx
+from .tables import SheetError, kind_of, read_tables
+from .writers import SheetSpec, check_target, write_csv, write_xlsx
 
 NUMERIC = {"edition", "restriction", "hand_icons", "gem_master", "gem_agility", "gem_strength", "gem_toughness",
            "gem_empathy", "gem_reason", "renown", "health", "skill"}
@@ -50,8 +51,9 @@ def read_card_sheet(path: Path | str, skip_bad: bool = False) -> CardSheet:
 def write_card_sheet(path: Path | str, cards: Iterable[Card]) -> int:
     """Write cards as a card sheet (all columns); return how many were written."""
     path = Path(path)
+    kind = check_target(path, (".csv", ".tsv", ".xlsx"))
     rows = [[card_to_row(c)[col] for col in COLUMNS] for c in cards]
-    if kind_of(path) == "csv":
+    if kind != "xlsx":
         write_csv(path, COLUMNS, rows)
     else:
         typed = [[int(v) if col in NUMERIC and v.isdigit() else v for col, v in zip(COLUMNS, row, strict=True)]

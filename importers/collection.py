@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from deckcheck.collection import COLUMNS, EXTRA_COLUMNS, Holding, detect_layout
 from deckcheck.errors import DeckcheckError
 
-from .tables import SheetSpec, kind_of, read_tables, write_csv, write_xlsx
+from .tables import read_tables
+from .writers import SheetSpec, check_target, write_csv, write_xlsx
 
 EXPORT_COLUMNS = COLUMNS + EXTRA_COLUMNS
 
@@ -20,13 +21,16 @@ class SheetRows:
     layout: str
     rows: list[tuple[int, dict, str]] = field(default_factory=list)
     sheets: list[str] = field(default_factory=list)
+    collections: dict[str, str] = field(default_factory=dict)  # sheet -> collection ('' = the one imported into)
 
 
 def read_collection_rows(path: Path | str) -> SheetRows:
     """Phase one of an import: plain rows and the layout detected. Sheets without a known header are skipped."""
     path = Path(path)
     found: SheetRows | None = None
-    for table in read_tables(path):
+    tables = read_tables(path)
+    index = _index(tables)
+    for table in tables:
         detected = detect_layout(table.header)
         if detected is None:
             continue
@@ -37,6 +41,8 @@ def read_collection_rows(path: Path | str) -> SheetRows:
             raise DeckcheckError(f"{str(path)!r}: sheet {table.name!r} is a {layout} sheet, the first one "
                                  f"{found.layout}; import them one at a time")
         found.sheets.append(table.name)
+        if table.name in index:
+            found.collections[table.name] = index[table.name]
         items = list(where.items())
         width = max(where.values()) + 1
         for number, row in table.numbered():
@@ -51,23 +57,43 @@ def read_collection_rows(path: Path | str) -> SheetRows:
     return found
 
 
-def write_collection(path: Path | str, holdings: Sequence[Holding], by_collection: bool = False,
-                     progress: Callable[[int], None] | None = None) -> int:
-    """Write holdings as a collection sheet: XLSX for people (one sheet per collection), or CSV."""
+SHEET_SUFFIXES = (".csv", ".tsv", ".xlsx")
+INDEX_HEADER = ("sheet", "collection")  # the hidden sheet of an XLSX export: which sheet holds which collection
+
+
+def _index(tables) -> dict[str, str]:
+    """Sheet -> collection from the hidden index sheet of our XLSX exports (empty when there is none)."""
+    for table in tables:
+        if tuple(h.lower() for h in table.header[:2]) == INDEX_HEADER:
+            return {str(r[0]): str(r[1]) if len(r) > 1 and r[1] is not None else "" for r in table.rows if r and r[0]}
+    return {}
+
+
+def write_collection(path: Path | str, holdings: Sequence[Holding], by_collection: bool = False) -> int:
+    """Write holdings as a collection sheet: XLSX for people (one sheet per collection), or CSV/TSV.
+
+    In XLSX, sheet names follow Excel's rules (31 characters, no / : [ ] ...), so a hidden sheet
+    lists which sheet holds which collection: importing the workbook restores the exact names,
+    also of a collection continued on further sheets (over 1,048,575 rows).
+    """
     path = Path(path)
-    if kind_of(path) == "csv":
+    if check_target(path, SHEET_SUFFIXES) in ("csv", "tsv"):
         header = EXPORT_COLUMNS + (("collection",) if by_collection else ())
-        rows = _rows(holdings, by_collection)
-        write_csv(path, header, rows)
-    else:
-        groups: dict[str, list[Holding]] = {}
-        for h in holdings:
-            groups.setdefault(h.collection if by_collection else "Collection", []).append(h)
-        if not groups:
-            groups["Collection"] = []
-        write_xlsx(path, [SheetSpec(name, EXPORT_COLUMNS, [h.row() for h in group],
-                                    widths={0: 40, 8: 16, 9: 30, 10: 30})
-                          for name, group in groups.items()])
+        write_csv(path, header, _rows(holdings, by_collection))
+        return len(holdings)
+    groups: dict[str, list[Holding]] = {}
+    for h in holdings:
+        groups.setdefault(h.collection if by_collection else "", []).append(h)
+    if not groups:
+        groups[""] = []
+    names = list(groups)
+
+    def index(used: list[list[str]]) -> SheetSpec:
+        return SheetSpec("deckcheck collections", INDEX_HEADER,
+                         [(sheet, name) for name, sheets in zip(names, used) for sheet in sheets])
+    write_xlsx(path, [SheetSpec(name or "Collection", EXPORT_COLUMNS, [h.row() for h in group],
+                                widths={0: 40, 8: 16, 9: 30, 10: 30})
+                      for name, group in groups.items()], hidden=index)
     return len(holdings)
 
 

@@ -228,10 +228,10 @@ def decks_from_table(table: Table, source: str, sheet_player: str | None = None)
 
 def write_decklist(path: str | Path, fmt: str, text: str, entries) -> None:
     """Write a deck as a decklist file: text, CSV (section, quantity, card, set) or JSON (CONTRACTS.md §2)."""
-    from .tables import write_csv, write_text
+    from .writers import check_target, write_csv, write_text
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
+    suffix = "." + check_target(path, (".txt", ".dec", ".deck", ".csv", ".tsv", ".json"))
+    if suffix in (".csv", ".tsv"):
         write_csv(path, ("section", "quantity", "card", "set"),
                   [[section, q, card.name, card.set or ""] for card, section, q in entries])
     elif suffix == ".json":

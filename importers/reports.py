@@ -6,30 +6,34 @@ from pathlib import Path
 
 from deckcheck.tournament import INPUT_ERROR_COLUMNS, ISSUE_COLUMNS, SUMMARY_COLUMNS, Tournament
 
-from .tables import SheetSpec, write_csv, write_text, write_xlsx
+from .writers import SheetSpec, check_target, write_csv, write_text, write_xlsx
 
 STYLE = {"legal": "good", "NOT LEGAL": "bad", "unreadable": "warn"}
+REPORT_SUFFIXES = (".xlsx", ".csv", ".tsv", ".json")
+
+
+def check_report_target(path: Path | str) -> str:
+    """The kind of report a path names; OutputError (before any deck is checked) when it cannot be written."""
+    return check_target(path, REPORT_SUFFIXES)
 
 
 def write_tournament_report(path: Path | str, tournament: Tournament) -> str:
     """Write the report in the format its extension names (.xlsx, .csv, .json); return that format."""
     path = Path(path)
-    suffix = path.suffix.lower()
+    kind = check_report_target(path)
     summary = tournament.summary_rows()
-    if suffix == ".xlsx":
+    if kind == "xlsx":
         styles = [STYLE[str(row[6])] for row in summary]
         issues = tournament.issue_rows()
         issue_styles = ["bad" if row[3] == "error" else "warn" for row in issues]
-        write_xlsx(path, [SheetSpec("Summary", SUMMARY_COLUMNS, summary, styles),
-                          SheetSpec("Issues", ISSUE_COLUMNS, issues, issue_styles, widths={4: 70, 5: 50, 8: 40}),
+        write_xlsx(path, [SheetSpec("Summary", SUMMARY_COLUMNS, summary, styles, long_text="mark"),
+                          SheetSpec("Issues", ISSUE_COLUMNS, issues, issue_styles, widths={4: 70, 5: 50, 8: 40},
+                                    long_text="mark"),
                           SheetSpec("Input errors", INPUT_ERROR_COLUMNS, tournament.input_error_rows(),
-                                    widths={4: 60, 5: 50})])
+                                    widths={4: 60, 5: 50}, long_text="mark")])
         return "xlsx"
-    if suffix == ".csv":
-        write_csv(path, SUMMARY_COLUMNS, summary)
-        return "csv"
-    if suffix == ".json":
+    if kind == "json":
         write_text(path, json.dumps(tournament.as_dicts(), ensure_ascii=False, indent=1) + "\n")
         return "json"
-    from deckcheck.errors import DeckcheckError
-    raise DeckcheckError(f"{str(path)!r}: a report is .xlsx, .csv or .json")
+    write_csv(path, SUMMARY_COLUMNS, summary)
+    return kind

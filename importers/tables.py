@@ -1,13 +1,8 @@
-"""Spreadsheets as plain tables: CSV and XLSX in (python-calamine), CSV and XLSX out (xlsxwriter).
-
-Writing never produces a cell a spreadsheet would run as a formula.
-"""
+"""Spreadsheets as plain tables: CSV and XLSX in (python-calamine). Writing is in writers.py."""
 from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -16,8 +11,6 @@ from deckcheck.cells import CellError
 from deckcheck.errors import DeckcheckError
 
 from . import limits
-
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 class SheetError(DeckcheckError):
@@ -160,97 +153,3 @@ def _read_csv(path: Path) -> Table:
     if not rows:
         return Table(path.stem, [], [])
     return Table(path.stem, [c.strip() for c in rows[0]], rows[1:])
-
-
-def safe_text(value: object) -> object:
-    """A CSV cell that no spreadsheet runs as a formula: text starting with = + - @ gets an apostrophe."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
-
-
-def _atomic_target(path: Path):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    os.close(fd)
-    return Path(tmp)
-
-
-def write_text(path: Path, text: str) -> None:
-    """Write a text file in one step (a temporary file renamed into place): never half a file."""
-    tmp = _atomic_target(path)
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
-    """Write a CSV file in one step (a temporary file renamed into place)."""
-    tmp = _atomic_target(path)
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            w = csv.writer(f, lineterminator="\n")
-            w.writerow(header)
-            w.writerows([safe_text(c) for c in row] for row in rows)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-@dataclass
-class SheetSpec:
-    """One worksheet to write: name, header, rows, and optional per-row formats ('good'/'bad')."""
-
-    name: str
-    header: Sequence[str]
-    rows: Sequence[Sequence[object]]
-    row_styles: Sequence[str | None] | None = None
-    widths: dict[int, float] | None = None
-
-
-def write_xlsx(path: Path, sheets: Sequence[SheetSpec]) -> None:
-    """Write a workbook for people: bold frozen header, autofilter, column widths; text never a formula.
-
-    Rows are streamed (xlsxwriter's constant_memory mode): a 200,000-row sheet is not held twice.
-    """
-    import xlsxwriter
-    tmp = _atomic_target(path)
-    try:
-        book = xlsxwriter.Workbook(str(tmp), {"constant_memory": True, "strings_to_formulas": False,
-                                              "strings_to_urls": False, "strings_to_numbers": False})
-        bold = book.add_format({"bold": True, "bg_color": "#DDDDDD", "border": 1})
-        styles = {"good": book.add_format({"bg_color": "#C6EFCE"}), "bad": book.add_format({"bg_color": "#FFC7CE"}),
-                  "warn": book.add_format({"bg_color": "#FFEB9C"})}
-        for spec in sheets:
-            ws = book.add_worksheet(spec.name[:31])
-            widths = [len(str(h)) for h in spec.header]
-            for row in spec.rows[:2000]:  # widths from a sample: columns are set before rows stream out
-                for c, value in enumerate(row[:len(widths)]):
-                    if value is not None:
-                        widths[c] = max(widths[c], min(len(str(value)), 60))
-            for c, width in enumerate(widths):
-                ws.set_column(c, c, (spec.widths or {}).get(c, width + 2))
-            ws.freeze_panes(1, 0)
-            if spec.header:
-                ws.autofilter(0, 0, max(len(spec.rows), 1), len(spec.header) - 1)
-            ws.write_row(0, 0, list(spec.header), bold)
-            write_string, write_number = ws.write_string, ws.write_number
-            for r, row in enumerate(spec.rows, start=1):
-                row_style = spec.row_styles[r - 1] if spec.row_styles else None
-                style = styles.get(row_style) if row_style else None
-                for c, value in enumerate(row):
-                    if value is None or value == "":
-                        if style is not None:
-                            ws.write_blank(r, c, None, style)
-                    elif isinstance(value, bool):
-                        write_string(r, c, "yes" if value else "no", style)
-                    elif isinstance(value, (int, float)):
-                        write_number(r, c, value, style)
-                    else:
-                        write_string(r, c, str(value), style)
-        book.close()
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)

@@ -142,3 +142,50 @@ def csrf(client) -> str:
     from deckcheck.web.security import CSRF_COOKIE
     client.get("/")
     return client.cookies[CSRF_COOKIE]
+
+
+_NAMESPACE: dict[str, str] = {}
+
+
+def _namespace_problem() -> str:
+    """'' when this machine lets us mount a private tmpfs (user + mount namespace), else why not."""
+    if "why" not in _NAMESPACE:
+        import shutil
+        import subprocess
+        if shutil.which("unshare") is None:
+            _NAMESPACE["why"] = "unshare (util-linux) is not installed"
+        else:
+            r = subprocess.run(["unshare", "-rm", "--propagation", "private", "sh", "-c",
+                                "mount -t tmpfs -o size=16k tmpfs /mnt"], capture_output=True, text=True)
+            _NAMESPACE["why"] = "" if r.returncode == 0 else f"cannot mount a private tmpfs: {r.stderr.strip()}"
+    return _NAMESPACE["why"]
+
+
+@pytest.fixture
+def small_fs(tmp_path):
+    """Run a Python script where the folder $FS is a tiny file system of its own: a full disk, or read-only.
+
+    The script runs in a private user and mount namespace (util-linux `unshare`), so this works
+    for root (who ignores file permissions) and for other users alike, and nothing leaks out.
+    Returns a function (script, size, then) -> CompletedProcess; `then` is shell run after the
+    script, e.g. `mount -o remount,ro "$FS"` is done by passing readonly=True.
+    """
+    import subprocess
+    import sys
+    why = _namespace_problem()
+    if why:
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    mount_point = tmp_path / "fs"
+    mount_point.mkdir()
+
+    def run(setup: str, script: str, size: str = "256k", readonly: bool = False) -> subprocess.CompletedProcess:
+        (tmp_path / "setup.py").write_text(setup, encoding="utf-8")
+        (tmp_path / "script.py").write_text(script, encoding="utf-8")
+        shell = (f'mount -t tmpfs -o size={size} tmpfs "$FS"\n"$PY" "$DIR/setup.py"\n'
+                 + ('mount -o remount,ro "$FS"\n' if readonly else "") + '"$PY" "$DIR/script.py"\n')
+        return subprocess.run(["unshare", "-rm", "--propagation", "private", "sh", "-euc", shell],
+                              env=dict(os.environ, FS=str(mount_point), PY=sys.executable, DIR=str(tmp_path)),
+                              capture_output=True, text=True, timeout=120)
+    return run

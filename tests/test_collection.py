@@ -161,7 +161,8 @@ def test_xlsx_export_is_made_for_people(app, tmp_path):
     write_collection(tmp_path / "all.xlsx", app.collections.holdings(None), by_collection=True)
     import openpyxl
     book = openpyxl.load_workbook(tmp_path / "all.xlsx")
-    assert book.sheetnames == ["main", "trade binder"]
+    assert [ws.title for ws in book if ws.sheet_state == "visible"] == ["main", "trade binder"]
+    assert [ws.title for ws in book if ws.sheet_state == "hidden"] == ["deckcheck collections"]
     ws = book["main"]
     assert ws.freeze_panes == "A2" and ws["A1"].font.b and ws.auto_filter.ref == "A1:K5"
     assert [c.value for c in ws[1]][:10] == HEADER.strip().split(",")

@@ -1,0 +1,303 @@
+"""Every file deckcheck writes goes through here: checked before any work, written in one step.
+
+- The target is checked first (`check_target`): a known extension, not a folder, in a folder
+  that exists. `--out r.pdf` is refused before a single deck is checked.
+- A file is written to a temporary file next to it, named `.NAME.deckcheck-partial-PID`, and
+  renamed into place: a failure (full disk, read-only folder, kill) never leaves half a file
+  under the real name. Temporary files of processes that no longer run are removed on the next
+  write into that folder.
+- New files get the mode the umask allows (0644 under umask 022), like every Unix tool; a file
+  that is replaced keeps its mode.
+- XLSX has hard limits (1,048,576 rows a sheet, 32,767 characters a cell): more rows continue
+  on further sheets with the header repeated; longer text is refused (or, in reports meant for
+  people, cut with a visible marker). Nothing is ever cut silently.
+- No cell is ever written that a spreadsheet would run as a formula.
+"""
+from __future__ import annotations
+
+import csv
+import errno
+import os
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+from deckcheck.errors import DeckcheckError
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+PARTIAL = ".deckcheck-partial-"
+XLSX_MAX_ROWS = 1_048_576  # rows of one worksheet, the header row included (Excel's limit)
+XLSX_MAX_CELL = 32_767  # characters of one cell (Excel's limit)
+SHEET_NAME_MAX = 31
+_SHEET_NAME_BAD = re.compile(r"[\[\]:*?/\\\x00-\x1f]")
+KINDS = {".csv": "csv", ".tsv": "tsv", ".xlsx": "xlsx", ".json": "json", ".txt": "txt"}
+
+
+class OutputError(DeckcheckError):
+    """A file that cannot be written where it was asked for (exit 2; nothing is left behind)."""
+
+
+def check_target(path: Path | str, allowed: Sequence[str]) -> str:
+    """The kind of file to write ('csv', 'tsv', 'xlsx', 'json', 'txt'); OutputError before any work if it cannot be."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in allowed:
+        other = {".xls": "deckcheck writes .xlsx workbooks, not the old .xls",
+                 ".ods": "deckcheck writes .xlsx workbooks (LibreOffice opens them), not .ods"}.get(suffix, "")
+        raise OutputError(f"{str(path)!r}: cannot write {suffix or 'a file without extension'}"
+                          f"{'; ' + other if other else ''}; use {', '.join(allowed)}")
+    _check_place(path)
+    return KINDS.get(suffix, suffix.lstrip("."))
+
+
+def _check_place(path: Path) -> None:
+    if path.is_dir():
+        raise OutputError(f"{str(path)!r} is a folder; name a file to write")
+    parent = path.parent
+    if not parent.exists():
+        raise OutputError(f"{str(path)!r}: the folder {str(parent)!r} does not exist")
+    if not parent.is_dir():
+        raise OutputError(f"{str(path)!r}: {str(parent)!r} is not a folder")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clean_leftovers(folder: Path) -> list[Path]:
+    """Remove the temporary files that deckcheck processes which no longer run left in a folder."""
+    removed = []
+    try:
+        names = [n for n in os.listdir(folder) if PARTIAL in n]
+    except OSError:
+        return removed
+    for name in names:
+        pid = name.rsplit(PARTIAL, 1)[1]
+        if pid.isdigit() and pid.isascii() and int(pid) != os.getpid() and not _alive(int(pid)):
+            try:
+                (folder / name).unlink()
+                removed.append(folder / name)
+            except OSError:
+                pass
+    return removed
+
+
+def _why(exc: OSError) -> str:
+    hints = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+             errno.EROFS: "the file system is read-only", errno.EACCES: "permission denied",
+             errno.EPERM: "permission denied", errno.ENOENT: "files cannot be created there",
+             errno.EISDIR: "it is a folder",
+             errno.EFBIG: "the file is too large for this file system"}
+    return hints.get(exc.errno or 0, exc.strerror or str(exc))
+
+
+@contextmanager
+def atomic_path(path: Path | str) -> Iterator[Path]:
+    """A temporary path to write; renamed to `path` when the block ends without error, else removed.
+
+    Every OSError (full disk, read-only or missing folder, /proc) becomes an OutputError.
+    """
+    path = Path(path)
+    _check_place(path)
+    clean_leftovers(path.parent)
+    tmp = path.parent / f".{path.name}{PARTIAL}{os.getpid()}"
+    created = False
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)  # the umask applies
+        created = True
+        os.close(fd)
+        try:
+            mode = os.stat(path).st_mode
+            if (mode & 0o170000) == 0o100000:  # a regular file being replaced keeps its mode
+                os.chmod(tmp, mode & 0o7777)
+        except FileNotFoundError:
+            pass
+        yield tmp
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        created = False
+    except OSError as exc:
+        raise OutputError(f"cannot write {str(path)!r}: {_why(exc)}") from exc
+    finally:
+        if created:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+
+
+def write_text(path: Path | str, text: str) -> None:
+    """Write a text file in one step (a temporary file renamed into place): never half a file."""
+    with atomic_path(path) as tmp:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+
+
+def safe_text(value: object) -> object:
+    """A CSV cell that no spreadsheet runs as a formula: text starting with = + - @ gets an apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def write_csv(path: Path | str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
+    """Write a CSV file (tab-separated for .tsv) in one step."""
+    delimiter = "\t" if Path(path).suffix.lower() == ".tsv" else ","
+    with atomic_path(path) as tmp:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            w = csv.writer(f, delimiter=delimiter, lineterminator="\n")
+            w.writerow(header)
+            w.writerows([safe_text(c) for c in row] for row in rows)
+
+
+@dataclass
+class SheetSpec:
+    """One worksheet to write: name, header, rows, optional per-row styles ('good'/'bad'/'warn') and widths.
+
+    `long_text`: what to do with text longer than an XLSX cell holds: "refuse" (an OutputError
+    naming the cell: for sheets meant to be read back) or "mark" (cut, with a visible note of
+    how long it was: for reports meant for people).
+    """
+
+    name: str
+    header: Sequence[str]
+    rows: Sequence[Sequence[object]]
+    row_styles: Sequence[str | None] | None = None
+    widths: dict[int, float] | None = None
+    long_text: str = "refuse"
+
+
+class SheetNames:
+    """Legal, unique worksheet names: no [ ] : * ? / \\, at most 31 characters, unique ignoring case."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def take(self, wanted: str) -> str:
+        """A legal name as close to `wanted` as the rules allow, not used before in this workbook."""
+        base = _SHEET_NAME_BAD.sub("_", wanted).strip("'").strip() or "Sheet"
+        if base.lower() == "history":  # reserved by Excel
+            base += "_"
+        name, n = base[:SHEET_NAME_MAX], 1
+        while name.lower() in self.used:
+            n += 1
+            suffix = f" ({n})"
+            name = base[:SHEET_NAME_MAX - len(suffix)].rstrip("'") + suffix
+        self.used.add(name.lower())
+        return name
+
+
+def _long(path: Path, sheet: str, row: int, header: Sequence[str], column: int, value: str, how: str) -> str:
+    if how == "mark":
+        marker = f" … [cut: {len(value):,} characters in all]"
+        return value[:XLSX_MAX_CELL - len(marker)] + marker
+    where = header[column] if column < len(header) else f"column {column + 1}"
+    raise OutputError(f"{str(path)!r}: sheet {sheet!r}, row {row}, column {where!r} holds {len(value):,} characters; "
+                      f"an XLSX cell holds at most {XLSX_MAX_CELL:,}; write .csv instead (no such limit)")
+
+
+def write_xlsx(path: Path | str, sheets: Sequence[SheetSpec],
+               hidden: Callable[[list[list[str]]], SheetSpec] | None = None) -> list[list[str]]:
+    """Write a workbook for people: bold frozen header, autofilter, column widths; text never a formula.
+
+    Rows are streamed (xlsxwriter's constant_memory mode). A sheet with more rows than XLSX allows
+    continues on further sheets (`NAME (2)`, ...), each with the header. Returns the worksheet
+    names each spec used; `hidden`, given them, makes one more sheet that is written hidden.
+    """
+    import xlsxwriter
+    path = Path(path)
+    used: list[list[str]] = []
+    with atomic_path(path) as tmp:
+        book = xlsxwriter.Workbook(str(tmp), {"constant_memory": True, "strings_to_formulas": False,
+                                              "strings_to_urls": False, "strings_to_numbers": False})
+        try:
+            bold = book.add_format({"bold": True, "bg_color": "#DDDDDD", "border": 1})
+            styles = {"good": book.add_format({"bg_color": "#C6EFCE"}),
+                      "bad": book.add_format({"bg_color": "#FFC7CE"}),
+                      "warn": book.add_format({"bg_color": "#FFEB9C"})}
+            names = SheetNames()
+            for spec in sheets:
+                used.append(_write_sheet(book, names, spec, path, bold, styles))
+            if hidden is not None:
+                spec = hidden(used)
+                name = names.take(spec.name)
+                ws = book.add_worksheet(name)
+                ws.write_row(0, 0, list(spec.header))
+                for r, row in enumerate(spec.rows, start=1):
+                    for c, value in enumerate(row):
+                        if len(str(value)) > XLSX_MAX_CELL:
+                            _long(path, name, r + 1, spec.header, c, str(value), spec.long_text)
+                        ws.write_string(r, c, str(value))
+                ws.hide()
+        except BaseException:
+            try:
+                book.close()  # xlsxwriter insists; the temporary file is removed anyway
+            except Exception:
+                pass
+            raise
+        _close(book)
+    return used
+
+
+def _close(book) -> None:
+    """Close a workbook; xlsxwriter wraps the OSError of a full disk or a bad folder: unwrap it."""
+    from xlsxwriter.exceptions import FileCreateError, FileSizeError
+    try:
+        book.close()
+    except FileSizeError as exc:
+        raise OutputError("the workbook would be over 4 GB; write .csv instead") from exc
+    except FileCreateError as exc:
+        cause = exc.args[0] if exc.args else exc
+        raise cause if isinstance(cause, OSError) else OSError(errno.EIO, str(cause)) from exc
+
+
+def _write_sheet(book, names: SheetNames, spec: SheetSpec, path: Path, bold, styles) -> list[str]:
+    per_sheet = XLSX_MAX_ROWS - 1
+    rows = spec.rows
+    parts = max(1, -(-len(rows) // per_sheet))
+    taken = []
+    for part in range(parts):
+        name = names.take(spec.name if part == 0 else f"{spec.name} ({part + 1})")
+        taken.append(name)
+        chunk = rows[part * per_sheet:(part + 1) * per_sheet]
+        ws = book.add_worksheet(name)
+        widths = [len(str(h)) for h in spec.header]
+        for row in chunk[:2000]:  # widths from a sample: columns are set before rows stream out
+            for c, value in enumerate(row[:len(widths)]):
+                if value is not None:
+                    widths[c] = max(widths[c], min(len(str(value)), 60))
+        for c, width in enumerate(widths):
+            ws.set_column(c, c, (spec.widths or {}).get(c, width + 2))
+        ws.freeze_panes(1, 0)
+        if spec.header:
+            ws.autofilter(0, 0, max(len(chunk), 1), len(spec.header) - 1)
+        ws.write_row(0, 0, list(spec.header), bold)
+        write_string, write_number = ws.write_string, ws.write_number
+        row_styles = spec.row_styles
+        offset = part * per_sheet
+        for r, row in enumerate(chunk, start=1):
+            row_style = row_styles[offset + r - 1] if row_styles else None
+            style = styles.get(row_style) if row_style else None
+            for c, value in enumerate(row):
+                if value is None or value == "":
+                    if style is not None:
+                        ws.write_blank(r, c, None, style)
+                elif isinstance(value, bool):
+                    write_string(r, c, "yes" if value else "no", style)
+                elif isinstance(value, (int, float)):
+                    write_number(r, c, value, style)
+                else:
+                    text = str(value)
+                    if len(text) > XLSX_MAX_CELL:
+                        text = _long(path, name, r + 1, spec.header, c, text, spec.long_text)
+                    write_string(r, c, text, style)
+    return taken
