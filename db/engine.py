@@ -8,6 +8,11 @@ from pathlib import Path
 ENV = "DECKCHECK_DB"
 BUNDLED_DIR = Path(__file__).resolve().parent / "data"
 BUNDLED_SHEETS = ("highlander-1e.csv", "highlander-2e.csv")
+# How long a command waits for a database another process is writing before it gives up with a
+# clear message: longer than the write phase of a 200,000-row collection import (a few seconds),
+# short enough that a stuck program is reported while the user still waits for an answer.
+LOCK_WAIT_S = 15.0
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def default_path() -> Path:
@@ -41,9 +46,12 @@ def sqlite_path(url: str) -> Path | None:
 def ready_sqlite(url: str) -> sqlite3.Connection | None:
     """An open sqlite3 connection when the URL names an initialised SQLite file; else None."""
     path = sqlite_path(url)
-    if path is None or not path.exists():
+    if path is None or not path.is_file():
         return None
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=LOCK_WAIT_S)
+    except sqlite3.Error:
+        return None
     try:
         found = con.execute("select value from deckcheck_meta where key = 'initialized'").fetchone()
     except sqlite3.Error:
@@ -52,3 +60,38 @@ def ready_sqlite(url: str) -> sqlite3.Connection | None:
         con.close()
         return None
     return con
+
+
+def foreign_sqlite_problem(path: Path, ours: set[str], wait: float = LOCK_WAIT_S) -> str | None:
+    """Why a SQLite --db file must not be used (a folder, another program's file or database); None if fine.
+
+    An absent or empty file is fine (deckcheck creates its database there); so is a SQLite
+    database holding deckcheck's tables only. Reads the file only, never writes it; a database
+    another process keeps locked for longer than `wait` seconds raises sqlite3.OperationalError.
+    """
+    if path.is_dir():
+        return f"{str(path)!r} is a folder, not a database file"
+    if not path.exists():
+        return None
+    if not path.is_file():
+        return f"{str(path)!r} is not a regular file"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        return f"cannot read {str(path)!r}: {exc.strerror}"
+    if not head:
+        return None
+    if head != SQLITE_MAGIC:
+        return f"{str(path)!r} is not a SQLite database (another program's file?); it was left untouched"
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=wait)  # sqlite3.Error (locked) propagates
+    try:
+        tables = {r[0] for r in con.execute("select name from sqlite_master where type = 'table'")}
+    finally:
+        con.close()
+    other = sorted(t for t in tables if t not in ours and not t.startswith("sqlite_"))
+    if other:
+        shown = ", ".join(other[:5]) + (f" and {len(other) - 5} more" if len(other) > 5 else "")
+        return (f"{str(path)!r} is another program's SQLite database (tables {shown}), not a deckcheck "
+                "database; it was left untouched")
+    return None

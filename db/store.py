@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import csv
 import datetime as _dt
+import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from deckcheck.cards import Card
 from deckcheck.cardsheet import cards_from_rows
 from deckcheck.errors import DatabaseError
 
-from .engine import BUNDLED_DIR, BUNDLED_SHEETS, ready_sqlite, resolve_url
+from .engine import BUNDLED_DIR, BUNDLED_SHEETS, LOCK_WAIT_S, ready_sqlite, resolve_url
 from .repository import SELECT_LIST, card_from_values, card_to_values, cards_from_tuples
 
 _ORDER = "game, edition, set_code, id"
@@ -59,6 +61,24 @@ def _create_tables(engine, metadata, attempts: int = 5) -> None:
                 raise
 
 
+def _why(exc: BaseException, wait: float = LOCK_WAIT_S) -> str | None:
+    """What a database error means for the user, when it is about the database's state; else None."""
+    text = str(getattr(exc, "orig", exc) or exc).lower()
+    code = getattr(getattr(exc, "orig", None), "sqlstate", None) or ""
+    if "locked" in text or "busy" in text or code == "55P03" or "lock timeout" in text:
+        return (f"another program is writing to it; waited {wait:g} s for it to finish. "
+                "Try again when that program is done")
+    if "readonly" in text or "read-only" in text or code == "25006":
+        return "it is read-only (file permissions or a read-only disk)"
+    if "disk is full" in text or "no space left" in text or code == "53100":
+        return "the disk is full"
+    if "disk i/o error" in text:
+        return "a disk I/O error (a full disk or a failing drive?)"
+    if "unable to open database file" in text:
+        return "the file cannot be opened or created (permissions, or a missing folder)"
+    return None
+
+
 class Store:
     """One deckcheck database, named by a SQLAlchemy URL. Created and filled on first use."""
 
@@ -81,19 +101,76 @@ class Store:
         from sqlmodel import SQLModel
 
         from . import models  # noqa: F401  (registers the tables)
-        from .engine import sqlite_path
+        from .engine import foreign_sqlite_problem, sqlite_path
         path = sqlite_path(self.url)
+        connect_args: dict = {}
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                problem = foreign_sqlite_problem(path, set(SQLModel.metadata.tables), self.lock_wait())
+            except sqlite3.Error as exc:
+                raise DatabaseError(f"database {self.where()}: {_why(exc, self.lock_wait()) or exc}; "
+                                    "nothing was changed") from exc
+            if problem:
+                raise DatabaseError(problem)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DatabaseError(f"cannot create the folder of {str(path)!r}: {exc.strerror}") from exc
+            if "timeout=" not in self.url:
+                connect_args["timeout"] = LOCK_WAIT_S
+        elif self.url.startswith("postgresql") and "options=" not in self.url:
+            connect_args["options"] = f"-c lock_timeout={int(LOCK_WAIT_S * 1000)}"
         try:
-            engine = create_engine(self.url)
-            _create_tables(engine, SQLModel.metadata)
+            engine = create_engine(self.url, connect_args=connect_args)
+            with self.translated_errors():
+                _create_tables(engine, SQLModel.metadata)
         except (ArgumentError, NoSuchModuleError) as exc:
             raise DatabaseError(f"cannot use database URL {self.url!r}: {exc}") from exc
+        except DatabaseError:
+            raise
         except Exception as exc:  # a server that does not answer, a file that cannot be written
             raise DatabaseError(f"cannot open database {self.url!r}: {exc.__class__.__name__}: "
                                 f"{str(exc).splitlines()[0]}") from exc
         return engine
+
+    @contextmanager
+    def translated_errors(self) -> Iterator[None]:
+        """Turn what the database says about locks, read-only files and full disks into a clear DatabaseError."""
+        from sqlalchemy.exc import DBAPIError
+        try:
+            yield
+        except DBAPIError as exc:
+            why = _why(exc, self.lock_wait())
+            if why is None:
+                raise
+            raise DatabaseError(f"database {self.where()}: {why}; nothing was changed") from exc
+
+    def lock_wait(self) -> float:
+        """Seconds to wait for another writer: the URL's own `timeout` (SQLite) or LOCK_WAIT_S."""
+        from urllib.parse import parse_qs, urlsplit
+        try:
+            return float(parse_qs(urlsplit(self.url).query).get("timeout", [LOCK_WAIT_S])[0])
+        except ValueError:
+            return LOCK_WAIT_S
+
+    def where(self) -> str:
+        """The database for messages: a SQLite file's path, or the URL without its password."""
+        from .engine import sqlite_path
+        path = sqlite_path(self.url)
+        if path is not None:
+            return repr(str(path))
+        from sqlalchemy.engine import make_url
+        try:
+            return repr(make_url(self.url).render_as_string(hide_password=True))
+        except Exception:
+            return "(unreadable URL)"
+
+    @contextmanager
+    def begin(self):
+        """A write transaction: all of it or (on any failure) none; database troubles become DatabaseError."""
+        with self.translated_errors():
+            with self.engine.begin() as con:
+                yield con
 
     def is_initialized(self) -> bool:
         """Whether the bundled cards were loaded (or the database was set up empty)."""
@@ -115,7 +192,7 @@ class Store:
         from sqlalchemy import text
         from sqlalchemy.exc import IntegrityError
         try:
-            with self._engine.begin() as con:
+            with self.translated_errors(), self._engine.begin() as con:
                 if not empty:
                     self._upsert(con, bundled_cards(), "bundled")
                 stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
@@ -159,7 +236,7 @@ class Store:
         from sqlalchemy import text
         cards = list(cards)
         result = ImportResult()
-        with self.engine.begin() as con:
+        with self.begin() as con:
             existing = {}
             ids = [c.id for c in cards]
             for start in range(0, len(ids), 500):

@@ -1,0 +1,135 @@
+"""--db naming something that is not (or not now) a usable deckcheck database: exit 2, a clear message, nothing changed."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXE = str(Path(sys.executable).with_name("deckcheck"))
+SHEET = "card,set,quantity,condition\nThrust (1),ME,3,LP\nConnor MacLeod Persona,SE,1,NM\n"
+
+
+def deckcheck(*args: str, db: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_DB"}
+    return subprocess.run([EXE, *args, "--db", db], capture_output=True, text=True, cwd=ROOT, timeout=timeout,
+                          env=env | {"COLUMNS": "200"})
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def foreign(tmp_path) -> Path:
+    path = tmp_path / "notes.db"
+    con = sqlite3.connect(path)
+    con.executescript("create table note (id integer primary key, text text); "
+                      "insert into note (text) values ('keep me'), ('and me');")
+    con.commit()
+    con.close()
+    return path
+
+
+@pytest.mark.parametrize("args", [("collection", "list"), ("collection", "import", "SHEET"), ("db", "init"),
+                                  ("check", "examples/decks/type1e-connor-legal.txt"), ("cards", "stats")])
+def test_another_programs_database_is_refused_and_left_untouched(foreign, tmp_path, args):
+    (tmp_path / "c.csv").write_text(SHEET)
+    before = sha(foreign)
+    r = deckcheck(*[str(tmp_path / "c.csv") if a == "SHEET" else a for a in args], db=str(foreign))
+    assert r.returncode == 2 and "another program's SQLite database (tables note)" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and sha(foreign) == before
+
+
+def test_a_file_that_is_not_sqlite_is_refused_an_empty_one_becomes_the_database(tmp_path):
+    pdf = tmp_path / "report.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 40)
+    before = sha(pdf)
+    r = deckcheck("collection", "list", db=str(pdf))
+    assert r.returncode == 2 and "not a SQLite database" in r.stderr and sha(pdf) == before
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    assert deckcheck("collection", "list", db=str(empty)).returncode == 0 and empty.stat().st_size > 0
+
+
+def test_a_folder_is_refused(tmp_path):
+    r = deckcheck("collection", "list", db=str(tmp_path))
+    assert r.returncode == 2 and "is a folder" in r.stderr and "Traceback" not in r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_database_locked_by_another_writer(tmp_path):
+    db = tmp_path / "d.db"
+    (tmp_path / "c.csv").write_text(SHEET)
+    assert deckcheck("collection", "import", str(tmp_path / "c.csv"), db=str(db)).returncode == 0
+    holder = subprocess.Popen([sys.executable, "-c", "import sqlite3, sys, time\n"
+                               f"con = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+                               "con.execute('begin exclusive'); print('locked', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        # the default wait is engine.LOCK_WAIT_S (15 s); the URL's own timeout shortens it for the test
+        r = deckcheck("collection", "import", str(tmp_path / "c.csv"), db=f"sqlite:///{db}?timeout=0.5")
+        assert r.returncode == 2 and "another program is writing to it" in r.stderr, r.stderr
+        assert "nothing was changed" in r.stderr and "Traceback" not in r.stderr
+    finally:
+        holder.kill()
+        holder.wait()
+    from deckcheck.api import CollectionApp
+    assert [h.quantity for h in CollectionApp(str(db)).collections.holdings() if h.card.id == "ME-thrust-1"] == [3]
+
+
+SETUP = """
+import os, subprocess, sys
+fs = os.environ["FS"]
+db = os.path.join(fs, "d.db")
+exe = os.path.join(os.path.dirname(sys.executable), "deckcheck")
+subprocess.run([exe, "collection", "import", os.path.join(os.environ["DIR"], "small.csv"), "--db", db], check=True)
+if os.environ.get("FILL"):
+    with open(os.path.join(fs, "filler"), "wb") as f:  # leave about 48 KB free
+        st = os.statvfs(fs)
+        f.write(b"\\0" * max(0, st.f_bavail * st.f_frsize - 48 * 1024))
+"""
+SCRIPT = """
+import hashlib, json, os, subprocess, sys
+db = os.path.join(os.environ["FS"], "d.db")
+exe = os.path.join(os.path.dirname(sys.executable), "deckcheck")
+before = hashlib.sha256(open(db, "rb").read()).hexdigest()
+r = subprocess.run([exe, "collection", "import", os.path.join(os.environ["DIR"], "big.csv"), "--mode", "replace",
+                    "--db", db], capture_output=True, text=True)
+listed = subprocess.run([exe, "collection", "list", "--db", db], capture_output=True, text=True)
+print(json.dumps({"code": r.returncode, "err": r.stderr, "same": hashlib.sha256(open(db, "rb").read()).hexdigest()
+                  == before, "list": listed.returncode, "out": listed.stdout}))
+"""
+
+
+def big_sheet(path: Path, rows: int = 4000) -> None:
+    from deckcheck.db.store import bundled_cards
+    cards = [c for c in bundled_cards() if c.set][:rows]
+    path.write_text("card_id,quantity,notes\n" + "".join(f"{c.id},{i % 7 + 1},{'n' * 60}\n"
+                                                        for i, c in enumerate(cards)), encoding="utf-8")
+
+
+@pytest.mark.parametrize("fill", [True, False], ids=["full disk", "read-only disk"])
+def test_full_or_read_only_disk_during_import_changes_nothing(small_fs, tmp_path, fill, monkeypatch):
+    (tmp_path / "small.csv").write_text(SHEET)
+    big_sheet(tmp_path / "big.csv")
+    monkeypatch.setenv("FILL", "1" if fill else "")
+    r = small_fs(SETUP, SCRIPT, size="16m", readonly=not fill)
+    assert r.returncode == 0, r.stderr
+    found = json.loads(r.stdout)
+    assert found["code"] == 2 and found["same"], found
+    assert ("the disk is full" if fill else "it is read-only") in found["err"] and "Traceback" not in found["err"]
+    assert found["list"] == 0 and "Thrust (1)" in found["out"]  # the collection can still be read
+
+
+def test_lock_wait_is_stated_in_the_message():
+    from deckcheck.db.engine import LOCK_WAIT_S
+    from deckcheck.db.store import _why
+    assert f"waited {LOCK_WAIT_S:g} s" in _why(sqlite3.OperationalError("database is locked"))
