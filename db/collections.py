@@ -2,18 +2,20 @@
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from deckcheck.cards import Card
-from deckcheck.collection import Holding, Key
+from deckcheck.collection import DEFAULT_CONDITION, MAX_QUANTITY, Holding, Key, language_name
 from deckcheck.errors import DeckcheckError
 
 from .store import Store
 
 ENTRY_COLUMNS = ("collection_id", "card_id", "condition", "language", "foil", "quantity", "trade_quantity",
                  "want_quantity", "location", "notes")
+VALUE_COLUMNS = ("quantity", "trade_quantity", "want_quantity", "location", "notes", "price")
 BATCH = 5000
+SAMPLE = 10  # changes listed by an import; the rest are counted
 
 
 @dataclass
@@ -24,6 +26,7 @@ class Change:
     updated: int = 0
     removed: int = 0
     unchanged: int = 0
+    kept: int = 0  # entries a replace left alone because a skipped row named their card
     sample: list[tuple[str, Holding]] = field(default_factory=list)
 
     @property
@@ -38,6 +41,7 @@ class Collections:
     def __init__(self, store: Store):
         self.store = store
         self._cards: dict[str, Card] | None = None
+        self._upgraded = False
 
     @property
     def cards(self) -> dict[str, Card]:
@@ -69,20 +73,63 @@ class Collections:
     def holdings(self, name: str | None = "main") -> list[Holding]:
         """Every holding of a collection (of all, with None), in a stable order."""
         from sqlalchemy import text
+        self._upgrade()
         where = "where c.name = :n" if name is not None else ""
         with self.store.engine.connect() as con:
             rows = con.execute(text(
                 "select e.card_id, e.condition, e.language, e.foil, e.quantity, e.trade_quantity, e.want_quantity, "
-                f"e.location, e.notes, c.name from collection_entry e join collection c on c.id = e.collection_id "
-                f"{where} order by c.name, e.card_id, e.condition, e.language, e.foil"), {"n": name}).all()
+                f"e.location, e.notes, c.name, e.price from collection_entry e join collection c "
+                f"on c.id = e.collection_id {where} order by c.name, e.card_id, e.condition, e.language, e.foil"),
+                {"n": name}).all()
         cards = self.cards
-        return [Holding(cards[r[0]], r[1], r[2], bool(r[3]), r[4], r[5], r[6], r[7], r[8], r[9]) for r in rows]
+        return [Holding(cards[r[0]], r[1], r[2], bool(r[3]), r[4], r[5], r[6], r[7], r[8], r[9], r[10]) for r in rows]
+
+    def _upgrade(self) -> None:
+        """Bring a database of an earlier deckcheck up to date, once: the price column, and entries whose empty
+        condition or language (NM, English since CONTRACTS §4 was revised) would split an entry."""
+        if self._upgraded:
+            return
+        from sqlalchemy import inspect, text
+        from sqlalchemy.exc import DBAPIError
+        columns = {c["name"] for c in inspect(self.store.engine).get_columns("collection_entry")}
+        if "price" not in columns:
+            try:
+                with self.store.begin() as con:
+                    con.execute(text("alter table collection_entry add column price varchar not null default ''"))
+            except DBAPIError as exc:  # another process added it at the same moment
+                if "duplicate" not in str(exc).lower() and "already exists" not in str(exc).lower():
+                    raise
+        with self.store.engine.connect() as con:
+            old = con.execute(text("select count(*) from collection_entry where condition = '' or language = ''"))
+            needed = old.scalar_one()
+        if needed:
+            with self.store.begin() as con:
+                self._normalise_entries(con)
+        self._upgraded = True
+
+    def _normalise_entries(self, con) -> None:
+        from sqlalchemy import text
+        rows = con.execute(text(f"select id, {', '.join(ENTRY_COLUMNS)}, price from collection_entry "
+                                "where condition = '' or language = ''")).all()
+        for r in rows:
+            key = {"c": r[1], "i": r[2], "d": r[3] or DEFAULT_CONDITION, "l": language_name(r[4]), "f": r[5]}
+            same = con.execute(text("select id from collection_entry where collection_id = :c and card_id = :i "
+                                    "and condition = :d and language = :l and foil = :f"), key).first()
+            if same is None:
+                con.execute(text("update collection_entry set condition = :d, language = :l where id = :id"),
+                            key | {"id": r[0]})
+                continue
+            con.execute(text("update collection_entry set quantity = quantity + :q, trade_quantity = trade_quantity "
+                             "+ :t, want_quantity = want_quantity + :w, location = case when location = '' then :loc "
+                             "else location end, notes = case when notes = '' then :n else notes end, price = case "
+                             "when price = '' then :p else price end where id = :id"),
+                        {"q": r[6], "t": r[7], "w": r[8], "loc": r[9], "n": r[10], "p": r[11], "id": same[0]})
+            con.execute(text("delete from collection_entry where id = :id"), {"id": r[0]})
 
     def _current(self, con, collection_id: int) -> dict[Key, tuple]:
         from sqlalchemy import text
-        rows = con.execute(text("select card_id, condition, language, foil, quantity, trade_quantity, "
-                                "want_quantity, location, notes from collection_entry where collection_id = :c"),
-                           {"c": collection_id}).all()
+        rows = con.execute(text(f"select card_id, condition, language, foil, {', '.join(VALUE_COLUMNS)}, id "
+                                "from collection_entry where collection_id = :c"), {"c": collection_id}).all()
         return {(r[0], r[1], r[2], bool(r[3])): tuple(r[4:]) for r in rows}
 
     def apply(self, name: str, holdings: Mapping[Key, Holding], mode: str = "merge", dry_run: bool = False) -> Change:
@@ -90,108 +137,158 @@ class Collections:
         return self.apply_all({name: holdings}, mode, dry_run)[name]
 
     def apply_all(self, collections: Mapping[str, Mapping[Key, Holding]], mode: str = "merge",
-                  dry_run: bool = False) -> dict[str, Change]:
-        """Change several collections in one transaction: all of them, or (on any failure) none."""
+                  dry_run: bool = False, keep: Mapping[str, set[str | None]] | None = None,
+                  present: Iterable[str] | None = None) -> dict[str, Change]:
+        """Change several collections in one transaction: all of them, or (on any failure) none.
+
+        `keep`: per collection, the card ids that skipped (bad) rows named, None for a row whose
+        card is not known: in replace mode their entries stay as they are (a bad row never
+        deletes), and an unknown card keeps every entry the file does not name. `present`: the
+        sheet's columns; in replace mode the others keep their stored values (an entry stays whole).
+        """
         if mode not in ("merge", "replace"):
             raise DeckcheckError(f"unknown mode {mode!r}; use merge or replace")
-        with self.store.engine.begin() as con:
-            return {name: self._apply(con, name, holdings, mode, dry_run) for name, holdings in collections.items()}
+        self._upgrade()
+        columns = set(present) if present is not None else None
+        with self.store.begin() as con:
+            return {name: self._apply(con, name, holdings, mode, dry_run, (keep or {}).get(name, set()), columns)
+                    for name, holdings in collections.items()}
 
-    def _apply(self, con, name: str, holdings: Mapping[Key, Holding], mode: str, dry_run: bool) -> Change:
+    def _apply(self, con, name: str, holdings: Mapping[Key, Holding], mode: str, dry_run: bool,
+               keep: set[str | None], present: set[str] | None) -> Change:
         """One collection's change, inside the caller's transaction."""
         change = Change()
         cid = self._collection_id(con, name, create=not dry_run)
         current = self._current(con, cid) if cid is not None else {}
+        writes, too_many = [], []
         for key, h in holdings.items():
             now = current.get(key)
-            if mode == "merge" and now is not None:
+            new = (h.quantity, h.trade_quantity, h.want_quantity, h.location, h.notes, h.price)
+            if now is None:
+                after = new
+            elif mode == "merge":
                 after = (now[0] + h.quantity, now[1] + h.trade_quantity, now[2] + h.want_quantity,
-                         h.location or now[3], h.notes or now[4])
+                         h.location or now[3], h.notes or now[4], h.price or now[5])
             else:
-                after = (h.quantity, h.trade_quantity, h.want_quantity, h.location, h.notes)
+                after = tuple(v if present is None or c in present else now[i]
+                              for i, (c, v) in enumerate(zip(VALUE_COLUMNS, new)))
+            if max(after[:3]) > MAX_QUANTITY:
+                too_many.append(h)
             if now is None:
                 change.added += 1
                 kind = "added"
-            elif now != after:
+            elif tuple(now[:6]) != after:
                 change.updated += 1
                 kind = "updated"
             else:
                 change.unchanged += 1
                 continue
-            if len(change.sample) < 10:
-                change.sample.append((kind, h))
+            writes.append((h, after))
+            if len(change.sample) < SAMPLE:
+                change.sample.append((kind, replace(h, quantity=after[0], trade_quantity=after[1],
+                                                    want_quantity=after[2])))
+        if too_many:
+            raise DeckcheckError(f"collection {name!r}: " + "; ".join(h.describe() for h in too_many[:5]) +
+                                 f" would hold more than {MAX_QUANTITY:,} copies; nothing was imported")
+        gone = []
         if mode == "replace":
-            gone = [k for k in current if k not in holdings]
+            for key, now in current.items():
+                if key in holdings:
+                    continue
+                if None in keep or key[0] in keep:
+                    change.kept += 1
+                else:
+                    gone.append((key, now))
             change.removed = len(gone)
-            for key in gone[: max(0, 10 - len(change.sample))]:
-                c = current[key]
-                change.sample.append(("removed", Holding(self.cards[key[0]], key[1], key[2], key[3], *c)))
+            for key, now in gone[: max(0, SAMPLE - len(change.sample))]:
+                change.sample.append(("removed", Holding(self.cards[key[0]], key[1], key[2], key[3], *now[:5],
+                                                         name, now[5])))
         if dry_run or not change.changed:
             return change
-        rows = [(cid, h.card.id, h.condition, h.language, h.foil, h.quantity, h.trade_quantity,
-                 h.want_quantity, h.location, h.notes) for h in holdings.values()]
-        marks = self._placeholders(con, len(ENTRY_COLUMNS))
-        columns = ", ".join(ENTRY_COLUMNS)
+        from sqlalchemy import text
+        ids = [now[6] for _key, now in gone]
+        for start in range(0, len(ids), 500):
+            chunk = {f"i{n}": v for n, v in enumerate(ids[start:start + 500])}
+            con.execute(text(f"delete from collection_entry where id in ({', '.join(':' + k for k in chunk)})"),
+                        chunk)
+        rows = [(cid, h.card.id, h.condition, h.language, h.foil, *after) for h, after in writes]
+        marks = self._placeholders(con, len(ENTRY_COLUMNS) + 1)
+        head = (f"insert into collection_entry ({', '.join(ENTRY_COLUMNS)}, price) values ({marks}) on conflict "
+                "(collection_id, card_id, condition, language, foil) do update set ")
         if mode == "replace":
-            from sqlalchemy import text
-            con.execute(text("delete from collection_entry where collection_id = :c"), {"c": cid})
-            sql = f"insert into collection_entry ({columns}) values ({marks})"
-        else:
-            sql = (f"insert into collection_entry ({columns}) values ({marks}) on conflict (collection_id, "
-                   "card_id, condition, language, foil) do update set "
-                   "quantity = collection_entry.quantity + excluded.quantity, "
-                   "trade_quantity = collection_entry.trade_quantity + excluded.trade_quantity, "
-                   "want_quantity = collection_entry.want_quantity + excluded.want_quantity, "
-                   "location = case when excluded.location <> '' then excluded.location "
-                   "else collection_entry.location end, "
-                   "notes = case when excluded.notes <> '' then excluded.notes else collection_entry.notes end")
+            sql = head + ", ".join(f"{c} = excluded.{c}" for c in VALUE_COLUMNS)
+        else:  # added in SQL: another import of the same collection at the same moment loses nothing
+            rows = [(cid, h.card.id, h.condition, h.language, h.foil, h.quantity, h.trade_quantity,
+                     h.want_quantity, h.location, h.notes, h.price) for h, _after in writes]
+            sql = head + ("quantity = collection_entry.quantity + excluded.quantity, "
+                          "trade_quantity = collection_entry.trade_quantity + excluded.trade_quantity, "
+                          "want_quantity = collection_entry.want_quantity + excluded.want_quantity, " +
+                          ", ".join(f"{c} = case when excluded.{c} <> '' then excluded.{c} else collection_entry.{c} "
+                                    "end" for c in ("location", "notes", "price")))
         for start in range(0, len(rows), BATCH):
             con.exec_driver_sql(sql, rows[start:start + BATCH])
         return change
 
+    def find(self, name: str, card: Card, any_printing: bool, condition: str | None, language: str | None,
+             foil: bool | None) -> list[Holding]:
+        """The entries of a collection that match what was given (None: any condition, language or finish)."""
+        found = []
+        for h in self.holdings(name):
+            if any_printing:
+                if h.card.name != card.name or h.card.game != card.game:
+                    continue
+            elif h.card.id != card.id:
+                continue
+            if (condition is None or h.condition == condition) and (language is None or h.language == language) \
+                    and (foil is None or h.foil == foil):
+                found.append(h)
+        return found
+
     def edit(self, name: str, holding: Holding, sign: int) -> Holding | None:
         """Add (sign 1) or remove (sign -1) copies of one holding; return it as it now stands (None if gone)."""
         from sqlalchemy import text
-        with self.store.engine.begin() as con:
+        self._upgrade()
+        with self.store.begin() as con:
             cid = self._collection_id(con, name, create=sign > 0)
             if cid is None:
                 raise DeckcheckError(f"no collection named {name!r}")
             key = {"c": cid, "i": holding.card.id, "d": holding.condition, "l": holding.language, "f": holding.foil}
             where = ("collection_id = :c and card_id = :i and condition = :d and language = :l and foil = :f")
-            now = con.execute(text(f"select quantity, trade_quantity, want_quantity, location, notes from "
+            now = con.execute(text(f"select quantity, trade_quantity, want_quantity, location, notes, price from "
                                    f"collection_entry where {where}"), key).first()
             if now is None and sign < 0:
-                raise DeckcheckError(f"the collection {name!r} holds no {holding.card.name} "
-                                     f"[{holding.card.set}] {holding.condition} {holding.language} "
-                                     f"{'foil' if holding.foil else ''}".rstrip())
+                raise DeckcheckError(f"the collection {name!r} holds no {holding.describe().split(' x ', 1)[1]}")
             q = (now[0] if now else 0) + sign * holding.quantity
             t = max(0, (now[1] if now else 0) + sign * holding.trade_quantity)
             w = max(0, (now[2] if now else 0) + sign * holding.want_quantity)
             if sign < 0 and q < 0:
                 raise DeckcheckError(f"the collection holds {now[0]} of {holding.card.name}; cannot remove "
                                      f"{holding.quantity}")
+            if max(q, t, w) > MAX_QUANTITY:
+                raise DeckcheckError(f"{holding.card.name}: at most {MAX_QUANTITY:,} copies in one entry")
             location = holding.location or (now[3] if now else "")
             notes = holding.notes or (now[4] if now else "")
+            price = holding.price or (now[5] if now else "")
+            values = key | {"q": q, "t": t, "w": w, "loc": location, "notes": notes, "p": price}
             if now is None:
-                con.execute(text(f"insert into collection_entry ({', '.join(ENTRY_COLUMNS)}) values (:c, :i, :d, "
-                                 ":l, :f, :q, :t, :w, :loc, :notes)"),
-                            key | {"q": q, "t": t, "w": w, "loc": location, "notes": notes})
+                con.execute(text(f"insert into collection_entry ({', '.join(ENTRY_COLUMNS)}, price) values (:c, :i, "
+                                 ":d, :l, :f, :q, :t, :w, :loc, :notes, :p)"), values)
             elif q == 0 and w == 0:
                 con.execute(text(f"delete from collection_entry where {where}"), key)
                 return None
             else:
                 con.execute(text(f"update collection_entry set quantity = :q, trade_quantity = :t, "
-                                 f"want_quantity = :w, location = :loc, notes = :notes where {where}"),
-                            key | {"q": q, "t": t, "w": w, "loc": location, "notes": notes})
+                                 f"want_quantity = :w, location = :loc, notes = :notes, price = :p where {where}"),
+                            values)
         return Holding(holding.card, holding.condition, holding.language, holding.foil, q, t, w, location, notes,
-                       name)
+                       name, price)
 
     # -- saved decks ---------------------------------------------------------------------------
     def save_deck(self, name: str, fmt: str, text_: str, entries: Iterable[tuple[Card, str, int]]) -> bool:
         """Store a deck under a name (replacing one of that name); True when it replaced one."""
         from sqlalchemy import text
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-        with self.store.engine.begin() as con:
+        with self.store.begin() as con:
             existed = con.execute(text("select 1 from saved_deck where name = :n"), {"n": name}).first() is not None
             con.execute(text("delete from saved_deck_card where deck_name = :n"), {"n": name})
             con.execute(text("delete from saved_deck where name = :n"), {"n": name})
@@ -229,7 +326,7 @@ class Collections:
         """Delete a saved deck; DeckcheckError when there is none."""
         from sqlalchemy import text
         self.deck(name)
-        with self.store.engine.begin() as con:
+        with self.store.begin() as con:
             con.execute(text("delete from saved_deck_card where deck_name = :n"), {"n": name})
             con.execute(text("delete from saved_deck where name = :n"), {"n": name})
 

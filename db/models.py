@@ -85,6 +85,7 @@ class CollectionEntryRow(SQLModel, table=True):
     want_quantity: int = 0
     location: str = ""
     notes: str = ""
+    price: str = ""  # per copy, as written; added after the first release (Collections adds the column)
 
 
 class SavedDeckRow(SQLModel, table=True):

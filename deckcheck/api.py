@@ -276,18 +276,43 @@ class CollectionApp:
             grouped.setdefault(h.collection or collection, {})[h.key] = h
         if not grouped:
             grouped[collection] = {}
-        changes = self.collections.apply_all(grouped, mode, dry_run)
+        # a skipped row never deletes: in replace mode the entries of the cards it named stay as they are
+        changes = self.collections.apply_all(grouped, mode, dry_run, keep=reader.bad_cards, present=sheet.columns)
         return sheet.layout, changes, reader.problems, len(sheet.rows)
 
     def holding(self, card_text: str, set_code: str | None, **values):
-        """A holding of the card a name (and set) names; DeckcheckError for a bad condition."""
-        from .collection import Holding, condition_code
-        from .errors import DeckcheckError
+        """A holding of the card a name (and set) names; empty condition/language mean NM/English (§4)."""
+        from .collection import DEFAULT_CONDITION, Holding, language_name
         card = self.index().lookup(card_text, set_code)
-        condition = condition_code(values.pop("condition", "") or "")
-        if condition is None:
-            raise DeckcheckError("condition is one of M NM LP MP HP D")
-        return Holding(card, condition, **values)
+        condition = _condition(values.pop("condition", "") or "") or DEFAULT_CONDITION
+        language = language_name(values.pop("language", "") or "")
+        return Holding(card, condition, language, **values)
+
+    def remove(self, collection: str, card_text: str, set_code: str | None, condition: str | None,
+               language: str | None, foil: bool | None, **values):
+        """Remove copies from the one entry that matches what was given; DeckcheckError listing them if several do."""
+        from dataclasses import replace
+
+        from .collection import Holding, language_name
+        from .text import and_more
+        from .catalog import split_set
+        card = self.index().lookup(card_text, set_code)
+        any_printing = set_code is None and not split_set(card_text)[1]
+        found = self.collections.find(collection, card, any_printing,
+                                      _condition(condition) if condition else None,
+                                      language_name(language) if language else None, foil)
+        if not found:
+            finish = None if foil is None else ("foil" if foil else "not foil")
+            given = " ".join(x for x in (condition, language, finish) if x)
+            raise DeckcheckError(f"the collection {collection!r} holds no {card.name}"
+                                 f"{f' [{set_code}]' if set_code else ''}{' ' + given if given else ''}")
+        if len(found) > 1:
+            lines = [f"  {h.describe()}" for h in found[:20]]
+            raise DeckcheckError(f"{len(found)} entries of the collection {collection!r} match {card_text!r}; say "
+                                 "which with --set, --condition, --language or --foil/--no-foil:\n" +
+                                 "\n".join(and_more(lines, len(lines), len(found))))
+        target: Holding = replace(found[0], **values)
+        return self.collections.edit(collection, target, -1), found[0]
 
     def resolved(self, raw, fmt_name: str | None = None):
         """(deck, format) of a raw decklist; DeckcheckError naming every line that did not resolve."""
@@ -328,6 +353,14 @@ class CollectionApp:
         entries = [(e.card, e.section, e.quantity) for e in deck.entries]
         replaced = self.collections.save_deck(name, fmt.name, deck_text(fmt.name, entries), entries)
         return replaced, validate(deck, fmt)
+
+
+def _condition(text: str) -> str:
+    from .collection import condition_code
+    condition = condition_code(text)
+    if condition is None:
+        raise DeckcheckError(f"condition {text!r}: use one of M NM LP MP HP D")
+    return condition
 
 
 def deck_text(fmt: str, entries: Sequence[tuple[Card, str, int]]) -> str:

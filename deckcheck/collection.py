@@ -5,8 +5,10 @@ database stores the result.
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from typing import Iterable, Mapping, Sequence
 
 from .cards import Card
@@ -16,7 +18,16 @@ from .errors import CardNotFoundError, RowProblem
 from .text import normalize
 
 COLUMNS = ("card", "set", "quantity", "condition", "language", "foil", "trade_quantity", "want_quantity",
-           "location", "notes")
+           "location", "notes", "price")
+MAX_QUANTITY = 1_000_000  # CONTRACTS §4: a quantity is a whole number from 0 to this
+DEFAULT_CONDITION, DEFAULT_LANGUAGE = "NM", "English"  # what an empty cell or an option left out means (§4)
+_LANGUAGES = {  # other tools' codes and spellings -> the word an entry is stored under
+    "en": "English", "eng": "English", "english": "English", "de": "German", "ger": "German", "german": "German",
+    "deutsch": "German", "fr": "French", "fre": "French", "french": "French", "francais": "French",
+    "it": "Italian", "ita": "Italian", "italian": "Italian", "es": "Spanish", "spa": "Spanish",
+    "spanish": "Spanish", "pt": "Portuguese", "portuguese": "Portuguese", "ja": "Japanese", "jp": "Japanese",
+    "japanese": "Japanese", "nl": "Dutch", "dutch": "Dutch",
+}
 EXTRA_COLUMNS = ("card_id",)  # deckcheck's addition: the exact printing, so that a round trip is exact
 CONDITIONS = ("M", "NM", "LP", "MP", "HP", "D")
 _CONDITION_WORDS = {
@@ -30,7 +41,7 @@ _TRUE, _FALSE = {"yes", "y", "true", "1", "foil", "x"}, {"no", "n", "false", "0"
 LAYOUTS: dict[str, dict[str, str]] = {
     "deckcheck": {c: c for c in COLUMNS + EXTRA_COLUMNS} | {"collection": "collection"},
     "deckbox": {"quantity": "count", "card": "name", "set": "edition", "condition": "condition",
-                "language": "language", "foil": "foil", "trade_quantity": "tradelist count"},
+                "language": "language", "foil": "foil", "trade_quantity": "tradelist count", "price": "my price"},
     "tcgplayer": {"quantity": "quantity", "card": "card name", "set": "set name", "condition": "condition",
                   "language": "language", "foil": "printing"},
 }
@@ -56,8 +67,8 @@ class Holding:
     """Copies of one printing in one condition, language and finish."""
 
     card: Card
-    condition: str = ""
-    language: str = ""
+    condition: str = DEFAULT_CONDITION
+    language: str = DEFAULT_LANGUAGE
     foil: bool = False
     quantity: int = 0
     trade_quantity: int = 0
@@ -65,6 +76,7 @@ class Holding:
     location: str = ""
     notes: str = ""
     collection: str = ""
+    price: str = ""  # per copy, as written ("1.50", "€2,00"); see parse_price
 
     @property
     def key(self) -> Key:
@@ -78,12 +90,66 @@ class Holding:
         self.want_quantity += other.want_quantity
         self.location = other.location or self.location
         self.notes = other.notes or self.notes
+        self.price = other.price or self.price
 
     def row(self) -> list[object]:
         """The collection sheet row (COLUMNS, then EXTRA_COLUMNS)."""
         return [self.card.name, self.card.set or "", self.quantity, self.condition, self.language,
                 "yes" if self.foil else "no", self.trade_quantity, self.want_quantity, self.location, self.notes,
-                self.card.id]
+                self.price, self.card.id]
+
+    def describe(self) -> str:
+        """One line for people: '3 x Thrust (1) [ME] LP English', with what is wanted or for trade."""
+        name = f"{self.card.name} [{self.card.set}]" if self.card.set else self.card.name
+        what = f"{name} {self.condition} {self.language}{' foil' if self.foil else ''}"
+        if self.want_quantity and not self.quantity:
+            return f"wants {self.want_quantity} x {what}"
+        extra = [f"{self.want_quantity} wanted"] * bool(self.want_quantity) + \
+            [f"{self.trade_quantity} for trade"] * bool(self.trade_quantity)
+        return f"{self.quantity} x {what}" + (f" ({', '.join(extra)})" if extra else "")
+
+
+def language_name(text: str) -> str:
+    """The language an entry is stored under: empty means English; other tools' codes become words."""
+    t = text.strip()
+    if not t:
+        return DEFAULT_LANGUAGE
+    return _LANGUAGES.get(normalize(t), t)
+
+
+_PRICE = re.compile(r"^\s*(?P<pre>[^\d\s.,-]{0,3})\s*(?P<num>\d[\d.,' ]*)\s*(?P<post>[^\d\s.,]{0,3})\s*$")
+
+
+def parse_price(text: str) -> tuple[str, Decimal] | None:
+    """(currency as written, amount) of a price such as '1.50', '$0.25', '2,50 €', '1,234.50'; None if not one."""
+    m = _PRICE.match(text or "")
+    if not m or (m["pre"] and m["post"]):
+        return None
+    num = m["num"].replace(" ", "").replace("'", "")
+    last = max(num.rfind("."), num.rfind(","))
+    if last >= 0 and len(num) - last - 1 in (1, 2):  # a decimal part: the last separator
+        num = num[:last].replace(".", "").replace(",", "") + "." + num[last + 1:]
+    else:
+        num = num.replace(".", "").replace(",", "")
+    try:
+        return (m["pre"] or m["post"]), Decimal(num)
+    except InvalidOperation:
+        return None
+
+
+def value(holdings: Iterable[Holding]) -> tuple[dict[str, Decimal], int]:
+    """What the copies are worth per currency (copies x price per copy), and how many entries have no usable price."""
+    totals: dict[str, Decimal] = defaultdict(Decimal)
+    unpriced = 0
+    for h in holdings:
+        if not h.quantity:
+            continue
+        found = parse_price(h.price)
+        if found is None:
+            unpriced += 1
+        else:
+            totals[found[0]] += found[1] * h.quantity
+    return dict(totals), unpriced
 
 
 def condition_code(text: str) -> str | None:
@@ -104,6 +170,8 @@ class RowReader:
         self.sets = {normalize(k): v for k, v in (sets or {}).items()}
         self._resolved: dict[tuple[str, str], Card | CardNotFoundError] = {}
         self.problems: list[RowProblem] = []
+        # what bad rows named, per collection: a card id, or None when the row's card is not known
+        self.bad_cards: dict[str, set[str | None]] = defaultdict(set)
 
     def resolve(self, name: str, set_text: str) -> Card | CardNotFoundError:
         """The card a name (and set) names, or the error saying why not; once per pair."""
@@ -156,34 +224,37 @@ class RowReader:
         want = self._number(number, "want_quantity", get("want_quantity"), 0)
         quantity = self._number(number, "quantity", get("quantity"), 0 if want else 1)
         trade = self._number(number, "trade_quantity", get("trade_quantity"), 0)
+        target = _text(get("collection")) or collection
         if card is None or condition is None or len(problems) != before:
+            self.bad_cards[target].add(card.id if card is not None else None)
             return None
-        return Holding(card, condition, _text(get("language")), foil_text in _TRUE, quantity, trade, want,
-                       _text(get("location")), _text(get("notes")), _text(get("collection")) or collection)
+        return Holding(card, condition or DEFAULT_CONDITION, language_name(_text(get("language"))),
+                       foil_text in _TRUE, quantity, trade, want, _text(get("location")), _text(get("notes")),
+                       target, _text(get("price")))
 
     def _number(self, row: int, column: str, value: object, empty: int) -> int:
+        """A quantity cell: a whole number from 0 to MAX_QUANTITY (a spreadsheet's 3.0 is 3); else a problem."""
+        number: int | None = None
         if value.__class__ is int:
-            number = value
-        elif value.__class__ is float and value.is_integer():
-            number = int(value)
+            number = value  # type: ignore[assignment]
+        elif value.__class__ is float:
+            if value.is_integer():  # type: ignore[attr-defined]
+                number = int(value)  # type: ignore[call-overload]
         else:
             text = _text(value)
             if not text:
                 return empty
-            try:
-                number = int(text)
-            except ValueError:
-                try:
-                    as_float = float(text)
-                except ValueError:
-                    as_float = 0.5
-                if not as_float.is_integer():
-                    self.problems.append(RowProblem(row, column, value, "not a whole number"))
-                    return 0
-                number = int(as_float)
-        if number < 0:
-            self.problems.append(RowProblem(row, column, value, "must not be negative"))
+            m = _WHOLE.match(text)
+            if m:
+                number = int(m[1])
+        if number is None or not 0 <= number <= MAX_QUANTITY:
+            self.problems.append(RowProblem(row, column, value,
+                                            f"a quantity is a whole number from 0 to {MAX_QUANTITY:,}"))
+            return 0
         return number
+
+
+_WHOLE = re.compile(r"^([0-9]{1,7})(?:\.0*)?$", re.ASCII)
 
 
 def _text(value: object) -> str:

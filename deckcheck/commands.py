@@ -436,19 +436,21 @@ def collection_import(sheet: Path,
         task = bar.add_task("rows", total=None)
         layout, changes, problems, rows = app_.import_sheet(sheet, collection, mode, dry_run, skip_bad,
                                                             progress=lambda n: bar.advance(task, n))
+    from .text import and_more, plural
     out = _console()
-    out.print(f"{sheet}: {rows} rows, layout detected: {layout}", soft_wrap=True, markup=False)
+    out.print(f"{sheet}: {plural(rows, 'row')}, layout detected: {layout}", soft_wrap=True, markup=False)
     for name, change in changes.items():
         verb = "would change" if dry_run else "changed"
-        out.print(f"collection {name!r} {verb}: {change.added} added, {change.updated} updated, {change.removed} "
-                  f"removed, {change.unchanged} unchanged", soft_wrap=True, markup=False)
-        for kind, h in change.sample:
-            out.print(f"  {kind}: {h.quantity} x {h.card.name} [{h.card.set}] {h.condition} {h.language}"
-                      f"{' foil' if h.foil else ''}".rstrip(), soft_wrap=True, markup=False)
+        kept = f", {plural(change.kept, 'entry')} kept (a skipped row named their card)" if change.kept else ""
+        out.print(f"collection {name!r} {verb}: {change.added:,} added, {change.updated:,} updated, "
+                  f"{change.removed:,} removed, {change.unchanged:,} unchanged{kept}", soft_wrap=True, markup=False)
+        lines = [f"  {kind}: {h.describe()}" for kind, h in change.sample]
+        for line in and_more(lines, len(lines), change.added + change.updated + change.removed):
+            out.print(line if line.startswith("  ") else "  " + line, soft_wrap=True, markup=False)
     if problems:
-        err.print(f"[red]{_plural(len(problems), 'bad row')} skipped:[/]")
-        for p in problems[:200]:
-            err.print(f"  {p}", soft_wrap=True, markup=False)
+        err.print(f"[red]{plural(len(problems), 'bad row')} skipped:[/]")
+        for line in and_more([f"  {p}" for p in problems[:200]], min(200, len(problems)), len(problems)):
+            err.print(line if line.startswith("  ") else "  " + line, soft_wrap=True, markup=False)
         raise typer.Exit(2)
 
 
@@ -464,44 +466,53 @@ def collection_export(sheet: Path, all_collections: Annotated[bool, typer.Option
     app_ = _collection_app(db)
     holdings = app_.collections.holdings(None if all_collections else collection)
     n = write_collection(sheet, holdings, by_collection=all_collections)
-    _console().print(f"wrote {n} rows to {sheet}", soft_wrap=True, markup=False)
+    from .text import plural
+    _console().print(f"wrote {plural(n, 'row')} to {sheet}", soft_wrap=True, markup=False)
 
 
-def _edit(sign: int, card: str, qty: int, set_code, condition, language, foil, trade, want, location, notes,
-          collection, db) -> None:
-    app_ = _collection_app(db)
-    h = app_.holding(card, set_code, condition=condition, language=language, foil=foil, quantity=qty,
-                     trade_quantity=trade, want_quantity=want, location=location, notes=notes)
-    now = app_.collections.edit(collection, h, sign)
-    name = f"{h.card.name} [{h.card.set}]"
-    _console().print(f"{collection}: {name}: " + (f"{now.quantity} owned, {now.trade_quantity} for trade, "
+def _show_entry(collection: str, h, now) -> None:
+    name = f"{h.card.name} [{h.card.set}]" if h.card.set else h.card.name
+    what = f"{name} {h.condition} {h.language}{' foil' if h.foil else ''}"
+    _console().print(f"{collection}: {what}: " + (f"{now.quantity} owned, {now.trade_quantity} for trade, "
                                                   f"{now.want_quantity} wanted" if now else "removed"),
                      soft_wrap=True, markup=False)
 
 
+QtyOption = Annotated[int, typer.Option("--qty", min=0, max=1_000_000)]
+CountOption = Annotated[int, typer.Option(min=0, max=1_000_000)]
+
+
 @collection_app.command("add")
-def collection_add(card: str, qty: Annotated[int, typer.Option("--qty", min=0)] = 1,
+def collection_add(card: str, qty: QtyOption = 1,
                    set_code: Annotated[Optional[str], typer.Option("--set")] = None,
-                   condition: Annotated[str, typer.Option(help="M NM LP MP HP D")] = "",
-                   language: Annotated[str, typer.Option()] = "", foil: Annotated[bool, typer.Option("--foil")] = False,
-                   trade: Annotated[int, typer.Option(min=0, help="Copies for trade.")] = 0,
-                   want: Annotated[int, typer.Option(min=0, help="Copies wanted.")] = 0,
+                   condition: Annotated[str, typer.Option(help="M NM LP MP HP D (default NM)")] = "",
+                   language: Annotated[str, typer.Option(help="Default English.")] = "",
+                   foil: Annotated[bool, typer.Option("--foil")] = False,
+                   trade: Annotated[int, typer.Option(min=0, max=1_000_000, help="Copies for trade.")] = 0,
+                   want: Annotated[int, typer.Option(min=0, max=1_000_000, help="Copies wanted.")] = 0,
                    location: Annotated[str, typer.Option()] = "", notes: Annotated[str, typer.Option()] = "",
+                   price: Annotated[str, typer.Option(help="Price per copy, as you write it (1.50, $0.25).")] = "",
                    collection: CollectionOption = "main", db: DbOption = None) -> None:
-    """Add copies of a card (a printing in a condition, language and finish)."""
-    _edit(1, card, qty, set_code, condition, language, foil, trade, want, location, notes, collection, db)
+    """Add copies of a card (a printing in a condition, language and finish; NM, English, not foil by default)."""
+    app_ = _collection_app(db)
+    h = app_.holding(card, set_code, condition=condition, language=language, foil=foil, quantity=qty,
+                     trade_quantity=trade, want_quantity=want, location=location, notes=notes, price=price)
+    _show_entry(collection, h, app_.collections.edit(collection, h, 1))
 
 
 @collection_app.command("remove")
-def collection_remove(card: str, qty: Annotated[int, typer.Option("--qty", min=0)] = 1,
-                      set_code: Annotated[Optional[str], typer.Option("--set")] = None,
-                      condition: Annotated[str, typer.Option(help="M NM LP MP HP D")] = "",
-                      language: Annotated[str, typer.Option()] = "",
-                      foil: Annotated[bool, typer.Option("--foil")] = False,
-                      trade: Annotated[int, typer.Option(min=0)] = 0, want: Annotated[int, typer.Option(min=0)] = 0,
+def collection_remove(card: str, qty: QtyOption = 1,
+                      set_code: Annotated[Optional[str], typer.Option("--set", help="Only this printing.")] = None,
+                      condition: Annotated[Optional[str], typer.Option(help="Only this condition.")] = None,
+                      language: Annotated[Optional[str], typer.Option(help="Only this language.")] = None,
+                      foil: Annotated[Optional[bool], typer.Option("--foil/--no-foil", help="Only foil / not foil "
+                                                                   "copies.")] = None,
+                      trade: CountOption = 0, want: CountOption = 0,
                       collection: CollectionOption = "main", db: DbOption = None) -> None:
-    """Remove copies of a card; the entry goes when nothing is left of it."""
-    _edit(-1, card, qty, set_code, condition, language, foil, trade, want, "", "", collection, db)
+    """Remove copies of a card from the one entry that matches what you give; lists the entries if several do."""
+    now, h = _collection_app(db).remove(collection, card, set_code, condition, language, foil, quantity=qty,
+                                        trade_quantity=trade, want_quantity=want)
+    _show_entry(collection, h, now)
 
 
 @collection_app.command("list")
@@ -519,8 +530,9 @@ def collection_list(filter_text: Annotated[Optional[str], typer.Option("--filter
             (h.card.name, h.card.set or "", h.location, h.notes, h.language)))]
     rows = [(h.card.name, h.card.set, h.quantity, h.condition, h.language, "foil" if h.foil else "",
              h.trade_quantity or "", h.want_quantity or "", h.location) for h in holdings[:limit]]
-    _console().print(simple_table(f"{collection}: {len(holdings)} entries" + (f", first {limit}" if len(holdings) >
-                                                                               limit else ""),
+    from .text import plural
+    _console().print(simple_table(f"{collection}: {plural(len(holdings), 'entry')}" + (f", first {limit}" if
+                                                                                       len(holdings) > limit else ""),
                                   ("card", "set", "qty", "cond.", "language", "foil", "trade", "want", "location"),
                                   rows, justify_right=("qty", "trade", "want")))
 
@@ -537,8 +549,17 @@ def collection_stats(collection: CollectionOption = "main", db: DbOption = None)
     out = _console()
     total = sum(h.quantity for h in holdings)
     distinct = len({h.card.rules_key for h in holdings if h.quantity})
-    out.print(f"[bold]{esc(collection)}[/]: {total} cards, {distinct} distinct cards, "
-              f"{len({h.card.id for h in holdings if h.quantity})} distinct printings", soft_wrap=True)
+    from .collection import value
+    from .text import plural
+    out.print(f"{collection}: {plural(total, 'card')}, {plural(distinct, 'distinct card')}, "
+              f"{plural(len({h.card.id for h in holdings if h.quantity}), 'distinct printing')}", soft_wrap=True,
+              markup=False)
+    worth, unpriced = value(holdings)
+    if worth or unpriced:
+        amounts = ", ".join(f"{cur}{amount:,.2f}" if len(cur) == 1 else f"{amount:,.2f} {cur}".rstrip()
+                            for cur, amount in sorted(worth.items()))
+        out.print(f"value: {amounts or 'unknown'}" + (f" ({plural(unpriced, 'entry', 'entries')} without a price)"
+                                                      if unpriced else ""), soft_wrap=True, markup=False)
     by_set: Counter[str] = Counter()
     by_edition: Counter[str] = Counter()
     for h in holdings:
@@ -587,7 +608,8 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
         from .importers.collection import write_collection
         wants = [Holding(n.card, want_quantity=n.short, quantity=0) for n in result.together]
         write_collection(out, wants)
-        _console(stderr=True).print(f"wrote a want list of {len(wants)} cards to {out}", soft_wrap=True,
+        from .text import plural
+        _console(stderr=True).print(f"wrote a want list of {plural(len(wants), 'card')} to {out}", soft_wrap=True,
                                     markup=False)
 
 

@@ -22,6 +22,7 @@ class SheetRows:
     rows: list[tuple[int, dict, str]] = field(default_factory=list)
     sheets: list[str] = field(default_factory=list)
     collections: dict[str, str] = field(default_factory=dict)  # sheet -> collection ('' = the one imported into)
+    columns: set[str] = field(default_factory=set)  # our columns the sheet has (the others keep stored values)
 
 
 def read_collection_rows(path: Path | str) -> SheetRows:
@@ -41,6 +42,7 @@ def read_collection_rows(path: Path | str) -> SheetRows:
             raise DeckcheckError(f"{str(path)!r}: sheet {table.name!r} is a {layout} sheet, the first one "
                                  f"{found.layout}; import them one at a time")
         found.sheets.append(table.name)
+        found.columns.update(where)
         if table.name in index:
             found.collections[table.name] = index[table.name]
         items = list(where.items())
@@ -92,7 +94,7 @@ def write_collection(path: Path | str, holdings: Sequence[Holding], by_collectio
         return SheetSpec("deckcheck collections", INDEX_HEADER,
                          [(sheet, name) for name, sheets in zip(names, used) for sheet in sheets])
     write_xlsx(path, [SheetSpec(name or "Collection", EXPORT_COLUMNS, [h.row() for h in group],
-                                widths={0: 40, 8: 16, 9: 30, 10: 30})
+                                widths={0: 40, 8: 16, 9: 30})
                       for name, group in groups.items()], hidden=index)
     return len(holdings)
 

@@ -69,8 +69,14 @@ def test_replace_removes_what_the_file_lacks(app, tmp_path):
 BAD_ROWS = [
     ("Uper Left Attack,SE,1,NM,,no,0,0,,", "card", "unknown card", "Upper Left Attack"),
     ("Back Away,WC,1,NM,,no,0,0,,", "card", "ambiguous", "Back Away (Kern)"),
-    ("Thrust,SE,three,NM,,no,0,0,,", "quantity", "not a whole number", None),
-    ("Thrust,SE,-2,NM,,no,0,0,,", "quantity", "must not be negative", None),
+    ("Thrust,SE,three,NM,,no,0,0,,", "quantity", "a whole number from 0 to 1,000,000", None),
+    ("Thrust,SE,-2,NM,,no,0,0,,", "quantity", "a whole number from 0 to 1,000,000", None),
+    ("Thrust,SE,9223372036854775807,NM,,no,0,0,,", "quantity", "a whole number from 0 to 1,000,000", None),
+    ("Thrust,SE,1000001,NM,,no,0,0,,", "quantity", "a whole number from 0 to 1,000,000", None),
+    ("Thrust,SE,2.5,NM,,no,0,0,,", "quantity", "a whole number from 0 to 1,000,000", None),
+    ("Thrust,SE,1e3,NM,,no,0,0,,", "quantity", "a whole number from 0 to 1,000,000", None),
+    ("Thrust,SE,³,NM,,no,0,0,,", "quantity", "a whole number from 0 to 1,000,000", None),
+    ("Thrust,SE,1,NM,,no,-1,0,,", "trade_quantity", "a whole number from 0 to 1,000,000", None),
     ("Thrust,SE,1,Great,,no,0,0,,", "condition", "condition is one of", None),
     ("Thrust,SE,1,NM,,maybe,0,0,,", "foil", "expected yes or no", None),
     ("Thrust,XX,1,NM,,no,0,0,,", "card", "unknown set 'XX'", None),
@@ -94,9 +100,9 @@ def test_every_bad_row_is_listed_and_skip_bad_imports_the_rest(app, tmp_path):
     text = GOOD + "\n".join(r for r, *_ in BAD_ROWS) + "\n"
     with pytest.raises(CardSheetError) as exc:
         app.import_sheet(sheet(tmp_path, text))
-    assert [p.row for p in exc.value.problems] == list(range(7, 14))
+    assert [p.row for p in exc.value.problems] == list(range(7, 7 + len(BAD_ROWS)))
     _l, changes, problems, _r = app.import_sheet(sheet(tmp_path, text), skip_bad=True)
-    assert len(problems) == 7 and changes["main"].added == 4
+    assert len(problems) == len(BAD_ROWS) and changes["main"].added == 4
 
 
 def test_a_failure_half_way_leaves_nothing_behind(app, tmp_path, monkeypatch):
@@ -115,7 +121,7 @@ def test_a_failure_half_way_leaves_nothing_behind(app, tmp_path, monkeypatch):
         return real(self, *args, **kwargs)
     monkeypatch.setattr(Connection, "exec_driver_sql", failing)
     with pytest.raises(RuntimeError):
-        app.import_sheet(sheet(tmp_path, GOOD.replace("binder", "shelf")), mode="replace")
+        app.import_sheet(sheet(tmp_path, GOOD.replace(",no,", ",yes,")), mode="replace")  # 4 removed, 4 added
     monkeypatch.setattr(Connection, "exec_driver_sql", real)
     assert calls["n"] == 2 and totals(app) == before
 
@@ -164,7 +170,7 @@ def test_xlsx_export_is_made_for_people(app, tmp_path):
     assert [ws.title for ws in book if ws.sheet_state == "visible"] == ["main", "trade binder"]
     assert [ws.title for ws in book if ws.sheet_state == "hidden"] == ["deckcheck collections"]
     ws = book["main"]
-    assert ws.freeze_panes == "A2" and ws["A1"].font.b and ws.auto_filter.ref == "A1:K5"
+    assert ws.freeze_panes == "A2" and ws["A1"].font.b and ws.auto_filter.ref == "A1:L5"
     assert [c.value for c in ws[1]][:10] == HEADER.strip().split(",")
     _l, changes, _p, _r = app.import_sheet(tmp_path / "all.xlsx", collection="ignored", mode="replace")
     assert set(changes) == {"main", "trade binder"} and not any(c.changed for c in changes.values())
