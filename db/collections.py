@@ -164,6 +164,7 @@ class Collections:
         for key, h in holdings.items():
             now = current.get(key)
             new = (h.quantity, h.trade_quantity, h.want_quantity, h.location, h.notes, h.price)
+            after: tuple
             if now is None:
                 after = new
             elif mode == "merge":
@@ -171,7 +172,7 @@ class Collections:
                          h.location or now[3], h.notes or now[4], h.price or now[5])
             else:
                 after = tuple(v if present is None or c in present else now[i]
-                              for i, (c, v) in enumerate(zip(VALUE_COLUMNS, new)))
+                              for i, (c, v) in enumerate(zip(VALUE_COLUMNS, new, strict=True)))
             if max(after[:3]) > MAX_QUANTITY:
                 too_many.append(h)
             if now is None:
@@ -201,8 +202,8 @@ class Collections:
                     gone.append((key, now))
             change.removed = len(gone)
             for key, now in gone[: max(0, SAMPLE - len(change.sample))]:
-                change.sample.append(("removed", Holding(self.cards[key[0]], key[1], key[2], key[3], *now[:5],
-                                                         name, now[5])))
+                change.sample.append(("removed", Holding(self.cards[key[0]], key[1], key[2], key[3], now[0], now[1],
+                                                         now[2], now[3], now[4], name, now[5])))
         if dry_run or not change.changed:
             return change
         from sqlalchemy import text

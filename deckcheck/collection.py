@@ -235,11 +235,11 @@ class RowReader:
     def _number(self, row: int, column: str, value: object, empty: int) -> int:
         """A quantity cell: a whole number from 0 to MAX_QUANTITY (a spreadsheet's 3.0 is 3); else a problem."""
         number: int | None = None
-        if value.__class__ is int:
-            number = value  # type: ignore[assignment]
-        elif value.__class__ is float:
-            if value.is_integer():  # type: ignore[attr-defined]
-                number = int(value)  # type: ignore[call-overload]
+        if isinstance(value, int) and value.__class__ is not bool:
+            number = value
+        elif isinstance(value, float):
+            if value.is_integer():
+                number = int(value)
         else:
             text = _text(value)
             if not text:

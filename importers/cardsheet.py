@@ -9,7 +9,7 @@ from deckcheck.cards import Card
 from deckcheck.cardsheet import COLUMNS, card_to_row, cards_from_rows, header_map
 from deckcheck.errors import RowProblem
 
-from .tables import SheetError, kind_of, read_tables
+from .tables import SheetError, read_tables
 from .writers import SheetSpec, check_target, write_csv, write_xlsx
 
 NUMERIC = {"edition", "restriction", "hand_icons", "gem_master", "gem_agility", "gem_strength", "gem_toughness",

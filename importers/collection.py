@@ -92,7 +92,7 @@ def write_collection(path: Path | str, holdings: Sequence[Holding], by_collectio
 
     def index(used: list[list[str]]) -> SheetSpec:
         return SheetSpec("deckcheck collections", INDEX_HEADER,
-                         [(sheet, name) for name, sheets in zip(names, used) for sheet in sheets])
+                         [(sheet, name) for name, sheets in zip(names, used, strict=True) for sheet in sheets])
     write_xlsx(path, [SheetSpec(name or "Collection", EXPORT_COLUMNS, [h.row() for h in group],
                                 widths={0: 40, 8: 16, 9: 30})
                       for name, group in groups.items()], hidden=index)

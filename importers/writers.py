@@ -74,7 +74,7 @@ def _alive(pid: int) -> bool:
 
 def clean_leftovers(folder: Path) -> list[Path]:
     """Remove the temporary files that deckcheck processes which no longer run left in a folder."""
-    removed = []
+    removed: list[Path] = []
     try:
         names = [n for n in os.listdir(folder) if PARTIAL in n]
     except OSError:

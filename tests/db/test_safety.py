@@ -1,4 +1,4 @@
-"""--db naming something that is not (or not now) a usable deckcheck database: exit 2, a clear message, nothing changed."""
+"""--db naming what is not (or not now) a usable deckcheck database: exit 2, a clear message, nothing changed."""
 from __future__ import annotations
 
 import hashlib
@@ -73,7 +73,7 @@ def test_a_database_locked_by_another_writer(tmp_path):
                                "con.execute('begin exclusive'); print('locked', flush=True); time.sleep(60)"],
                               stdout=subprocess.PIPE, text=True)
     try:
-        assert holder.stdout.readline().strip() == "locked"
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         # the default wait is engine.LOCK_WAIT_S (15 s); the URL's own timeout shortens it for the test
         r = deckcheck("collection", "import", str(tmp_path / "c.csv"), db=f"sqlite:///{db}?timeout=0.5")
         assert r.returncode == 2 and "another program is writing to it" in r.stderr, r.stderr
@@ -132,4 +132,4 @@ def test_full_or_read_only_disk_during_import_changes_nothing(small_fs, tmp_path
 def test_lock_wait_is_stated_in_the_message():
     from deckcheck.db.engine import LOCK_WAIT_S
     from deckcheck.db.store import _why
-    assert f"waited {LOCK_WAIT_S:g} s" in _why(sqlite3.OperationalError("database is locked"))
+    assert f"waited {LOCK_WAIT_S:g} s" in str(_why(sqlite3.OperationalError("database is locked")))
