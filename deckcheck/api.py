@@ -257,7 +257,7 @@ class CollectionApp:
         sheet = read_collection_rows(path)
         reader = self.reader()
         holdings = []
-        for n, (number, cells, sheet_name) in enumerate(sheet.rows):
+        for n, (number, cells, sheet_name) in enumerate(sheet.rows()):
             if sheet_name in sheet.collections:  # our export: the hidden index names the collection
                 target = sheet.collections[sheet_name] or collection
             elif sheet.layout != "deckcheck" or len(sheet.sheets) == 1 or "collection" in cells:
@@ -278,7 +278,7 @@ class CollectionApp:
             grouped[collection] = {}
         # a skipped row never deletes: in replace mode the entries of the cards it named stay as they are
         changes = self.collections.apply_all(grouped, mode, dry_run, keep=reader.bad_cards, present=sheet.columns)
-        return sheet.layout, changes, reader.problems, len(sheet.rows)
+        return sheet.layout, changes, reader.problems, sheet.count
 
     def holding(self, card_text: str, set_code: str | None, **values):
         """A holding of the card a name (and set) names; empty condition/language mean NM/English (§4)."""

@@ -8,25 +8,48 @@ from typing import Iterator, Sequence
 from deckcheck.collection import COLUMNS, EXTRA_COLUMNS, Holding, detect_layout
 from deckcheck.errors import DeckcheckError
 
-from .tables import read_tables
+from .tables import Table, read_tables
 from .writers import SheetSpec, check_target, write_csv, write_xlsx
 
 EXPORT_COLUMNS = COLUMNS + EXTRA_COLUMNS
+_GONE: list[object] = []
 
 
 @dataclass
 class SheetRows:
-    """The rows of a collection sheet, as (row number, {our column: cell}, sheet name), and its layout."""
+    """A collection sheet: its layout, sheets and columns; `rows()` yields (row number, {our column: cell}, sheet).
+
+    Rows are made one at a time from the tables read: a 200,000-row sheet is not held a second
+    time as dictionaries, and each table row is let go once it has been handed out.
+    """
 
     layout: str
-    rows: list[tuple[int, dict, str]] = field(default_factory=list)
     sheets: list[str] = field(default_factory=list)
     collections: dict[str, str] = field(default_factory=dict)  # sheet -> collection ('' = the one imported into)
     columns: set[str] = field(default_factory=set)  # our columns the sheet has (the others keep stored values)
+    tables: list[tuple[Table, dict[str, int]]] = field(default_factory=list)
+    count: int = 0  # rows handed out (known once rows() has run)
+
+    def rows(self) -> Iterator[tuple[int, dict, str]]:
+        """Every non-empty row of every collection sheet, in order; each table row is released once read."""
+        for table, where in self.tables:
+            items = list(where.items())
+            width = max(where.values()) + 1
+            rows: list[Sequence[object]] = list(table.rows)
+            table.rows = []
+            for i in range(len(rows)):
+                row = rows[i]
+                rows[i] = _GONE  # let it go: the import keeps Holdings, not the sheet
+                if len(row) < width:
+                    row = list(row) + [""] * (width - len(row))
+                cells = {column: row[c] for column, c in items}
+                if any(cells.values()):
+                    self.count += 1
+                    yield i + 2, cells, table.name
 
 
 def read_collection_rows(path: Path | str) -> SheetRows:
-    """Phase one of an import: plain rows and the layout detected. Sheets without a known header are skipped."""
+    """Phase one of an import: the sheets with a collection header and the layout detected (others are skipped)."""
     path = Path(path)
     found: SheetRows | None = None
     tables = read_tables(path)
@@ -45,14 +68,7 @@ def read_collection_rows(path: Path | str) -> SheetRows:
         found.columns.update(where)
         if table.name in index:
             found.collections[table.name] = index[table.name]
-        items = list(where.items())
-        width = max(where.values()) + 1
-        for number, row in table.numbered():
-            if len(row) < width:
-                row = list(row) + [""] * (width - len(row))
-            cells = {column: row[i] for column, i in items}
-            if any(cells.values()):
-                found.rows.append((number, cells, table.name))
+        found.tables.append((table, where))
     if found is None:
         raise DeckcheckError(f"{str(path)!r}: no sheet with a collection header (card, set, quantity, ... or "
                              "another tool's Count, Name, Edition / Quantity, Card Name, Set Name)")

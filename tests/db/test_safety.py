@@ -90,7 +90,8 @@ import os, subprocess, sys
 fs = os.environ["FS"]
 db = os.path.join(fs, "d.db")
 exe = os.path.join(os.path.dirname(sys.executable), "deckcheck")
-subprocess.run([exe, "collection", "import", os.path.join(os.environ["DIR"], "small.csv"), "--db", db], check=True)
+subprocess.run([exe, "collection", "import", os.path.join(os.environ["DIR"], "small.csv"), "--db", db], check=True,
+               capture_output=True)
 if os.environ.get("FILL"):
     with open(os.path.join(fs, "filler"), "wb") as f:  # leave about 48 KB free
         st = os.statvfs(fs)
@@ -112,8 +113,8 @@ print(json.dumps({"code": r.returncode, "err": r.stderr, "same": hashlib.sha256(
 def big_sheet(path: Path, rows: int = 4000) -> None:
     from deckcheck.db.store import bundled_cards
     cards = [c for c in bundled_cards() if c.set][:rows]
-    path.write_text("card_id,quantity,notes\n" + "".join(f"{c.id},{i % 7 + 1},{'n' * 60}\n"
-                                                        for i, c in enumerate(cards)), encoding="utf-8")
+    path.write_text("card,card_id,quantity,notes\n" + "".join(f"x,{c.id},{i % 7 + 1},{'n' * 60}\n"
+                                                             for i, c in enumerate(cards)), encoding="utf-8")
 
 
 @pytest.mark.parametrize("fill", [True, False], ids=["full disk", "read-only disk"])
