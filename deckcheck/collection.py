@@ -195,6 +195,7 @@ class RowReader:
             for column, value in cells.items():
                 if value.__class__ is CellError:
                     problems.append(RowProblem(number, column, str(value), value.message))
+            self.bad_cards[_text(get("collection")) or collection].add(None)  # which entry it meant is unknown
             return None
         card = None
         card_id = _text(get("card_id"))
