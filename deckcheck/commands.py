@@ -337,9 +337,9 @@ def cards_todo(decks: Annotated[List[str], typer.Argument(help="Decklist files o
         writer.writerow(header)
         writer.writerows(rows)
     else:
-        from .importers.tables import SheetSpec, kind_of, write_csv, write_xlsx
+        from .importers.writers import SheetSpec, check_target, write_csv, write_xlsx
         target = Path(out)
-        if kind_of(target) == "csv":
+        if check_target(target, (".csv", ".tsv", ".xlsx")) != "xlsx":
             write_csv(target, header, rows)
         else:
             write_xlsx(target, [SheetSpec("cards", header, rows)])
@@ -436,12 +436,14 @@ def collection_import(sheet: Path,
         task = bar.add_task("rows", total=None)
         layout, changes, problems, rows = app_.import_sheet(sheet, collection, mode, dry_run, skip_bad,
                                                             progress=lambda n: bar.advance(task, n))
-    from .text import and_more, plural
+    from .plain import plural
+    from .text import and_more
     out = _console()
     out.print(f"{sheet}: {plural(rows, 'row')}, layout detected: {layout}", soft_wrap=True, markup=False)
     for name, change in changes.items():
         verb = "would change" if dry_run else "changed"
-        kept = f", {plural(change.kept, 'entry')} kept (a skipped row named their card)" if change.kept else ""
+        kept = (f", {plural(change.kept, 'entry', 'entries')} kept (a skipped row named their card)"
+                if change.kept else "")
         out.print(f"collection {name!r} {verb}: {change.added:,} added, {change.updated:,} updated, "
                   f"{change.removed:,} removed, {change.unchanged:,} unchanged{kept}", soft_wrap=True, markup=False)
         lines = [f"  {kind}: {h.describe()}" for kind, h in change.sample]
@@ -466,7 +468,7 @@ def collection_export(sheet: Path, all_collections: Annotated[bool, typer.Option
     app_ = _collection_app(db)
     holdings = app_.collections.holdings(None if all_collections else collection)
     n = write_collection(sheet, holdings, by_collection=all_collections)
-    from .text import plural
+    from .plain import plural
     _console().print(f"wrote {plural(n, 'row')} to {sheet}", soft_wrap=True, markup=False)
 
 
@@ -530,8 +532,8 @@ def collection_list(filter_text: Annotated[Optional[str], typer.Option("--filter
             (h.card.name, h.card.set or "", h.location, h.notes, h.language)))]
     rows = [(h.card.name, h.card.set, h.quantity, h.condition, h.language, "foil" if h.foil else "",
              h.trade_quantity or "", h.want_quantity or "", h.location) for h in holdings[:limit]]
-    from .text import plural
-    _console().print(simple_table(f"{collection}: {plural(len(holdings), 'entry')}" + (f", first {limit}" if
+    from .plain import plural
+    _console().print(simple_table(f"{collection}: {plural(len(holdings), 'entry', 'entries')}" + (f", first {limit}" if
                                                                                        len(holdings) > limit else ""),
                                   ("card", "set", "qty", "cond.", "language", "foil", "trade", "want", "location"),
                                   rows, justify_right=("qty", "trade", "want")))
@@ -550,7 +552,7 @@ def collection_stats(collection: CollectionOption = "main", db: DbOption = None)
     total = sum(h.quantity for h in holdings)
     distinct = len({h.card.rules_key for h in holdings if h.quantity})
     from .collection import value
-    from .text import plural
+    from .plain import plural
     out.print(f"{collection}: {plural(total, 'card')}, {plural(distinct, 'distinct card')}, "
               f"{plural(len({h.card.id for h in holdings if h.quantity}), 'distinct printing')}", soft_wrap=True,
               markup=False)
@@ -608,7 +610,7 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
         from .importers.collection import write_collection
         wants = [Holding(n.card, want_quantity=n.short, quantity=0) for n in result.together]
         write_collection(out, wants)
-        from .text import plural
+        from .plain import plural
         _console(stderr=True).print(f"wrote a want list of {plural(len(wants), 'card')} to {out}", soft_wrap=True,
                                     markup=False)
 

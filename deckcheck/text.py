@@ -44,13 +44,6 @@ def has_master_word(title: str) -> bool:
     return bool(_MASTER.search(title))
 
 
-def plural(n: int, singular: str, many: str | None = None) -> str:
-    """'1 entry', '2 entries', '0 rows': a count with its noun in the right number."""
-    word = singular if n == 1 else (many or (singular[:-1] + "ies" if singular.endswith("y") and
-                                             singular[-2:-1] not in "aeiou" else singular + "s"))
-    return f"{n:,} {word}"
-
-
 def and_more(lines: list[str], shown: int, total: int) -> list[str]:
     """The first lines of a long list, then '… and N more' when only `shown` of `total` are listed."""
     return lines + ([f"… and {total - shown:,} more"] if total > shown else [])
