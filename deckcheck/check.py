@@ -21,7 +21,7 @@ def validate(deck: Deck, fmt: Format | str, details: bool = False) -> Report:
     """
     fmt = get_format(fmt)
     view = fmt.view(deck, fmt.params)
-    issues = [issue for rule in fmt.rules for issue in rule.check(view)]
+    issues = [issue for rule in fmt.rules for issue in rule(view)]
     persona = getattr(view, "persona", None)
     counts = view.counts() if hasattr(view, "counts") else _counts(deck, fmt)
     report = Report(deck=deck.source, format=fmt.name, persona=(persona.immortal or persona.name) if persona else None,

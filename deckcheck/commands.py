@@ -90,7 +90,7 @@ def formats(name: Annotated[Optional[str], typer.Argument(help="A format name or
     for fmt in chosen:
         aliases = f" (aliases: {', '.join(fmt.aliases)})" if fmt.aliases else ""
         out.print(simple_table(f"{fmt.name} — {fmt.title}{aliases}", ("rule", "severity", "rule text"),
-                               [(r.id, r.severity, r.summary) for r in fmt.rules]))
+                               [(r["id"], r["severity"], r["text"]) for r in fmt.rule_table()]))
     out.print("HL-DATA-UNKNOWN (warning) is reported instead of a rule's own id when the card data the rule "
               "needs is missing: the rule is then unverified, neither passed nor failed.", soft_wrap=True)
 

@@ -76,7 +76,7 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
     """
     deck = Deck(source=raw.source, declared_format=raw.declared_format, player=raw.player)
     problems = [InputProblem(p.line, p.text, p.message) for p in raw.problems]
-    edition = fmt.params.get("name_edition") if hasattr(fmt.params, "get") else None
+    edition = fmt.params.name_edition
     context = Context(edition=edition if isinstance(edition, int) else None)
     results: list[tuple[Card, int] | CardNotFoundError] = [_resolve_line(line, index, context) for line in raw.lines]
     persona = next((r[0].immortal_key for r in results if not isinstance(r, CardNotFoundError)

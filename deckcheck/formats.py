@@ -5,10 +5,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-from . import grid
 from .cards import Card
 from .errors import UnknownFormatError
-from .rules import Rule
+from .rules import Params, Rule
 from .rules import highlander as hl
 from .rules.view import ENDURANCE, PREGAME, HighlanderView
 from .text import normalize
@@ -22,11 +21,11 @@ class Format:
     title: str
     game: str
     rules: tuple[Rule, ...]
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Params = field(default_factory=Params)
     aliases: tuple[str, ...] = ()
     sections: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     default_section: Callable[[Card], str] = lambda card: ENDURANCE
-    view: Callable = HighlanderView
+    view: Callable[[Any, Any], Any] = HighlanderView
     builtin_cards: Callable[[], list[Card]] | None = None
     source: str = ""
     no_persona: str = ""  # how a report names a deck without a Persona ("Generic Immortal")
@@ -41,6 +40,10 @@ class Format:
                 return section
         return None
 
+    def rule_table(self) -> list[dict[str, str]]:
+        """Each rule's id, severity and summary with this format's numbers (the `formats` command, the web API)."""
+        return [{"id": r.id, "severity": r.severity, "text": r.text(self.params)} for r in self.rules]
+
     def rule(self, rule_id: str) -> Rule:
         """The format's rule with this id; KeyError if it has none."""
         for r in self.rules:
@@ -54,35 +57,18 @@ def _highlander_section(card: Card) -> str:
 
 
 _HL_SECTIONS = MappingProxyType({PREGAME: ("pre game", "pregame"), ENDURANCE: ("endurance", "deck", "main")})
-_HL_PARAMS = {
-    "deck_min": 50, "title_max": 6, "pregame_max": 6, "woc_max": 1, "hand_max": 2, "generic_specific_max": 1,
-    "clan_cards": MappingProxyType({"clan macleod": "macleod"}),
-}
 
 TYPE1E = Format(
     name="type1e", title="Highlander 1st edition (Arms and Tactics rules)", game="highlander", rules=hl.TYPE1E,
     aliases=("1e", "first", "1st", "type1", "type-1", "arms-and-tactics", "tcg1e"),
-    sections=_HL_SECTIONS, default_section=_highlander_section,
-    params=MappingProxyType(_HL_PARAMS | {
-        "name_edition": 1,  # names resolve among 1st-edition cards first (CONTRACTS.md §2)
-        "hand_max_without_woc": 1,  # no Weapon of Choice counts as a one-handed weapon (1 Hand icon)
-        "basic_attacks": ("Upper Left Attack", "Upper Center Attack", "Upper Right Attack", "Middle Left Attack",
-                          "Thrust", "Middle Right Attack", "Lower Left Attack", "Lower Center Attack",
-                          "Lower Right Attack"),
-        "basic_blocks": ("Upper Left Block", "Upper Center Block", "Upper Right Block", "Lower Left Block",
-                         "Lower Center Block", "Lower Right Block"),
-    }),
+    sections=_HL_SECTIONS, default_section=_highlander_section, params=hl.Type1eParams(),
     source="seeds/highlander-1e-rulebook-arms-and-tactics.txt", no_persona="Generic Immortal",
 )
 
 TYPE2 = Format(
     name="type2", title="Highlander 2nd edition, Type 2 (Le Montagnard)", game="highlander", rules=hl.TYPE2,
     aliases=("2e", "second", "2nd", "type-2", "t2"),
-    sections=_HL_SECTIONS, default_section=_highlander_section,
-    params=MappingProxyType(_HL_PARAMS | {
-        "crystal_max": 1, "gem_factor": 3, "attack_squares": grid.ALL, "block_squares": grid.UPPER_AND_LOWER,
-        "exclusive_subtypes": ("Watcher", "Hunter"),
-    }),
+    sections=_HL_SECTIONS, default_section=_highlander_section, params=hl.Type2Params(),
     source="seeds/highlander-2e-type2-summary-ja.txt", no_persona="Generic Immortal",
 )
 

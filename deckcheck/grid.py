@@ -1,6 +1,8 @@
 """The 3x3 target grid as a 9-bit mask: rows U, M, L; columns L, C, R."""
 from __future__ import annotations
 
+from typing import Iterable
+
 from .errors import DeckcheckError
 
 SQUARES = ("UL", "UC", "UR", "ML", "MC", "MR", "LL", "LC", "LR")
@@ -21,6 +23,14 @@ def parse_grid(text: str) -> int:
         square = token.strip().upper()
         if square not in BIT:
             raise DeckcheckError(f"unknown grid square {token!r} in {text!r}; squares are {' '.join(SQUARES)}")
+        mask |= BIT[square]
+    return mask
+
+
+def mask_of(squares: Iterable[str]) -> int:
+    """The mask of square codes ('UL', 'MC', ...)."""
+    mask = 0
+    for square in squares:
         mask |= BIT[square]
     return mask
 

@@ -39,7 +39,7 @@ def test_example_matches_golden(deck, shared_db, update_golden, monkeypatch):
 
 def test_no_stale_golden_files():
     expected = {golden_path(d).name for d in DECKS}
-    assert {p.name for p in GOLDEN.glob("*.json")} == expected | {"tournament.json"}
+    assert {p.name for p in GOLDEN.glob("*.json")} == expected | {"tournament.json", "formats.json"}
 
 
 def test_examples_cover_both_formats_and_verdicts():

@@ -6,15 +6,15 @@ Format `raven-stormcrow`, rules RS-*. Card data (type, Renown, Health, Skill) co
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Mapping
 
 from ..cards import Card
 from ..decks import Deck, Entry
 from ..formats import Format, register
 from ..report import ERROR, Issue
-from ..rules import data_unknown, error, names, plural, rule
+from ..rules import Params, data_unknown, error, names, number_word, plural, rule, rules_of
 from ..text import normalize
 
 GAME = "raven-stormcrow"
@@ -23,10 +23,21 @@ SECTION_OF_TYPE = MappingProxyType({"Hunter": HUNTERS, "Item": ITEMS, "Prey": PR
                                     "Wound": COMBAT})
 
 
+@dataclass(frozen=True)
+class RavenParams(Params):
+    """The numbers of the RS rules."""
+
+    hunters_min: int = 1
+    renown_max: int = 40
+    items_per_hunter: int = 1
+    combat_min: int = 40
+    prey_renown_max: int = 60
+
+
 class RavenView:
     """A group seen by the RS rules: its sections, and each Item's Hunter."""
 
-    def __init__(self, deck: Deck, params: Mapping[str, Any]):
+    def __init__(self, deck: Deck, params: RavenParams):
         self.deck = deck
         self.params = params
         self.sections: dict[str, list[Entry]] = defaultdict(list)
@@ -58,62 +69,69 @@ class RavenView:
         return found
 
 
-@rule("RS-HUNTERS", ERROR, "The group holds at least one Hunter.")
+@rule("RS-HUNTERS", ERROR, "The group holds at least {hunters_min:word} Hunter.")
 def hunters(v: RavenView):
-    if v.count(HUNTERS):
+    limit = v.params.hunters_min
+    count = v.count(HUNTERS)
+    if count >= limit:
         return []
-    return [error("RS-HUNTERS", "the group holds no Hunter", limit=1, actual=0, fix="add a Hunter")]
+    held = f"{plural(count, 'Hunter')}; at least {limit} are required" if count else "no Hunter"
+    short = limit - count
+    return [error(f"the group holds {held}", limit=limit, actual=count,
+                  fix="add a Hunter" if short == 1 else f"add {short} Hunters")]
 
 
-@rule("RS-RENOWN", ERROR, "Hunters' Renown plus their Items' Renown is at most 40.")
+@rule("RS-RENOWN", ERROR, "Hunters' Renown plus their Items' Renown is at most {renown_max}.")
 def renown(v: RavenView):
-    limit = int(v.params["renown_max"])
+    limit = v.params.renown_max
     total, unknown = v.renown(HUNTERS, ITEMS)
     cards = [e.card for s in (HUNTERS, ITEMS) for e in v.sections.get(s, ())]
     if total > limit:
-        return [error("RS-RENOWN", f"Hunters and Items are worth {total} Renown; at most {limit} is allowed", cards,
+        return [error(f"Hunters and Items are worth {total} Renown; at most {limit} is allowed", cards,
                       limit, total, f"remove Hunters or Items worth {total - limit} Renown")]
     if unknown:
-        return [data_unknown("RS-RENOWN", f"Renown unknown ({total} known)", unknown)]
+        return [data_unknown(f"Renown unknown ({total} known)", unknown)]
     return []
 
 
-@rule("RS-ITEM-PER-HUNTER", ERROR, "At most one Item is attached to each Hunter, and every Item is attached to a "
-                                   "Hunter of the group.")
+@rule("RS-ITEM-PER-HUNTER", ERROR, "At most {items_per_hunter:word} Item is attached to each Hunter, and every "
+                                   "Item is attached to a Hunter of the group.")
 def item_per_hunter(v: RavenView):
     out: list[Issue] = []
     per_hunter: dict[str, list[Entry]] = defaultdict(list)
     for e in v.sections.get(ITEMS, ()):
         if not e.attach:
-            out.append(error("RS-ITEM-PER-HUNTER", f"{e.card.name} is attached to no Hunter", [e.card],
+            out.append(error(f"{e.card.name} is attached to no Hunter", [e.card],
                              fix=f"write '{e.card.name} @ Hunter name' to attach it, or remove it"))
             continue
         hunter = v.hunters_by_name.get(normalize(e.attach))
         if hunter is None:
-            out.append(error("RS-ITEM-PER-HUNTER", f"{e.card.name} is attached to {e.attach}, who is not a Hunter "
+            out.append(error(f"{e.card.name} is attached to {e.attach}, who is not a Hunter "
                              "of the group", [e.card], fix=f"attach {e.card.name} to a Hunter of the group"))
             continue
         per_hunter[hunter.name].append(e)
+    limit = v.params.items_per_hunter
     for hunter_name, items in per_hunter.items():
         count = sum(e.quantity for e in items)
-        if count > 1:
-            out.append(error("RS-ITEM-PER-HUNTER", f"{count} Items attached to {hunter_name}: "
-                             f"{', '.join(names(e.card for e in items))}; at most 1 is allowed",
-                             [e.card for e in items], 1, count, f"keep one Item on {hunter_name}"))
+        if count > limit:
+            out.append(error(f"{count} Items attached to {hunter_name}: "
+                             f"{', '.join(names(e.card for e in items))}; at most {limit} "
+                             f"{'is' if limit == 1 else 'are'} allowed",
+                             [e.card for e in items], limit, count, f"keep {number_word(limit)} Item on {hunter_name}"))
     return out
 
 
-@rule("RS-COMBAT-MIN", ERROR, "The Combat deck holds at least 40 Combat cards (Events and Wounds).")
+@rule("RS-COMBAT-MIN", ERROR, "The Combat deck holds at least {combat_min} Combat cards (Events and Wounds).")
 def combat_min(v: RavenView):
-    limit = int(v.params["combat_min"])
+    limit = v.params.combat_min
     combat = [e for e in v.sections.get(COMBAT, ()) if e.card.type in ("Event", "Wound")]
     count = sum(e.quantity for e in combat)
     unknown = [e.card for e in v.sections.get(COMBAT, ()) if e.card.type is None]
     if count >= limit:
         return []
     if unknown:
-        return [data_unknown("RS-COMBAT-MIN", f"card type unknown ({count} Combat cards known)", unknown)]
-    return [error("RS-COMBAT-MIN", f"the Combat deck holds {count} Combat cards; at least {limit} are required",
+        return [data_unknown(f"card type unknown ({count} Combat cards known)", unknown)]
+    return [error(f"the Combat deck holds {count} Combat cards; at least {limit} are required",
                   limit=limit, actual=count, fix=f"add {plural(limit - count, 'Event or Wound', 'Events or Wounds')}")]
 
 
@@ -126,35 +144,35 @@ def section(v: RavenView):
         if e.card.type is None:
             unknown.append(e.card)
         elif belongs is None:
-            out.append(error("RS-SECTION", f"{e.card.name} is a {e.card.type}, not a card of this game", [e.card],
+            out.append(error(f"{e.card.name} is a {e.card.type}, not a card of this game", [e.card],
                              fix=f"remove {e.card.name}"))
         elif belongs != e.section:
-            out.append(error("RS-SECTION", f"{e.card.name} is a {e.card.type} but stands in {e.section}", [e.card],
+            out.append(error(f"{e.card.name} is a {e.card.type} but stands in {e.section}", [e.card],
                              fix=f"move {e.card.name} to {belongs}"))
     if unknown:
-        out.append(data_unknown("RS-SECTION", "card type unknown", unknown))
+        out.append(data_unknown("card type unknown", unknown))
     return out
 
 
-@rule("RS-PREY-RENOWN", ERROR, "Prey put into play at the start are worth at most 60 Renown, counted apart from "
-                               "Hunters and Items.")
+@rule("RS-PREY-RENOWN", ERROR, "Prey put into play at the start are worth at most {prey_renown_max} Renown, "
+                               "counted apart from Hunters and Items.")
 def prey_renown(v: RavenView):
-    limit = int(v.params["prey_renown_max"])
+    limit = v.params.prey_renown_max
     total, unknown = v.renown(PREY)
     if total > limit:
-        return [error("RS-PREY-RENOWN", f"the Prey are worth {total} Renown; at most {limit} is allowed",
+        return [error(f"the Prey are worth {total} Renown; at most {limit} is allowed",
                       [e.card for e in v.sections.get(PREY, ())], limit, total,
                       f"remove Prey worth {total - limit} Renown")]
     if unknown:
-        return [data_unknown("RS-PREY-RENOWN", f"Renown unknown ({total} known)", unknown)]
+        return [data_unknown(f"Renown unknown ({total} known)", unknown)]
     return []
 
 
 RAVEN_STORMCROW = register(Format(
     name="raven-stormcrow", title="The Raven and the Stormcrow", game=GAME,
-    rules=(hunters, renown, item_per_hunter, combat_min, section, prey_renown),
+    rules=rules_of(hunters, renown, item_per_hunter, combat_min, section, prey_renown),
     aliases=("raven", "stormcrow", "rs"),
-    params=MappingProxyType({"renown_max": 40, "combat_min": 40, "prey_renown_max": 60}),
+    params=RavenParams(),
     sections=MappingProxyType({HUNTERS: ("hunters", "hunter"), ITEMS: ("items", "item"), PREY: ("prey",),
                                COMBAT: ("combat",)}),
     default_section=lambda card: SECTION_OF_TYPE.get(card.type or "", COMBAT),

@@ -11,14 +11,14 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
 from ..cards import Card
 from ..decks import Deck, Player
 from ..errors import DeckcheckError
 from ..formats import Format, register
 from ..report import ERROR, Issue
-from ..rules import data_unknown, error, plural, rule
+from ..rules import Params, data_unknown, error, plural, rule, rules_of
 from ..text import normalize
 
 GAME = "taktik52"
@@ -75,10 +75,17 @@ def _by_rank_suit() -> dict[tuple[str, str], Card]:
 
 
 # -- the format -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TaktikParams(Params):
+    """The numbers of the TK rules."""
+
+    players_min: int = 4
+
+
 class TaktikView:
     """A table seen by the TK rules: the deck's playing cards and the players with their Heroes."""
 
-    def __init__(self, deck: Deck, params: Mapping[str, Any]):
+    def __init__(self, deck: Deck, params: TaktikParams):
         self.deck = deck
         self.params = params
 
@@ -109,17 +116,17 @@ def deck_complete(v: TaktikView):
     if extra:
         parts.append(f"extra: {', '.join(extra)}")
     fixes = (["add " + ", ".join(missing)] if missing else []) + (["remove the extra cards"] if extra else [])
-    return [error("TK-DECK-COMPLETE", f"not one complete 52-card deck ({total} cards); " + "; ".join(parts),
+    return [error(f"not one complete 52-card deck ({total} cards); " + "; ".join(parts),
                   [e.card for e in strangers], 52, total, " and ".join(fixes))]
 
 
-@rule("TK-PLAYERS", ERROR, "At least 4 players.")
+@rule("TK-PLAYERS", ERROR, "At least {players_min} players.")
 def players(v: TaktikView):
-    minimum = int(v.params["players_min"])
+    minimum = v.params.players_min
     count = len({normalize(p.name) for p in v.deck.players})
     if count >= minimum:
         return []
-    return [error("TK-PLAYERS", f"{plural(count, 'player')}; the game needs at least {minimum}", limit=minimum,
+    return [error(f"{plural(count, 'player')}; the game needs at least {minimum}", limit=minimum,
                   actual=count, fix=f"add {plural(minimum - count, 'player')}")]
 
 
@@ -132,13 +139,13 @@ def heroes(v: TaktikView):
         by_player[normalize(p.name)].append(p)
     for plays in by_player.values():
         if len(plays) > 1:
-            out.append(error("TK-HEROES", f"{plays[0].name} has {len(plays)} Heroes: "
+            out.append(error(f"{plays[0].name} has {len(plays)} Heroes: "
                              f"{', '.join(p.hero.name for p in plays if p.hero)}; each player has exactly one",
                              [p.hero for p in plays if p.hero], 1, len(plays), f"keep one Hero for {plays[0].name}"))
     placed = [(p, p.hero) for p in v.deck.players if p.hero is not None]
     for p, hero in placed:
         if hero.type == PLAYING_CARD:
-            out.append(error("TK-HEROES", f"{p.name}'s Hero {hero.name} is a playing card, not a Hero",
+            out.append(error(f"{p.name}'s Hero {hero.name} is a playing card, not a Hero",
                              [hero], fix=f"give {p.name} a Hero"))
     heroes_only = [(p, hero) for p, hero in placed if hero.type != PLAYING_CARD]
     by_hero: dict[str, list[tuple[Player, Card]]] = defaultdict(list)
@@ -147,7 +154,7 @@ def heroes(v: TaktikView):
     for plays in by_hero.values():
         if len(plays) > 1:
             first = plays[0][1]
-            out.append(error("TK-HEROES", f"{first.name} is played by {', '.join(p.name for p, _ in plays)}; "
+            out.append(error(f"{first.name} is played by {', '.join(p.name for p, _ in plays)}; "
                              "no Hero twice", [first], 1, len(plays),
                              f"give {', '.join(p.name for p, _ in plays[1:])} another Hero"))
     tied: dict[tuple, list] = defaultdict(list)
@@ -159,18 +166,18 @@ def heroes(v: TaktikView):
             tied[(card.rank, card.suit)].append(card)
     for (rank, suit), cards in tied.items():
         if len(cards) > 1:
-            out.append(error("TK-HEROES", f"{', '.join(c.name for c in cards)} are all tied to the "
+            out.append(error(f"{', '.join(c.name for c in cards)} are all tied to the "
                              f"{card_name(rank, suit)}; each Hero is tied to a different playing card", cards,
                              1, len(cards), "choose Heroes tied to different playing cards"))
     if unknown:
-        out.append(data_unknown("TK-HEROES", "the playing card a Hero is tied to (rank, suit) is unknown", unknown))
+        out.append(data_unknown("the playing card a Hero is tied to (rank, suit) is unknown", unknown))
     return out
 
 
 TAKTIK52 = register(Format(
     name="taktik52", title="Taktisches Kartenspiel (4+ players, one 52-card deck)", game=GAME,
-    rules=(deck_complete, players, heroes), aliases=("taktik", "taktisches-kartenspiel", "tk"),
-    params=MappingProxyType({"players_min": 4}),
+    rules=rules_of(deck_complete, players, heroes), aliases=("taktik", "taktisches-kartenspiel", "tk"),
+    params=TaktikParams(),
     sections=MappingProxyType({DECK: ("deck",), PLAYERS: ("players",)}),
     default_section=lambda card: DECK, view=TaktikView, builtin_cards=lambda: list(playing_cards()),
     source="seeds/taktisches-kartenspiel-de.txt",

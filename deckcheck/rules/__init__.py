@@ -1,31 +1,116 @@
-"""The rules engine: a rule is a named, pure function from a deck view to issues."""
+"""The rules engine: a rule is a plain, pure function from a deck view to issues.
+
+`@rule(id, severity, summary)` records a function as a rule and returns the function itself, so
+it stays visible to help() and to mutation tools. The rule's id is written once, there: the
+function builds its issues with `error`, `warning` and `data_unknown`, which leave the id out,
+and the engine (`Rule.__call__`) stamps it on every issue. A summary is a template filled with the
+format's parameters (`{deck_min}`, `{woc_max:word}` for "one"), so no limit is written as text.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Iterable, Sequence
 
 from ..cards import Card
 from ..report import DATA_UNKNOWN, ERROR, WARNING, Issue
 
+UNSTAMPED = ""  # the rule id of an issue a rule function built; the engine replaces it
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+@dataclass(frozen=True)
+class Params:
+    """Base of every format's parameters: a frozen dataclass, so a misspelt name fails where it is written.
+
+    `name_edition`: names resolve among the cards of this edition first (CONTRACTS.md §2); None: no preference.
+    """
+
+    name_edition: int | None = None
+
+    def text(self, template: str) -> str:
+        """A summary template filled with these parameters ('{deck_min}', '{woc_max:word}', '{titles:count}')."""
+        return template.format_map(_Filled(self))
+
+
+class _Number(int):
+    """An int that a template can also print as a word: '{woc_max:word}' -> 'one'."""
+
+    def __format__(self, spec: str) -> str:
+        if spec == "word":
+            return number_word(int(self))
+        return format(int(self), spec)
+
+
+class _Filled(dict):
+    """Template values: the parameters and their properties; tuples give their length with ':count'."""
+
+    def __init__(self, params: Params):
+        super().__init__()
+        self.params = params
+
+    def __missing__(self, key: str) -> object:
+        value = getattr(self.params, key)
+        if isinstance(value, bool) or not isinstance(value, (int, tuple)):
+            return value
+        return _Number(len(value) if isinstance(value, tuple) else value)
+
+
+def number_word(n: int) -> str:
+    """'one' ... 'ten', digits above."""
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def param_names(params: Params) -> list[str]:
+    """The names of a format's parameters."""
+    return [f.name for f in fields(params)]
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """One rule of RULES.md: its id, severity, a one-line summary and the function that checks it."""
+    """One rule of RULES.md: its id, severity, summary template and the plain function that checks it."""
 
     id: str
     severity: str
     summary: str
-    check: Callable[..., Iterable[Issue]]
+    check: Callable[[Any], Iterable[Issue]]
 
-    def __call__(self, view) -> Iterable[Issue]:
-        return self.check(view)
+    def __call__(self, view: Any) -> list[Issue]:
+        """The function's issues, each stamped with this rule's id."""
+        return [stamp(issue, self.id) for issue in self.check(view)]
+
+    def text(self, params: Params) -> str:
+        """The summary with the format's numbers filled in."""
+        return params.text(self.summary)
 
 
-def rule(rule_id: str, severity: str, summary: str) -> Callable[[Callable], Rule]:
-    """Decorator turning a check function into a Rule."""
-    def wrap(check: Callable) -> Rule:
-        return Rule(rule_id, severity, summary, check)
-    return wrap
+_DECLARED: dict[Callable[..., Any], Rule] = {}
+
+
+def rule(rule_id: str, severity: str, summary: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Record a check function as the rule `rule_id`; the function itself is returned unchanged."""
+    def record(check: Callable[..., Any]) -> Callable[..., Any]:
+        _DECLARED[check] = Rule(rule_id, severity, summary, check)
+        return check
+    return record
+
+
+def rules_of(*checks: Callable[..., Any]) -> tuple[Rule, ...]:
+    """The Rules recorded for these functions, in this order (for a format's rule list)."""
+    return tuple(_DECLARED[check] for check in checks)
+
+
+def declared(check: Callable[..., Any]) -> Rule:
+    """The Rule recorded for one function."""
+    return _DECLARED[check]
+
+
+def stamp(issue: Issue, rule_id: str) -> Issue:
+    """An issue with its rule's id: set where the rule left it out, and named in an HL-DATA-UNKNOWN message."""
+    if issue.rule == UNSTAMPED:
+        return issue._replace(rule=rule_id)
+    if issue.rule == DATA_UNKNOWN:
+        return issue._replace(message=f"{rule_id} not verified: {issue.message}")
+    return issue
 
 
 def names(cards: Iterable[Card]) -> tuple[str, ...]:
@@ -38,20 +123,19 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
-def data_unknown(rule_id: str, what: str, cards: Sequence[Card], fix: str | None = None) -> Issue:
-    """The warning that a rule could not be decided on missing card data (RULES.md HL-DATA-UNKNOWN)."""
+def data_unknown(what: str, cards: Sequence[Card], fix: str | None = None) -> Issue:
+    """The warning that the rule could not be decided on missing card data (RULES.md HL-DATA-UNKNOWN)."""
     listed = names(cards)
-    return Issue(DATA_UNKNOWN, WARNING, f"{rule_id} not verified: {what} for {plural(len(listed), 'card')}: "
-                 f"{', '.join(listed)}", listed,
+    return Issue(DATA_UNKNOWN, WARNING, f"{what} for {plural(len(listed), 'card')}: {', '.join(listed)}", listed,
                  fix=fix or "add the missing values with a card sheet (deckcheck cards import, or --cards)")
 
 
-def error(rule_id: str, message: str, cards: Iterable[Card] = (), limit: int | None = None,
-          actual: int | None = None, fix: str | None = None) -> Issue:
-    """An issue of severity error."""
-    return Issue(rule_id, ERROR, message, names(cards), limit, actual, fix)
+def error(message: str, cards: Iterable[Card] = (), limit: int | None = None, actual: int | None = None,
+          fix: str | None = None) -> Issue:
+    """An issue of severity error of the rule being checked."""
+    return Issue(UNSTAMPED, ERROR, message, names(cards), limit, actual, fix)
 
 
-def warning(rule_id: str, message: str, cards: Iterable[Card] = (), fix: str | None = None) -> Issue:
-    """An issue of severity warning."""
-    return Issue(rule_id, WARNING, message, names(cards), fix=fix)
+def warning(message: str, cards: Iterable[Card] = (), fix: str | None = None) -> Issue:
+    """An issue of severity warning of the rule being checked."""
+    return Issue(UNSTAMPED, WARNING, message, names(cards), fix=fix)

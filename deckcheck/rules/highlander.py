@@ -6,13 +6,58 @@ parameters and the cards' modifiers, never from this file.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
 
 from .. import grid as gridmod
 from ..cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
 from ..decks import Entry
 from ..report import ERROR, WARNING, Issue
-from . import data_unknown, error, names, plural, rule, warning
+from . import Params, data_unknown, error, names, number_word, plural, rule, rules_of, warning
 from .view import ENDURANCE, PREGAME, HighlanderView, folded
+
+
+# -- parameters -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HighlanderParams(Params):
+    """The numbers both Highlander formats share (RULES.md HL-*)."""
+
+    deck_min: int = 50
+    title_max: int = 6
+    pregame_max: int = 6
+    persona_max: int = 1
+    woc_max: int = 1
+    hand_max: int = 2
+    hand_max_without_woc: int | None = None  # the Hand icons allowed without a Weapon of Choice (type1e: 1)
+    generic_specific_max: int = 1
+    clan_cards: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({"clan macleod": "macleod"}))
+
+
+@dataclass(frozen=True)
+class Type1eParams(HighlanderParams):
+    """type1e: the Basic Attacks and Blocks every deck holds, and one Watcher at most; 1st-edition names first."""
+
+    name_edition: int | None = 1
+    hand_max_without_woc: int | None = 1
+    watcher_max: int = 1
+    basic_attacks: tuple[str, ...] = ("Upper Left Attack", "Upper Center Attack", "Upper Right Attack",
+                                      "Middle Left Attack", "Thrust", "Middle Right Attack", "Lower Left Attack",
+                                      "Lower Center Attack", "Lower Right Attack")
+    basic_blocks: tuple[str, ...] = ("Upper Left Block", "Upper Center Block", "Upper Right Block",
+                                     "Lower Left Block", "Lower Center Block", "Lower Right Block")
+
+
+@dataclass(frozen=True)
+class Type2Params(HighlanderParams):
+    """type2: Crystals, gems, the squares the Basic Attacks and the Blocks cover, exclusive subtypes."""
+
+    crystal_max: int = 1
+    unique_max: int = 1
+    gem_factor: int = 3
+    attack_squares: tuple[str, ...] = gridmod.SQUARES
+    block_squares: tuple[str, ...] = ("UL", "UC", "UR", "LL", "LC", "LR")
+    exclusive_subtypes: tuple[str, ...] = ("Watcher", "Hunter")
 
 
 def _copies(entries) -> int:
@@ -20,33 +65,34 @@ def _copies(entries) -> int:
 
 
 # -- HL-*: both formats ---------------------------------------------------------------------------
-@rule("HL-DECK-MIN", ERROR, "The Endurance holds at least 50 cards, or the minimum a modifier sets.")
-def deck_min(v: HighlanderView):
+@rule("HL-DECK-MIN", ERROR, "The Endurance holds at least {deck_min} cards, or the minimum a modifier sets.")
+def deck_min(v: HighlanderView[HighlanderParams]):
     out = []
     if v.endurance_count < v.deck_min:
         short = v.deck_min - v.endurance_count
-        out.append(error("HL-DECK-MIN", f"the Endurance holds {v.endurance_count} cards; at least {v.deck_min} are "
+        out.append(error(f"the Endurance holds {v.endurance_count} cards; at least {v.deck_min} are "
                          "required", limit=v.deck_min, actual=v.endurance_count,
                          fix=f"add {plural(short, 'card')} to the Endurance"))
     return out
 
 
-@rule("HL-TITLE-MAX", ERROR, "At most 6 cards of one title in the Endurance, across Immortal names, pictures, "
+@rule("HL-TITLE-MAX", ERROR, "At most {title_max} cards of one title in the Endurance, across Immortal names, "
+                             "pictures, "
                              "versions and editions.")
-def title_max(v: HighlanderView):
+def title_max(v: HighlanderView[HighlanderParams]):
     out = []
-    limit = int(v.params["title_max"])
+    limit = v.params.title_max
     for key, count in v.title_count.items():
         if count > limit:
             entries = v.by_title[key]
             title = entries[0].card.title
-            out.append(error("HL-TITLE-MAX", f"{count} cards titled {title}; at most {limit} are allowed",
+            out.append(error(f"{count} cards titled {title}; at most {limit} are allowed",
                              (e.card for e in entries), limit, count, f"remove {count - limit} {title}"))
     return out
 
 
 @rule("HL-RESTRICTED", ERROR, "A specific card with a Restriction number N appears at most N times.")
-def restricted(v: HighlanderView):
+def restricted(v: HighlanderView[HighlanderParams]):
     out = []
     seen: set[int] = set()
     repeated: set[int] = set()  # specific cards written on several lines (printings, pictures): rare
@@ -81,10 +127,10 @@ def restricted(v: HighlanderView):
             continue
         limit, card = min(n for n in limits if n is not None), entries[0].card
         if count > limit:
-            out.append(error("HL-RESTRICTED", f"{count} copies of {card.name}, which has Restriction number {limit}",
+            out.append(error(f"{count} copies of {card.name}, which has Restriction number {limit}",
                              (e.card for e in entries), limit, count, f"remove {count - limit} {card.name}"))
     if unknown:
-        out.append(data_unknown("HL-RESTRICTED", "Restriction number unknown (the deck holds several copies)",
+        out.append(data_unknown("Restriction number unknown (the deck holds several copies)",
                                 unknown))
     return out
 
@@ -102,7 +148,7 @@ _SECTION_OF = {t: PREGAME for t in PREGAME_TYPES} | {t: ENDURANCE for t in ENDUR
 
 
 @rule("HL-SECTION", ERROR, "Pre-Game cards are not in the Endurance, and Endurance cards are not in the Pre-Game.")
-def section(v: HighlanderView):
+def section(v: HighlanderView[HighlanderParams]):
     out = []
     unknown: list[Card] = []
     for e in v.deck.entries:
@@ -113,50 +159,53 @@ def section(v: HighlanderView):
             if e.card.type is None:
                 unknown.append(e.card)
             else:
-                out.append(error("HL-SECTION", f"{e.card.name} is a {e.card.type}, not a card of the game",
+                out.append(error(f"{e.card.name} is a {e.card.type}, not a card of the game",
                                  [e.card], fix=f"remove {e.card.name}"))
         elif kind and e.section == ENDURANCE:
-            out.append(error("HL-SECTION", f"{e.card.name} is a Pre-Game card ({e.card.type}) but stands in the "
+            out.append(error(f"{e.card.name} is a Pre-Game card ({e.card.type}) but stands in the "
                              "Endurance",
                              [e.card], fix=f"move {e.card.name} to the Pre-Game cards"))
         elif not kind and e.section == PREGAME:
-            out.append(error("HL-SECTION", f"{e.card.name} is an Endurance card ({e.card.type}) but stands in the "
+            out.append(error(f"{e.card.name} is an Endurance card ({e.card.type}) but stands in the "
                              "Pre-Game", [e.card], fix=f"move {e.card.name} to the Endurance"))
     if unknown:
-        out.append(data_unknown("HL-SECTION", "card type unknown", unknown))
+        out.append(data_unknown("card type unknown", unknown))
     return out
 
 
-@rule("HL-PERSONA-COUNT", ERROR, "At most one Persona card.")
-def persona_count(v: HighlanderView):
+@rule("HL-PERSONA-COUNT", ERROR, "At most {persona_max:word} Persona card.")
+def persona_count(v: HighlanderView[HighlanderParams]):
     out = []
+    limit = v.params.persona_max
     count = _copies(v.personas)
-    if count > 1:
-        out.append(error("HL-PERSONA-COUNT", f"{count} Persona cards; at most 1 is allowed",
-                         (e.card for e in v.personas), 1, count, f"keep one Persona and remove {count - 1}"))
+    if count > limit:
+        out.append(error(f"{count} Persona cards; at most {limit} {_is(limit)} allowed",
+                         (e.card for e in v.personas), limit, count,
+                         f"keep {number_word(limit)} Persona and remove {count - limit}"))
     return out
 
 
 @rule("HL-OTHER-PERSONA", ERROR, "With a Persona, the Endurance holds no Immortal Specific card of another "
                                  "Persona, except Clan cards and what a modifier allows.")
-def other_persona(v: HighlanderView):
+def other_persona(v: HighlanderView[HighlanderParams]):
     out = []
     _allowed, refused = v.foreign
     for who, items in refused.items():
         count = sum(n for _, n in items)
         listed = names(e.card for e, _ in items)
-        out.append(Issue("HL-OTHER-PERSONA", ERROR, f"{plural(count, 'card')} of {who} in {v.whose}: "
-                         f"{', '.join(listed)}", listed, 0, count,
+        out.append(error(f"{plural(count, 'card')} of {who} in {v.whose}: {', '.join(listed)}",
+                         (e.card for e, _ in items), 0, count,
                          f"remove {count} {who} {'card' if count == 1 else 'cards'}"))
     return out
 
 
-@rule("HL-GENERIC-SPECIFIC", ERROR, "A Generic Immortal includes at most 1 of each Immortal Specific card.")
-def generic_specific(v: HighlanderView):
+@rule("HL-GENERIC-SPECIFIC", ERROR, "A Generic Immortal includes at most {generic_specific_max} of each Immortal "
+                                    "Specific card.")
+def generic_specific(v: HighlanderView[HighlanderParams]):
     out: list[Issue] = []
     if not v.is_generic:
         return out
-    limit = int(v.params["generic_specific_max"])
+    limit = v.params.generic_specific_max
     groups: dict[int, list] = defaultdict(list)
     for e in v.specific:
         groups[e.card.owner_title_id].append(e)
@@ -164,13 +213,13 @@ def generic_specific(v: HighlanderView):
         count = entries[0].quantity if len(entries) == 1 else _copies(entries)
         if count > limit:
             card = entries[0].card
-            out.append(error("HL-GENERIC-SPECIFIC", f"{count} copies of {card.immortal}'s {card.title}; a Generic "
+            out.append(error(f"{count} copies of {card.immortal}'s {card.title}; a Generic "
                              f"Immortal may include {limit}", (e.card for e in entries), limit, count,
                              f"remove {count - limit} {card.name}"))
     return out
 
 
-def _foreign_allowed(v: HighlanderView) -> set[int]:
+def _foreign_allowed(v: HighlanderView[HighlanderParams]) -> set[int]:
     if v.is_generic:
         return set()
     allowed, _ = v.foreign
@@ -179,7 +228,7 @@ def _foreign_allowed(v: HighlanderView) -> set[int]:
 
 @rule("HL-RESERVED", ERROR, "A Reserved card is included only by the Persona named on it, or where a modifier "
                             "allows it. A Generic Immortal includes none.")
-def reserved(v: HighlanderView):
+def reserved(v: HighlanderView[HighlanderParams]):
     out = []
     allowed = _foreign_allowed(v)
     bad: list = []
@@ -193,16 +242,16 @@ def reserved(v: HighlanderView):
         elif card.reserved and not (permitted and card.signature is not True):
             bad.append(e)
     for e in bad:
-        out.append(error("HL-RESERVED", f"{e.card.name} is Reserved for {e.card.immortal}; it cannot be included by "
+        out.append(error(f"{e.card.name} is Reserved for {e.card.immortal}; it cannot be included by "
                          f"{v.whose}", [e.card], 0, e.quantity, f"remove {e.quantity} {e.card.name}"))
     if unknown:
-        out.append(data_unknown("HL-RESERVED", "Reserved mark unknown", unknown))
+        out.append(data_unknown("Reserved mark unknown", unknown))
     return out
 
 
 @rule("HL-SIGNATURE", ERROR, "A Signature card is included only by the Persona named on it. No modifier lifts "
                              "this.")
-def signature(v: HighlanderView):
+def signature(v: HighlanderView[HighlanderParams]):
     out = []
     unknown: list[Card] = []
     for e in v.others:
@@ -210,16 +259,16 @@ def signature(v: HighlanderView):
         if card.signature is None:
             unknown.append(card)
         elif card.signature:
-            out.append(error("HL-SIGNATURE", f"{card.name} is a Signature card of {card.immortal}; it cannot be "
+            out.append(error(f"{card.name} is a Signature card of {card.immortal}; it cannot be "
                              f"included by {v.whose}", [card], 0, e.quantity, f"remove {e.quantity} {card.name}"))
     if unknown:
-        out.append(data_unknown("HL-SIGNATURE", "Signature mark unknown", unknown))
+        out.append(data_unknown("Signature mark unknown", unknown))
     return out
 
 
 @rule("HL-MASTER", ERROR, "Master cards are at most the Persona's Master allowance; a Generic Immortal includes "
                           "none.")
-def master(v: HighlanderView):
+def master(v: HighlanderView[HighlanderParams]):
     out: list[Issue] = []
     masters = [e for e in v.endurance if e.card.is_master]
     count = _copies(masters)
@@ -228,7 +277,7 @@ def master(v: HighlanderView):
     if v.persona is None:
         limit = 0
     elif v.persona.gem_master is None:
-        out.append(data_unknown("HL-MASTER", f"the Master allowance of {v.persona.name} is unknown "
+        out.append(data_unknown(f"the Master allowance of {v.persona.name} is unknown "
                                 f"({plural(count, 'Master card')} in the deck)", [v.persona]))
         return out
     else:
@@ -236,13 +285,13 @@ def master(v: HighlanderView):
     if count > limit:
         who = "a Generic Immortal may include none" if v.persona is None else \
             f"{v.persona.name} allows {limit}"
-        out.append(error("HL-MASTER", f"{plural(count, 'Master card')}; {who}", (e.card for e in masters), limit,
+        out.append(error(f"{plural(count, 'Master card')}; {who}", (e.card for e in masters), limit,
                          count, f"remove {count - limit} Master {'card' if count - limit == 1 else 'cards'}"))
     return out
 
 
 @rule("HL-WEAPON-SPECIFIC", ERROR, "A Weapon Specific card is included only with the matching Weapon of Choice.")
-def weapon_specific(v: HighlanderView):
+def weapon_specific(v: HighlanderView[HighlanderParams]):
     out = []
     wielded = {e.card.weapon_key for e in v.by_type.get("Weapon of Choice", ())}
     missing: dict[str, list] = defaultdict(list)
@@ -252,107 +301,108 @@ def weapon_specific(v: HighlanderView):
             missing[card.weapon or ""].append(e)
     for weapon, entries in missing.items():
         count = _copies(entries)
-        out.append(error("HL-WEAPON-SPECIFIC", f"{plural(count, 'card')} for the {weapon} without the {weapon} Weapon "
+        out.append(error(f"{plural(count, 'card')} for the {weapon} without the {weapon} Weapon "
                          f"of Choice: {', '.join(names(e.card for e in entries))}", (e.card for e in entries), 0, count,
                          f"add the {weapon} Weapon of Choice to the Pre-Game cards, or remove these cards"))
     return out
 
 
-@rule("HL-WOC-COUNT", ERROR, "At most one Weapon of Choice, unless a modifier allows more.")
-def woc_count(v: HighlanderView):
+@rule("HL-WOC-COUNT", ERROR, "At most {woc_max:word} Weapon of Choice, unless a modifier allows more.")
+def woc_count(v: HighlanderView[HighlanderParams]):
     out = []
     wocs = v.by_type.get("Weapon of Choice", [])
     count = _copies(wocs)
     if count > v.woc_max:
-        out.append(error("HL-WOC-COUNT", f"{count} Weapons of Choice; at most {v.woc_max} allowed",
+        out.append(error(f"{count} Weapons of Choice; at most {v.woc_max} allowed",
                          (e.card for e in wocs), v.woc_max, count, f"remove {count - v.woc_max} Weapon of Choice"))
     return out
 
 
-@rule("HL-HAND-ICONS", ERROR, "The Pre-Game cards carry at most 2 Hand icons together (type1e without a Weapon "
-                              "of Choice: 1).")
-def hand_icons(v: HighlanderView):
+@rule("HL-HAND-ICONS", ERROR, "The Pre-Game cards carry at most {hand_max} Hand icons together (type1e without a "
+                              "Weapon of Choice: 1).")
+def hand_icons(v: HighlanderView[HighlanderParams]):
     out = []
-    limit = int(v.params["hand_max"])
-    if not v.by_type.get("Weapon of Choice") and v.params.get("hand_max_without_woc") is not None:
-        limit = int(v.params["hand_max_without_woc"])  # type1e: counted as wielding a one-handed weapon
+    limit = v.params.hand_max
+    if not v.by_type.get("Weapon of Choice") and v.params.hand_max_without_woc is not None:
+        limit = v.params.hand_max_without_woc  # type1e: counted as wielding a one-handed weapon
     known = [(e, e.card.hand_icons) for e in v.pregame if e.card.hand_icons]
     total = sum(icons * e.quantity for e, icons in known)
     unknown = [e.card for e in v.pregame if e.card.hand_icons is None]
     if total > limit:
-        out.append(error("HL-HAND-ICONS", f"the Pre-Game cards carry {total} Hand icons; at most {limit} are allowed",
+        out.append(error(f"the Pre-Game cards carry {total} Hand icons; at most {limit} are allowed",
                          (e.card for e, _ in known), limit, total, f"remove Pre-Game cards carrying {total - limit} "
                          "Hand icons"))
     elif unknown:
-        out.append(data_unknown("HL-HAND-ICONS", f"Hand icons unknown ({total} known)", unknown))
+        out.append(data_unknown(f"Hand icons unknown ({total} known)", unknown))
     return out
 
 
 @rule("HL-PREMIUM", ERROR, "A Premium made for one Persona needs that Persona; a Premium naming no Persona fits "
                            "any deck.")
-def premium(v: HighlanderView):
+def premium(v: HighlanderView[HighlanderParams]):
     out = []
     for e in v.by_type.get("Premium", ()):
         card = e.card
         if card.immortal_key is None:
             continue  # a Premium that names no Persona: any deck may use it, a Generic Immortal included
         if v.persona_key is None:
-            out.append(error("HL-PREMIUM", f"{card.name} is made for {card.immortal}; a Generic Immortal cannot "
+            out.append(error(f"{card.name} is made for {card.immortal}; a Generic Immortal cannot "
                              "use it", [card], fix=f"remove {card.name}, or play the {card.immortal} Persona"))
         elif v.persona is not None and card.immortal_key != v.persona_key and not v.is_own(card):
-            out.append(error("HL-PREMIUM", f"{card.name} is made for {card.immortal}; this deck plays "
+            out.append(error(f"{card.name} is made for {card.immortal}; this deck plays "
                              f"{v.persona.immortal or v.persona.name}", [card],
                              fix=f"remove {card.name}, or play the {card.immortal} Persona"))
     return out
 
 
 # -- HL1-*: type1e ---------------------------------------------------------------------------------
-def _required_titles(v: HighlanderView, rule_id: str, param: str, kind: str) -> list:
+def _required_titles(v: HighlanderView[Type1eParams], titles: tuple[str, ...], kind: str) -> list[Issue]:
     """One issue listing the titles of a format parameter that the Endurance lacks (none when all are there)."""
-    titles = v.params[param]
     present = v.endurance_titles
-    missing = [name for name, key in folded(tuple(titles)) if key not in present]
+    missing = [name for name, key in folded(titles) if key not in present]
     if not missing:
         return []
-    return [error(rule_id, f"missing {plural(len(missing), kind)}: {', '.join(missing)}", limit=len(titles),
+    return [error(f"missing {plural(len(missing), kind)}: {', '.join(missing)}", limit=len(titles),
                   actual=len(titles) - len(missing), fix=f"add {', '.join(missing)}")]
 
 
-@rule("HL1-BASIC-ATTACKS", ERROR, "At least one of each of the nine Basic Attacks.")
-def basic_attacks(v: HighlanderView):
-    return _required_titles(v, "HL1-BASIC-ATTACKS", "basic_attacks", "Basic Attack")
+@rule("HL1-BASIC-ATTACKS", ERROR, "At least one of each of the {basic_attacks:word} Basic Attacks.")
+def basic_attacks(v: HighlanderView[Type1eParams]):
+    return _required_titles(v, v.params.basic_attacks, "Basic Attack")
 
 
-@rule("HL1-BASIC-BLOCKS", ERROR, "At least one of each of the six Basic Blocks.")
-def basic_blocks(v: HighlanderView):
-    return _required_titles(v, "HL1-BASIC-BLOCKS", "basic_blocks", "Basic Block")
+@rule("HL1-BASIC-BLOCKS", ERROR, "At least one of each of the {basic_blocks:word} Basic Blocks.")
+def basic_blocks(v: HighlanderView[Type1eParams]):
+    return _required_titles(v, v.params.basic_blocks, "Basic Block")
 
 
-@rule("HL1-PREGAME-MAX", ERROR, "At most 6 Pre-Game cards in all, plus what modifiers add.")
-def pregame_max_1e(v: HighlanderView):
+@rule("HL1-PREGAME-MAX", ERROR, "At most {pregame_max} Pre-Game cards in all, plus what modifiers add.")
+def pregame_max_1e(v: HighlanderView[Type1eParams]):
     out = []
-    limit = int(v.params["pregame_max"]) + v.pregame_extra
+    limit = v.params.pregame_max + v.pregame_extra
     if v.pregame_count > limit:
-        out.append(error("HL1-PREGAME-MAX", f"{v.pregame_count} Pre-Game cards; at most {limit} are allowed",
+        out.append(error(f"{v.pregame_count} Pre-Game cards; at most {limit} are allowed",
                          (e.card for e in v.pregame), limit, v.pregame_count,
                          f"remove {plural(v.pregame_count - limit, 'Pre-Game card')}"))
     return out
 
 
-@rule("HL1-WATCHER-COUNT", ERROR, "At most one Watcher Pre-Game card.")
-def watcher_count(v: HighlanderView):
+@rule("HL1-WATCHER-COUNT", ERROR, "At most {watcher_max:word} Watcher Pre-Game card.")
+def watcher_count(v: HighlanderView[Type1eParams]):
     out = []
+    limit = v.params.watcher_max
     watchers = list(v.by_type.get("Watcher", ()))
     count = _copies(watchers)
-    if count > 1:
-        out.append(error("HL1-WATCHER-COUNT", f"{count} Watcher Pre-Game cards; at most 1 is allowed",
-                         (e.card for e in watchers), 1, count, f"keep one Watcher and remove {count - 1}"))
+    if count > limit:
+        out.append(error(f"{count} Watcher Pre-Game cards; at most {limit} {_is(limit)} allowed",
+                         (e.card for e in watchers), limit, count,
+                         f"keep {number_word(limit)} Watcher and remove {count - limit}"))
     return out
 
 
 # -- HL2-*: type2 ----------------------------------------------------------------------------------
 @rule("HL2-EDITION-MIX", ERROR, "All Endurance cards of one title come from one edition.")
-def edition_mix(v: HighlanderView):
+def edition_mix(v: HighlanderView[Type2Params]):
     out: list[Issue] = []
     for entries in v.by_title.values():
         editions = sorted({e.card.edition for e in entries})
@@ -362,24 +412,25 @@ def edition_mix(v: HighlanderView):
             for e in entries:
                 per[e.card.edition] += e.quantity
             keep = max(per, key=lambda ed: (per[ed], -ed))
-            out.append(error("HL2-EDITION-MIX", f"{title} comes from editions {', '.join(map(str, editions))}; "
+            out.append(error(f"{title} comes from editions {', '.join(map(str, editions))}; "
                              "all cards of one title must share one edition", (e.card for e in entries),
                              fix=f"use only edition {keep} {title} cards"))
     return out
 
 
 @rule("HL2-SLEEVES", WARNING, "The deck mixes editions: opaque sleeves of one colour are required.")
-def sleeves(v: HighlanderView):
+def sleeves(v: HighlanderView[Type2Params]):
     out: list[Issue] = []
     editions = sorted({e.card.edition for e in v.endurance})
     if len(editions) > 1:
-        out.append(warning("HL2-SLEEVES", f"the Endurance mixes editions {', '.join(map(str, editions))}; their backs "
+        out.append(warning(f"the Endurance mixes editions {', '.join(map(str, editions))}; their backs "
                            "differ", fix="play the deck in opaque sleeves of one colour"))
     return out
 
 
-def _coverage(v: HighlanderView, entries, needed: int, rule_id: str, what: str):
+def _coverage(entries: list[Entry], squares: tuple[str, ...], what: str) -> list[Issue]:
     out: list[Issue] = []
+    needed = gridmod.mask_of(squares)
     covered = 0
     unknown: list[Card] = []
     for e in entries:
@@ -391,56 +442,58 @@ def _coverage(v: HighlanderView, entries, needed: int, rule_id: str, what: str):
     if not missing:
         return out
     if unknown:
-        out.append(data_unknown(rule_id, f"grid unknown (squares {gridmod.format_grid(missing)} not covered by the "
+        out.append(data_unknown(f"grid unknown (squares {gridmod.format_grid(missing)} not covered by the "
                                 "known grids)", unknown))
         return out
-    squares = gridmod.squares_of(missing)
-    out.append(error(rule_id, f"the {what} do not cover {plural(len(squares), 'square')}: "
-                     f"{', '.join(gridmod.SQUARE_NAMES[s] for s in squares)}", limit=bin(needed).count("1"),
+    uncovered = gridmod.squares_of(missing)
+    out.append(error(f"the {what} do not cover {plural(len(uncovered), 'square')}: "
+                     f"{', '.join(gridmod.SQUARE_NAMES[s] for s in uncovered)}", limit=bin(needed).count("1"),
                      actual=bin(needed & covered).count("1"),
-                     fix=f"add {what} covering {' '.join(squares)}"))
+                     fix=f"add {what} covering {' '.join(uncovered)}"))
     return out
 
 
-@rule("HL2-ATTACK-GRID", ERROR, "The Basic Attack cards together cover all 9 squares.")
-def attack_grid(v: HighlanderView):
+@rule("HL2-ATTACK-GRID", ERROR, "The Basic Attack cards together cover all {attack_squares} squares.")
+def attack_grid(v: HighlanderView[Type2Params]):
     out = []
     entries = [e for e in v.endurance if e.card.basic and e.card.type == "Attack"]
-    out.extend(_coverage(v, entries, int(v.params["attack_squares"]), "HL2-ATTACK-GRID", "Basic Attacks"))
+    out.extend(_coverage(entries, v.params.attack_squares, "Basic Attacks"))
     return out
 
 
-@rule("HL2-BLOCK-GRID", ERROR, "The Block cards together cover the 6 squares of the upper and lower rows.")
-def block_grid(v: HighlanderView):
+@rule("HL2-BLOCK-GRID", ERROR, "The Block cards together cover the {block_squares} squares of the upper and lower "
+                               "rows.")
+def block_grid(v: HighlanderView[Type2Params]):
     out = []
     entries = [e for e in v.endurance if e.card.type == "Block"]
-    out.extend(_coverage(v, entries, int(v.params["block_squares"]), "HL2-BLOCK-GRID", "Blocks"))
+    out.extend(_coverage(entries, v.params.block_squares, "Blocks"))
     return out
 
 
-@rule("HL2-PREGAME-MAX", ERROR, "The Pre-Game deck holds at most 6 cards that are not Crystals, plus 1 Crystal.")
-def pregame_max_2e(v: HighlanderView):
+@rule("HL2-PREGAME-MAX", ERROR, "The Pre-Game deck holds at most {pregame_max} cards that are not Crystals, plus "
+                                "{crystal_max} Crystal.")
+def pregame_max_2e(v: HighlanderView[Type2Params]):
     out = []
     crystals = [e for e in v.pregame if e.card.type == "Crystal"]
     others = [e for e in v.pregame if e.card.type != "Crystal"]
-    limit = int(v.params["pregame_max"]) + v.pregame_extra
+    limit = v.params.pregame_max + v.pregame_extra
     count = _copies(others)
     if count > limit:
-        out.append(error("HL2-PREGAME-MAX", f"{count} Pre-Game cards besides Crystals; at most {limit} are allowed",
+        out.append(error(f"{count} Pre-Game cards besides Crystals; at most {limit} are allowed",
                          (e.card for e in others), limit, count, f"remove {count - limit} Pre-Game "
                          f"{'card' if count - limit == 1 else 'cards'}"))
-    crystal_max = int(v.params["crystal_max"])
+    crystal_max = v.params.crystal_max
     count = _copies(crystals)
     if count > crystal_max:
-        out.append(error("HL2-PREGAME-MAX", f"{count} Crystals in the Pre-Game; at most {crystal_max} is allowed",
-                         (e.card for e in crystals), crystal_max, count, f"keep one Crystal and remove "
-                         f"{count - crystal_max}"))
+        out.append(error(f"{count} Crystals in the Pre-Game; at most {crystal_max} {_is(crystal_max)} "
+                         "allowed", (e.card for e in crystals), crystal_max, count,
+                         f"keep {number_word(crystal_max)} Crystal and remove {count - crystal_max}"))
     return out
 
 
-@rule("HL2-PREGAME-UNIQUE", ERROR, "Of a Pre-Game card marked unique, at most one card of that title "
+@rule("HL2-PREGAME-UNIQUE", ERROR, "Of a Pre-Game card marked unique, at most {unique_max:word} card of that title "
                                    "(all Crystals share the title Crystal).")
-def pregame_unique(v: HighlanderView):
+def pregame_unique(v: HighlanderView[Type2Params]):
     out = []
     groups: dict[str, list] = defaultdict(list)
     unknown: list[Card] = []
@@ -454,24 +507,26 @@ def pregame_unique(v: HighlanderView):
             groups[e.card.title_key].append(e)
         elif e.card.unique is None and pregame_titles[e.card.title_key] > 1:
             unknown.append(e.card)
+    limit = v.params.unique_max
     for key, entries in groups.items():
         count = _copies(entries)
-        if count > 1:
+        if count > limit:
             title = "Crystal" if key == "crystal" else entries[0].card.title
-            out.append(error("HL2-PREGAME-UNIQUE", f"{count} unique Pre-Game cards titled {title}; at most 1 is "
-                             "allowed",
-                             (e.card for e in entries), 1, count, f"keep one {title} and remove {count - 1}"))
+            out.append(error(f"{count} unique Pre-Game cards titled {title}; at most {limit} {_is(limit)} allowed",
+                             (e.card for e in entries), limit, count,
+                             f"keep {number_word(limit)} {title} and remove {count - limit}"))
     if unknown:
-        out.append(data_unknown("HL2-PREGAME-UNIQUE", "unique mark unknown (several cards of one title)", unknown))
+        out.append(data_unknown("unique mark unknown (several cards of one title)", unknown))
     return out
 
 
-@rule("HL2-GEMS", ERROR, "Gem icons of each colour but Master add up to at most 3 x the Persona's value.")
-def gems(v: HighlanderView):
+@rule("HL2-GEMS", ERROR, "Gem icons of each colour but Master add up to at most {gem_factor} x the Persona's "
+                         "value.")
+def gems(v: HighlanderView[Type2Params]):
     out: list[Issue] = []
     if v.persona is None or v.is_generic:  # no gem limit is stated for a Generic Immortal
         return out
-    factor = int(v.params["gem_factor"])
+    factor = v.params.gem_factor
     for colour in GEM_COLOURS[1:]:
         carrying = [(e, icons) for e in v.endurance if (icons := e.card.gem(colour))]
         total = sum(icons * e.quantity for e, icons in carrying)
@@ -479,24 +534,24 @@ def gems(v: HighlanderView):
         allowance = v.persona.gem(colour)
         if allowance is None:
             if total or unknown_cards:
-                out.append(data_unknown("HL2-GEMS", f"the {colour.title()} gem value of {v.persona.name} is unknown "
+                out.append(data_unknown(f"the {colour.title()} gem value of {v.persona.name} is unknown "
                                         f"({total} {colour.title()} icons in the Endurance)",
                                         [v.persona] + [e.card for e, _ in carrying]))
             continue
         limit = factor * allowance
         if total > limit:
-            out.append(error("HL2-GEMS", f"{total} {colour.title()} gem icons in the Endurance; {v.persona.name} "
+            out.append(error(f"{total} {colour.title()} gem icons in the Endurance; {v.persona.name} "
                              "allows "
                              f"{limit} ({factor} x {allowance})", (e.card for e, _ in carrying), limit, total,
                              f"remove cards carrying {total - limit} {colour.title()} icons"))
         elif unknown_cards:
-            out.append(data_unknown("HL2-GEMS", f"{colour.title()} gem icons unknown ({total} of {limit} known)",
+            out.append(data_unknown(f"{colour.title()} gem icons unknown ({total} of {limit} known)",
                                     unknown_cards))
     return out
 
 
 @rule("HL2-PERMISSION", ERROR, "A card that needs a permission is included only if a Pre-Game card grants it.")
-def permission(v: HighlanderView):
+def permission(v: HighlanderView[Type2Params]):
     out = []
     from ..text import normalize
     missing: dict[str, list] = defaultdict(list)
@@ -506,16 +561,16 @@ def permission(v: HighlanderView):
                 missing[tag].append(e)
     for tag, entries in missing.items():
         count = _copies(entries)
-        out.append(error("HL2-PERMISSION", f"{plural(count, 'card')} need the permission {tag!r}, which no Pre-Game "
+        out.append(error(f"{plural(count, 'card')} need the permission {tag!r}, which no Pre-Game "
                          f"card grants: {', '.join(names(e.card for e in entries))}", (e.card for e in entries), 0,
                          count, f"add a Pre-Game card that grants {tag}, or remove these cards"))
     return out
 
 
 @rule("HL2-WATCHER-HUNTER", ERROR, "Watcher cards and Hunter cards exclude each other.")
-def watcher_hunter(v: HighlanderView):
+def watcher_hunter(v: HighlanderView[Type2Params]):
     out = []
-    kinds = {str(k).lower(): k for k in v.params["exclusive_subtypes"]}
+    kinds = {k.lower(): k for k in v.params.exclusive_subtypes}
     found: dict[str, list] = defaultdict(list)
     for e in v.deck.entries:
         for sub in e.card.subtype:
@@ -524,15 +579,19 @@ def watcher_hunter(v: HighlanderView):
     if len(found) > 1:
         counts = {k: _copies(es) for k, es in found.items()}
         fewer = min(counts, key=lambda k: counts[k])
-        out.append(error("HL2-WATCHER-HUNTER", "the deck holds " + " and ".join(
+        out.append(error("the deck holds " + " and ".join(
                          f"{plural(n, k + ' card')}" for k, n in counts.items()) + "; they exclude each other",
                          (e.card for es in found.values() for e in es), fix=f"remove the {counts[fewer]} {fewer} "
                          f"{'card' if counts[fewer] == 1 else 'cards'}"))
     return out
 
 
+def _is(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
 BOTH = (deck_min, title_max, restricted, section, persona_count, other_persona, generic_specific, reserved,
         signature, master, weapon_specific, woc_count, hand_icons, premium)
-TYPE1E = BOTH + (basic_attacks, basic_blocks, pregame_max_1e, watcher_count)
-TYPE2 = BOTH + (edition_mix, sleeves, attack_grid, block_grid, pregame_max_2e, pregame_unique, gems, permission,
-                watcher_hunter)
+TYPE1E = rules_of(*BOTH, basic_attacks, basic_blocks, pregame_max_1e, watcher_count)
+TYPE2 = rules_of(*BOTH, edition_mix, sleeves, attack_grid, block_grid, pregame_max_2e, pregame_unique, gems,
+                 permission, watcher_hunter)

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card
 from ..decks import Deck, Entry
 from ..text import normalize
 
+if TYPE_CHECKING:
+    from .highlander import HighlanderParams
+
+P = TypeVar("P", bound="HighlanderParams")
 PREGAME = "Pre-Game"
 ENDURANCE = "Endurance"
 GENERIC_IMMORTAL = "generic immortal"  # the folded Immortal of a Persona titled Generic Immortal
@@ -51,10 +55,10 @@ def _allocation_order(e: Entry) -> tuple:
     return (e.card.reserved is not True, e.card.name, e.card.id)
 
 
-class HighlanderView:
-    """A deck seen by the Highlander rules."""
+class HighlanderView(Generic[P]):
+    """A deck seen by the Highlander rules, with the parameters of its format (Type1eParams, Type2Params)."""
 
-    def __init__(self, deck: Deck, params: Mapping[str, Any]):
+    def __init__(self, deck: Deck, params: P):
         self.deck = deck
         self.params = params
         self.endurance: list[Entry] = []
@@ -134,7 +138,7 @@ class HighlanderView:
             return False
         if key == self.persona_key:
             return True
-        clan = self.params.get("clan_cards", {})
+        clan = self.params.clan_cards
         return key in clan and clan[key] in self.persona_key.split()
 
     # -- modifiers, applied before the rules ---------------------------------------------------
@@ -142,7 +146,7 @@ class HighlanderView:
     def deck_min(self) -> int:
         """The smallest Endurance allowed: the format's, or the highest that modifiers set (RULES.md Modifier)."""
         values = [m.deck_min for m in self.modifiers if m.deck_min is not None]
-        return max(values) if values else int(self.params["deck_min"])
+        return max(values) if values else self.params.deck_min
 
     @lazy
     def pregame_extra(self) -> int:
@@ -158,7 +162,7 @@ class HighlanderView:
     def woc_max(self) -> int:
         """How many Weapons of Choice are allowed."""
         values = [m.woc_max for m in self.modifiers if m.woc_max is not None]
-        return max(values) if values else int(self.params["woc_max"])
+        return max(values) if values else self.params.woc_max
 
     @lazy
     def grants(self) -> frozenset[str]:
@@ -171,7 +175,7 @@ class HighlanderView:
     @lazy
     def others(self) -> list[Entry]:
         """Immortal Specific cards (any section) that are not the played Persona's own: all, for a Generic Immortal."""
-        own, clan = self.persona_key, self.params.get("clan_cards", {})
+        own, clan = self.persona_key, self.params.clan_cards
         if own is None:
             return self.specific
         return [e for e in self.specific if e.card.immortal_key != own
