@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from deckcheck.cards import Card
-from deckcheck.collection import DEFAULT_CONDITION, MAX_QUANTITY, Holding, Key, language_name
+from deckcheck.collection import DEFAULT_CONDITION, MAX_QUANTITY, Holding, Holdings, Key, language_name
 from deckcheck.errors import DeckcheckError
 
 from .store import Store
@@ -70,7 +70,7 @@ class Collections:
         with self.store.engine.connect() as con:
             return [r[0] for r in con.execute(text("select name from collection order by name"))]
 
-    def holdings(self, name: str | None = "main") -> list[Holding]:
+    def holdings(self, name: str | None = "main") -> Holdings:
         """Every holding of a collection (of all, with None), in a stable order."""
         from sqlalchemy import text
         self._upgrade()
@@ -82,7 +82,8 @@ class Collections:
                 f"on c.id = e.collection_id {where} order by c.name, e.card_id, e.condition, e.language, e.foil"),
                 {"n": name}).all()
         cards = self.cards
-        return [Holding(cards[r[0]], r[1], r[2], bool(r[3]), r[4], r[5], r[6], r[7], r[8], r[9], r[10]) for r in rows]
+        return Holdings(Holding(cards[r[0]], r[1], r[2], bool(r[3]), r[4], r[5], r[6], r[7], r[8], r[9], r[10])
+                        for r in rows)
 
     def _upgrade(self) -> None:
         """Bring a database of an earlier deckcheck up to date, once: the price column, and entries whose empty

@@ -5,6 +5,7 @@ importing them only when called.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -13,7 +14,7 @@ from .catalog import CardIndex, CardSet
 from .check import check_raw
 from .errors import DeckcheckError
 from .formats import Format
-from .report import InputProblem, Report
+from .report import UNREADABLE, InputProblem, Report
 
 
 def closest_names(text: str, names: list[str], limit: int = 5) -> list[str]:
@@ -42,13 +43,15 @@ def bundled_sets() -> list[CardSet]:
                         (row.get("released") or "")[:4] or None) for row in csv.DictReader(f)]
 
 
-class Catalog:
-    """The cards a command sees: the stored database, overlaid by card sheets given for this run."""
+class CardSource:
+    """The cards a run sees: stored cards (of a database, or the bundled files), overlaid by this run's cards.
 
-    def __init__(self, db_url: str | None = None, sheets: Sequence[str | Path] = ()):
-        from .db.store import Store
-        self.store = Store(db_url)
-        self.overlay: list[Card] = []
+    A card of the overlay replaces the stored card of the same id, or is added. Name indexes are
+    built once per game.
+    """
+
+    def __init__(self, overlay: Iterable[Card] = (), sheets: Sequence[str | Path] = ()):
+        self.overlay: list[Card] = list(overlay)
         self.partial: dict[str, frozenset[str]] = {}  # card id -> the columns its sheet row had (a partial sheet)
         self.notices: list[str] = []  # what the card sheets held that was ignored (unknown columns)
         for sheet in sheets:
@@ -61,9 +64,13 @@ class Catalog:
             self.notices += [f"{sheet}: {notice}" for notice in data.notices]
         self._indexes: dict[str, CardIndex] = {}
 
+    def stored(self, game: str | None = None) -> list[Card]:
+        """The stored cards (of one game), in a stable order."""
+        raise NotImplementedError
+
     def cards(self, game: str | None = None) -> list[Card]:
-        """Stored cards of a game, with this run's sheet rows replacing (same id) or adding cards."""
-        stored = self.store.cards(game)
+        """Stored cards of a game, with this run's cards replacing (same id) or adding cards."""
+        stored = self.stored(game)
         if not self.overlay:
             return stored
         extra = {c.id: c for c in self.overlay if game is None or c.game == game}
@@ -100,6 +107,34 @@ def _overlaid(stored: Card, given: Card, columns: frozenset[str] | None) -> Card
     changes = {_FIELDS_OF_COLUMNS.get(c, c): getattr(given, _FIELDS_OF_COLUMNS.get(c, c)) for c in columns
                if _FIELDS_OF_COLUMNS.get(c, c) in names and c not in ("id", "name", "title", "game")}
     return replace(stored, _cache={}, **changes)
+
+
+class Catalog(CardSource):
+    """The cards a command sees: the stored database (CONTRACTS §5), overlaid by this run's cards and sheets."""
+
+    def __init__(self, db_url: str | None = None, sheets: Sequence[str | Path] = (), cards: Iterable[Card] = ()):
+        from .db.store import Store
+        self.store = Store(db_url)
+        super().__init__(cards, sheets)
+
+    def stored(self, game: str | None = None) -> list[Card]:
+        """The database's cards (of one game)."""
+        return self.store.cards(game)
+
+
+class BundledCards(CardSource):
+    """The bundled cards, read from the package's own files: no database is opened or created, nothing written."""
+
+    def stored(self, game: str | None = None) -> list[Card]:
+        """The bundled cards (of one game), in the order a database returns them."""
+        return [c for c in _bundled() if game is None or c.game == game]
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> tuple[Card, ...]:
+    """The bundled card sheets, read once per process, sorted like the database's `order by game, edition, set, id`."""
+    from .db.store import bundled_cards
+    return tuple(sorted(bundled_cards(), key=lambda c: (c.game, c.edition, c.set is not None, c.set or "", c.id)))
 
 
 DECK_SUFFIXES = (".txt", ".dec", ".deck", ".csv", ".xlsx", ".json")
@@ -159,10 +194,10 @@ def _folder_files(folder: Path) -> list[Path | UnreadableFolder]:
 def unreadable(source: str, exc: Exception, fmt_name: str = "") -> Report:
     """The report of a deck file that could not be read at all."""
     return Report(deck=source, format=fmt_name, input_errors=[InputProblem(getattr(exc, "line", None),
-                                                                           source, str(exc))])
+                                                                           source, str(exc), kind=UNREADABLE)])
 
 
-def check_files(paths: Iterable[str | Path | UnreadableFolder], catalog: Catalog, fmt: str | None = None,
+def check_files(paths: Iterable[str | Path | UnreadableFolder], catalog: CardSource, fmt: str | None = None,
                 progress: Callable[[int], None] | None = None, details: bool = False) -> Iterator[Report]:
     """Check every deck in the files and folders; a file that cannot be read is a report with its error."""
     from .importers.decklists import read_decklists

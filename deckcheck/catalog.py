@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Sequence
 
 from .cards import Card
 from .decklist import ends_in_bare_number, split_set
-from .errors import CardNotFoundError
+from .errors import AmbiguousCardError, CardNotFoundError, UnknownCardError
 from .text import normalize
 
 
@@ -152,7 +152,7 @@ class CardIndex:
     # -- sets ----------------------------------------------------------------------------------
     def set_code(self, text: str) -> str:
         """The code of the set a text names (code or name, any case, a leading "The" optional);
-        CardNotFoundError listing the closest sets otherwise."""
+        UnknownCardError listing the closest sets otherwise."""
         code = self._set_codes.get(_set_key(text)) or self._set_codes.get(normalize(text))
         if code is not None:
             return code
@@ -162,7 +162,7 @@ class CardIndex:
         shown = [f"{names[c].code} ({names[c].name})" if names[c].code != names[c].name else names[c].name
                  for c in dict.fromkeys(close)]
         hint = f"; closest sets: {', '.join(dict.fromkeys(shown))}" if shown else ""
-        raise CardNotFoundError(f"[{text}]", f"unknown set {text!r}{hint} (deckcheck cards sets lists them all)")
+        raise UnknownCardError(f"[{text}]", f"unknown set {text!r}{hint} (deckcheck cards sets lists them all)")
 
     def _in_set(self, card: Card, code: str) -> bool:
         return card.set is not None and self._set_codes.get(_set_key(card.set), card.set) == code
@@ -189,7 +189,7 @@ class CardIndex:
 
     def resolve(self, text: str, set_code: str | None = None, context: Context = NO_CONTEXT,
                 suggest: bool = True) -> Card:
-        """The one card the text names (optionally in a set); raise CardNotFoundError otherwise.
+        """The one card the text names (optionally in a set); raise UnknownCardError or AmbiguousCardError.
 
         With suggest False an unknown name raises without suggestions (a caller trying several
         readings of a line asks for them once, for the reading it reports).
@@ -199,7 +199,7 @@ class CardIndex:
         if card is not None:
             return card
         written = f"{text} [{set_code}]" if set_code else text
-        raise CardNotFoundError(written, f"ambiguous: {len(_groups(found))} different cards match; write one of "
+        raise AmbiguousCardError(written, f"ambiguous: {len(_groups(found))} different cards match; write one of "
                                 "them", [c.write_as for c in self.candidates(found, context)])
 
     def _found(self, text: str, set_code: str | None, context: Context, suggest: bool = True) -> list[Card]:
@@ -216,16 +216,16 @@ class CardIndex:
             exact = [c for c in exact if c.name.rstrip()[-1:].isdigit()]
             forms = []
             if not exact:
-                raise CardNotFoundError(text, _two_ways(text))
+                raise UnknownCardError(text, _two_ways(text))
         found = exact or forms
         if not found:
-            raise CardNotFoundError(text, "unknown card", self.suggest(text, context=context) if suggest else [])
+            raise UnknownCardError(text, "unknown card", self.suggest(text, context=context) if suggest else [])
         if set_code:
             code = self.set_code(set_code)
             in_set = [c for c in exact if self._in_set(c, code)] or [c for c in forms if self._in_set(c, code)]
             if not in_set:
                 sets = sorted({c.set or "?" for c in exact + forms})
-                raise CardNotFoundError(f"{text} [{set_code}]",
+                raise UnknownCardError(f"{text} [{set_code}]",
                                         f"no printing in set {set_code}; printed in {', '.join(sets)}")
             found = in_set
         if context.edition is not None:

@@ -9,7 +9,7 @@ from .decklist import RawDeck
 from .decks import Deck, build_deck
 from .errors import UnknownFormatError
 from .formats import DEFAULT_FORMAT, Format, get_format
-from .report import InputProblem, Report
+from .report import UNKNOWN_FORMAT, InputProblem, Report
 from .stats import stats_of
 
 
@@ -54,7 +54,8 @@ def check_raw(raw: RawDeck, index_for: Callable[[Format], CardIndex], requested:
         fmt = choose_format(raw, requested)
     except UnknownFormatError as exc:  # an unknown format named in the deck itself is that deck's input error
         return Report(deck=raw.source, format=requested or raw.declared_format or "", player=raw.player,
-                      input_errors=[InputProblem(None, raw.declared_format or requested or "", str(exc))])
+                      input_errors=[InputProblem(None, raw.declared_format or requested or "", str(exc),
+                                                 kind=UNKNOWN_FORMAT)])
     deck, problems = build_deck(raw, index_for(fmt), fmt)
     if problems:
         return Report(deck=raw.source, format=fmt.name, player=raw.player, counts=_counts(deck, fmt),

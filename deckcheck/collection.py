@@ -9,12 +9,13 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from .cards import Card
 from .catalog import CardIndex
 from .cells import CellError
 from .errors import CardNotFoundError, RowProblem
+from .records import Records
 from .text import normalize
 
 COLUMNS = ("card", "set", "quantity", "condition", "language", "foil", "trade_quantity", "want_quantity",
@@ -152,6 +153,20 @@ def value(holdings: Iterable[Holding]) -> tuple[dict[str, Decimal], int]:
     return dict(totals), unpriced
 
 
+class Holdings(list[Holding], Records):
+    """The holdings of one or more collections; `records()` gives the collection sheet's rows (CONTRACTS §4)."""
+
+    record_columns = ("collection", "card", "set", "quantity", "condition", "language", "foil", "trade_quantity",
+                      "want_quantity", "location", "notes", "price", "card_id")
+
+    def records(self) -> list[dict[str, Any]]:
+        """One row per holding: the §4 columns plus the collection's name and the printing's card_id."""
+        return [{"collection": h.collection, "card": h.card.name, "set": h.card.set or "", "quantity": h.quantity,
+                 "condition": h.condition, "language": h.language, "foil": h.foil,
+                 "trade_quantity": h.trade_quantity, "want_quantity": h.want_quantity, "location": h.location,
+                 "notes": h.notes, "price": h.price, "card_id": h.card.id} for h in self]
+
+
 def condition_code(text: str) -> str | None:
     """M NM LP MP HP D from a code or another tool's word; '' for none; None when not a condition."""
     t = text.strip()
@@ -210,8 +225,7 @@ class RowReader:
             else:
                 found = self.resolve(name, _text(get("set")))
                 if isinstance(found, CardNotFoundError):
-                    message = str(found).split(": ", 1)[-1].split("; did you mean")[0]
-                    problems.append(RowProblem(number, "card", name, message, found.suggestions))
+                    problems.append(RowProblem(number, "card", name, found.reason, found.suggestions))
                 else:
                     card = found
         raw_condition = _text(get("condition"))

@@ -282,13 +282,13 @@ def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most thi
 def cards_show(name: str, cards: CardsOption = None, db: DbOption = None) -> None:
     """Show a card (or every card a name matches) with its rules data and grid."""
     from .api import Catalog
-    from .errors import CardNotFoundError
+    from .errors import UnknownCardError
     from .render import card_panel
     index = Catalog(db, cards or ()).index_all()
     found = [c for c in index.cards if c.id == name] or index.matches(name)
     if not found:
         index.lookup(name)  # raises the error a decklist line would get: unknown card, set or number
-        raise CardNotFoundError(name, "unknown card", index.suggest(name))
+        raise UnknownCardError(name, "unknown card", index.suggest(name))
     out = _console()
     for card in found:
         out.print(card_panel(card))

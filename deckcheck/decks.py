@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Iterator
 from .cards import Card
 from .catalog import CardIndex, Context
 from .decklist import SIDE_WORDS, RawDeck, RawLine
-from .errors import CardNotFoundError
-from .report import InputProblem
+from .errors import CardNotFoundError, UnknownCardError
+from .report import WRONG_SECTION, InputProblem
 
 if TYPE_CHECKING:
     from .formats import Format
@@ -91,7 +91,7 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
             result = _resolve_line(line, index, context, suggest=True)
         if isinstance(result, CardNotFoundError):
             problems.append(InputProblem(line.line, line.text, _message(result, line, raw),
-                                         tuple(result.suggestions)))
+                                         tuple(result.suggestions), result.kind))
             continue
         card, quantity = result
         if line.section in SIDE_WORDS:
@@ -101,7 +101,7 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
         if section is None:
             problems.append(InputProblem(line.line, line.text, f"section {line.section!r} is not part of format "
                                                                f"{fmt.name}; its sections are "
-                                                               f"{', '.join(fmt.sections)}"))
+                                                               f"{', '.join(fmt.sections)}", kind=WRONG_SECTION))
             continue
         deck.add(card, quantity, section, line.line, line.attach)
     for side, count in aside.items():
@@ -111,7 +111,7 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
         try:
             hero = index.resolve(p.hero)
         except CardNotFoundError as exc:
-            problems.append(InputProblem(p.line, p.text, _message(exc), tuple(exc.suggestions)))
+            problems.append(InputProblem(p.line, p.text, exc.reason, tuple(exc.suggestions), exc.kind))
             hero = None
         deck.players.append(Player(p.name, hero, p.line))
     problems.sort(key=lambda p: p.line or 0)
@@ -134,19 +134,17 @@ def _resolve_line(line: RawLine, index: CardIndex, context: Context,
     assert error is not None
     if suggest and _is_unknown(error):
         name = line.readings[0][1]
-        error = CardNotFoundError(error.text, "unknown card", index.suggest(name, context=context))
+        error = UnknownCardError(error.text, "unknown card", index.suggest(name, context=context))
     return error
 
 
 def _is_unknown(error: CardNotFoundError) -> bool:
-    return str(error).split(": ", 1)[-1].startswith("unknown card")
+    """A name that matches no card (not an ambiguity, nor a set or number written wrong)."""
+    return isinstance(error, UnknownCardError) and error.reason == "unknown card"
 
 
 def _message(error: CardNotFoundError, line: RawLine | None = None, raw: RawDeck | None = None) -> str:
-    text = str(error)
-    prefix = f"{error.text!r}: "
-    text = text[len(prefix):] if text.startswith(prefix) else text
-    text = text.split("; did you mean")[0]
+    text = error.reason
     if line is not None and raw is not None and line.line == raw.first_card_line and _is_unknown(error) \
             and line.section is None:
         text += " (if this line is the deck's title, start it with # or write it as Name: ...)"

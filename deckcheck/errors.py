@@ -68,13 +68,30 @@ class DecklistError(DeckcheckError):
 
 
 class CardNotFoundError(DeckcheckError):
-    """A card name that matches no card, or several cards that differ in rules data."""
+    """A card name that does not name exactly one card: UnknownCardError or AmbiguousCardError.
 
-    def __init__(self, text: str, message: str, suggestions: list[str] | None = None):
+    `text` is the name as written, `reason` what is wrong without the name ("unknown card"),
+    `suggestions` the closest names (unknown) or how to write each card it could be (ambiguous).
+    """
+
+    kind = "unknown-card"  # InputProblem.kind of a decklist line that fails this way
+
+    def __init__(self, text: str, reason: str, suggestions: list[str] | None = None):
         self.text = text
+        self.reason = reason
         self.suggestions = suggestions or []
         hint = f"; did you mean: {', '.join(self.suggestions)}?" if self.suggestions else ""
-        super().__init__(f"{text!r}: {message}{hint}")
+        super().__init__(f"{text!r}: {reason}{hint}")
+
+
+class UnknownCardError(CardNotFoundError):
+    """A name that matches no card (or no printing in the set named); suggestions are the closest names."""
+
+
+class AmbiguousCardError(CardNotFoundError):
+    """A name that matches several cards that differ in rules data; suggestions say how to write each."""
+
+    kind = "ambiguous-card"
 
 
 class DatabaseError(DeckcheckError):

@@ -13,7 +13,7 @@ from rich.text import Text
 from . import grid as gridmod
 from .cards import Card
 from .plain import short_message
-from .report import Report
+from .report import AMBIGUOUS_CARD, Report
 
 # control characters (ESC starts terminal escape sequences; CR rewrites the line), bidi overrides, lone surrogates
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
@@ -71,7 +71,7 @@ def report_panel(report: Report) -> Panel:
         table.add_column("text")
         table.add_column("problem")
         for e in report.input_errors:
-            label = "write one of" if e.message.startswith("ambiguous") else "did you mean"
+            label = "write one of" if e.kind == AMBIGUOUS_CARD else "did you mean"
             hint = f"\n{label}: {', '.join(e.suggestions)}" if e.suggestions else ""
             table.add_row("" if e.line is None else str(e.line), plain(e.text), plain(e.message + hint))
         parts.append(table)

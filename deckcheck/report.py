@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
+
+from .records import Records
 
 ERROR = "error"
 WARNING = "warning"
@@ -36,14 +38,25 @@ class Issue(NamedTuple):
         return out
 
 
+# InputProblem.kind: what made a deck (or one of its lines) uncheckable, for programs to branch on
+BAD_LINE = "bad-line"              # the line does not read as a decklist line, or a heading is wrong
+UNKNOWN_CARD = "unknown-card"      # no card has this name (suggestions: the closest names)
+AMBIGUOUS_CARD = "ambiguous-card"  # several different cards have it (suggestions: how to write each)
+WRONG_SECTION = "wrong-section"    # a section the format does not have
+UNKNOWN_FORMAT = "unknown-format"  # the deck names a format that does not exist
+UNREADABLE = "unreadable"          # the file could not be read at all
+PROBLEM_KINDS = (BAD_LINE, UNKNOWN_CARD, AMBIGUOUS_CARD, WRONG_SECTION, UNKNOWN_FORMAT, UNREADABLE)
+
+
 @dataclass(frozen=True, slots=True)
 class InputProblem:
-    """A line of the decklist that could not be read or resolved."""
+    """A line of the decklist that could not be read or resolved, and what kind of problem it is."""
 
     line: int | None
     text: str
     message: str
     suggestions: tuple[str, ...] = ()
+    kind: str = BAD_LINE
 
     def as_dict(self) -> dict:
         """The JSON object of CONTRACTS.md §3."""
@@ -51,8 +64,11 @@ class InputProblem:
 
 
 @dataclass(slots=True)
-class Report:
-    """The verdict on one deck. `legal` is derived: None with input errors, else no error-severity issue."""
+class Report(Records):
+    """The verdict on one deck. `legal` is derived: None with input errors, else no error-severity issue.
+
+    `records()` gives one row per issue and per input error (columns RECORD_COLUMNS).
+    """
 
     deck: str
     format: str
@@ -86,6 +102,21 @@ class Report:
         """0 legal, 1 not legal, 2 could not be checked (CONTRACTS.md §3)."""
         legal = self.legal
         return 2 if legal is None else (0 if legal else 1)
+
+    record_columns = ("deck", "player", "format", "legal", "persona", "kind", "rule", "severity", "message", "cards",
+                      "limit", "actual", "fix", "line", "text", "suggestions")
+
+    def records(self) -> list[dict[str, Any]]:
+        """One row per issue (kind 'issue') and per input error (kind: its InputProblem.kind)."""
+        head: dict[str, Any] = {"deck": self.deck, "player": self.player, "format": self.format,
+                                "legal": self.legal, "persona": self.persona}
+        rows = [head | {"kind": "issue", "rule": i.rule, "severity": i.severity, "message": i.message,
+                        "cards": ", ".join(i.cards), "limit": i.limit, "actual": i.actual, "fix": i.fix,
+                        "line": None, "text": None, "suggestions": None} for i in self.issues]
+        rows += [head | {"kind": e.kind, "rule": None, "severity": None, "message": e.message, "cards": None,
+                         "limit": None, "actual": None, "fix": None, "line": e.line, "text": e.text,
+                         "suggestions": ", ".join(e.suggestions)} for e in self.input_errors]
+        return rows
 
     def as_dict(self) -> dict:
         """The JSON object of CONTRACTS.md §3."""

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import PurePath
+from typing import Any
 
+from .records import Records
 from .report import Report, worst_exit_code
 
 SUMMARY_COLUMNS = ("player", "source", "format", "persona", "endurance", "pre_game", "legal", "errors", "warnings",
@@ -48,10 +50,15 @@ def _no_persona(report: Report) -> str:
 
 
 @dataclass
-class Tournament:
-    """Every deck's report, in input order."""
+class Tournament(Records):
+    """Every deck's report, in input order. `records()` gives one row per deck (the summary sheet)."""
 
     reports: list[Report] = field(default_factory=list)
+    record_columns = SUMMARY_COLUMNS
+
+    def records(self) -> list[dict[str, Any]]:
+        """One row per deck, keyed by SUMMARY_COLUMNS (the Summary sheet of `tournament check --out`)."""
+        return [dict(zip(SUMMARY_COLUMNS, row, strict=True)) for row in self.summary_rows()]
 
     @property
     def exit_code(self) -> int:

@@ -1,0 +1,61 @@
+"""The Python library of CONTRACTS §8: check decklists and read card sheets in one call.
+
+On the bundled cards these calls open no database and write nothing (no file in the user's data
+directory, no SQLAlchemy import); with `db=URL` they read that database, as the CLI's `--db` does.
+Results equal the CLI's for the same input: `check_text(...).as_dict()` is one line of `check --json`.
+"""
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Iterable
+
+from .api import BundledCards, CardSource, Catalog, check_files
+from .cards import Card
+from .check import check_raw
+from .decklist import parse_text
+from .formats import get_format
+from .report import Report
+
+
+def _cards(cards: Iterable[Card], db: str | None) -> CardSource:
+    return Catalog(db, cards=cards) if db else BundledCards(cards)
+
+
+def check_text(text: str, format: str | None = None, *, cards: Iterable[Card] = (), db: str | None = None,
+               source: str = "-") -> Report:
+    """Check a text decklist (CONTRACTS §2) and return its Report.
+
+    The format is `format`, else the deck's `Format:` line, else type1e. `cards` (e.g. from
+    read_card_sheet) add to or replace bundled cards for this call; `source` is the name the
+    report gives the deck (`-`, as the CLI names standard input). An unknown or ambiguous card,
+    or an unknown format named in the deck, is an input error in the report (`legal` is None);
+    an unknown `format` argument raises UnknownFormatError.
+    """
+    if format:
+        get_format(format)
+    return check_raw(parse_text(text, source), _cards(cards, db).index, format)
+
+
+def check_file(path: str | Path, format: str | None = None, *, cards: Iterable[Card] = (),
+               db: str | None = None) -> list[Report]:
+    """Check every deck a decklist file holds (text, CSV, XLSX, JSON; a registration workbook holds several).
+
+    A folder checks every decklist file in it. A file that cannot be read gives one report whose
+    input error says why, as in `check --json`.
+    """
+    if format:
+        get_format(format)
+    return list(check_files([path], _cards(cards, db), format))
+
+
+def read_card_sheet(path: str | Path) -> list[Card]:
+    """The cards of a card sheet (CONTRACTS §1, CSV or XLSX). CardSheetError names every bad row.
+
+    Columns the sheet has that deckcheck does not know are ignored with a UserWarning.
+    """
+    from .importers.cardsheet import read_card_sheet as read
+    sheet = read(path)
+    for notice in sheet.notices:
+        warnings.warn(f"{path}: {notice}", stacklevel=2)
+    return list(sheet.cards)

@@ -1,0 +1,202 @@
+"""The Python library (CONTRACTS §8): one call per job, the CLI's results, no database on the bundled cards."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import deckcheck
+from deckcheck.report import AMBIGUOUS_CARD, BAD_LINE, UNKNOWN_CARD, UNKNOWN_FORMAT, UNREADABLE, WRONG_SECTION
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+GOLDEN = EXAMPLES / "golden"
+SHEETS = {"cards/type2-my-cards.txt": "cards/my-2e-cards.csv",
+          "other-games/raven-group.txt": "other-games/raven-stormcrow-cards.csv",
+          "other-games/raven-group-illegal.txt": "other-games/raven-stormcrow-cards.csv",
+          "other-games/taktik52-table.txt": "other-games/taktik52-heroes.csv",
+          "other-games/taktik52-table-illegal.txt": "other-games/taktik52-heroes.csv"}
+
+
+def golden_decks() -> list[str]:
+    return sorted(p.name.removesuffix(".json").replace("__", "/") for p in GOLDEN.glob("*__*.json"))
+
+
+@pytest.mark.parametrize("deck", golden_decks())
+def test_check_file_equals_the_golden_cli_report(deck, monkeypatch):
+    """Results equal the CLI's: the golden files are `check --json` of the same decks."""
+    monkeypatch.chdir(ROOT)
+    cards = deckcheck.read_card_sheet(f"examples/{SHEETS[deck]}") if deck in SHEETS else []
+    reports = deckcheck.check_file(f"examples/{deck}", cards=cards)
+    assert all(isinstance(r, deckcheck.Report) for r in reports)
+    golden = json.loads((GOLDEN / (deck.replace("/", "__") + ".json")).read_text(encoding="utf-8"))
+    assert [r.as_dict() for r in reports] == golden
+
+
+def test_check_text_equals_check_file_of_the_same_text():
+    path = EXAMPLES / "decks" / "type1e-kurgan-illegal.txt"
+    by_text = deckcheck.check_text(path.read_text(encoding="utf-8"), source=str(path))
+    (by_file,) = deckcheck.check_file(path)
+    assert by_text.as_dict() == by_file.as_dict() and by_text.legal is False
+
+
+def test_the_bundled_path_reads_no_database_and_writes_nothing(tmp_path):
+    """In a fresh process with an empty home: no SQLAlchemy, no file written, taktik52's built-in cards there."""
+    code = """
+import sys, deckcheck
+r = deckcheck.check_file('examples/other-games/taktik52-table.txt',
+                         cards=deckcheck.read_card_sheet('examples/other-games/taktik52-heroes.csv'))
+assert [x.legal for x in r] == [True], [x.as_dict() for x in r]
+assert deckcheck.check_text(open('examples/decks/type1e-connor-legal.txt').read()).legal is True
+print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'platformdirs', 'pandas') if m in sys.modules))
+"""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_DB"} | {
+        "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "DECKCHECK_DB": str(tmp_path / "never.db")}
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+    assert list(home.rglob("*")) == [] and not (tmp_path / "never.db").exists()
+
+
+def test_db_argument_uses_that_database(shared_db):
+    text = (EXAMPLES / "decks" / "type1e-connor-legal.txt").read_text(encoding="utf-8")
+    assert deckcheck.check_text(text, db=shared_db).as_dict() == deckcheck.check_text(text).as_dict()
+
+
+def test_cards_replace_bundled_cards_of_the_same_id():
+    text = "Format: type1e\nEndurance:\n2 Upper Left Attack\n"
+    base = deckcheck.check_text(text)
+    import dataclasses
+
+    from deckcheck.api import BundledCards
+    card = next(c for c in BundledCards().cards() if c.name == "Upper Left Attack")
+    restricted = dataclasses.replace(card, restriction=1)
+    report = deckcheck.check_text(text, cards=[restricted])
+    assert "HL-RESTRICTED" not in [i.rule for i in base.issues]
+    assert "HL-RESTRICTED" in [i.rule for i in report.issues]
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("1 Upper Left Atack", UNKNOWN_CARD),
+    ("1 Back Away", AMBIGUOUS_CARD),
+    ("Hunters:\n1 Thrust", WRONG_SECTION),
+    ("Format: modern\n1 Thrust", UNKNOWN_FORMAT),
+    ("Endurance:\n3 x", UNKNOWN_CARD),
+])
+def test_input_problems_say_their_kind(text, kind):
+    report = deckcheck.check_text(text)
+    assert report.legal is None and [e.kind for e in report.input_errors] == [kind]
+
+
+def test_a_file_that_cannot_be_read_is_an_unreadable_report(tmp_path):
+    (report,) = deckcheck.check_file(tmp_path / "missing.txt")
+    assert report.legal is None and report.input_errors[0].kind == UNREADABLE
+
+
+def test_every_problem_kind_is_documented():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    from deckcheck.report import PROBLEM_KINDS
+    assert BAD_LINE in PROBLEM_KINDS
+    for kind in PROBLEM_KINDS:
+        assert f"`{kind}`" in readme
+
+
+def test_typed_card_errors():
+    from deckcheck.api import BundledCards
+    from deckcheck.formats import get_format
+    index = BundledCards().index(get_format("type1e"))
+    with pytest.raises(deckcheck.UnknownCardError) as unknown:
+        index.resolve("Conor McLeod Back Away")
+    assert isinstance(unknown.value, deckcheck.CardNotFoundError) and isinstance(unknown.value, ValueError)
+    assert str(unknown.value).startswith("'Conor McLeod Back Away': unknown card")
+    assert unknown.value.reason == "unknown card" and unknown.value.kind == UNKNOWN_CARD
+    with pytest.raises(deckcheck.AmbiguousCardError) as ambiguous:
+        index.resolve("Back Away")
+    assert ambiguous.value.kind == AMBIGUOUS_CARD and "Back Away (Kern)" in ambiguous.value.suggestions
+    assert ambiguous.value.reason.startswith("ambiguous: ")
+
+
+def test_bad_arguments_raise_typed_errors(tmp_path):
+    with pytest.raises(deckcheck.UnknownFormatError, match="'modern'"):
+        deckcheck.check_text("1 Thrust", format="modern")
+    sheet = tmp_path / "bad.csv"
+    sheet.write_text("name,deckbuilding\nX,flying=1\n", encoding="utf-8")
+    with pytest.raises(deckcheck.CardSheetError, match="flying"):
+        deckcheck.read_card_sheet(sheet)
+
+
+def test_read_card_sheet_warns_about_unknown_columns(tmp_path):
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("name,colour\nMy Card,blue\n", encoding="utf-8")
+    with pytest.warns(UserWarning, match="colour"):
+        cards = deckcheck.read_card_sheet(sheet)
+    assert [c.name for c in cards] == ["My Card"]
+
+
+def test_report_records_and_frame():
+    report = deckcheck.check_text("Format: type1e\n1 Upper Left Atack\n")
+    assert report.records() == [{
+        "deck": "-", "player": None, "format": "type1e", "legal": None, "persona": None, "kind": UNKNOWN_CARD,
+        "rule": None, "severity": None, "message": "unknown card", "cards": None, "limit": None, "actual": None,
+        "fix": None, "line": 2, "text": "1 Upper Left Atack",
+        "suggestions": ", ".join(report.input_errors[0].suggestions)}]
+    assert report.input_errors[0].suggestions[0] == "Upper Left Attack"
+    illegal = deckcheck.check_file(EXAMPLES / "decks" / "type1e-kurgan-illegal.txt")[0]
+    rows = illegal.records()
+    assert [(r["kind"], r["rule"], r["limit"], r["actual"]) for r in rows] == \
+        [("issue", i.rule, i.limit, i.actual) for i in illegal.issues]
+    assert all(set(r) == set(deckcheck.Report.record_columns) for r in rows)
+    frame = illegal.to_frame()
+    assert list(frame.columns) == list(deckcheck.Report.record_columns) and len(frame) == len(rows)
+    assert list(deckcheck.check_text(
+        (EXAMPLES / "decks" / "type1e-connor-legal.txt").read_text()).to_frame().columns) == list(frame.columns)
+
+
+def test_tournament_records_are_the_summary_rows():
+    reports = deckcheck.check_file(EXAMPLES / "tournament" / "registration.xlsx")
+    t = deckcheck.Tournament(reports)
+    from deckcheck.tournament import SUMMARY_COLUMNS
+    assert [list(r.values()) for r in t.records()] == t.summary_rows()
+    assert list(t.to_frame().columns) == list(SUMMARY_COLUMNS) and len(t.to_frame()) == len(reports)
+
+
+def test_collection_records(tmp_path):
+    from deckcheck.api import CollectionApp
+    app = CollectionApp(f"sqlite:///{tmp_path / 'c.db'}")
+    app.import_sheet(EXAMPLES / "collection" / "my-binder.csv")
+    holdings = app.collections.holdings("main")
+    rows = holdings.records()
+    assert len(rows) == len(holdings) > 0
+    assert rows[0]["card_id"] == holdings[0].card.id and rows[0]["collection"] == "main"
+    assert sum(r["quantity"] for r in rows) == sum(h.quantity for h in holdings)
+    assert list(holdings.to_frame().columns) == list(type(holdings).record_columns)
+
+
+def test_to_frame_without_pandas_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=re.escape("deckcheck[pandas]")):
+        deckcheck.check_text("1 Thrust").to_frame()
+
+
+def test_package_is_typed():
+    assert (Path(deckcheck.__file__).parent / "py.typed").exists()
+    for name in deckcheck.__all__:
+        assert getattr(deckcheck, name) is not None
+
+
+def test_readme_python_section_runs(tmp_path, monkeypatch):
+    """The README's 'From Python' example, run as written from the checkout."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## From Python", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert blocks
+    monkeypatch.chdir(ROOT)
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
