@@ -12,6 +12,7 @@ from . import grid as gridmod
 from .cards import (ENDURANCE_TYPES, GAMES, GEM_COLOURS, HIGHLANDER, PREGAME_TYPES, RAVEN_TYPES, Card,
                     Modifiers, parse_modifiers)
 from .errors import CardSheetError, DeckcheckError, RowProblem
+from .formula import cell_text
 from .text import normalize, slug
 
 COLUMNS = ("game", "id", "name", "title", "immortal", "weapon", "version", "edition", "set", "type", "subtype",
@@ -80,10 +81,7 @@ class _Row:
             return ""
         if isinstance(value, float) and value.is_integer():
             value = int(value)
-        text = str(value).strip()
-        if text[:1] == "'" and text[1:2] in ("=", "+", "-", "@"):  # the formula guard of our own exports
-            text = text[1:]
-        return text
+        return cell_text(str(value))
 
     def bad(self, column: str, message: str) -> None:
         self.problems.append(RowProblem(self.row, column, self.values.get(column), message))

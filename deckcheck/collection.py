@@ -15,6 +15,7 @@ from .cards import Card
 from .catalog import CardIndex
 from .cells import CellError
 from .errors import CardNotFoundError, RowProblem
+from .formula import cell_text
 from .records import Records
 from .text import normalize
 
@@ -277,9 +278,7 @@ def _text(value: object) -> str:
     if value is None:
         return ""
     if value.__class__ is str:
-        if value[:1] == "'" and value[1:2] in ("=", "+", "-", "@"):
-            return value[1:].strip()
-        return value.strip()
+        return cell_text(value)
     if value.__class__ is float and value.is_integer():
         return str(int(value))
     return str(value).strip()

@@ -10,6 +10,8 @@ from typing import Any, Iterable, Sequence
 from deckcheck.cells import CellError
 from deckcheck.errors import DeckcheckError
 
+from deckcheck.formula import unguard as unquote  # noqa: F401  (the one formula guard; readers import it here)
+
 from . import limits
 
 
@@ -42,16 +44,6 @@ def kind_of(path: Path) -> str:
     if suffix in (".csv", ".tsv"):
         return "csv"
     raise SheetError(f"{str(path)!r}: cannot read {suffix or 'a file without extension'}; use .csv or .xlsx")
-
-
-def unquote(value: object) -> object:
-    """Undo the formula guard of our own exports: a leading apostrophe before = + - @."""
-    if value.__class__ is str and value[:1] == "'" and value[1:2] in _GUARDED:
-        return value[1:]
-    return value
-
-
-_GUARDED = ("=", "+", "-", "@", "\t", "\r")
 
 
 def read_tables(path: Path, unique_headers: bool = True) -> list[Table]:

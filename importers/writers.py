@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from deckcheck.errors import DeckcheckError
+from deckcheck.formula import guard as safe_text  # the one formula guard
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 PARTIAL = ".deckcheck-partial-"
 XLSX_MAX_ROWS = 1_048_576  # rows of one worksheet, the header row included (Excel's limit)
 XLSX_MAX_CELL = 32_767  # characters of one cell (Excel's limit)
@@ -140,13 +140,6 @@ def write_text(path: Path | str, text: str) -> None:
     with atomic_path(path) as tmp:
         with open(tmp, "w", encoding="utf-8", newline="") as f:
             f.write(text)
-
-
-def safe_text(value: object) -> object:
-    """A CSV cell that no spreadsheet runs as a formula: text starting with = + - @ gets an apostrophe."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
 
 
 def write_csv(path: Path | str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> None:

@@ -200,3 +200,23 @@ def test_readme_python_section_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+
+
+@pytest.mark.parametrize("text", ["\tstarts with a tab", "=1+1", "+3 Ability", "-1 Exertion", "@home", "'quoted",
+                                  "plain", " spaced "])
+def test_card_text_survives_csv_export_and_import(tmp_path, text):
+    """One formula guard for every writer and reader: export -> import gives the same text back."""
+    from deckcheck.importers.cardsheet import read_card_sheet, write_card_sheet
+    card = deckcheck.Card(id="X-1", name="Odd Card", title="Odd Card", text=text)
+    write_card_sheet(tmp_path / "cards.csv", [card])
+    (back,) = read_card_sheet(tmp_path / "cards.csv").cards
+    assert back.text == (text.strip() if text == " spaced " else text)
+
+
+def test_formula_guard():
+    from deckcheck.formula import FORMULA_START, cell_text, guard, unguard
+    for start in FORMULA_START:
+        assert guard(start + "x") == "'" + start + "x" and unguard(guard(start + "x")) == start + "x"
+        assert cell_text(str(guard(start + "x "))) == start + "x "
+    assert guard("x=1") == "x=1" and guard(3) == 3 and unguard("'x") == "'x" and unguard(5) == 5
+    assert cell_text("  x ") == "x" and cell_text("'x") == "'x"
