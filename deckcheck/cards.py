@@ -6,13 +6,11 @@ from dataclasses import dataclass, field
 from .errors import DeckcheckError
 from .text import has_master_word, normalize
 
-HIGHLANDER = "highlander"
-GAMES = ("highlander", "raven-stormcrow", "taktik52")
+HIGHLANDER = "highlander"  # the game of a card sheet row with no `game` (the other games: deckcheck.games)
 
 PREGAME_TYPES = frozenset({"Persona", "Weapon of Choice", "Watcher", "Premium", "Quickening", "Crystal", "Pre-Game"})
 ENDURANCE_TYPES = frozenset({"Attack", "Special Attack", "Block", "Dodge", "Event", "Situation", "Plot",
                              "Location", "Object", "Edge", "Illusion", "Attack/Defense"})
-RAVEN_TYPES = frozenset({"Hunter", "Item", "Prey", "Event", "Wound"})
 GEM_COLOURS = ("master", "agility", "strength", "toughness", "empathy", "reason")
 
 _INT_MODIFIERS = ("deck_min", "pregame_extra", "other_persona_each", "other_persona_total", "woc_max")

@@ -6,11 +6,11 @@ Cards and back, collecting every bad cell with its row, column and value.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
 from . import grid as gridmod
-from .cards import (ENDURANCE_TYPES, GAMES, GEM_COLOURS, HIGHLANDER, PREGAME_TYPES, RAVEN_TYPES, Card,
-                    Modifiers, parse_modifiers)
+from .cards import GEM_COLOURS, HIGHLANDER, Card, Modifiers, parse_modifiers
 from .errors import CardSheetError, DeckcheckError, RowProblem
 from .formula import cell_text
 from .text import normalize, slug
@@ -27,7 +27,14 @@ _TRUE = frozenset({"yes", "y", "true", "1", "x"})
 _FALSE = frozenset({"no", "n", "false", "0", ""})
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("spades", "hearts", "diamonds", "clubs")
-_KNOWN_TYPES = {normalize(t): t for t in sorted(PREGAME_TYPES | ENDURANCE_TYPES | RAVEN_TYPES)}
+
+
+@lru_cache(maxsize=1)
+def _games() -> tuple[tuple[str, ...], dict[str, str]]:
+    """The names of the games (deckcheck.games) and every game's card types by folded name."""
+    from .games import GAMES
+    types = {normalize(t): t for t in sorted(set().union(*(g.card_types for g in GAMES)))}
+    return tuple(g.name for g in GAMES), types
 _VERSION_SUFFIX = re.compile(r"\s*\((?:version\s*)?(\d+)\)\s*$", re.IGNORECASE)
 
 
@@ -124,13 +131,14 @@ def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[Row
     if not name:
         r.bad("name", "a card needs a name")
     game = r.text("game").lower() or HIGHLANDER
-    if game not in GAMES:
-        r.bad("game", f"unknown game; known: {', '.join(GAMES)}")
+    games, known_types = _games()
+    if game not in games:
+        r.bad("game", f"unknown game; known: {', '.join(games)}")
         game = HIGHLANDER
     type_text = r.text("type")
     card_type = None
     if type_text and type_text.lower() not in _UNKNOWN_WORDS:
-        card_type = _KNOWN_TYPES.get(normalize(type_text), type_text)
+        card_type = known_types.get(normalize(type_text), type_text)
     edition = r.integer("edition", 1, unknown_ok=False)
     if edition not in (1, 2, 3):
         r.bad("edition", "edition is 1, 2 or 3")

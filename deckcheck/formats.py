@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from .cards import Card
 from .errors import UnknownFormatError
 from .rules import Params, Rule
-from .rules import highlander as hl
-from .rules.view import ENDURANCE, PREGAME, HighlanderView
+from .rules.view import ENDURANCE, HighlanderView
 from .text import normalize
 
 
@@ -52,54 +50,37 @@ class Format:
         raise KeyError(rule_id)
 
 
-def _highlander_section(card: Card) -> str:
-    return PREGAME if card.is_pregame else ENDURANCE
+@dataclass(frozen=True)
+class Game:
+    """A game deckcheck checks decks of, declared in one module of deckcheck.games.
+
+    Its card types (a card sheet's `type` is matched to them case-insensitively), the card-sheet
+    columns only it reads, and its formats (each with its sections, parameters, rules and
+    built-in cards). Adding a game is its module and one line in deckcheck/games/__init__.py.
+    """
+
+    name: str
+    formats: tuple[Format, ...]
+    card_types: frozenset[str] = frozenset()
+    columns: tuple[str, ...] = ()
 
 
-_HL_SECTIONS = MappingProxyType({PREGAME: ("pre game", "pregame"), ENDURANCE: ("endurance", "deck", "main")})
-
-TYPE1E = Format(
-    name="type1e", title="Highlander 1st edition (Arms and Tactics rules)", game="highlander", rules=hl.TYPE1E,
-    aliases=("1e", "first", "1st", "type1", "type-1", "arms-and-tactics", "tcg1e"),
-    sections=_HL_SECTIONS, default_section=_highlander_section, params=hl.Type1eParams(),
-    source="seeds/highlander-1e-rulebook-arms-and-tactics.txt", no_persona="Generic Immortal",
-)
-
-TYPE2 = Format(
-    name="type2", title="Highlander 2nd edition, Type 2 (Le Montagnard)", game="highlander", rules=hl.TYPE2,
-    aliases=("2e", "second", "2nd", "type-2", "t2"),
-    sections=_HL_SECTIONS, default_section=_highlander_section, params=hl.Type2Params(),
-    source="seeds/highlander-2e-type2-summary-ja.txt", no_persona="Generic Immortal",
-)
-
-_REGISTRY: list[Format] = [TYPE1E, TYPE2]
 DEFAULT_FORMAT = "type1e"
 
 
-def register(fmt: Format) -> Format:
-    """Add a format to the registry (replacing one of the same name)."""
-    _REGISTRY[:] = [f for f in _REGISTRY if f.name != fmt.name] + [fmt]
-    return fmt
-
-
 def all_formats() -> list[Format]:
-    """Every registered format, the other games' included."""
-    _load_builtin()
-    return list(_REGISTRY)
+    """Every format of every game (deckcheck.games lists them)."""
+    from .games import FORMATS
+    return list(FORMATS)
 
 
 def get_format(name: str | Format) -> Format:
     """Find a format by name or alias, case-insensitively; raise UnknownFormatError otherwise."""
     if isinstance(name, Format):
         return name
-    _load_builtin()
+    formats = all_formats()
     key = normalize(name).replace(" ", "-")
-    for fmt in _REGISTRY:
+    for fmt in formats:
         if key == fmt.name or key in fmt.aliases or normalize(key) == normalize(fmt.name):
             return fmt
-    raise UnknownFormatError(name, [f.name for f in _REGISTRY])
-
-
-def _load_builtin() -> None:
-    """Register the formats of the other games (their modules register themselves on import)."""
-    from . import games  # noqa: F401
+    raise UnknownFormatError(name, [f.name for f in formats])

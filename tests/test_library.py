@@ -220,3 +220,17 @@ def test_formula_guard():
         assert cell_text(str(guard(start + "x "))) == start + "x "
     assert guard("x=1") == "x=1" and guard(3) == 3 and unguard("'x") == "'x" and unguard(5) == 5
     assert cell_text("  x ") == "x" and cell_text("'x") == "'x"
+
+
+def test_a_game_is_one_module_and_one_registry_line():
+    from deckcheck.cardsheet import card_from_row
+    from deckcheck.errors import RowProblem
+    from deckcheck.games import FORMATS, GAMES
+    assert [g.name for g in GAMES] == ["highlander", "raven-stormcrow", "taktik52"]
+    assert all(f.game == g.name for g in GAMES for f in g.formats)
+    assert deckcheck.all_formats() == list(FORMATS)
+    problems: list[RowProblem] = []
+    card_from_row({"name": "Pawn", "game": "chess"}, 2, problems)
+    assert [p.message for p in problems] == ["unknown game; known: highlander, raven-stormcrow, taktik52"]
+    hunter = card_from_row({"name": "Ann", "game": "raven-stormcrow", "type": "hunter"})
+    assert hunter is not None and hunter.type == "Hunter"  # the game's card types, matched case-insensitively

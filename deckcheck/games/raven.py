@@ -12,12 +12,13 @@ from types import MappingProxyType
 
 from ..cards import Card
 from ..decks import Deck, Entry
-from ..formats import Format, register
+from ..formats import Format, Game
 from ..report import ERROR, Issue
 from ..rules import Params, data_unknown, error, names, number_word, plural, rule, rules_of
 from ..text import normalize
 
-GAME = "raven-stormcrow"
+NAME = "raven-stormcrow"
+RAVEN_TYPES = frozenset({"Hunter", "Item", "Prey", "Event", "Wound"})
 HUNTERS, ITEMS, PREY, COMBAT = "Hunters", "Items", "Prey", "Combat"
 SECTION_OF_TYPE = MappingProxyType({"Hunter": HUNTERS, "Item": ITEMS, "Prey": PREY, "Event": COMBAT,
                                     "Wound": COMBAT})
@@ -168,8 +169,8 @@ def prey_renown(v: RavenView):
     return []
 
 
-RAVEN_STORMCROW = register(Format(
-    name="raven-stormcrow", title="The Raven and the Stormcrow", game=GAME,
+RAVEN_STORMCROW = Format(
+    name="raven-stormcrow", title="The Raven and the Stormcrow", game=NAME,
     rules=rules_of(hunters, renown, item_per_hunter, combat_min, section, prey_renown),
     aliases=("raven", "stormcrow", "rs"),
     params=RavenParams(),
@@ -177,4 +178,6 @@ RAVEN_STORMCROW = register(Format(
                                COMBAT: ("combat",)}),
     default_section=lambda card: SECTION_OF_TYPE.get(card.type or "", COMBAT),
     view=RavenView, source="seeds/raven-and-stormcrow.txt",
-))
+)
+
+GAME = Game(NAME, (RAVEN_STORMCROW,), card_types=RAVEN_TYPES, columns=("renown", "health", "skill"))

@@ -16,12 +16,12 @@ from typing import Sequence
 from ..cards import Card
 from ..decks import Deck, Player
 from ..errors import DeckcheckError
-from ..formats import Format, register
+from ..formats import Format, Game
 from ..report import ERROR, Issue
 from ..rules import Params, data_unknown, error, plural, rule, rules_of
 from ..text import normalize
 
-GAME = "taktik52"
+NAME = "taktik52"
 DECK, PLAYERS = "Deck", "Players"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
@@ -47,7 +47,7 @@ def short_name(card: Card) -> str:
 def playing_cards() -> tuple[Card, ...]:
     """The 52 cards of a standard deck, built in: 'Ace of Spades' ... 'King of Clubs'."""
     return tuple(Card(id=f"taktik52-{rank}{suit[0].upper()}", name=card_name(rank, suit),
-                      title=card_name(rank, suit), game=GAME, type=PLAYING_CARD, rank=rank, suit=suit)
+                      title=card_name(rank, suit), game=NAME, type=PLAYING_CARD, rank=rank, suit=suit)
                  for suit in SUITS for rank in RANKS)
 
 
@@ -174,14 +174,14 @@ def heroes(v: TaktikView):
     return out
 
 
-TAKTIK52 = register(Format(
-    name="taktik52", title="Taktisches Kartenspiel (4+ players, one 52-card deck)", game=GAME,
+TAKTIK52 = Format(
+    name="taktik52", title="Taktisches Kartenspiel (4+ players, one 52-card deck)", game=NAME,
     rules=rules_of(deck_complete, players, heroes), aliases=("taktik", "taktisches-kartenspiel", "tk"),
     params=TaktikParams(),
     sections=MappingProxyType({DECK: ("deck",), PLAYERS: ("players",)}),
     default_section=lambda card: DECK, view=TaktikView, builtin_cards=lambda: list(playing_cards()),
     source="seeds/taktisches-kartenspiel-de.txt",
-))
+)
 
 
 # -- the opening deal -----------------------------------------------------------------------------
@@ -307,3 +307,5 @@ def deal(players: int, seed: int, redeal: bool = False) -> Opening:
                 hand.redeals.append(hand.cards)
                 hand.cards = (pile.pop(), pile.pop(), pile.pop())
     return opening(hands)
+
+GAME = Game(NAME, (TAKTIK52,), card_types=frozenset({PLAYING_CARD, "Hero"}), columns=("rank", "suit"))
