@@ -141,7 +141,7 @@ def test_read_card_sheet_warns_about_unknown_columns(tmp_path):
 
 
 def test_report_records_and_frame():
-    report = deckcheck.check_text("Format: type1e\n1 Upper Left Atack\n")
+    report = deckcheck.check_text("Endurance:\n1 Upper Left Atack\n", format="type1e")
     assert report.records() == [{
         "deck": "-", "player": None, "format": "type1e", "legal": None, "persona": None, "kind": UNKNOWN_CARD,
         "rule": None, "severity": None, "message": "unknown card", "cards": None, "limit": None, "actual": None,
