@@ -81,6 +81,11 @@ EDGES: list[tuple[str, dict, str, str, tuple[str, ...]]] = [
     ("type2", {"exclusive_subtypes": ("Watcher",)}, "", "Watcher Ally\nHunter Ally", ()),
     ("type1e", {"deck_min": 52}, "", "", ()),
     ("type1e", {"title_max": 2}, "", "", ()),
+    ("type2", {}, "Alpha Persona\nAlpha Big Premium\nRelic One\nRelic Two\nRelic Three\nRelic Four\nRelic Five\n"
+                  "Relic Six", "", ()),
+    ("type2", {"gem_factor": 2}, "Alpha Persona", "Agile Trick", ()),
+    ("type1e", {}, "Gamma Persona", "Beta Strike\nBeta Secret", ()),
+    ("type2", {}, "", "Filler A (2)\nFiller G", ()),
     ("type2", {"block_squares": ("UL", "MC")}, "", "", ("Upper Left Block", "Upper Center Block")),
 ]
 
@@ -126,3 +131,53 @@ def test_golden_is_complete(synthetic_index, update_golden):
 @pytest.mark.parametrize("case", cases(), ids=[c[0] for c in cases()])
 def test_issues_to_the_letter(case, synthetic_index):
     assert issues_of(synthetic_index, *case[1:]) == golden()[case[0]]
+
+
+def _deck(*entries: tuple[object, int, str]):
+    from deckcheck.decks import Deck
+    deck = Deck(source="t")
+    for card, quantity, section in entries:
+        deck.add(card, quantity, section)  # type: ignore[arg-type]
+    return deck
+
+
+def _issues(deck, fmt: str, rule_id: str) -> list[tuple]:
+    return [(i.rule, i.message, i.cards, i.limit, i.actual, i.fix) for i in validate(deck, fmt).issues
+            if rule_id in (i.rule, i.message.split(" ", 1)[0])]
+
+
+def test_restriction_number_one_and_printings_on_several_lines():
+    from deckcheck.cards import Card
+    one = Card(id="R1", name="Lone Event", title="Lone Event", type="Event", restriction=1)
+    other_print = Card(id="R1b", name="Lone Event", title="Lone Event", type="Event", restriction=1, set="ZZ")
+    assert _issues(_deck((one, 2, "Endurance")), "type1e", "HL-RESTRICTED") == [
+        ("HL-RESTRICTED", "2 copies of Lone Event, which has Restriction number 1", ("Lone Event",), 1, 2,
+         "remove 1 Lone Event")]
+    assert _issues(_deck((one, 1, "Endurance"), (other_print, 1, "Endurance")), "type1e", "HL-RESTRICTED") == [
+        ("HL-RESTRICTED", "2 copies of Lone Event, which has Restriction number 1", ("Lone Event",), 1, 2,
+         "remove 1 Lone Event")]
+    assert _issues(_deck((one, 1, "Endurance")), "type1e", "HL-RESTRICTED") == []
+
+
+def test_unique_mark_unknown_on_a_repeated_pregame_title():
+    from deckcheck.cards import Card
+    vague = Card(id="U1", name="Vague Relic", title="Vague Relic", type="Pre-Game", unique=None, edition=2)
+    assert _issues(_deck((vague, 2, "Pre-Game")), "type2", "HL2-PREGAME-UNIQUE") == [
+        ("HL-DATA-UNKNOWN", "HL2-PREGAME-UNIQUE not verified: unique mark unknown (several cards of one title) for "
+         "1 card: Vague Relic", ("Vague Relic",), None, None,
+         "add the missing values with a card sheet (deckcheck cards import, or --cards)")]
+    assert _issues(_deck((vague, 1, "Pre-Game")), "type2", "HL2-PREGAME-UNIQUE") == []
+
+
+def test_other_persona_total_quota_is_shared_by_all_other_personas():
+    from deckcheck.cards import Card, Modifiers
+    persona = Card(id="P", name="Eta Persona", title="Persona", immortal="Eta", type="Persona",
+                   modifiers=Modifiers(other_persona_total=2))
+    beta = Card(id="B", name="Beta Strike", title="Strike", immortal="Beta", type="Event")
+    gamma = Card(id="G", name="Gamma Strike", title="Strike", immortal="Gamma", type="Event")
+    kept = _deck((persona, 1, "Pre-Game"), (beta, 1, "Endurance"), (gamma, 1, "Endurance"))
+    assert _issues(kept, "type1e", "HL-OTHER-PERSONA") == []
+    over = _deck((persona, 1, "Pre-Game"), (beta, 2, "Endurance"), (gamma, 1, "Endurance"))
+    assert _issues(over, "type1e", "HL-OTHER-PERSONA") == [
+        ("HL-OTHER-PERSONA", "1 card of Gamma in a Eta deck: Gamma Strike", ("Gamma Strike",), 0, 1,
+         "remove 1 Gamma card")]
