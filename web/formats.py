@@ -15,7 +15,7 @@ NAV = [("Formats", "/formats")]
 def formats_data() -> list[dict]:
     """Every format with its aliases and rules: [{"name", "aliases", "rules": [{"id", "severity", "text"}]}]."""
     return [{"name": f.name, "title": f.title, "game": f.game, "aliases": list(f.aliases),
-             "rules": [{"id": r.id, "severity": r.severity, "text": r.summary} for r in f.rules]}
+             "rules": f.rule_table()}
             for f in all_formats()]
 
 
