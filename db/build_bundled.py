@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck import grid as gridmod
-from deckcheck.cards import NO_MODIFIERS, Card, Modifiers
-from deckcheck.cardsheet import COLUMNS, card_to_row
+from deckcheck import provenance as prov
+from deckcheck.cards import GEM_COLOURS, NO_MODIFIERS, Card, Modifiers
+from deckcheck.cardsheet import COLUMNS, attribute, card_to_row, provenance_to_row
+from deckcheck.provenance import Provenance
 from deckcheck.text import normalize, slug
 
 HERE = Path(__file__).resolve().parent
@@ -132,6 +134,22 @@ def grid_from_name(name: str) -> int | None:
 
 
 NO_FACTS = Facts()
+
+# Provenance of the bundled values (deckcheck.provenance): the rule of this file that gave each one.
+CHECKLIST = prov.CHECKLIST
+DEFAULT = prov.DEFAULT
+FROM_NAME = prov.DERIVED_NAME
+PREGAME_KIND = Provenance("derived", "Pre-Game kind from name")
+BASIC_BLOCK = Provenance("derived", "Basic Block inference")  # SOURCES.md, "Basic cards' grids"
+GRID_FROM_NAME = Provenance("derived", "grid from name")  # CONTRACTS.md §7
+
+
+def source(url: str) -> Provenance:
+    """A value stated by a public source at this address."""
+    return Provenance("source", url)
+
+
+Built = tuple[Card, dict[str, Provenance]]
 
 
 class Immortals:
@@ -256,13 +274,13 @@ def persona_modifiers(text: str) -> Modifiers:
     return Modifiers(**values) if values else NO_MODIFIERS
 
 
-def build_1e(shared: Path) -> list[Card]:
-    """Every 1st-edition checklist row as a Card, with what the sources give."""
+def build_1e(shared: Path) -> list[Built]:
+    """Every 1st-edition checklist row as a Card, with what the sources give and where each value came from."""
     checklist = read_tsv(shared / "data/highlander-1e/checklist.tsv")
     personas = {p["persona"]: p for p in read_tsv(shared / "data/highlander-1e/personas.tsv")}
     immortals = Immortals(checklist, list(personas.values()))
     facts = read_facts(shared, checklist)
-    cards: list[Card] = []
+    cards: list[Built] = []
     for row in checklist:
         name = row["name"]
         variant_no = _VARIANT.search(name)
@@ -299,18 +317,40 @@ def build_1e(shared: Path) -> list[Card]:
         card_id = f"{row['set_code']}-{slug(name)}"
         stated = facts.get((row["set_code"], name), NO_FACTS)
         text = stated.text if stated.text is not None else (persona["persona_text"] if persona else None)
-        cards.append(Card(
+        card = Card(
             id=card_id, name=clean, title=title, immortal=parts["immortal"], weapon=weapon,
             version=parts["version"], edition=1, set=row["set_code"], type=kind, basic=basic, grid=grid,
             grid_inferred=bool(grid_inferred), restriction=stated.restriction,
             reserved=stated.reserved, signature=None, unique=None, hand_icons=None, modifiers=modifiers,
-            rarity=row["rarity"] or None, text=text, **gems))
+            rarity=row["rarity"] or None, text=text, **gems)
+        sources = {f: FROM_NAME for f in ("title", "immortal", "weapon", "version", "basic")}
+        sources.update({f: DEFAULT for f in ("subtype", "requires", "deckbuilding")})
+        sources.update({"edition": CHECKLIST, "set": CHECKLIST})
+        if kind is not None:
+            sources["type"] = CHECKLIST if kind == row["type"] else PREGAME_KIND
+        if row["rarity"]:
+            sources["rarity"] = CHECKLIST
+        if grid is not None:
+            sources["grid"] = BASIC_BLOCK if title in BASIC_BLOCKS and basic else FROM_NAME if basic \
+                else GRID_FROM_NAME
+        sources.update({f: source(url) for f, url in stated.sources.items()})
+        if persona:
+            sources["gem_master"] = source(persona["source_url"])
+            if stated.text is None:
+                sources["text"] = source(persona["source_url"])
+            if modifiers:
+                sources["deckbuilding"] = source(persona["source_url"])
+        if extra_pregame:
+            sources["deckbuilding"] = FROM_NAME
+        if kind != "Persona":  # a 1st-edition card other than a Persona prints no gems: the sheet's default 0
+            sources.update({f"gem_{c}": DEFAULT for c in GEM_COLOURS})
+        cards.append((card, sources))
         del variant_no
     return cards
 
 
-def build_2e(shared: Path) -> list[Card]:
-    """The 2nd-edition records as Cards."""
+def build_2e(shared: Path) -> list[Built]:
+    """The 2nd-edition records as Cards; every known value is the source's (its address per row)."""
     cards = []
     for row in read_tsv(shared / "data/highlander-2e/cards.tsv"):
         kind, _, subtype_text = row["type"].partition(":")
@@ -324,20 +364,24 @@ def build_2e(shared: Path) -> list[Card]:
             return int(row[col]) if row[col].strip() else None
         gems: dict[str, Any] = {f"gem_{c}": number(f"gem_{c}")
                                 for c in ("master", "agility", "strength", "toughness", "empathy", "reason")}
-        cards.append(Card(
+        card = Card(
             id=row["code"], name=f"{head} {sub}", title=sub, immortal=immortal, weapon=weapon, edition=2,
             set=row["set"], type=kind, subtype=subtype, restriction=None, reserved=None, signature=None,
-            unique=None, hand_icons=number("hand_icons"), **gems))
+            unique=None, hand_icons=number("hand_icons"), **gems)
+        stated = source(row["source_url"])
+        sources = {f: stated for f in prov.FIELDS if getattr(card, attribute(f)) is not None}
+        sources.update({f: DEFAULT for f in ("version", "requires", "deckbuilding", "basic") if f in sources})
+        cards.append((card, sources))
     return cards
 
 
-def render(cards: list[Card]) -> str:
-    """Cards as a card sheet (CSV text)."""
+def render(cards: list[Built]) -> str:
+    """Cards as a card sheet (CSV text) with the provenance columns."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=COLUMNS + prov.SOURCE_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    for card in cards:
-        writer.writerow(card_to_row(card))
+    for card, sources in cards:
+        writer.writerow(card_to_row(card) | provenance_to_row(sources))
     return out.getvalue()
 
 
@@ -355,7 +399,7 @@ def build_sets(shared: Path) -> str:
 def build(shared: Path) -> dict[str, str]:
     """The bundled sheets' texts by file name; SystemExit on a duplicate id."""
     one, two = build_1e(shared), build_2e(shared)
-    ids = Counter(c.id for c in one + two)
+    ids = Counter(c.id for c, _ in one + two)
     duplicates = [i for i, n in ids.items() if n > 1]
     if duplicates:
         raise SystemExit(f"duplicate ids: {duplicates}")

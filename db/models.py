@@ -49,6 +49,18 @@ class CardRow(SQLModel, table=True):
     source: str = ""
 
 
+class CardSourceRow(SQLModel, table=True):
+    """Where one value of a card came from (deckcheck.provenance): kind, reference, time."""
+
+    __tablename__ = "card_source"
+
+    card_id: str = Field(primary_key=True)
+    field_name: str = Field(primary_key=True)
+    kind: str
+    ref: str = ""
+    at: str = ""
+
+
 class MetaRow(SQLModel, table=True):
     """Facts about the database itself (when it was set up, which bundled data it holds)."""
 

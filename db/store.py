@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from deckcheck.cards import Card
-from deckcheck.cardsheet import cards_from_rows
+from deckcheck.cardsheet import SheetCard, sheet_cards_from_rows
 from deckcheck.errors import DatabaseError
 
 from .engine import BUNDLED_DIR, BUNDLED_SHEETS, LOCK_WAIT_S, ready_sqlite, resolve_url
@@ -38,15 +38,20 @@ def set_names() -> dict[str, str]:
         return {row["name"]: row["code"] for row in csv.DictReader(f)}
 
 
-def bundled_cards() -> list[Card]:
-    """The cards shipped with deckcheck (db/data/*.csv, built by build_bundled.py)."""
-    cards: list[Card] = []
+def bundled_rows() -> list[SheetCard]:
+    """The rows shipped with deckcheck (db/data/*.csv, built by build_bundled.py): cards and provenance."""
+    found: list[SheetCard] = []
     for name in BUNDLED_SHEETS:
         path = BUNDLED_DIR / name
         with open(path, encoding="utf-8", newline="") as f:
             rows = [(i, row) for i, row in enumerate(csv.DictReader(f), start=2)]
-        cards += cards_from_rows(rows, str(path))[0]
-    return cards
+        found += sheet_cards_from_rows(rows, str(path))[0]
+    return found
+
+
+def bundled_cards() -> list[Card]:
+    """The cards shipped with deckcheck (db/data/*.csv, built by build_bundled.py)."""
+    return [row.card for row in bundled_rows()]
 
 
 def _create_tables(engine, metadata, attempts: int = 5) -> None:
@@ -194,7 +199,10 @@ class Store:
         try:
             with self.translated_errors(), self._engine.begin() as con:
                 if not empty:
-                    self._upsert(con, bundled_cards(), "bundled")
+                    from .updates import write_sources
+                    rows = bundled_rows()
+                    self._upsert(con, [r.card for r in rows], "bundled")
+                    write_sources(con, {r.card.id: dict(r.sources) for r in rows}, fresh=True)
                 stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
                 con.execute(text("insert into deckcheck_meta (key, value) values ('initialized', :v)"), {"v": stamp})
                 con.execute(text("insert into deckcheck_meta (key, value) values ('bundled', :v)"),

@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .cards import Card
+from .cardsheet import SheetCard
 from .catalog import CardIndex, CardSet
 from .check import check_raw
 from .errors import DeckcheckError
 from .formats import Format
+from .provenance import Provenance
 from .report import UNREADABLE, InputProblem, Report
 
 
@@ -51,17 +53,19 @@ class CardSource:
     """
 
     def __init__(self, overlay: Iterable[Card] = (), sheets: Sequence[str | Path] = ()):
-        self.overlay: list[Card] = list(overlay)
-        self.partial: dict[str, frozenset[str]] = {}  # card id -> the columns its sheet row had (a partial sheet)
+        self.overlay: list[SheetCard] = [SheetCard(c) for c in overlay]  # a whole card states every field
         self.notices: list[str] = []  # what the card sheets held that was ignored (unknown columns)
+        self._overlay_sources: dict[str, dict[str, Provenance]] = {}
         for sheet in sheets:
+            from . import provenance
             from .importers.cardsheet import read_card_sheet
-            data = read_card_sheet(sheet)
-            self.overlay += data.cards
-            present = frozenset(data.columns)
-            if not present >= _IDENTITY_COLUMNS:
-                self.partial.update((c.id, present) for c in data.cards)
+            data = read_card_sheet(sheet, consequence="no deck was checked with it")
+            self.overlay += data.rows
             self.notices += [f"{sheet}: {notice}" for notice in data.notices]
+            origin = provenance.Provenance("sheet", f"{Path(sheet).name} (this run only)")
+            for row in data.rows:
+                self._overlay_sources.setdefault(row.card.id, {}).update(
+                    {f: row.sources.get(f, origin) for f in row.fields if f in provenance.FIELDS})
         self._indexes: dict[str, CardIndex] = {}
 
     def stored(self, game: str | None = None) -> list[Card]:
@@ -69,13 +73,14 @@ class CardSource:
         raise NotImplementedError
 
     def cards(self, game: str | None = None) -> list[Card]:
-        """Stored cards of a game, with this run's cards replacing (same id) or adding cards."""
+        """Stored cards of a game; this run's cards and sheet rows update the fields they state (same id:
+        a whole card replaces it, a partial sheet row changes its columns, CONTRACTS §1a) or add cards."""
         stored = self.stored(game)
         if not self.overlay:
             return stored
-        extra = {c.id: c for c in self.overlay if game is None or c.game == game}
-        merged = [_overlaid(c, extra.pop(c.id), self.partial.get(c.id)) if c.id in extra else c for c in stored]
-        return merged + list(extra.values())
+        extra = {r.card.id: r for r in self.overlay if game is None or r.card.game == game}
+        merged = [extra.pop(c.id).merged(c) if c.id in extra else c for c in stored]
+        return merged + [r.card for r in extra.values()]
 
     def index_all(self) -> CardIndex:
         """The name index of every game's cards, built once (collections hold cards of any game)."""
@@ -94,21 +99,6 @@ class CardSource:
         return self._indexes[key]
 
 
-_IDENTITY_COLUMNS = frozenset({"name", "set", "type", "edition"})  # a sheet without them updates, not replaces
-_FIELDS_OF_COLUMNS = {"deckbuilding": "modifiers"}
-
-
-def _overlaid(stored: Card, given: Card, columns: frozenset[str] | None) -> Card:
-    """A stored card with a sheet row laid over it: the whole row, or only its columns (CONTRACTS §1a)."""
-    if columns is None:
-        return given
-    from dataclasses import fields, replace
-    names = {f.name for f in fields(Card) if f.init}
-    changes = {_FIELDS_OF_COLUMNS.get(c, c): getattr(given, _FIELDS_OF_COLUMNS.get(c, c)) for c in columns
-               if _FIELDS_OF_COLUMNS.get(c, c) in names and c not in ("id", "name", "title", "game")}
-    return replace(stored, _cache={}, **changes)
-
-
 class Catalog(CardSource):
     """The cards a command sees: the stored database (CONTRACTS §5), overlaid by this run's cards and sheets."""
 
@@ -120,6 +110,15 @@ class Catalog(CardSource):
     def stored(self, game: str | None = None) -> list[Card]:
         """The database's cards (of one game)."""
         return self.store.cards(game)
+
+    def sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
+        """Where each value of the cards came from (card id -> field -> provenance), this run's sheets included."""
+        from .db.updates import stored_sources
+        found = stored_sources(self.store, ids)
+        for card_id, fields in self._overlay_sources.items():
+            if ids is None or card_id in ids:
+                found.setdefault(card_id, {}).update(fields)
+        return found
 
 
 class BundledCards(CardSource):

@@ -1,15 +1,20 @@
 """The card sheet (CONTRACTS.md §1): its columns, and conversion between sheet rows and Cards.
 
 Reading the file is the importers' job; this module turns plain rows (dicts of text) into
-Cards and back, collecting every bad cell with its row, column and value.
+Cards and back, collecting every bad cell with its row, column and value. A row states only the
+fields whose cells are filled (CONTRACTS.md §1a): `SheetCard` keeps which, and the provenance
+columns (`restriction_source`, ...) it carries, so that an update changes those fields alone.
 """
 from __future__ import annotations
 
 import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
 from . import grid as gridmod
+from . import provenance as prov
 from .cards import GEM_COLOURS, HIGHLANDER, Card, Modifiers, parse_modifiers
 from .errors import CardSheetError, DeckcheckError, RowProblem
 from .formula import cell_text
@@ -39,15 +44,21 @@ _VERSION_SUFFIX = re.compile(r"\s*\((?:version\s*)?(\d+)\)\s*$", re.IGNORECASE)
 
 
 def header_map(header: Iterable[object]) -> tuple[dict[int, str], list[str]]:
-    """Map column positions to known column names (case-insensitive); return the unknown headers too."""
+    """Map column positions to known column names (case-insensitive; the provenance columns too);
+    return the unknown headers too."""
     known, unknown = {}, []
     for i, name in enumerate(header):
         key = str(name or "").strip().lower().replace(" ", "_")
-        if key in COLUMNS:
+        if key in COLUMNS or key in prov.SOURCE_COLUMNS:
             known[i] = key
         elif key:
             unknown.append(str(name))
     return known, unknown
+
+
+def duplicate_columns(columns: Mapping[int, str]) -> list[str]:
+    """Known columns that a header names more than once (a sheet must say which cell counts)."""
+    return sorted(c for c, n in Counter(columns.values()).items() if n > 1)
 
 
 def derive_title(name: str, immortal: str | None, weapon: str | None) -> tuple[str, str | None]:
@@ -190,24 +201,91 @@ def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[Row
     return None if own else card
 
 
-def cards_from_rows(rows: Iterable[tuple[int, Mapping[str, object]]], source: str,
-                    skip_bad: bool = False) -> tuple[list[Card], list[RowProblem]]:
+ATTRIBUTE = {"deckbuilding": "modifiers"}  # sheet column -> Card attribute, where the names differ
+
+
+def attribute(column: str) -> str:
+    """The Card attribute a sheet column sets."""
+    return ATTRIBUTE.get(column, column)
+
+
+@dataclass(frozen=True)
+class SheetCard:
+    """One card-sheet row: the card it describes (blank cells at the contract's defaults), the fields
+    it states (a filled cell, or a filled provenance cell: then the blank value is the stated one),
+    and the provenance its provenance columns give."""
+
+    card: Card
+    row: int = 0
+    fields: frozenset[str] = frozenset(prov.FIELDS)
+    sources: Mapping[str, prov.Provenance] = field(default_factory=dict)
+
+    def merged(self, stored: Card | None) -> Card:
+        """The card after this row updates the stored one: only the fields it states change."""
+        if stored is None:
+            return self.card
+        values = {attribute(f): getattr(self.card, attribute(f)) for f in self.fields}
+        if "grid" in self.fields:  # a grid the row states is read off the card, unless the row says inferred
+            values["grid_inferred"] = self.card.grid_inferred
+        values["name"] = self.card.name
+        return replace(stored, _cache={}, **values)  # a fresh cache: the stored card's rules key is stale
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def sheet_card_from_row(values: Mapping[str, object], row: int = 0,
+                        problems: list[RowProblem] | None = None) -> SheetCard | None:
+    """A SheetCard from one row (column -> cell); bad cells go to `problems`; None if unusable."""
+    own: list[RowProblem] = []
+    card = card_from_row(values, row, own)
+    sources = {}
+    for f in prov.FIELDS:
+        cell = values.get(prov.column(f))
+        if _blank(cell):
+            continue
+        try:
+            sources[f] = prov.parse(str(cell))
+        except DeckcheckError as exc:
+            own.append(RowProblem(row, prov.column(f), cell, str(exc)))
+    if problems is not None:
+        problems.extend(own)
+    if card is None or own:
+        return None
+    stated = {f for f in prov.FIELDS if not _blank(values.get(f))} | set(sources)
+    if not _blank(values.get("grid_inferred")):
+        stated.add("grid_inferred")
+    return SheetCard(card, row, frozenset(stated), sources)
+
+
+def sheet_cards_from_rows(rows: Iterable[tuple[int, Mapping[str, object]]], source: str, skip_bad: bool = False,
+                          consequence: str = "nothing was imported") -> tuple[list[SheetCard], list[RowProblem]]:
     """Parse numbered rows; raise CardSheetError listing every bad row unless skip_bad (then return them)."""
-    cards: list[Card] = []
+    found: list[SheetCard] = []
     problems: list[RowProblem] = []
     seen: dict[str, int] = {}
     for number, values in rows:
         before = len(problems)
-        card = card_from_row(values, number, problems)
-        if card is not None and card.id in seen:
-            problems.append(RowProblem(number, "id", card.id, f"the same id is already on row {seen[card.id]}"))
-            card = None
-        if card is not None and len(problems) == before:
-            seen[card.id] = number
-            cards.append(card)
+        item = sheet_card_from_row(values, number, problems)
+        if item is not None and item.card.id in seen:
+            problems.append(RowProblem(number, "id", item.card.id,
+                                       f"the same id is already on row {seen[item.card.id]}"))
+            item = None
+        if item is not None and len(problems) == before:
+            seen[item.card.id] = number
+            found.append(item)
     if problems and not skip_bad:
-        raise CardSheetError(source, problems)
-    return cards, problems
+        raise CardSheetError(source, problems, consequence)
+    return found, problems
+
+
+def cards_from_rows(rows: Iterable[tuple[int, Mapping[str, object]]], source: str,
+                    skip_bad: bool = False) -> tuple[list[Card], list[RowProblem]]:
+    """Parse numbered rows into whole Cards (blank cells at their defaults); raise CardSheetError listing
+    every bad row unless skip_bad (then return them)."""
+    found, problems = sheet_cards_from_rows(rows, source, skip_bad)
+    return [item.card for item in found], problems
 
 
 def _yes_no(value: bool | None) -> str:
@@ -218,6 +296,11 @@ def _number(value: int | None, empty: int | None = 0) -> str:
     if value is None:
         return UNKNOWN
     return "" if value == empty else str(value)
+
+
+def provenance_to_row(sources: Mapping[str, prov.Provenance]) -> dict[str, str]:
+    """The provenance columns of a card (empty where a value has none recorded)."""
+    return {prov.column(f): str(sources[f]) if f in sources else "" for f in prov.FIELDS}
 
 
 def card_to_row(card: Card) -> dict[str, str]:

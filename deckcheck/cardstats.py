@@ -3,48 +3,70 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .cards import GEM_COLOURS, Card
+from .provenance import KINDS, Provenance
 
 GRID_TYPES = ("Attack", "Special Attack", "Block")
 
 
 @dataclass(frozen=True)
 class FieldStat:
-    """How many of the cards a field applies to have it known."""
+    """How many of the cards a field applies to have it known, and from which kinds of source."""
 
     field: str
     applies_to: str
     known: int
     total: int
+    kinds: tuple[tuple[str, int], ...] = ()  # (provenance kind, or "derived: rule", count), most first
+
+    def kinds_text(self) -> str:
+        """'checklist 1487, source 10' (values with no recorded provenance: 'unrecorded')."""
+        return ", ".join(f"{kind} {n}" for kind, n in self.kinds)
 
 
-def field_stats(cards: Iterable[Card]) -> list[FieldStat]:
-    """Known counts for each rules field, over the cards it matters for."""
+def _known(cards: list[Card], field: str, test, sources: Mapping[str, Mapping[str, Provenance]] | None,
+           label: str, applies_to: str) -> FieldStat:
+    known = [c for c in cards if test(c)]
+    kinds: Counter = Counter()
+    if sources is not None:
+        for c in known:
+            p = sources.get(c.id, {}).get(field)
+            kinds[("derived: " + p.ref if p.kind == "derived" and p.ref else p.kind) if p else "unrecorded"] += 1
+    order = {k: i for i, k in enumerate(reversed(KINDS))}
+    ranked = sorted(kinds.items(), key=lambda kv: (order.get(kv[0].split(":")[0], 99), -kv[1], kv[0]))
+    return FieldStat(label, applies_to, len(known), len(cards), tuple(ranked))
+
+
+def field_stats(cards: Iterable[Card], sources: Mapping[str, Mapping[str, Provenance]] | None = None) \
+        -> list[FieldStat]:
+    """Known counts for each rules field, over the cards it matters for; with `sources` (card id -> field ->
+    provenance), how many of the known values came from each kind of source."""
     cards = [c for c in cards if c.game == "highlander"]
     personas = [c for c in cards if c.is_persona]
     gridded = [c for c in cards if c.type in GRID_TYPES]
+    attacks = [c for c in cards if c.type == "Attack"]
     pregame = [c for c in cards if c.is_pregame]
+    specific = [c for c in cards if c.is_immortal_specific]
     out = [
-        FieldStat("type", "all cards", sum(c.type is not None for c in cards), len(cards)),
-        FieldStat("grid", "Attacks and Blocks", sum(c.grid is not None for c in gridded), len(gridded)),
-        FieldStat("grid (not inferred)", "Attacks and Blocks",
-                  sum(c.grid is not None and not c.grid_inferred for c in gridded), len(gridded)),
-        FieldStat("restriction", "all cards", sum(c.restriction is not None for c in cards), len(cards)),
-        FieldStat("reserved", "Immortal Specific cards",
-                  sum(c.reserved is not None for c in cards if c.is_immortal_specific),
-                  sum(c.is_immortal_specific for c in cards)),
-        FieldStat("signature", "Immortal Specific cards",
-                  sum(c.signature is not None for c in cards if c.is_immortal_specific),
-                  sum(c.is_immortal_specific for c in cards)),
-        FieldStat("unique", "Pre-Game cards", sum(c.unique is not None for c in pregame), len(pregame)),
-        FieldStat("hand_icons", "Pre-Game cards", sum(c.hand_icons is not None for c in pregame), len(pregame)),
+        _known(cards, "type", lambda c: c.type is not None, sources, "type", "all cards"),
+        _known(gridded, "grid", lambda c: c.grid is not None, sources, "grid", "Attacks and Blocks"),
+        _known(gridded, "grid", lambda c: c.grid is not None and not c.grid_inferred, sources,
+               "grid (not inferred)", "Attacks and Blocks"),
+        _known(attacks, "grid", lambda c: c.grid is not None, sources, "grid of Attacks", "Attacks"),
+        _known(cards, "restriction", lambda c: c.restriction is not None, sources, "restriction", "all cards"),
+        _known(specific, "reserved", lambda c: c.reserved is not None, sources, "reserved",
+               "Immortal Specific cards"),
+        _known(specific, "signature", lambda c: c.signature is not None, sources, "signature",
+               "Immortal Specific cards"),
+        _known(pregame, "unique", lambda c: c.unique is not None, sources, "unique", "Pre-Game cards"),
+        _known(pregame, "hand_icons", lambda c: c.hand_icons is not None, sources, "hand_icons", "Pre-Game cards"),
     ]
     for colour in GEM_COLOURS:
-        out.append(FieldStat(f"gem_{colour}", "Personas", sum(c.gem(colour) is not None for c in personas),
-                             len(personas)))
-    out.append(FieldStat("text", "all cards", sum(bool(c.text) for c in cards), len(cards)))
+        out.append(_known(personas, f"gem_{colour}", lambda c, k=colour: c.gem(k) is not None, sources,
+                          f"gem_{colour}", "Personas"))
+    out.append(_known(cards, "text", lambda c: bool(c.text), sources, "text", "all cards"))
     return out
 
 

@@ -230,19 +230,35 @@ def _opening_json(opening) -> dict:
 @cards_app.command("import")
 def cards_import(sheet: Path, skip_bad: Annotated[bool, typer.Option("--skip-bad", help="Import the good rows "
                                                                      "and list the bad ones.")] = False,
-                 dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would change; change "
-                                                       "nothing.")] = False, db: DbOption = None) -> None:
-    """Add or update cards by id from a card sheet (CSV/XLSX). All rows or none."""
+                 dry_run: Annotated[bool, typer.Option("--dry-run", help="List every field that would change, "
+                                                       "old → new; change nothing.")] = False,
+                 overwrite: Annotated[bool, typer.Option("--overwrite", help="Also replace values whose stored "
+                                                         "source is stronger than this sheet (a named public "
+                                                         "source); without it they are kept and listed.")] = False,
+                 db: DbOption = None) -> None:
+    """Add cards, or update the fields a card sheet states (CSV/XLSX), by id. All rows or none."""
+    from . import provenance
     from .db.store import Store
+    from .db.updates import update_cards
     from .importers.cardsheet import read_card_sheet
     out, err = _console(), _console(stderr=True)
     data = read_card_sheet(sheet, skip_bad=skip_bad)
     for notice in data.notices:
         err.print(f"[yellow]notice:[/] {esc(notice)}")
-    result = Store(db).import_cards(data.cards, sheet.name, dry_run=dry_run)
+    result = update_cards(Store(db), data.rows, provenance.sheet(sheet.name), dry_run=dry_run, overwrite=overwrite)
     verb = "would add" if dry_run else "added"
     out.print(f"{sheet}: {verb} {len(result.added)}, {'would update' if dry_run else 'updated'} "
               f"{len(result.updated)}, unchanged {result.unchanged}", soft_wrap=True, markup=False)
+    if dry_run:
+        for card_id in result.added:
+            out.print(f"  new card {card_id}", soft_wrap=True, markup=False)
+    for change in result.changes:
+        out.print(f"  {change}", soft_wrap=True, markup=False)
+    if result.kept:
+        out.print(f"{len(result.kept)} value(s) kept: their stored source is stronger than this sheet "
+                  f"(--overwrite replaces them):", soft_wrap=True, markup=False)
+        for change in result.kept:
+            out.print(f"  {change}", soft_wrap=True, markup=False)
     if data.problems:
         err.print(f"[red]{_plural(len(data.problems), 'bad row')} skipped:[/]")
         for p in data.problems:
@@ -252,11 +268,16 @@ def cards_import(sheet: Path, skip_bad: Annotated[bool, typer.Option("--skip-bad
 
 @cards_app.command("export")
 def cards_export(sheet: Path, game: Annotated[Optional[str], typer.Option(help="Only this game's cards.")] = None,
+                 with_sources: Annotated[bool, typer.Option("--provenance", help="Add a column per field saying "
+                                                            "where its value came from (FIELD_source); cards "
+                                                            "import reads them back.")] = False,
                  db: DbOption = None) -> None:
     """Write the card database to a card sheet (.csv or .xlsx)."""
     from .db.store import Store
+    from .db.updates import stored_sources
     from .importers.cardsheet import write_card_sheet
-    n = write_card_sheet(sheet, Store(db).cards(game))
+    store = Store(db)
+    n = write_card_sheet(sheet, store.cards(game), stored_sources(store) if with_sources else None)
     _console().print(f"wrote {n} cards to {sheet}", soft_wrap=True, markup=False)
 
 
@@ -284,14 +305,16 @@ def cards_show(name: str, cards: CardsOption = None, db: DbOption = None) -> Non
     from .api import Catalog
     from .errors import UnknownCardError
     from .render import card_panel
-    index = Catalog(db, cards or ()).index_all()
+    catalog = Catalog(db, cards or ())
+    index = catalog.index_all()
     found = [c for c in index.cards if c.id == name] or index.matches(name)
     if not found:
         index.lookup(name)  # raises the error a decklist line would get: unknown card, set or number
         raise UnknownCardError(name, "unknown card", index.suggest(name))
     out = _console()
+    sources = catalog.sources([c.id for c in found])
     for card in found:
-        out.print(card_panel(card))
+        out.print(card_panel(card, sources.get(card.id, {})))
 
 
 @cards_app.command("sets")
@@ -353,16 +376,19 @@ def cards_stats(cards: CardsOption = None, db: DbOption = None) -> None:
     from .api import Catalog
     from .cardstats import counts, field_stats
     from .render import simple_table
-    all_cards = Catalog(db, cards or ()).cards()
+    catalog = Catalog(db, cards or ())
+    all_cards = catalog.cards()
     out = _console()
     out.print(f"[bold]{len(all_cards)} cards[/]")
     for key, counter in counts(all_cards).items():
         rows = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
         out.print(simple_table(f"by {key}", (key, "cards"), rows, justify_right=("cards",)))
-    stats = field_stats(all_cards)
-    out.print(simple_table("Highlander rules data: how much is known", ("field", "applies to", "known", "of", "%"),
+    stats = field_stats(all_cards, catalog.sources())
+    out.print(simple_table("Highlander rules data: how much is known, and from which kind of source",
+                           ("field", "applies to", "known", "of", "%", "from"),
                            [(s.field, s.applies_to, s.known, s.total,
-                             f"{100 * s.known / s.total:.0f}%" if s.total else "—") for s in stats],
+                             f"{100 * s.known / s.total:.0f}%" if s.total else "—", s.kinds_text())
+                            for s in stats],
                            justify_right=("known", "of", "%")))
 
 

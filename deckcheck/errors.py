@@ -18,10 +18,11 @@ class UnknownFormatError(DeckcheckError):
 class CardSheetError(DeckcheckError):
     """A card sheet that cannot be read: every bad cell, with row, column and value."""
 
-    def __init__(self, source: str, problems: list["RowProblem"]):
+    def __init__(self, source: str, problems: list["RowProblem"], consequence: str = "nothing was imported"):
         self.source = source
         self.problems = problems
-        lines = [f"{source}: {len(problems)} bad row(s); nothing was imported"]
+        self.consequence = consequence
+        lines = [f"{source}: {len(problems)} bad row(s); {consequence}"]
         lines += [f"  {p}" for p in problems[:50]]
         if len(problems) > 50:
             lines.append(f"  ... and {len(problems) - 50} more")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -13,6 +13,7 @@ from rich.text import Text
 from . import grid as gridmod
 from .cards import Card
 from .plain import short_message
+from .provenance import Provenance
 from .report import AMBIGUOUS_CARD, Report
 
 # control characters (ESC starts terminal escape sequences; CR rewrites the line), bidi overrides, lone surrogates
@@ -100,38 +101,56 @@ def report_panel(report: Report) -> Panel:
     return Panel(Group(*parts), title=plain(title), title_align="left", border_style=style.split()[-1])
 
 
-def card_panel(card: Card) -> Panel:
-    """A readable card: every rules field, unknowns marked, the grid drawn."""
-    def show(value) -> str:
+def card_panel(card: Card, sources: Mapping[str, Provenance] | None = None) -> Panel:
+    """A readable card: every rules field, unknowns marked, the grid drawn; with `sources`, where each
+    value came from, beside it."""
+    def show(value) -> Text:
         if value is None:
-            return "[yellow]unknown[/]"
+            return Text("unknown", style="yellow")
         if value is True:
-            return "yes"
+            return Text("yes")
         if value is False:
-            return "no"
-        return esc(value) if value != "" else "—"
+            return Text("no")
+        return plain(value) if value != "" else Text("—")
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold")
     table.add_column()
-    fields: list[tuple[str, object]] = [
-              ("id", card.id), ("game", card.game), ("title", card.title), ("Immortal", card.immortal or "—"),
-              ("Weapon", card.weapon or "—"), ("version", card.version or "—"), ("edition", card.edition),
-              ("set", card.set or "—"), ("rarity", card.rarity or "—"), ("type", card.type),
-              ("subtype", ", ".join(card.subtype) or "—"), ("basic", card.basic), ("Master card", card.is_master),
-              ("Restriction", "none" if card.restriction == 0 else card.restriction), ("Reserved", card.reserved),
-              ("Signature", card.signature), ("unique", card.unique), ("Hand icons", card.hand_icons)]
-    gems = [(f"gem {c}", card.gem(c)) for c in ("master", "agility", "strength", "toughness", "empathy", "reason")]
-    fields += [g for g in gems if g[1] != 0 or card.is_persona]
+    if sources is not None:
+        table.add_column(style="dim")
+    # (label, sheet column whose provenance applies, value)
+    fields: list[tuple[str, str, object]] = [
+              ("id", "", card.id), ("game", "", card.game), ("title", "title", card.title),
+              ("Immortal", "immortal", card.immortal or "—"), ("Weapon", "weapon", card.weapon or "—"),
+              ("version", "version", card.version or "—"), ("edition", "edition", card.edition),
+              ("set", "set", card.set or "—"), ("rarity", "rarity", card.rarity or "—"), ("type", "type", card.type),
+              ("subtype", "subtype", ", ".join(card.subtype) or "—"), ("basic", "basic", card.basic),
+              ("Master card", "title", card.is_master),
+              ("Restriction", "restriction", "none" if card.restriction == 0 else card.restriction),
+              ("Reserved", "reserved", card.reserved), ("Signature", "signature", card.signature),
+              ("unique", "unique", card.unique), ("Hand icons", "hand_icons", card.hand_icons)]
+    gems = [(f"gem {c}", f"gem_{c}", card.gem(c)) for c in ("master", "agility", "strength", "toughness", "empathy",
+                                                           "reason")]
+    fields += [g for g in gems if g[2] != 0 or card.is_persona]
     if card.requires:
-        fields.append(("requires", ", ".join(sorted(card.requires))))
+        fields.append(("requires", "requires", ", ".join(sorted(card.requires))))
     if card.modifiers:
-        fields.append(("deck-building", str(card.modifiers)))
+        fields.append(("deck-building", "deckbuilding", str(card.modifiers)))
     for label, value in (("renown", card.renown), ("health", card.health), ("skill", card.skill),
                          ("rank", card.rank), ("suit", card.suit)):
         if value is not None:
-            fields.append((label, value))
-    for label, shown in fields:
-        table.add_row(label, show(shown))
+            fields.append((label, label, value))
+    if sources is not None:
+        if card.grid is not None:
+            squares = gridmod.format_grid(card.grid)
+            fields.append(("grid", "grid", f"inferred: {squares}" if card.grid_inferred else squares))
+        if card.text:
+            fields.append(("text", "text", "(below)"))
+    for label, column, shown in fields:
+        cells = [Text(label), show(shown)]  # show() cleans user text (plain)
+        if sources is not None:
+            where = sources.get(column) if column and shown is not None else None
+            cells.append(plain(where.describe() if where else ("" if shown is None or not column else "not recorded")))
+        table.add_row(*cells)
     parts: list = [table]
     if card.type in ("Attack", "Block", "Special Attack", "Dodge") or card.grid is not None:
         if card.grid is None:

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
+from deckcheck import provenance as prov
 from deckcheck.cards import Card
-from deckcheck.cardsheet import COLUMNS, card_to_row, cards_from_rows, header_map
+from deckcheck.cardsheet import (COLUMNS, SheetCard, card_to_row, duplicate_columns, header_map,
+                                 provenance_to_row, sheet_cards_from_rows)
 from deckcheck.errors import RowProblem
 
 from .tables import SheetError, read_tables
@@ -18,16 +20,25 @@ NUMERIC = {"edition", "restriction", "hand_icons", "gem_master", "gem_agility", 
 
 @dataclass
 class CardSheet:
-    """What a card sheet held: the good cards, the bad rows (with --skip-bad), and notices."""
+    """What a card sheet held: the good rows (each a card and the fields it states), the bad rows
+    (with --skip-bad), and notices."""
 
-    cards: list[Card]
+    rows: list[SheetCard]
     problems: list[RowProblem] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     columns: list[str] = field(default_factory=list)  # the card-sheet columns the sheet has
+    has_provenance: bool = False
+
+    @property
+    def cards(self) -> list[Card]:
+        """The rows as whole cards (blank cells at the contract's defaults)."""
+        return [r.card for r in self.rows]
 
 
-def read_card_sheet(path: Path | str, skip_bad: bool = False) -> CardSheet:
-    """Read a card sheet; raise CardSheetError naming every bad row unless skip_bad."""
+def read_card_sheet(path: Path | str, skip_bad: bool = False, consequence: str = "nothing was imported") -> CardSheet:
+    """Read a card sheet; raise CardSheetError naming every bad row unless skip_bad.
+
+    `consequence` ends the error's first line: what did not happen because of the bad rows."""
     path = Path(path)
     tables = [t for t in read_tables(path) if t.header]
     if not tables:
@@ -37,6 +48,9 @@ def read_card_sheet(path: Path | str, skip_bad: bool = False) -> CardSheet:
     notices = []
     if "name" not in columns.values():
         raise SheetError(f"{str(path)!r}: no 'name' column (columns found: {', '.join(table.header)})")
+    twice = duplicate_columns(columns)
+    if twice:
+        raise SheetError(f"{str(path)!r}: the header names a column twice: {', '.join(twice)}")
     if unknown:
         notices.append(f"ignored unknown column(s): {', '.join(unknown)}")
     rows = []
@@ -44,19 +58,28 @@ def read_card_sheet(path: Path | str, skip_bad: bool = False) -> CardSheet:
         if all(c in ("", None) for c in row):
             continue
         rows.append((number, {columns[i]: v for i, v in enumerate(row) if i in columns}))
-    cards, problems = cards_from_rows(rows, str(path), skip_bad=skip_bad)
-    return CardSheet(cards, problems, notices, list(columns.values()))
+    found, problems = sheet_cards_from_rows(rows, str(path), skip_bad=skip_bad, consequence=consequence)
+    has_provenance = any(c in prov.SOURCE_COLUMNS for c in columns.values())
+    return CardSheet(found, problems, notices, list(columns.values()), has_provenance)
 
 
-def write_card_sheet(path: Path | str, cards: Iterable[Card]) -> int:
-    """Write cards as a card sheet (all columns); return how many were written."""
+def write_card_sheet(path: Path | str, cards: Iterable[Card],
+                     sources: Mapping[str, Mapping[str, prov.Provenance]] | None = None) -> int:
+    """Write cards as a card sheet (all columns); with `sources` (card id -> field -> provenance), the
+    provenance columns too. Return how many cards were written."""
     path = Path(path)
     kind = check_target(path, (".csv", ".tsv", ".xlsx"))
-    rows = [[card_to_row(c)[col] for col in COLUMNS] for c in cards]
+    header = COLUMNS + (prov.SOURCE_COLUMNS if sources is not None else ())
+    rows = []
+    for card in cards:
+        values = card_to_row(card)
+        if sources is not None:
+            values.update(provenance_to_row(sources.get(card.id, {})))
+        rows.append([values[col] for col in header])
     if kind != "xlsx":
-        write_csv(path, COLUMNS, rows)
+        write_csv(path, header, rows)
     else:
-        typed = [[int(v) if col in NUMERIC and v.isdigit() else v for col, v in zip(COLUMNS, row, strict=True)]
+        typed = [[int(v) if col in NUMERIC and v.isdigit() else v for col, v in zip(header, row, strict=True)]
                  for row in rows]
-        write_xlsx(path, [SheetSpec("cards", COLUMNS, typed)])
+        write_xlsx(path, [SheetSpec("cards", header, typed)])
     return len(rows)

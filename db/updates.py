@@ -1,0 +1,230 @@
+"""Card updates that know where each value came from: partial card sheets (CONTRACTS.md §1a), web edits.
+
+`update_cards(store, changes, source=...)` is the one path by which cards change after set-up: `cards
+import` calls it with the rows of a card sheet, the web app's admin form with the fields a person
+edited. Only the fields a change states are touched; each changed value records its provenance
+(deckcheck.provenance); a value from a stronger source is not replaced unless `overwrite` is given,
+and the result lists it as kept. Every value the store holds keeps its provenance in the
+`card_source` table, on SQLite and PostgreSQL alike.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from deckcheck import provenance as prov
+from deckcheck.cards import Card
+from deckcheck.cardsheet import COLUMNS, SheetCard, attribute, card_to_row, sheet_cards_from_rows
+from deckcheck.errors import DeckcheckError
+from deckcheck.provenance import Provenance
+
+from .repository import SELECT_LIST, card_from_values
+
+_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field of one card: its value and provenance before and after (values as sheet text)."""
+
+    card_id: str
+    name: str
+    field: str
+    old: str
+    new: str
+    old_source: Provenance | None
+    new_source: Provenance | None
+
+    def __str__(self) -> str:
+        was = f" ({self.old_source})" if self.old_source else ""
+        now = f" ({self.new_source})" if self.new_source else ""
+        return f"{self.name} [{self.card_id}] {self.field}: {self.old or '—'}{was} → {self.new or '—'}{now}"
+
+
+@dataclass
+class UpdateResult:
+    """What an update changed (or would change, in a dry run), and what it kept from stronger sources."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    changes: list[FieldChange] = field(default_factory=list)
+    kept: list[FieldChange] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        """Whether anything was (or would be) changed."""
+        return bool(self.added or self.updated)
+
+
+def _value_text(card: Card, name: str) -> str:
+    row = card_to_row(card)
+    if name == "grid" and card.grid is not None and card.grid_inferred:
+        return row["grid"] + " (inferred)"
+    return row[name]
+
+
+def _is_known(card: Card, name: str) -> bool:
+    return getattr(card, attribute(name)) is not None
+
+
+def read_sources(con, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
+    """Provenance by card id and field, for the given ids (every card when None), on a connection."""
+    from sqlalchemy import text
+    out: dict[str, dict[str, Provenance]] = {}
+
+    def add(rows) -> None:
+        for card_id, name, kind, ref, at in rows:
+            out.setdefault(card_id, {})[name] = Provenance(kind, ref or "", at or "")
+    select = "select card_id, field_name, kind, ref, at from card_source"
+    if ids is None:
+        add(con.execute(text(select)).all())
+        return out
+    wanted = list(ids)
+    for start in range(0, len(wanted), _CHUNK):
+        params = {f"i{n}": v for n, v in enumerate(wanted[start:start + _CHUNK])}
+        add(con.execute(text(f"{select} where card_id in ({', '.join(':' + k for k in params)})"), params).all())
+    return out
+
+
+def stored_sources(store, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
+    """Provenance of the stored cards' values (card id -> field -> provenance); every card when ids is None."""
+    with store.engine.connect() as con:
+        return read_sources(con, ids)
+
+
+def write_sources(con, sources: Mapping[str, Mapping[str, Provenance | None]], fresh: bool = False) -> None:
+    """Record provenance (card id -> field -> provenance; None forgets it) on a connection; `fresh`: the
+    cards have none recorded yet (a new database), so nothing is deleted first."""
+    from sqlalchemy import text
+    deletes = [] if fresh else [{"c": card_id, "f": name} for card_id, fields in sources.items() for name in fields]
+    inserts = [{"c": card_id, "f": name, "k": p.kind, "r": p.ref, "a": p.at}
+               for card_id, fields in sources.items() for name, p in fields.items() if p is not None]
+    if deletes:
+        con.execute(text("delete from card_source where card_id = :c and field_name = :f"), deletes)
+    if inserts:
+        con.execute(text("insert into card_source (card_id, field_name, kind, ref, at) "
+                         "values (:c, :f, :k, :r, :a)"), inserts)
+
+
+def _stored_cards(con, ids: list[str]) -> dict[str, Card]:
+    from sqlalchemy import text
+    found: dict[str, Card] = {}
+    for start in range(0, len(ids), _CHUNK):
+        params = {f"i{n}": v for n, v in enumerate(ids[start:start + _CHUNK])}
+        rows = con.execute(text(f"select {SELECT_LIST} from card where id in "
+                                f"({', '.join(':' + k for k in params)})"), params).mappings().all()
+        found.update({r["id"]: card_from_values(r) for r in rows})
+    return found
+
+
+def new_card_sources(item: SheetCard, source: Provenance) -> dict[str, Provenance]:
+    """The provenance of every known value of a card a row adds: stated, else the update's, else default."""
+    out = {}
+    for name in prov.FIELDS:
+        if not _is_known(item.card, name):
+            continue
+        fallback = prov.DERIVED_NAME if name in ("title", "version") else prov.DEFAULT
+        out[name] = item.sources.get(name) or (source if name in item.fields else fallback)
+    return out
+
+
+def _as_sheet_cards(changes: Iterable[SheetCard | Mapping[str, object]], stored_names: Mapping[str, str],
+                    where: str) -> list[SheetCard]:
+    items: list[SheetCard] = []
+    plain: list[tuple[int, Mapping[str, object]]] = []
+    for n, change in enumerate(changes, start=1):
+        if isinstance(change, SheetCard):
+            items.append(change)
+            continue
+        values = dict(change)
+        unknown = [str(k) for k in values if k not in COLUMNS and k not in prov.SOURCE_COLUMNS]
+        if unknown:
+            raise DeckcheckError(f"{where}: unknown field(s) {', '.join(map(repr, unknown))}; the fields are "
+                                 f"the card-sheet columns")
+        if not values.get("name") and values.get("id") in stored_names:  # an edit of a stored card names its id
+            values["name"] = stored_names[str(values["id"])]
+        plain.append((n, values))
+    if plain:
+        items += sheet_cards_from_rows(plain, where, consequence="nothing was changed")[0]
+    return items
+
+
+def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], source: Provenance | str, *,
+                 dry_run: bool = False, overwrite: bool = False) -> UpdateResult:
+    """Add cards, or change the fields each change states, in one transaction; return what changed.
+
+    `changes` are SheetCards (rows of a card sheet) or plain mappings of card-sheet columns to cells
+    (`{"id": "ME-break-weapon", "restriction": "3"}`: a stored card needs only its id). `source` is the
+    provenance of values that state none (`provenance.sheet(file)`, `provenance.web(user)`, or its text).
+    A stated value replaces a known value whose provenance is stronger only with `overwrite`; otherwise
+    it is listed in `kept`. With `dry_run` nothing is written.
+    """
+    origin = prov.parse(source) if isinstance(source, str) else source
+    changes = list(changes)
+    result = UpdateResult()
+    with store.engine.begin() as con:
+        plain_ids = [str(c.get("id")) for c in changes if not isinstance(c, SheetCard) and c.get("id")]
+        stored = _stored_cards(con, plain_ids)
+        items = _as_sheet_cards(changes, {i: c.name for i, c in stored.items()}, f"changes from {origin}")
+        ids = [item.card.id for item in items]
+        if len(set(ids)) != len(ids):
+            raise DeckcheckError(f"changes from {origin}: the same card id is named twice")
+        stored = _stored_cards(con, ids)
+        sources = read_sources(con, ids)
+        to_write: list[Card] = []
+        new_sources: dict[str, dict[str, Provenance | None]] = {}
+        for item in items:
+            old = stored.get(item.card.id)
+            if old is None:
+                result.added.append(item.card.id)
+                to_write.append(item.card)
+                new_sources[item.card.id] = dict(new_card_sources(item, origin))
+                continue
+            card, touched, renamed = _apply(item, old, sources.get(old.id, {}), origin, overwrite, result)
+            if touched or renamed:
+                result.updated.append(old.id)
+                to_write.append(card)
+                new_sources[old.id] = touched
+            else:
+                result.unchanged += 1
+        if not dry_run:
+            if to_write:
+                store._upsert(con, to_write, str(origin))
+            write_sources(con, new_sources)
+    return result
+
+
+def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], origin: Provenance,
+           overwrite: bool, result: UpdateResult) -> tuple[Card, dict[str, Provenance | None], bool]:
+    """Apply one row to its stored card: the merged card, the provenance it changes, whether it was renamed.
+    Field changes and the values kept from stronger sources go to `result`."""
+    stated = set(item.fields) | ({"grid"} if "grid_inferred" in item.fields else set())
+    proposed = item.merged(old)
+    accepted: set[str] = set()
+    touched: dict[str, Provenance | None] = {}
+    for name in (f for f in prov.FIELDS if f in stated):
+        was, credited = old_sources.get(name), item.sources.get(name)
+        before, after = _value_text(old, name), _value_text(proposed, name)
+        if before == after:
+            if credited is not None and credited != was and (was is None or credited.strength >= was.strength):
+                touched[name] = credited  # the same value, now credited to the source the row names
+                result.changes.append(FieldChange(old.id, old.name, name, before, after, was, credited))
+            continue
+        incoming = credited or origin
+        change = FieldChange(old.id, old.name, name, before, after, was,
+                             incoming if _is_known(proposed, name) else None)
+        if was is not None and _is_known(old, name) and incoming.strength < was.strength and not overwrite:
+            result.kept.append(change)
+            continue
+        accepted.add(name)
+        touched[name] = change.new_source
+        result.changes.append(change)
+    applied = {f for f in accepted if f in item.fields}
+    if "grid" in accepted and "grid_inferred" in item.fields:
+        applied.add("grid_inferred")
+    merged = SheetCard(item.card, item.row, frozenset(applied), item.sources).merged(old)
+    renamed = old.name != item.card.name
+    if renamed:
+        result.changes.append(FieldChange(old.id, old.name, "name", old.name, item.card.name, None, None))
+    return merged, touched, renamed

@@ -1,0 +1,184 @@
+"""Provenance per value (deckcheck.provenance) and partial card sheets (CONTRACTS §1a), on both databases."""
+from __future__ import annotations
+
+import pytest
+
+from deckcheck import provenance as prov
+from deckcheck.db.store import Store
+from deckcheck.db.updates import stored_sources, update_cards
+from deckcheck.errors import DeckcheckError
+from deckcheck.importers.cardsheet import read_card_sheet, write_card_sheet
+
+BREAK_WEAPON_URL = "http://www.oocities.org/gislef/cotw19.htm"
+
+
+def by_id(store: Store) -> dict:
+    return {c.id: c for c in store.cards()}
+
+
+def sheet(tmp_path, text: str, name: str = "partial.csv"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("text,kind,ref,at", [
+    ("checklist:edforth/ccgdata", "checklist", "edforth/ccgdata", ""),
+    ("source:http://x.example/a:b @ 1", "source", "http://x.example/a:b", "1"),
+    ("sheet:my cards.csv @ 2026-11-30T18:05:00+00:00", "sheet", "my cards.csv", "2026-11-30T18:05:00+00:00"),
+    ("WEB:alice @ 2026-11-30T18:07:00+00:00", "web", "alice", "2026-11-30T18:07:00+00:00"),
+    ("default", "default", "", ""),
+])
+def test_provenance_text_round_trip(text, kind, ref, at):
+    p = prov.parse(text)
+    assert (p.kind, p.ref, p.at) == (kind, ref, at)
+    assert prov.parse(str(p)) == p
+
+
+@pytest.mark.parametrize("text", ["guess:x", "http://x.example", "sheet:a\x1bb", "source:" + "x" * 3000, ""])
+def test_bad_provenance_text_is_an_input_error(text):
+    with pytest.raises(DeckcheckError):
+        prov.parse(text)
+
+
+def test_strength_order():
+    assert prov.STRENGTH["source"] > prov.STRENGTH["sheet"] == prov.STRENGTH["web"] > prov.STRENGTH["checklist"] \
+        > prov.STRENGTH["derived"] > prov.STRENGTH["default"]
+
+
+def test_bundled_values_know_their_sources(db_url):
+    store = Store(db_url)
+    sources = stored_sources(store, ["ME-break-weapon", "TG-riposte-ll", "SE-upper-left-block",
+                                     "SE-amanda-persona", "WC-joe-dawson-pre-game-watcher", "CvD-057"])
+    assert sources["ME-break-weapon"]["restriction"] == prov.Provenance("source", BREAK_WEAPON_URL)
+    assert sources["ME-break-weapon"]["set"].kind == "checklist"
+    assert sources["ME-break-weapon"]["title"].kind == "derived"
+    assert "reserved" not in sources["ME-break-weapon"]  # unknown: no provenance
+    assert sources["TG-riposte-ll"]["grid"] == prov.Provenance("derived", "grid from name")
+    assert sources["SE-upper-left-block"]["grid"].ref == "Basic Block inference"
+    assert "gem_master" not in sources["SE-amanda-persona"]
+    assert sources["WC-joe-dawson-pre-game-watcher"]["restriction"].kind == "source"
+    assert sources["CvD-057"]["gem_master"].ref == "http://www.watcherdatabase.tk/Cards/Card/6074.html"
+
+
+def test_partial_sheet_changes_only_its_columns(db_url, tmp_path):
+    store = Store(db_url)
+    before = by_id(store)
+    path = sheet(tmp_path, "id,name,restriction\nME-riposte-ul,Riposte (UL),2\nSE-thrust,Thrust,?\n")
+    rows = read_card_sheet(path).rows
+    dry = update_cards(store, rows, prov.sheet(path.name), dry_run=True)
+    assert by_id(store) == before  # a dry run writes nothing
+    assert {(c.card_id, c.field, c.old, c.new) for c in dry.changes} == {
+        ("ME-riposte-ul", "restriction", "unknown", "2")}  # Thrust: unknown → unknown changes nothing
+    result = update_cards(store, rows, prov.sheet(path.name))
+    assert result.updated == ["ME-riposte-ul"] and result.unchanged == 1
+    after = by_id(store)
+    riposte, old = after["ME-riposte-ul"], before["ME-riposte-ul"]
+    assert riposte.restriction == 2
+    assert (riposte.set, riposte.type, riposte.grid, riposte.grid_inferred, riposte.basic, riposte.reserved,
+            riposte.title, riposte.version) == (old.set, old.type, old.grid, old.grid_inferred, old.basic,
+                                                old.reserved, old.title, old.version)
+    assert stored_sources(store, ["ME-riposte-ul"])["ME-riposte-ul"]["restriction"].ref == "partial.csv"
+    assert stored_sources(store, ["ME-riposte-ul"])["ME-riposte-ul"]["grid"].kind == "derived"
+
+
+def test_blank_keeps_unknown_clears(db_url, tmp_path):
+    store = Store(db_url)
+    path = sheet(tmp_path, "id,name,type,rarity\nSE-thrust,Thrust,unknown,\n")
+    result = update_cards(store, read_card_sheet(path).rows, prov.sheet(path.name))
+    card = by_id(store)["SE-thrust"]
+    assert card.type is None and card.rarity == "Common"
+    assert [(c.field, c.old, c.new, c.new_source) for c in result.changes] == [("type", "Attack", "", None)]
+    assert "type" not in stored_sources(store, ["SE-thrust"])["SE-thrust"]
+
+
+def test_weaker_source_never_replaces_silently(db_url, tmp_path):
+    store = Store(db_url)
+    path = sheet(tmp_path, "id,name,restriction,rarity\nME-break-weapon,Break Weapon,2,Common\n")
+    rows = read_card_sheet(path).rows
+    result = update_cards(store, rows, prov.sheet(path.name))
+    card = by_id(store)["ME-break-weapon"]
+    assert card.restriction == 3 and card.rarity == "Common"  # the checklist's rarity is weaker than a sheet
+    [kept] = result.kept
+    assert kept.old_source is not None and kept.new_source is not None
+    assert (kept.field, kept.old, kept.new, kept.old_source.kind, kept.new_source.kind) == \
+        ("restriction", "3", "2", "source", "sheet")
+    assert BREAK_WEAPON_URL in str(kept)
+    forced = update_cards(store, rows, prov.sheet(path.name), overwrite=True)
+    assert by_id(store)["ME-break-weapon"].restriction == 2 and not forced.kept
+    assert stored_sources(store, ["ME-break-weapon"])["ME-break-weapon"]["restriction"].kind == "sheet"
+
+
+def test_sheet_without_provenance_keeps_stored_provenance(db_url, tmp_path):
+    store = Store(db_url)
+    path = sheet(tmp_path, "id,name,restriction,type\nME-break-weapon,Break Weapon,3,Event\n")
+    result = update_cards(store, read_card_sheet(path).rows, prov.sheet(path.name))
+    assert result.unchanged == 1 and not result.changes
+    sources = stored_sources(store, ["ME-break-weapon"])["ME-break-weapon"]
+    assert sources["restriction"].ref == BREAK_WEAPON_URL and sources["type"].kind == "checklist"
+
+
+def test_web_edit_through_the_library_call(db_url):
+    store = Store(db_url)
+    edit = prov.web("alice", "2026-11-30T18:07:00+00:00")
+    result = update_cards(store, [{"id": "SE-connor-macleod-back-away", "reserved": "no", "restriction": "6"}],
+                          source=edit)
+    assert sorted(c.field for c in result.changes) == ["reserved", "restriction"]
+    card = by_id(store)["SE-connor-macleod-back-away"]
+    assert (card.reserved, card.restriction, card.type) == (False, 6, "Dodge")
+    assert stored_sources(store, [card.id])[card.id]["reserved"] == edit
+    with pytest.raises(DeckcheckError, match="row 1"):
+        update_cards(store, [{"id": "SE-connor-macleod-back-away", "restriction": "many"}], source=edit)
+
+
+def test_new_card_from_a_sheet(db_url, tmp_path):
+    store = Store(db_url)
+    path = sheet(tmp_path, "id,name,type,restriction\nX-1,Brand New,Event,2\n")
+    result = update_cards(store, read_card_sheet(path).rows, prov.sheet(path.name, "T"))
+    assert result.added == ["X-1"]
+    sources = stored_sources(store, ["X-1"])["X-1"]
+    assert sources["restriction"] == prov.Provenance("sheet", "partial.csv", "T") == sources["type"]
+    assert sources["reserved"] == prov.DEFAULT
+
+
+def test_provenance_survives_export_import_export(db_url, tmp_path):
+    a = Store(db_url)
+    edits = sheet(tmp_path, "id,name,restriction,grid\nME-riposte-ul,Riposte (UL),2,\n"
+                            "SE-amanda-back-away,Amanda Back Away,,UL UC\n", "edits.csv")
+    update_cards(a, read_card_sheet(edits).rows, prov.sheet("edits.csv", "2026-11-30T18:00:00+00:00"))
+    update_cards(a, [{"id": "ME-break-weapon", "text": "Edited."}], prov.web("bob", "2026-11-30T18:01:00+00:00"),
+                 overwrite=True)
+    first = tmp_path / "first.csv"
+    write_card_sheet(first, a.cards(), stored_sources(a))
+    b = Store(f"sqlite:///{tmp_path / 'b.db'}")
+    result = update_cards(b, read_card_sheet(first).rows, prov.sheet("first.csv"), overwrite=True)
+    assert set(result.updated) == {"ME-riposte-ul", "SE-amanda-back-away", "ME-break-weapon"}
+    second = tmp_path / "second.csv"
+    write_card_sheet(second, b.cards(), stored_sources(b))
+    assert first.read_bytes() == second.read_bytes()
+    assert stored_sources(b, ["ME-break-weapon"])["ME-break-weapon"]["text"] == \
+        prov.web("bob", "2026-11-30T18:01:00+00:00")
+
+
+def test_stated_provenance_column_credits_an_unchanged_value(db_url, tmp_path):
+    store = Store(db_url)
+    path = sheet(tmp_path, "id,name,rarity,rarity_source\nME-pistol-lc,Pistol (LC),Rare,source:http://x.example/p\n")
+    result = update_cards(store, read_card_sheet(path).rows, prov.sheet(path.name))
+    assert [(c.field, c.old, c.new) for c in result.changes] == [("rarity", "Rare", "Rare")]
+    assert stored_sources(store, ["ME-pistol-lc"])["ME-pistol-lc"]["rarity"].ref == "http://x.example/p"
+
+
+def test_provenance_columns_in_xlsx_read_back(sqlite_url, tmp_path):
+    store = Store(sqlite_url)
+    edit = prov.web("carol", "2026-11-30T19:00:00+00:00")
+    update_cards(store, [{"id": "ME-riposte-ul", "restriction": "2"}], edit)
+    sheet_path = tmp_path / "cards.xlsx"
+    write_card_sheet(sheet_path, store.cards(), stored_sources(store))
+    data = read_card_sheet(sheet_path)
+    assert data.has_provenance and not data.notices
+    riposte = next(r for r in data.rows if r.card.id == "ME-riposte-ul")
+    assert riposte.sources["restriction"] == edit
+    other = Store(f"sqlite:///{tmp_path / 'other.db'}")
+    result = update_cards(other, data.rows, prov.sheet(sheet_path.name))
+    assert result.updated == ["ME-riposte-ul"] and not result.kept
+    assert stored_sources(other, ["ME-riposte-ul"]) == stored_sources(store, ["ME-riposte-ul"])
