@@ -139,24 +139,25 @@ class Collections:
 
     def apply_all(self, collections: Mapping[str, Mapping[Key, Holding]], mode: str = "merge",
                   dry_run: bool = False, keep: Mapping[str, set[str | None]] | None = None,
-                  present: Iterable[str] | None = None) -> dict[str, Change]:
+                  present: Iterable[str] | None = None, sample: int = SAMPLE) -> dict[str, Change]:
         """Change several collections in one transaction: all of them, or (on any failure) none.
 
         `keep`: per collection, the card ids that skipped (bad) rows named, None for a row whose
         card is not known: in replace mode their entries stay as they are (a bad row never
         deletes), and an unknown card keeps every entry the file does not name. `present`: the
         sheet's columns; in replace mode the others keep their stored values (an entry stays whole).
+        Each Change lists up to `sample` of its changes (a preview of every change asks for all).
         """
         if mode not in ("merge", "replace"):
             raise DeckcheckError(f"unknown mode {mode!r}; use merge or replace")
         self._upgrade()
         columns = set(present) if present is not None else None
         with self.store.begin() as con:
-            return {name: self._apply(con, name, holdings, mode, dry_run, (keep or {}).get(name, set()), columns)
-                    for name, holdings in collections.items()}
+            return {name: self._apply(con, name, holdings, mode, dry_run, (keep or {}).get(name, set()), columns,
+                                      sample) for name, holdings in collections.items()}
 
     def _apply(self, con, name: str, holdings: Mapping[Key, Holding], mode: str, dry_run: bool,
-               keep: set[str | None], present: set[str] | None) -> Change:
+               keep: set[str | None], present: set[str] | None, sample: int = SAMPLE) -> Change:
         """One collection's change, inside the caller's transaction."""
         change = Change()
         cid = self._collection_id(con, name, create=not dry_run)
@@ -186,7 +187,7 @@ class Collections:
                 change.unchanged += 1
                 continue
             writes.append((h, after))
-            if len(change.sample) < SAMPLE:
+            if len(change.sample) < sample:
                 change.sample.append((kind, replace(h, quantity=after[0], trade_quantity=after[1],
                                                     want_quantity=after[2])))
         if too_many:
@@ -202,7 +203,7 @@ class Collections:
                 else:
                     gone.append((key, now))
             change.removed = len(gone)
-            for key, now in gone[: max(0, SAMPLE - len(change.sample))]:
+            for key, now in gone[: max(0, sample - len(change.sample))]:
                 change.sample.append(("removed", Holding(self.cards[key[0]], key[1], key[2], key[3], now[0], now[1],
                                                          now[2], now[3], now[4], name, now[5])))
         if dry_run or not change.changed:

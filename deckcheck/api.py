@@ -283,7 +283,7 @@ class CollectionApp:
         return RowReader(self.index(), set_names())
 
     def import_sheet(self, path, collection: str = "main", mode: str = "merge", dry_run: bool = False,
-                     skip_bad: bool = False, progress=None):
+                     skip_bad: bool = False, progress=None, sample: int = 10):
         """Read, check and resolve every row, then change the collection in one transaction (or nothing)."""
         from .collection import combine
         from .errors import CardSheetError
@@ -311,7 +311,8 @@ class CollectionApp:
         if not grouped:
             grouped[collection] = {}
         # a skipped row never deletes: in replace mode the entries of the cards it named stay as they are
-        changes = self.collections.apply_all(grouped, mode, dry_run, keep=reader.bad_cards, present=sheet.columns)
+        changes = self.collections.apply_all(grouped, mode, dry_run, keep=reader.bad_cards, present=sheet.columns,
+                                             sample=sample)
         return sheet.layout, changes, reader.problems, sheet.count
 
     def holding(self, card_text: str, set_code: str | None, **values):

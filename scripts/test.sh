@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# All set-up on a fresh machine (python3 only), then ruff, mypy and the whole test suite, PostgreSQL included.
+# All set-up on a fresh machine (python3 only), then ruff, mypy and the whole test suite, PostgreSQL and
+# the browser tests (Debian's chromium) included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,web]'
 bash scripts/lint.sh  # ruff and mypy: any finding fails the run before the tests start
 source scripts/postgres.sh
+source scripts/chromium.sh  # the browser tests of the web app
 .venv/bin/python -m pytest "$@"

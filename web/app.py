@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,8 @@ DEFAULT_UPLOAD_LIMIT = 2 * 1024 * 1024
 ADMIN_TOKEN_ENV = "DECKCHECK_ADMIN_TOKEN"
 
 # Routers in navigation order. A module here defines `router` and optionally `NAV` and `TEMPLATES`.
-ROUTERS = ["deckcheck.web.check", "deckcheck.web.stats", "deckcheck.web.formats", "deckcheck.web.apidocs"]
+ROUTERS = ["deckcheck.web.check", "deckcheck.web.stats", "deckcheck.web.cards", "deckcheck.web.collection",
+           "deckcheck.web.formats", "deckcheck.web.apidocs"]
 
 
 @dataclass
@@ -46,34 +48,82 @@ class Settings:
 
 @dataclass
 class Deckcheck:
-    """What every request of one server process shares: settings and the card catalogue (built once)."""
+    """What every request of one server process shares: settings, and the library over the database.
+
+    `library` is deckcheck.api.CollectionApp: the card catalogue (read once, its name indexes built
+    once) and the collections and saved decks.
+    """
 
     settings: Settings
-    _catalog: Any = None
-    _collections: Any = None
+    _library: Any = None
+    _cards_stamp: str | None = None
+    _checked_at: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
-    def catalog(self):
-        """The card catalogue of the database (deckcheck.api.Catalog), read on first use."""
-        if self._catalog is None:
+    def library(self):
+        """The CollectionApp of the server's database, made on first use, made again when cards changed.
+
+        Another worker's card edit is seen within STALE_SECONDS: the database's `cards_changed` stamp is
+        read at most that often.
+        """
+        now = time.monotonic()
+        if self._library is not None and now - self._checked_at > STALE_SECONDS:
+            self._checked_at = now
+            if cards_stamp(self._library.catalog.store) != self._cards_stamp:
+                self._library = None
+        if self._library is None:
             with self._lock:
-                if self._catalog is None:
-                    from deckcheck.api import Catalog
-                    self._catalog = Catalog(self.settings.db_url)
-        return self._catalog
+                if self._library is None:
+                    from deckcheck.api import CollectionApp
+                    library = CollectionApp(self.settings.db_url)
+                    self._cards_stamp = cards_stamp(library.catalog.store)
+                    self._checked_at = now
+                    self._library = library
+        return self._library
+
+    @property
+    def catalog(self):
+        """The card catalogue (deckcheck.api.Catalog)."""
+        return self.library.catalog
+
+    @property
+    def collections(self):
+        """The collections and saved decks (deckcheck.db.collections.Collections)."""
+        return self.library.collections
 
     def catalog_collections(self):
-        """The collections and saved decks of the database (deckcheck.db.collections.Collections)."""
-        if self._collections is None:
-            from deckcheck.db.collections import Collections
-            self._collections = Collections(self.catalog.store)
-        return self._collections
+        """The collections and saved decks (the name the statistics panel calls)."""
+        return self.collections
 
-    def forget_cards(self) -> None:
-        """Read the cards again on next use (after this process changed them)."""
+    def cards_changed(self) -> None:
+        """After this process changed cards: stamp the database (for the other workers) and read them again."""
+        mark_cards_changed(self.library.catalog.store)
         with self._lock:
-            self._catalog = self._collections = None
+            self._library = None
+
+
+STALE_SECONDS = 2.0
+_STAMP_KEY = "web_cards_changed"
+
+
+def cards_stamp(store) -> str | None:
+    """When cards were last changed through the web app (None: never)."""
+    from sqlalchemy import text
+    with store.engine.connect() as con:
+        row = con.execute(text("select value from deckcheck_meta where key = :k"), {"k": _STAMP_KEY}).first()
+    return row[0] if row else None
+
+
+def mark_cards_changed(store) -> None:
+    """Record that cards changed now (an upsert of one meta row; SQLite and PostgreSQL alike)."""
+    import datetime as dt
+
+    from sqlalchemy import text
+    stamp = dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+    with store.engine.begin() as con:
+        con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v) "
+                         "on conflict (key) do update set value = excluded.value"), {"k": _STAMP_KEY, "v": stamp})
 
 
 def state(request: Request) -> Deckcheck:

@@ -146,7 +146,7 @@ def check_page(request: Request, deck: str | None = None) -> Response:
     got = CheckInput()
     if deck is not None and DECK_ID.match(deck):
         try:
-            fmt, text, _entries = state(request).catalog_collections().deck(deck)
+            fmt, text, _entries = state(request).collections.deck(deck)
             got = CheckInput(text=text, fmt=fmt)
         except DeckcheckError:
             pass
@@ -230,20 +230,38 @@ def _save(app_state, deck_id: str, got: CheckInput) -> None:
     if problems or raw.problems:
         raise DeckcheckError("the decklist has input errors; fix them before saving")
     entries = [(e.card, e.section, e.quantity) for e in deck.entries]
-    app_state.catalog_collections().save_deck(deck_id, fmt.name, got.text, entries)
+    app_state.collections.save_deck(deck_id, fmt.name, got.text, entries)
+
+
+def saved_deck_data(app_state, deck_id: str) -> tuple[CheckInput, Report] | None:
+    """A saved deck's text and format, and its report checked now against the current cards (None: no such deck)."""
+    if not DECK_ID.match(deck_id):
+        return None
+    try:
+        fmt, text, _entries = app_state.collections.deck(deck_id)
+    except DeckcheckError:
+        return None
+    got = CheckInput(text=text, fmt=fmt)
+    report = check_input(app_state.catalog, got, details=True)[0]
+    report.deck = f"/decks/{deck_id}"
+    return got, report
+
+
+@router.get("/api/decks/{deck_id}", tags=["api"], summary="A saved deck and its report")
+def api_saved_deck(request: Request, deck_id: str) -> Response:
+    """{"id", "format", "decklist", "report": the §3 report, checked now} (404 if no deck has that id)."""
+    found = saved_deck_data(state(request), deck_id)
+    if found is None:
+        return JSONResponse({"error": "no saved deck has that id"}, status_code=404)
+    got, report = found
+    return JSONResponse({"id": deck_id, "format": got.fmt, "decklist": got.text, "report": report.as_dict()})
 
 
 @router.get("/decks/{deck_id}", summary="A saved deck and its report")
 def saved_deck(request: Request, deck_id: str) -> Response:
     """The saved deck's text and its report, checked now against the current cards."""
-    if not DECK_ID.match(deck_id):
+    found = saved_deck_data(state(request), deck_id)
+    if found is None:
         return error_response(request, 404, "no saved deck has that link")
-    try:
-        fmt, text, _entries = state(request).catalog_collections().deck(deck_id)
-    except DeckcheckError:
-        return error_response(request, 404, "no saved deck has that link")
-    got = CheckInput(text=text, fmt=fmt)
-    reports = check_input(state(request).catalog, CheckInput(text=text, fmt=fmt), details=True)
-    for report in reports:
-        report.deck = f"/decks/{deck_id}"
-    return render(request, "deck.html", page_context(got, reports, deck_id=deck_id))
+    got, report = found
+    return render(request, "deck.html", page_context(got, [report], deck_id=deck_id))

@@ -1,6 +1,8 @@
 """The Formats page (`/formats`) and its JSON twin `GET /api/formats` (CONTRACTS §6), from one data function."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
@@ -12,10 +14,19 @@ router = APIRouter()
 NAV = [("Formats", "/formats")]
 
 
+def limits_of(params: object) -> dict[str, int]:
+    """The numeric limits among a format's parameters (a mapping, or a dataclass of typed parameters)."""
+    import dataclasses
+    values = dataclasses.asdict(params) if dataclasses.is_dataclass(params) and not isinstance(params, type) \
+        else dict(params) if isinstance(params, Mapping) else {}
+    return {k: v for k, v in values.items() if isinstance(v, int) and not isinstance(v, bool) and k.endswith(
+        ("_min", "_max", "_factor", "_extra"))}
+
+
 def formats_data() -> list[dict]:
-    """Every format with its aliases and rules: [{"name", "aliases", "rules": [{"id", "severity", "text"}]}]."""
+    """Every format: [{"name", "aliases", "rules": [{"id", "severity", "text"}]}], with its title, game and limits."""
     return [{"name": f.name, "title": f.title, "game": f.game, "aliases": list(f.aliases),
-             "rules": f.rule_table()}
+             "limits": limits_of(f.params), "rules": f.rule_table()}
             for f in all_formats()]
 
 

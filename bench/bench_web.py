@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Web benchmark (issue 12): 1,000 checks over HTTP from 8 concurrent clients against `serve --workers 2`.
+
+    .venv/bin/python bench/bench_web.py [--decks 1000] [--clients 8] [--workers 2]
+
+Prints throughput, p50 and p99 latency and errors, and the ratio of the throughput to
+`deckcheck tournament check` on the same decks (whole-process figures, same run, same machine).
+Targets: ratio >= 0.25, no errors, p99 under 10x p50. Loopback only; the server is stopped at the end.
+`run_load` is the load generator; other cases (the tournament desk) reuse it.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import data_dir, deckcheck_exe, median_time, verdict  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db_url: str, workers: int, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen, int]:
+    """`deckcheck serve` on a free loopback port; returns when /healthz answers."""
+    port = free_port()
+    proc = subprocess.Popen([deckcheck_exe(), "serve", "--port", str(port), "--workers", str(workers),
+                             "--db", db_url, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise SystemExit(f"serve exited: {proc.stderr.read() if proc.stderr else ''}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                return proc, port
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("serve did not answer /healthz in 120 s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def run_load(port: int, requests: list[tuple[str, str, bytes, dict]], clients: int,
+             ok: Callable[[int, bytes], bool] = lambda status, body: status == 200) -> dict:
+    """Send (method, path, body, headers) requests from `clients` threads, each on one keep-alive connection.
+
+    Returns wall seconds, throughput, p50/p99 latency (ms) and the number of errors (a failed request or
+    an answer `ok` rejects).
+    """
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    todo = iter(requests)
+
+    def worker() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        while True:
+            with lock:
+                item = next(todo, None)
+            if item is None:
+                break
+            method, path, body, headers = item
+            start = time.perf_counter()
+            try:
+                conn.request(method, path, body=body, headers=headers)
+                response = conn.getresponse()
+                data = response.read()
+                good = ok(response.status, data)
+            except (OSError, http.client.HTTPException) as exc:
+                good, data = False, str(exc).encode()
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            elapsed = time.perf_counter() - start
+            with lock:
+                latencies.append(elapsed)
+                if not good:
+                    errors.append(data[:200].decode("utf-8", "replace"))
+        conn.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(clients)]
+    wall = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - wall
+    latencies.sort()
+    return {"requests": len(latencies), "wall_s": wall, "throughput": len(latencies) / wall,
+            "p50_ms": 1000 * statistics.median(latencies),
+            "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
+            "errors": len(errors), "first_error": errors[0] if errors else ""}
+
+
+def check_requests(decks: list[Path]) -> list[tuple[str, str, bytes, dict]]:
+    """One POST /api/check (JSON) per decklist file."""
+    headers = {"content-type": "application/json"}
+    return [("POST", "/api/check", json.dumps({"decklist": p.read_text(encoding="utf-8")}).encode(), headers)
+            for p in decks]
+
+
+def is_report(status: int, body: bytes) -> bool:
+    """A 200 answer holding a §3 report."""
+    return status == 200 and b'"legal"' in body
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=200_000, help="collection rows of the shared inputs")
+    ap.add_argument("--decks", type=int, default=1000, help="decklists (default 1,000)")
+    ap.add_argument("--clients", type=int, default=8, help="concurrent clients (default 8)")
+    ap.add_argument("--workers", type=int, default=2, help="server processes (default 2)")
+    args = ap.parse_args()
+    data = data_dir(args.rows, args.decks)
+    decks = sorted((data / "decks").glob("*.txt"))[: args.decks]
+    with tempfile.TemporaryDirectory() as tmp:
+        db = f"sqlite:///{tmp}/bench.db"
+        env = dict(os.environ, DECKCHECK_DB=db)
+        subprocess.run([deckcheck_exe(), "db", "init"], env=env, capture_output=True, check=True)
+
+        def tournament() -> None:
+            r = subprocess.run([deckcheck_exe(), "tournament", "check", str(data / "decks"), "--json"], env=env,
+                               capture_output=True, text=True)
+            assert r.returncode in (0, 1, 2), r.stderr
+        batch = median_time(tournament, 3)
+        cli_throughput = len(decks) / batch
+
+        proc, port = start_server(db, args.workers)
+        try:
+            run_load(port, check_requests(decks[:4 * args.workers]) * 2, args.clients)  # every worker warmed up
+            result = run_load(port, check_requests(decks), args.clients, ok=is_report)
+        finally:
+            stop_server(proc)
+    print("web.checks", result["requests"])
+    print("web.clients", args.clients)
+    print("web.workers", args.workers)
+    print("web.throughput_checks_per_s", round(result["throughput"], 1))
+    print("web.p50_ms", round(result["p50_ms"], 2))
+    print("web.p99_ms", round(result["p99_ms"], 2))
+    print("web.errors", result["errors"], result["first_error"])
+    print("deckcheck.tournament_check_s", round(batch, 3), f"({round(cli_throughput, 1)} decks/s)")
+    print(verdict("ratio.web_over_tournament_throughput", result["throughput"], cli_throughput, 0.25, True))
+    print(verdict("ratio.p99_over_p50", result["p99_ms"], result["p50_ms"], 10.0, False))
+    print(verdict("ratio.errors_per_check", result["errors"], result["requests"], 0.0, False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""Real-browser tests: Playwright for Python driving Debian's chromium against a live server, phone and desktop.
+
+scripts/test.sh installs the `chromium` package when it is missing; in CI a missing browser fails the run.
+Set DECKCHECK_SCREENSHOTS=folder to keep a screenshot of every step.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("DECKCHECK_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+WIDTHS = {"phone": 390, "desktop": 1280}
+TIMEOUT = 30_000  # ms: the machine may be busy
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        if os.environ.get("CI"):
+            pytest.fail(f"no chromium at {CHROMIUM}: scripts/test.sh installs Debian's chromium package")
+        pytest.skip(f"no chromium at {CHROMIUM} (scripts/test.sh installs it)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, web_db):
+    """A live server (uvicorn in a thread, on a port the system picked) over a database of its own."""
+    import uvicorn
+
+    from deckcheck.web import create_app
+    db = tmp_path_factory.mktemp("browser") / "browser.db"
+    shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(db_url=f"sqlite:///{db}"), log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    end = time.monotonic() + 30
+    while not srv.started and time.monotonic() < end:
+        time.sleep(0.05)
+    assert srv.started, "the server did not start"
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+@pytest.fixture(params=list(WIDTHS))
+def page(request, browser):
+    # bypass_csp: Playwright's own waiting functions evaluate strings, which our CSP forbids to page scripts
+    context = browser.new_context(viewport={"width": WIDTHS[request.param], "height": 900}, bypass_csp=True)
+    context.set_default_timeout(TIMEOUT)
+    p = context.new_page()
+    p.width_name = request.param
+    yield p
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    folder = os.environ.get("DECKCHECK_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}-{page.width_name}.png"), full_page=True)
+
+
+def no_sideways_scroll(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def deck(name: str) -> str:
+    return (ROOT / "examples/decks" / name).read_text()
+
+
+def test_paste_checks_as_you_type(page, server):
+    page.goto(server + "/")
+    page.fill("#decklist", deck("type1e-connor-legal.txt"))
+    page.wait_for_selector(".report.legal")
+    assert "Connor MacLeod" in page.inner_text(".verdict")
+    assert page.locator("svg.grid").count() == 2
+    page.fill("#decklist", deck("type1e-kurgan-illegal.txt"))  # typing again re-checks
+    page.wait_for_selector(".report.illegal")
+    assert page.locator(".issue.error").count() >= 1
+    no_sideways_scroll(page)
+    shot(page, "check-illegal")
+
+
+def test_upload_shows_the_report_and_the_text(page, server):
+    page.goto(server + "/")
+    page.set_input_files("input[name=file]", str(ROOT / "examples/decks/type1e-kurgan-illegal.txt"))
+    page.wait_for_selector(".report.illegal")
+    assert "Kurgan" in page.input_value("#decklist")
+    assert "type1e-kurgan-illegal.txt" in page.inner_text(".checker")
+    page.set_input_files("input[name=file]", str(ROOT / "examples/decks/type1e-methos.json"))
+    page.wait_for_selector(".verdict:has-text('Methos')")
+    shot(page, "check-upload")
+
+
+def test_clicking_a_suggestion_rewrites_the_line(page, server):
+    page.goto(server + "/")
+    page.fill("#decklist", deck("type1e-typo.txt"))
+    page.wait_for_selector(".report.unchecked")
+    shot(page, "check-typo")
+    page.click("button.chip:text-is('Upper Left Attack')")
+    page.wait_for_function("document.querySelector('#decklist').value.includes('3 Upper Left Attack')")
+    text = page.input_value("#decklist")
+    assert "Uper" not in text and "2 Back Away" in text
+    page.wait_for_selector(".problem:has-text('Back Away')")
+    assert page.locator(".problem").count() == 1  # only the ambiguous line is left
+
+
+def test_save_gives_a_link_that_opens(page, server, browser):
+    page.goto(server + "/")
+    page.fill("#decklist", deck("type1e-connor-legal.txt"))
+    page.wait_for_selector(".report.legal")
+    page.click("text=Save & share")
+    page.wait_for_url(re.compile(r".*/decks/[A-Za-z0-9_-]{8}$"))
+    link = page.url
+    assert page.locator(".report.legal").count() == 1
+    shot(page, "saved-deck")
+    other = browser.new_page(bypass_csp=True)  # someone else opens the link
+    other.goto(link)
+    assert "Connor MacLeod Persona" in other.inner_text("pre.decklist")
+    other.close()
+
+
+def test_search_cards_and_open_one(page, server):
+    page.goto(server + "/cards")
+    page.fill("input[name=q]", "kurgan back away")
+    page.wait_for_selector(".count:has-text('card') >> nth=0")
+    page.wait_for_function("() => location.search.includes('q=kurgan')")  # the address keeps the search
+    titles = page.locator(".card-title").all_inner_texts()
+    assert titles and all("Away" in t for t in titles), titles
+    no_sideways_scroll(page)
+    shot(page, "cards")
+    page.click(".card-row >> nth=0")
+    page.wait_for_selector("table.fields")
+    assert "Back Away" in page.inner_text("h1")
+    assert page.locator(".unknown-value").count() >= 1
+    shot(page, "card")
+
+
+def test_import_a_collection_with_preview_and_confirm(page, server):
+    name = f"binder-{page.width_name}"
+    page.goto(server + "/collection")
+    form = "form[action='/collection/import']"
+    page.set_input_files(f"{form} input[name=file]", str(ROOT / "examples/collection/my-binder.csv"))
+    page.fill(f"{form} input[name=collection]", name)
+    page.click("text=Preview the changes")
+    page.wait_for_selector("table.changes")
+    assert page.locator("table.changes tr.added").count() == 6
+    no_sideways_scroll(page)
+    shot(page, "import-preview")
+    page.click("text=Confirm the import")
+    page.wait_for_selector(".flash")
+    assert name in page.inner_text("h1")
+    assert page.locator("table.entries tbody tr").count() == 6
+    shot(page, "collection")
+
+
+def test_works_without_javascript(browser, server):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 800}, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(server + "/")
+    page.fill("#decklist", deck("type1e-typo.txt"))
+    page.click("button.primary:text-is('Check')")
+    page.wait_for_selector(".report.unchecked")
+    page.click("button.chip:text-is('Upper Left Attack')")  # a plain form post rewrites the line
+    page.wait_for_selector(".report")
+    assert "3 Upper Left Attack" in page.input_value("#decklist")
+    assert page.evaluate("document.documentElement.scrollWidth <= 361")
+    context.close()

@@ -1,0 +1,204 @@
+"""Cards: search with filters, paging and sort; a card's page and JSON; unknown shown as unknown."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_api_cards_searches_words_in_any_order(client):
+    body = client.get("/api/cards", params={"q": "away back kurgan"}).json()
+    assert body["total"] >= 1
+    assert all("Back Away" in c["name"] and "Kurgan" in c["name"] + c["immortal"] for c in body["cards"])
+
+
+def test_api_cards_rows_are_card_sheet_rows(client):
+    from deckcheck.cardsheet import COLUMNS
+    card = client.get("/api/cards", params={"q": "Connor MacLeod Persona"}).json()["cards"][0]
+    assert set(COLUMNS) <= set(card)
+    assert card["type"] == "Persona" and card["immortal"] == "Connor MacLeod"
+
+
+@pytest.mark.parametrize("params, check", [
+    ({"type": "Persona"}, lambda c: c["type"] == "Persona"),
+    ({"set": "ME"}, lambda c: c["set"] == "ME"),
+    ({"edition": 2}, lambda c: c["edition"] == "2"),
+    ({"immortal": "kurgan"}, lambda c: "Kurgan" in c["immortal"]),
+    ({"unknown": "grid"}, lambda c: c["grid"] == "unknown" and c["type"] in ("Attack", "Block", "Dodge",
+                                                                             "Special Attack")),
+    ({"known": "grid", "type": "Block"}, lambda c: c["grid"] not in ("", "unknown")),
+])
+def test_api_cards_filters(client, params, check):
+    body = client.get("/api/cards", params={**params, "limit": 500}).json()
+    assert body["total"] > 0 and body["cards"]
+    assert all(check(c) for c in body["cards"]), params
+
+
+def test_api_cards_pages_and_sorts(client):
+    everything = client.get("/api/cards", params={"q": "attack", "limit": 500}).json()
+    first = client.get("/api/cards", params={"q": "attack", "limit": 5}).json()
+    second = client.get("/api/cards", params={"q": "attack", "limit": 5, "offset": 5}).json()
+    assert first["total"] == second["total"] == everything["total"] > 10
+    assert [c["id"] for c in first["cards"] + second["cards"]] == [c["id"] for c in everything["cards"][:10]]
+    by_set = client.get("/api/cards", params={"q": "attack", "sort": "set", "limit": 500}).json()["cards"]
+    sets = [c["set"] or "~" for c in by_set]
+    assert sets == sorted(sets)
+
+
+@pytest.mark.parametrize("params", [{"limit": 0}, {"limit": 501}, {"offset": -1}, {"edition": "x"}])
+def test_api_cards_bad_parameters_are_400(client, params):
+    r = client.get("/api/cards", params=params)
+    assert r.status_code == 400 and "error" in r.json()
+
+
+def test_api_card_by_id_and_404(client):
+    row = client.get("/api/cards", params={"q": "Connor MacLeod Persona"}).json()["cards"][0]
+    assert client.get(f"/api/cards/{row['id']}").json() == row
+    r = client.get("/api/cards/no-such-card")
+    assert r.status_code == 404 and "no-such-card" in r.json()["error"]
+
+
+def test_the_filter_form_as_a_browser_sends_it(client):
+    """Without JavaScript the form sends every field, the empty ones too."""
+    empty = {"q": "kurgan", "edition": "", "set": "", "type": "", "immortal": "", "weapon": "", "known": "",
+             "unknown": "", "sort": "name"}
+    r = client.get("/cards", params=empty)
+    assert r.status_code == 200 and "Kurgan" in r.text
+
+
+def test_cards_page_lists_links_and_pages(client):
+    page = client.get("/cards", params={"q": "attack", "limit": 5}).text
+    assert page.count('class="card-row"') == 5
+    assert 'rel="next"' in page and "offset=5" in page
+    fragment = client.get("/cards", params={"q": "attack"}, headers={"HX-Request": "true"}).text
+    assert fragment.lstrip().startswith('<div id="results"')
+
+
+def test_card_page_shows_unknown_as_unknown(client):
+    row = client.get("/api/cards", params={"unknown": "restriction", "type": "Attack", "limit": 1}).json()["cards"][0]
+    page = client.get(f"/cards/{row['id']}").text
+    assert row["name"] in page
+    assert '<th scope="row">restriction</th>\n        <td><span class="unknown-value">unknown</span>' in page
+    assert "No saved deck uses it." in page
+
+
+def test_card_page_of_an_unknown_id_is_404(client):
+    assert client.get("/cards/nope").status_code == 404
+
+
+def test_card_page_escapes_the_id(client):
+    r = client.get("/cards/<script>alert(1)</script>")
+    assert r.status_code == 404 and "<script>alert(1)" not in r.text
+
+
+@pytest.fixture()
+def owned_client(tmp_path):
+    """An app on a database with a collection imported and a deck saved."""
+    from fastapi.testclient import TestClient
+
+    from deckcheck.api import CollectionApp
+    from deckcheck.web import create_app
+    url = f"sqlite:///{tmp_path / 'owned.db'}"
+    collection = CollectionApp(url)
+    collection.import_sheet(ROOT / "examples/collection/my-binder.csv")
+    collection.save_deck("connor", str(ROOT / "examples/decks/type1e-connor-legal.txt"))
+    with TestClient(create_app(db_url=url)) as client:
+        yield client
+
+
+def test_card_page_shows_owned_copies_and_decks_using_it(owned_client):
+    row = owned_client.get("/api/cards", params={"q": "Connor MacLeod Persona"}).json()["cards"][0]
+    page = owned_client.get(f"/cards/{row['id']}").text
+    assert '<a href="/decks/connor">connor</a>' in page
+
+
+def test_cards_page_and_its_json_twin_list_the_same_cards(client):
+    params = {"q": "block", "sort": "set", "limit": 20, "offset": 3}
+    api_ids = [c["id"] for c in client.get("/api/cards", params=params).json()["cards"]]
+    page = client.get("/cards", params=params).text
+    import re
+    from urllib.parse import unquote
+    assert [unquote(i) for i in re.findall(r'class="card-row" href="/cards/([^"]+)"', page)] == api_ids
+
+
+def test_card_page_twin_has_printings_owned_and_decks(owned_client):
+    row = owned_client.get("/api/cards", params={"q": "Connor MacLeod Persona"}).json()["cards"][0]
+    detail = owned_client.get(f"/api/cards/{row['id']}", params={"detail": "true"}).json()
+    assert detail["card"] == row
+    assert [d["name"] for d in detail["decks"]] == ["connor"]
+    assert sum(o["quantity"] for o in detail["owned"]) >= 1
+
+
+@pytest.fixture()
+def admin_client(tmp_path, web_db):
+    """An app with an admin token, on a copy of the web database."""
+    import shutil
+
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    db = tmp_path / "admin.db"
+    shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    with TestClient(create_app(db_url=f"sqlite:///{db}", admin_token="s3cret-token")) as client:
+        client.get("/")
+        yield client
+
+
+def _unknown_attack(client) -> dict:
+    return client.get("/api/cards", params={"unknown": "restriction", "type": "Attack", "limit": 1}).json()["cards"][0]
+
+
+def test_without_the_admin_token_cards_are_read_only(client, csrf):
+    card = _unknown_attack(client)
+    assert 'action="/cards/' not in client.get(f"/cards/{card['id']}").text
+    r = client.post(f"/cards/{card['id']}/edit", data={"csrf_token": csrf, "restriction": "2", "who": "me",
+                                                        "admin_token": "x"})
+    assert r.status_code == 403
+
+
+def test_edit_with_the_admin_token_changes_only_what_was_changed(admin_client):
+    from deckcheck.web.security import CSRF_COOKIE
+    card = _unknown_attack(admin_client)
+    page = admin_client.get(f"/cards/{card['id']}").text
+    assert f'action="/cards/{card["id"]}/edit"' in page
+    form = {"csrf_token": admin_client.cookies[CSRF_COOKIE], "who": "Judge Ann", "admin_token": "s3cret-token",
+            "restriction": "3", "type": card["type"], "text": ""}
+    r = admin_client.post(f"/cards/{card['id']}/edit", data=form, follow_redirects=False)
+    assert r.status_code == 303 and "edited=restriction" in r.headers["location"]
+    after = admin_client.get(f"/api/cards/{card['id']}").json()
+    assert after["restriction"] == "3"
+    assert {k: v for k, v in after.items() if k != "restriction"} == {k: v for k, v in card.items()
+                                                                       if k != "restriction"}
+
+
+@pytest.mark.parametrize("change, status", [
+    ({"admin_token": "wrong"}, 403),
+    ({"csrf_token": "x" * 43}, 403),
+    ({"who": " "}, 400),
+    ({"restriction": "many"}, 400),
+    ({"grid": "UL XX"}, 400),
+])
+def test_bad_edits_change_nothing(admin_client, change, status):
+    from deckcheck.web.security import CSRF_COOKIE
+    card = _unknown_attack(admin_client)
+    form = {"csrf_token": admin_client.cookies[CSRF_COOKIE], "who": "Ann", "admin_token": "s3cret-token",
+            "restriction": "2", **change}
+    r = admin_client.post(f"/cards/{card['id']}/edit", data=form, follow_redirects=False)
+    assert r.status_code == status
+    assert admin_client.get(f"/api/cards/{card['id']}").json() == card
+
+
+def test_an_edit_reaches_the_checker(admin_client):
+    """After Restriction 1 is set, two copies of the card are an HL-RESTRICTED error in /api/check."""
+    from deckcheck.web.security import CSRF_COOKIE
+    card = _unknown_attack(admin_client)
+    deck = f"2 {card['name']} [{card['set']}]"
+    before = admin_client.post("/api/check", json={"decklist": deck}).json()
+    assert "HL-RESTRICTED" not in {i["rule"] for i in before["issues"]}
+    form = {"csrf_token": admin_client.cookies[CSRF_COOKIE], "who": "Ann", "admin_token": "s3cret-token",
+            "restriction": "1"}
+    assert admin_client.post(f"/cards/{card['id']}/edit", data=form, follow_redirects=False).status_code == 303
+    after = admin_client.post("/api/check", json={"decklist": deck}).json()
+    assert "HL-RESTRICTED" in {i["rule"] for i in after["issues"]}

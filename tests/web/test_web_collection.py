@@ -1,0 +1,132 @@
+"""The collection page: import with a preview of every change then confirm, filters and totals, exports, needs."""
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BINDER = ROOT / "examples/collection/my-binder.csv"
+
+
+@pytest.fixture()
+def coll_client(tmp_path, web_db):
+    import shutil
+
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    db = tmp_path / "coll.db"
+    shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    with TestClient(create_app(db_url=f"sqlite:///{db}")) as client:
+        client.get("/")
+        yield client
+
+
+def token(client) -> str:
+    from deckcheck.web.security import CSRF_COOKIE
+    return client.cookies[CSRF_COOKIE]
+
+
+def preview(client, path: Path = BINDER, **fields):
+    data = {"csrf_token": token(client), "mode": "merge", "collection": "main", **fields}
+    return client.post("/collection/import", data=data, files={"file": (path.name, path.read_bytes())})
+
+
+def confirm(client, page: str):
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', page.split("/import/confirm")[1]))
+    return client.post("/collection/import/confirm", data=fields, follow_redirects=False)
+
+
+def test_preview_lists_every_change_and_changes_nothing(coll_client):
+    r = preview(coll_client)
+    assert r.status_code == 200
+    assert "layout detected: <b>deckcheck</b>" in r.text
+    assert r.text.count('<tr class="added">') == 6
+    assert coll_client.get("/api/collection").json()["totals"]["entries"] == 0
+
+
+def test_confirm_imports_what_the_preview_showed(coll_client):
+    page = preview(coll_client).text
+    r = confirm(coll_client, page)
+    assert r.status_code == 303 and "imported=6" in r.headers["location"]
+    body = coll_client.get("/api/collection").json()
+    assert body["totals"]["entries"] == 6 and body["totals"]["copies"] == 12
+    assert confirm(coll_client, page).status_code == 400  # a preview is confirmed once
+
+
+def test_merging_the_same_sheet_again_previews_updates(coll_client):
+    confirm(coll_client, preview(coll_client).text)
+    again = preview(coll_client).text
+    assert again.count('<tr class="updated">') == 6
+    replace = preview(coll_client, mode="replace").text
+    assert "6 unchanged" in replace and '<tr class="' not in replace.split("</thead>")[-1].split("</table>")[0]
+
+
+def test_bad_rows_block_the_confirm_unless_skipped(coll_client, tmp_path):
+    sheet = tmp_path / "bad.csv"
+    sheet.write_text("card,quantity\nThrust (2),2\nThrustt,1\nUpper Left Attack (1),lots\n")
+    page = preview(coll_client, sheet).text
+    assert "2 bad rows" in page and "Thrustt" in page
+    assert '<button type="submit" class="primary" disabled>' in page
+    page = preview(coll_client, sheet, skip_bad="yes").text
+    assert confirm(coll_client, page).status_code == 303
+    assert coll_client.get("/api/collection").json()["totals"]["copies"] == 2
+
+
+def test_import_needs_the_csrf_token(coll_client):
+    r = coll_client.post("/collection/import", data={"mode": "merge"}, files={"file": ("b.csv", BINDER.read_bytes())})
+    assert r.status_code == 403
+
+
+@pytest.mark.parametrize("name, status", [("binder.txt", 400), ("../../etc/passwd", 400), ("b.csv", 200)])
+def test_only_sheets_are_kept_and_under_our_own_name(coll_client, name, status):
+    from deckcheck.web.collection import PENDING_DIR
+    r = coll_client.post("/collection/import", data={"csrf_token": token(coll_client)},
+                         files={"file": (name, BINDER.read_bytes())})
+    assert r.status_code == status
+    if status == 200:
+        found = re.search(r'name="token" value="([^"]+)"', r.text)
+        assert found is not None
+        kept = found.group(1)
+        assert [p.name for p in PENDING_DIR.iterdir() if p.name.startswith(kept)] == [f"{kept}.csv"]
+
+
+@pytest.mark.parametrize("bad", ["../../../etc/passwd", "x" * 10, "", "a/b" * 20])
+def test_confirm_with_a_forged_token_is_refused(coll_client, bad):
+    r = coll_client.post("/collection/import/confirm", data={"csrf_token": token(coll_client), "token": bad})
+    assert r.status_code == 400 and "expired" in r.text
+
+
+def test_page_filters_totals_and_json_twin_agree(coll_client):
+    confirm(coll_client, preview(coll_client).text)
+    params = {"q": "binder", "condition": "NM"}
+    api = coll_client.get("/api/collection", params=params).json()
+    page = coll_client.get("/collection", params=params).text
+    assert api["totals"]["entries"] == page.count("<tr><td><a href=\"/cards/") >= 1
+    assert f"<dt>copies</dt><dd>{api['totals']['copies']}</dd>" in page
+    assert all(e["condition"] == "NM" for e in api["entries"])
+
+
+def test_exports_read_back(coll_client):
+    from openpyxl import load_workbook
+    confirm(coll_client, preview(coll_client).text)
+    csv_text = coll_client.get("/collection/export.csv").text
+    assert csv_text.splitlines()[0].startswith("card,set,quantity,condition")
+    assert len(csv_text.strip().splitlines()) == 7
+    book = load_workbook(io.BytesIO(coll_client.get("/collection/export.xlsx").content))
+    assert book.active.max_row == 7
+    assert coll_client.get("/collection/export.pdf").status_code == 404
+
+
+def test_what_saved_decks_need_and_the_want_list(coll_client):
+    text = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
+    coll_client.post("/decks", data={"decklist": text, "csrf_token": token(coll_client)})
+    needs = coll_client.get("/api/collection/missing").json()
+    assert needs["short"] > 0 and len(needs["decks"]) == 1
+    page = coll_client.get("/collection").text
+    assert "Download the want list" in page
+    wants = coll_client.get("/collection/wants.csv").text.strip().splitlines()
+    assert wants[0].startswith("card,set,quantity") and len(wants) == len(needs["together"]) + 1

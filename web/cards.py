@@ -1,0 +1,280 @@
+"""The Cards pages (`/cards`, `/cards/{id}`) and their JSON twins `GET /api/cards` and `/api/cards/{id}` (§6).
+
+A page and its twin call the same data function (`search`, `card_detail`); templates only format.
+Cards are rows of the card sheet (CONTRACTS §1) in JSON, with unknown values written `unknown`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+
+from deckcheck.cards import Card
+from deckcheck.cardsheet import COLUMNS, UNKNOWN, card_to_row
+from deckcheck.text import normalize
+
+from .app import error_response, render, state
+
+router = APIRouter()
+NAV = [("Cards", "/cards")]
+
+PAGE_SIZE = 50
+MAX_LIMIT = 500
+SORTS = {"name": lambda c: (normalize(c.name), c.edition, c.set or "", c.id),
+         "set": lambda c: (c.set or "~", normalize(c.name), c.id),
+         "type": lambda c: (c.type or "~", normalize(c.name), c.id),
+         "edition": lambda c: (c.edition, normalize(c.name), c.id),
+         "immortal": lambda c: (normalize(c.immortal or "~"), normalize(c.name), c.id)}
+# The rules fields a card may hold as unknown, with how to tell (the filters "known"/"unknown").
+UNKNOWABLE = ("type", "grid", "restriction", "reserved", "signature", "unique", "hand_icons", "gem_master")
+GRID_TYPES = ("Attack", "Special Attack", "Block", "Dodge")
+
+
+def is_unknown(card: Card, column: str) -> bool:
+    """Whether a rules field of the card is unknown (a grid only counts for Attacks, Blocks and Dodges)."""
+    if column == "grid":
+        return card.grid is None and card.type in GRID_TYPES
+    if column == "gem_master":
+        return card.is_persona and card.gem_master is None
+    return getattr(card, column) is None
+
+
+@dataclass
+class CardQuery:
+    """The filters of a card search, as the page's form and the API's parameters name them."""
+
+    q: str = ""
+    edition: int | None = None
+    set: str = ""
+    type: str = ""
+    immortal: str = ""
+    weapon: str = ""
+    game: str = ""
+    known: str = ""
+    unknown: str = ""
+    sort: str = "name"
+    limit: int = PAGE_SIZE
+    offset: int = 0
+    words: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.words = normalize(self.q).split()
+
+    def matches(self, card: Card) -> bool:
+        """Whether a card passes every filter (words: all of them in name, title, Immortal, weapon, set or text)."""
+        if self.edition is not None and card.edition != self.edition:
+            return False
+        if self.game and card.game != self.game:
+            return False
+        if self.set and normalize(card.set or "") != normalize(self.set):
+            return False
+        if self.type and normalize(card.type or "") != normalize(self.type):
+            return False
+        if self.immortal and normalize(self.immortal) not in normalize(card.immortal or ""):
+            return False
+        if self.weapon and normalize(self.weapon) not in normalize(card.weapon or ""):
+            return False
+        if self.unknown and not is_unknown(card, self.unknown):
+            return False
+        if self.known and is_unknown(card, self.known):
+            return False
+        if self.words:
+            hay = normalize(" ".join(filter(None, (card.name, card.title, card.immortal, card.weapon, card.set,
+                                                   card.type, card.text))))
+            return all(w in hay for w in self.words)
+        return True
+
+    def params(self, **changes) -> dict:
+        """The query's non-default parameters (for links to other pages and sorts)."""
+        values = {"q": self.q, "edition": self.edition, "set": self.set, "type": self.type,
+                  "immortal": self.immortal, "weapon": self.weapon, "game": self.game, "known": self.known,
+                  "unknown": self.unknown, "sort": self.sort, "limit": self.limit, "offset": self.offset}
+        values.update(changes)
+        defaults = CardQuery()
+        return {k: v for k, v in values.items() if v not in (None, "") and v != getattr(defaults, k)}
+
+
+def search(cards: list[Card], query: CardQuery) -> tuple[int, list[Card]]:
+    """(how many cards match, the page of them the query asks for, in its sort order)."""
+    found = [c for c in cards if query.matches(c)]
+    found.sort(key=SORTS.get(query.sort, SORTS["name"]))
+    return len(found), found[query.offset:query.offset + query.limit]
+
+
+def card_json(card: Card) -> dict:
+    """A card as the row of the card sheet (§1 columns; unknown values are "unknown")."""
+    row = card_to_row(card)
+    for column in UNKNOWABLE:
+        if is_unknown(card, column):
+            row[column] = UNKNOWN
+    return row
+
+
+def _query(q: str, edition: str, set_: str, type_: str, immortal: str, weapon: str, game: str, known: str,
+           unknown: str, sort: str, limit: int, offset: int) -> CardQuery:
+    return CardQuery(q=q.strip(), edition=int(edition) if edition else None, set=set_.strip(), type=type_.strip(),
+                     immortal=immortal.strip(),
+                     weapon=weapon.strip(), game=game.strip(), known=known if known in UNKNOWABLE else "",
+                     unknown=unknown if unknown in UNKNOWABLE else "", sort=sort if sort in SORTS else "name",
+                     limit=limit, offset=offset)
+
+
+FILTERS = dict(q=Query("", max_length=200, description="words in name, title, Immortal, weapon, set, type or text"),
+               edition=Query("", pattern="^[123]?$", description="1, 2 or 3 (empty: any)"),
+               set_=Query("", alias="set", max_length=100),
+               type_=Query("", alias="type", max_length=100), immortal=Query("", max_length=100),
+               weapon=Query("", max_length=100), game=Query("", max_length=40),
+               known=Query("", description=f"only cards whose field is known: {', '.join(UNKNOWABLE)}"),
+               unknown=Query("", description=f"only cards whose field is unknown: {', '.join(UNKNOWABLE)}"),
+               sort=Query("name", description=f"one of {', '.join(SORTS)}"))
+
+
+@router.get("/api/cards", tags=["api"], summary="Search the cards")
+def api_cards(request: Request, q: str = FILTERS["q"], edition: str = FILTERS["edition"],
+              set_: str = FILTERS["set_"], type_: str = FILTERS["type_"], immortal: str = FILTERS["immortal"],
+              weapon: str = FILTERS["weapon"], game: str = FILTERS["game"], known: str = FILTERS["known"],
+              unknown: str = FILTERS["unknown"], sort: str = FILTERS["sort"],
+              limit: int = Query(PAGE_SIZE, ge=1, le=MAX_LIMIT), offset: int = Query(0, ge=0)) -> dict:
+    """{"total": N, "cards": [card sheet rows]}: the cards matching every filter, `limit` from `offset`."""
+    query = _query(q, edition, set_, type_, immortal, weapon, game, known, unknown, sort, limit, offset)
+    total, page = search(state(request).catalog.cards(), query)
+    return {"total": total, "cards": [card_json(c) for c in page]}
+
+
+@router.get("/cards", summary="The card search page")
+def cards_page(request: Request, q: str = FILTERS["q"], edition: str = FILTERS["edition"],
+               set_: str = FILTERS["set_"], type_: str = FILTERS["type_"], immortal: str = FILTERS["immortal"],
+               weapon: str = FILTERS["weapon"], game: str = FILTERS["game"], known: str = FILTERS["known"],
+               unknown: str = FILTERS["unknown"], sort: str = FILTERS["sort"],
+               limit: int = Query(PAGE_SIZE, ge=1, le=MAX_LIMIT), offset: int = Query(0, ge=0)) -> Response:
+    """Search with filters, a page of results and links to the next and previous pages."""
+    query = _query(q, edition, set_, type_, immortal, weapon, game, known, unknown, sort, limit, offset)
+    cards = state(request).catalog.cards()
+    total, page = search(cards, query)
+    choices = {"set": sorted({c.set for c in cards if c.set}), "type": sorted({c.type for c in cards if c.type}),
+               "game": sorted({c.game for c in cards}), "edition": sorted({c.edition for c in cards})}
+    template = "_card_results.html" if request.headers.get("HX-Request") == "true" else "cards.html"
+    return render(request, template, {"query": query, "total": total, "cards": page, "choices": choices,
+                                      "sorts": list(SORTS), "unknowable": UNKNOWABLE, "is_unknown": is_unknown})
+
+
+# -- one card ------------------------------------------------------------------------------------
+def find_card(cards: list[Card], card_id: str) -> Card | None:
+    """The card with this id, or None."""
+    return next((c for c in cards if c.id == card_id), None)
+
+
+def card_detail(app_state, card: Card) -> dict:
+    """Everything the card page shows: the card, its printings, owned copies and saved decks using it."""
+    cards = app_state.catalog.cards()
+    printings = [c for c in cards if c.specific_key == card.specific_key and c.id != card.id]
+    ids = {card.id} | {c.id for c in printings}
+    collections = app_state.collections
+    owned = [h for h in collections.holdings(None) if h.card.id in ids]
+    decks = []
+    for name, fmt, saved, _count in collections.decks():
+        _fmt, _text, entries = collections.deck(name)
+        copies = sum(q for c, _section, q in entries if c.id in ids)
+        if copies:
+            decks.append({"name": name, "format": fmt, "saved": saved, "copies": copies})
+    return {"card": card_json(card), "printings": [card_json(c) for c in printings],
+            "owned": [{"collection": h.collection, "card_id": h.card.id, "set": h.card.set,
+                       "condition": h.condition, "language": h.language, "foil": h.foil,
+                       "quantity": h.quantity, "trade_quantity": h.trade_quantity,
+                       "want_quantity": h.want_quantity} for h in owned],
+            "decks": decks}
+
+
+@router.get("/api/cards/{card_id:path}", tags=["api"], summary="One card")
+def api_card(request: Request, card_id: str,
+             detail: bool = Query(False, description="also its printings, owned copies and saved decks")) -> Response:
+    """The card sheet row of one card (404 if no card has that id); with detail, what its page shows."""
+    app_state = state(request)
+    card = find_card(app_state.catalog.cards(), card_id)
+    if card is None:
+        return JSONResponse({"error": f"no card has the id {card_id!r}"}, status_code=404)
+    return JSONResponse(card_detail(app_state, card) if detail else card_json(card))
+
+
+@router.get("/cards/{card_id:path}", summary="A card's page")
+def card_page(request: Request, card_id: str, edited: str = Query("", max_length=500)) -> Response:
+    """Every field (unknown shown as unknown), the grid, printings, owned copies, saved decks using it."""
+    app_state = state(request)
+    card = find_card(app_state.catalog.cards(), card_id)
+    if card is None:
+        return error_response(request, 404, f"no card has the id {card_id!r}")
+    detail = card_detail(app_state, card)
+    return render(request, "card.html", {**detail, "the_card": card, "columns": COLUMNS,
+                                         "unknown_columns": [c for c in UNKNOWABLE if is_unknown(card, c)],
+                                         "can_edit": app_state.settings.admin_token is not None,
+                                         "editable": EDITABLE, "edited": edited})
+
+
+# -- editing (admin token) ------------------------------------------------------------------------
+EDITABLE = ("type", "subtype", "grid", "restriction", "reserved", "signature", "unique", "hand_icons", "gem_master",
+            "gem_agility", "gem_strength", "gem_toughness", "gem_empathy", "gem_reason", "requires", "deckbuilding",
+            "rarity", "text")
+WHO_MAX = 60
+VALUE_MAX = 2000
+
+
+def edit_card(app_state, card: Card, changes: dict[str, str], who: str) -> list[str]:
+    """Change some fields of a card as a partial card-sheet row would (§1a); return the fields that changed.
+
+    The stored source of the card records who changed it and when. Bad values raise CardSheetError
+    with the column and value, as a card sheet's would.
+    """
+    import datetime as dt
+
+    from deckcheck.cardsheet import card_from_row
+    from deckcheck.errors import CardSheetError, RowProblem
+    row = card_to_row(card)
+    changed = [c for c, v in changes.items() if c in EDITABLE and v.strip() != row.get(c, "")]
+    if not changed:
+        return []
+    row.update({c: changes[c].strip() for c in changed})
+    problems: list[RowProblem] = []
+    new = card_from_row(row, 2, problems)
+    if new is None or problems:
+        raise CardSheetError(f"card {card.id}", problems)
+    stamp = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    app_state.catalog.store.import_cards([new], f"web edit by {who} at {stamp}: {', '.join(changed)}")
+    app_state.cards_changed()
+    return changed
+
+
+@router.post("/cards/{card_id:path}/edit", summary="Correct a card's data (admin token)")
+async def card_edit(request: Request, card_id: str) -> Response:
+    """Fill in unknown or wrong fields; needs the server's admin token, your name and the CSRF token."""
+    import hmac
+
+    from starlette.concurrency import run_in_threadpool
+
+    from deckcheck.errors import DeckcheckError
+
+    from .security import check_csrf
+    app_state = state(request)
+    form = await request.form(max_files=0, max_fields=len(EDITABLE) + 10, max_part_size=VALUE_MAX * 4)
+    check_csrf(request, form)
+    token = app_state.settings.admin_token
+    if token is None:
+        return error_response(request, 403, "cards are read-only on this server (it was started without "
+                                            "--admin-token)")
+    sent = str(form.get("admin_token") or "")
+    if not hmac.compare_digest(sent.encode(), token.encode()):
+        return error_response(request, 403, "wrong admin token")
+    who = " ".join(str(form.get("who") or "").split())[:WHO_MAX]
+    if not who:
+        return error_response(request, 400, "say who you are: the change is recorded with your name")
+    card = find_card(app_state.catalog.cards(), card_id)
+    if card is None:
+        return error_response(request, 404, f"no card has the id {card_id!r}")
+    changes = {c: str(form.get(c) or "")[:VALUE_MAX] for c in EDITABLE if form.get(c) is not None}
+    try:
+        changed = await run_in_threadpool(edit_card, app_state, card, changes, who)
+    except DeckcheckError as exc:
+        return error_response(request, 400, str(exc))
+    from urllib.parse import quote, urlencode
+    return RedirectResponse(f"/cards/{quote(card.id, safe='')}?{urlencode({'edited': ','.join(changed) or 'none'})}",
+                            status_code=303)

@@ -1,0 +1,285 @@
+"""The Collection page (`/collection`): entries with filters and totals, import with a preview of every
+change and a confirm button, CSV/XLSX export, and what the saved decks still need (with the want list).
+
+JSON twins: `GET /api/collection` and `GET /api/collection/missing`, from the same data functions.
+An uploaded sheet waits for its confirmation in a private folder under a random name the server made
+(never a name the client sent); it is deleted when confirmed, and after an hour unconfirmed.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import FileResponse, RedirectResponse, Response
+from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+
+from deckcheck.collection import Holding, missing
+from deckcheck.errors import DeckcheckError
+from deckcheck.text import normalize
+
+from .app import error_response, render, state
+from .security import check_csrf
+
+router = APIRouter()
+NAV = [("Collection", "/collection")]
+
+SHEET_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
+PENDING_DIR = Path(tempfile.gettempdir()) / "deckcheck-pending"
+PENDING_SECONDS = 3600
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
+PREVIEW_MAX = 5000  # changes listed one by one in a preview; beyond that, the counts
+NAME_MAX = 100
+PAGE_MAX = 500
+CONDITIONS = ("M", "NM", "LP", "MP", "HP", "D")
+
+
+@dataclass
+class EntryFilter:
+    """What the entries table shows: words (card, set, location, notes, language), set, condition, foil."""
+
+    q: str = ""
+    set: str = ""
+    condition: str = ""
+    foil: str = ""
+
+    def matches(self, h: Holding) -> bool:
+        """Whether a holding passes every filter."""
+        if self.set and normalize(h.card.set or "") != normalize(self.set):
+            return False
+        if self.condition and h.condition != self.condition:
+            return False
+        if self.foil and h.foil != (self.foil == "yes"):
+            return False
+        if self.q:
+            hay = normalize(" ".join((h.card.name, h.card.set or "", h.location, h.notes, h.language)))
+            return all(w in hay for w in normalize(self.q).split())
+        return True
+
+
+def entry_json(h: Holding) -> dict:
+    """A holding as a collection-sheet row (CONTRACTS §4) plus the exact printing."""
+    out = {"card": h.card.name, "card_id": h.card.id, "set": h.card.set or "", "quantity": h.quantity,
+           "condition": h.condition, "language": h.language, "foil": h.foil, "trade_quantity": h.trade_quantity,
+           "want_quantity": h.want_quantity, "location": h.location, "notes": h.notes}
+    price = getattr(h, "price", None)
+    if price is not None:
+        out["price"] = price
+    return out
+
+
+def collection_data(app_state, name: str, entry_filter: EntryFilter, limit: int = PAGE_MAX) -> dict:
+    """The collection's entries passing the filter (at most `limit`) and the totals over all that pass."""
+    holdings = [h for h in app_state.collections.holdings(name) if entry_filter.matches(h)]
+    prices = [(getattr(h, "price", None), h.quantity) for h in holdings]
+    priced = [p * q for p, q in prices if p is not None]
+    totals = {"entries": len(holdings), "copies": sum(h.quantity for h in holdings),
+              "distinct": len({h.card.rules_key for h in holdings if h.quantity}),
+              "for_trade": sum(h.trade_quantity for h in holdings), "wanted": sum(h.want_quantity for h in holdings),
+              "value": round(sum(priced), 2) if priced else None, "priced_entries": len(priced)}
+    return {"collection": name, "collections": app_state.collections.names(), "totals": totals,
+            "entries": [entry_json(h) for h in holdings[:limit]]}
+
+
+def saved_decks_missing(app_state, name: str):
+    """deckcheck.collection.missing for every saved deck against the collection."""
+    collections = app_state.collections
+    decks = {deck: [(card, q) for card, _section, q in collections.deck(deck)[2]]
+             for deck, _fmt, _saved, _n in collections.decks()}
+    return missing(decks, collections.holdings(name))
+
+
+def needs_data(app_state, name: str) -> dict:
+    """What the saved decks still need from the collection: per deck and all together (short copies)."""
+    result = saved_decks_missing(app_state, name)
+
+    def rows(needs):
+        return [{"card": n.card.name, "card_id": n.card.id, "set": n.card.set or "", "needed": n.needed,
+                 "owned": n.owned, "short": n.short} for n in needs]
+    return {"collection": name, "decks": {k: rows(v) for k, v in result.per_deck.items()},
+            "together": rows(result.together), "short": sum(n.short for n in result.together)}
+
+
+def _name(collection: str) -> str:
+    collection = collection.strip() or "main"
+    if len(collection) > NAME_MAX or not collection.isprintable():
+        raise DeckcheckError(f"a collection name is printable text of at most {NAME_MAX} characters")
+    return collection
+
+
+@router.get("/api/collection", tags=["api"], summary="A collection's entries and totals")
+def api_collection(request: Request, collection: str = Query("main", max_length=NAME_MAX),
+                   q: str = Query("", max_length=200), set_: str = Query("", alias="set", max_length=100),
+                   condition: str = Query(""), foil: str = Query(""),
+                   limit: int = Query(PAGE_MAX, ge=1, le=100_000)) -> dict:
+    """{"collection", "collections", "totals": {...}, "entries": [collection sheet rows]}."""
+    return collection_data(state(request), _name(collection), EntryFilter(q, set_, condition, foil), limit)
+
+
+@router.get("/api/collection/missing", tags=["api"], summary="What the saved decks still need")
+def api_missing(request: Request, collection: str = Query("main", max_length=NAME_MAX)) -> dict:
+    """Per saved deck and all together: cards needed, owned and short (as `collection missing --json`)."""
+    return needs_data(state(request), _name(collection))
+
+
+@router.get("/collection", summary="The collection page")
+def collection_page(request: Request, collection: str = Query("main", max_length=NAME_MAX),
+                    q: str = Query("", max_length=200), set_: str = Query("", alias="set", max_length=100),
+                    condition: str = Query(""), foil: str = Query(""), imported: str = "") -> Response:
+    """Entries with filters and totals, the import form, exports, and what the saved decks need."""
+    app_state = state(request)
+    name = _name(collection)
+    entry_filter = EntryFilter(q, set_, condition, foil)
+    data = collection_data(app_state, name, entry_filter)
+    context = {**data, "filter": entry_filter, "needs": needs_data(app_state, name), "conditions": CONDITIONS,
+               "sets": sorted({e["set"] for e in data["entries"] if e["set"]}), "imported": imported[:200],
+               "page_max": PAGE_MAX}
+    if request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == "entries":
+        return render(request, "_entries.html", context)
+    return render(request, "collection.html", context)
+
+
+# -- import: preview, then confirm ------------------------------------------------------------------
+def _clean_pending() -> None:
+    if not PENDING_DIR.exists():
+        return
+    cutoff = time.time() - PENDING_SECONDS
+    for path in PENDING_DIR.iterdir():
+        try:
+            if path.stat().st_mtime < cutoff:
+                path.unlink()
+        except OSError:
+            pass
+
+
+def keep_pending(data: bytes, suffix: str) -> str:
+    """Keep an uploaded sheet until it is confirmed; return the random token that names it."""
+    _clean_pending()
+    PENDING_DIR.mkdir(mode=0o700, exist_ok=True)
+    token = secrets.token_urlsafe(32)
+    (PENDING_DIR / f"{token}{suffix}").write_bytes(data)
+    return token
+
+
+def pending_path(token: str) -> Path | None:
+    """The kept sheet of a token (None if the token is malformed, unknown or expired)."""
+    if not TOKEN.match(token):
+        return None
+    for suffix in SHEET_SUFFIXES:
+        path = PENDING_DIR / f"{token}{suffix}"
+        if path.exists():
+            return path
+    return None
+
+
+def run_import(app_state, path: Path, collection: str, mode: str, skip_bad: bool, dry_run: bool) -> dict:
+    """Import (or, dry, preview) a kept sheet: layout, rows, every change (up to PREVIEW_MAX), bad rows."""
+    layout, changes, problems, rows = app_state.library.import_sheet(path, collection, mode, dry_run, skip_bad,
+                                                                      sample=PREVIEW_MAX)
+    return {"layout": layout, "rows": rows, "problems": [p.as_dict() for p in problems],
+            "changes": {name: {"added": c.added, "updated": c.updated, "removed": c.removed,
+                               "unchanged": c.unchanged,
+                               "items": [{"kind": kind, **entry_json(h)} for kind, h in c.sample]}
+                        for name, c in changes.items()}}
+
+
+def _sheet_error(exc: DeckcheckError, label: str, path: Path) -> str:
+    return str(exc).replace(str(path), label)
+
+
+@router.post("/collection/import", summary="Preview a collection import (nothing changes yet)")
+async def import_preview(request: Request) -> Response:
+    """Read the uploaded sheet, show every change it would make and every bad row, and ask to confirm."""
+    form = await request.form(max_files=1, max_fields=20, max_part_size=state(request).settings.upload_limit)
+    check_csrf(request, form)
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile) or not upload.filename:
+        return error_response(request, 400, "choose a collection sheet (.csv or .xlsx) to import")
+    label = "".join(c for c in upload.filename if c.isprintable())[:200]
+    suffix = PurePath(label).suffix.lower()
+    if suffix not in SHEET_SUFFIXES:
+        return error_response(request, 400, f"{label!r}: a collection sheet is .csv or .xlsx")
+    mode = str(form.get("mode") or "merge")
+    if mode not in ("merge", "replace"):
+        return error_response(request, 400, "mode is merge or replace")
+    collection = _name(str(form.get("collection") or "main"))
+    skip_bad = form.get("skip_bad") == "yes"
+    token = keep_pending(await upload.read(), suffix)
+    path = pending_path(token)
+    assert path is not None
+    try:
+        preview = await run_in_threadpool(run_import, state(request), path, collection, mode, True, True)
+    except DeckcheckError as exc:
+        path.unlink(missing_ok=True)
+        return error_response(request, 400, _sheet_error(exc, label, path))
+    return render(request, "import_preview.html", {**preview, "token": token, "label": label, "mode": mode,
+                                                   "collection": collection, "skip_bad": skip_bad,
+                                                   "preview_max": PREVIEW_MAX})
+
+
+@router.post("/collection/import/confirm", summary="Carry out a previewed collection import")
+async def import_confirm(request: Request) -> Response:
+    """Import the previewed sheet for real (all rows or none, or the good rows with skip_bad)."""
+    form = await request.form(max_files=0, max_fields=20)
+    check_csrf(request, form)
+    path = pending_path(str(form.get("token") or ""))
+    if path is None:
+        return error_response(request, 400, "that preview has expired; upload the sheet again")
+    mode = str(form.get("mode") or "merge")
+    if mode not in ("merge", "replace"):
+        return error_response(request, 400, "mode is merge or replace")
+    collection = _name(str(form.get("collection") or "main"))
+    try:
+        result = await run_in_threadpool(run_import, state(request), path, collection, mode,
+                                         form.get("skip_bad") == "yes", False)
+    except DeckcheckError as exc:
+        return error_response(request, 400, _sheet_error(exc, "the sheet", path))
+    finally:
+        path.unlink(missing_ok=True)
+    done = sum(c["added"] + c["updated"] + c["removed"] for c in result["changes"].values())
+    target = next(iter(result["changes"]), collection)
+    return RedirectResponse(f"/collection?{_query(collection=target, imported=str(done))}", status_code=303)
+
+
+def _query(**params: str) -> str:
+    from urllib.parse import urlencode
+    return urlencode(params)
+
+
+# -- downloads ------------------------------------------------------------------------------------
+def _download(write, filename: str) -> FileResponse:
+    """Write a sheet into a fresh temporary folder and send it; the folder goes when the answer is sent."""
+    folder = tempfile.TemporaryDirectory(prefix="deckcheck-export-")
+    path = Path(folder.name) / filename
+    write(path)
+    kind = "text/csv" if filename.endswith(".csv") else \
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    return FileResponse(path, media_type=kind, filename=filename, background=BackgroundTask(folder.cleanup))
+
+
+@router.get("/collection/export.{kind}", summary="Download the collection as CSV or XLSX")
+def export(request: Request, kind: str, collection: str = Query("main", max_length=NAME_MAX),
+           all_collections: bool = Query(False, alias="all")) -> Response:
+    """The collection sheet (§4, with card_id) of one collection, or of all (`all=true`)."""
+    if kind not in ("csv", "xlsx"):
+        return error_response(request, 404, "exports are .csv or .xlsx")
+    from deckcheck.importers.collection import write_collection
+    name = _name(collection)
+    holdings = state(request).collections.holdings(None if all_collections else name)
+    filename = f"{'collections' if all_collections else 'collection'}.{kind}"
+    return _download(lambda path: write_collection(path, holdings, by_collection=all_collections), filename)
+
+
+@router.get("/collection/wants.csv", summary="Download the want list of what the saved decks need")
+def want_list(request: Request, collection: str = Query("main", max_length=NAME_MAX)) -> Response:
+    """A collection sheet of want quantities that `collection import` (or this page's import) reads back."""
+    from deckcheck.importers.collection import write_collection
+    result = saved_decks_missing(state(request), _name(collection))
+    wants = [Holding(n.card, want_quantity=n.short, quantity=0) for n in result.together]
+    return _download(lambda path: write_collection(path, wants), "want-list.csv")
