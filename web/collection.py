@@ -20,7 +20,7 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from deckcheck.collection import Holding, missing
+from deckcheck.collection import Holding, missing, parse_price
 from deckcheck.errors import DeckcheckError
 from deckcheck.text import normalize
 
@@ -63,12 +63,18 @@ class EntryFilter:
         return True
 
 
+def _price(h: Holding) -> float | None:
+    """The price of one copy, if the entry has one (read by the collection's own price reader)."""
+    parsed = parse_price(str(getattr(h, "price", "") or ""))
+    return float(parsed[1]) if parsed else None
+
+
 def entry_json(h: Holding) -> dict:
     """A holding as a collection-sheet row (CONTRACTS §4) plus the exact printing."""
     out = {"card": h.card.name, "card_id": h.card.id, "set": h.card.set or "", "quantity": h.quantity,
            "condition": h.condition, "language": h.language, "foil": h.foil, "trade_quantity": h.trade_quantity,
            "want_quantity": h.want_quantity, "location": h.location, "notes": h.notes}
-    price = getattr(h, "price", None)
+    price = _price(h)
     if price is not None:
         out["price"] = price
     return out
@@ -77,8 +83,7 @@ def entry_json(h: Holding) -> dict:
 def collection_data(app_state, name: str, entry_filter: EntryFilter, limit: int = PAGE_MAX) -> dict:
     """The collection's entries passing the filter (at most `limit`) and the totals over all that pass."""
     holdings = [h for h in app_state.collections.holdings(name) if entry_filter.matches(h)]
-    prices = [(getattr(h, "price", None), h.quantity) for h in holdings]
-    priced = [p * q for p, q in prices if p is not None]
+    priced = [price * h.quantity for h in holdings if (price := _price(h)) is not None]
     totals = {"entries": len(holdings), "copies": sum(h.quantity for h in holdings),
               "distinct": len({h.card.rules_key for h in holdings if h.quantity}),
               "for_trade": sum(h.trade_quantity for h in holdings), "wanted": sum(h.want_quantity for h in holdings),
