@@ -17,8 +17,10 @@ NAV = [("Formats", "/formats")]
 def limits_of(params: object) -> dict[str, int]:
     """The numeric limits among a format's parameters (a mapping, or a dataclass of typed parameters)."""
     import dataclasses
-    values = dataclasses.asdict(params) if dataclasses.is_dataclass(params) and not isinstance(params, type) \
-        else dict(params) if isinstance(params, Mapping) else {}
+    if dataclasses.is_dataclass(params) and not isinstance(params, type):
+        values = {f.name: getattr(params, f.name) for f in dataclasses.fields(params)}
+    else:
+        values = dict(params) if isinstance(params, Mapping) else {}
     return {k: v for k, v in values.items() if isinstance(v, int) and not isinstance(v, bool) and k.endswith(
         ("_min", "_max", "_factor", "_extra"))}
 
