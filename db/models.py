@@ -121,3 +121,6 @@ class SavedDeckCardRow(SQLModel, table=True):
     card_id: str = Field(foreign_key="card.id")
     section: str = ""
     quantity: int = 0
+
+
+from . import events  # noqa: E402,F401  (the tournament desk's tables share this metadata)

@@ -1,0 +1,240 @@
+"""Tournament desk tables and their SQL: events, every submission kept, one current deck per player, rate counters.
+
+Concurrency (SQLite and PostgreSQL alike, several server processes on one database):
+- a submission is inserted only while its event is open, in one statement that re-reads the event
+  (on PostgreSQL with FOR SHARE, so a concurrent close waits or wins, never half-wins);
+- the current deck of a player is one row per (event, player) under a unique key, created with
+  ON CONFLICT DO NOTHING and locked (FOR UPDATE) before the submission is stored: racing submissions
+  never make two rows and never fail, and are stored one after the other, the last one counting;
+- the rate limit counts in the database (one row per address and time window), so every process
+  shares it.
+"""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from sqlalchemy import Table, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from deckcheck.desk import (Event, EventClosed, EventNotFound, Submission, from_stamp, now, player_key,
+                            report_from_dict, stamp)
+
+
+class EventRow(SQLModel, table=True):
+    """One event: its organiser token only as a hash; times as fixed-width UTC text."""
+
+    __tablename__ = "desk_event"
+
+    id: str = Field(primary_key=True)
+    name: str
+    format: str
+    deadline: Optional[str] = None
+    expected: str = "[]"  # JSON list of player names
+    token_hash: str
+    created_at: str
+    closed_at: Optional[str] = None
+
+
+class SubmissionRow(SQLModel, table=True):
+    """Every deck ever submitted (a player's older ones stay, to compare); `seq` orders arrivals."""
+
+    __tablename__ = "desk_submission"
+
+    seq: Optional[int] = Field(default=None, primary_key=True)
+    id: str = Field(unique=True)  # the random deck id of links
+    event_id: str = Field(foreign_key="desk_event.id", index=True)
+    player: str
+    player_key: str
+    submitted_at: str
+    address: str = ""
+    source: str = ""
+    text: str = ""
+    verdict: str = ""
+    errors: int = 0
+    warnings: int = 0
+    persona: str = ""
+    report: str = "{}"  # the §3 object of the deck as checked when it arrived
+
+
+class EntryRow(SQLModel, table=True):
+    """A player's current deck in an event: exactly one row per (event, player), by a unique key."""
+
+    __tablename__ = "desk_entry"
+    __table_args__ = (UniqueConstraint("event_id", "player_key", name="desk_entry_player"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: str = Field(foreign_key="desk_event.id", index=True)
+    player_key: str
+    seq: Optional[int] = Field(default=None, foreign_key="desk_submission.seq")  # NULL only while being added
+    submissions: int = 0
+
+
+class RateRow(SQLModel, table=True):
+    """Submissions from one address in one time window (shared by every server process)."""
+
+    __tablename__ = "desk_rate"
+
+    address: str = Field(primary_key=True)
+    bucket: int = Field(primary_key=True)
+    hits: int = 0
+
+
+# SQLModel sets __table__ on table classes; the type checker does not know it
+EVENTS: Table = EventRow.__table__  # type: ignore[attr-defined]
+SUBMISSIONS: Table = SubmissionRow.__table__  # type: ignore[attr-defined]
+ENTRIES: Table = EntryRow.__table__  # type: ignore[attr-defined]
+RATES: Table = RateRow.__table__  # type: ignore[attr-defined]
+
+
+def _insert(con):
+    """The INSERT of the connection's dialect, which has ON CONFLICT (SQLite and PostgreSQL alike)."""
+    if con.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+        return insert
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+    return sqlite_insert
+
+
+def _event(row) -> Event:
+    return Event(id=row.id, name=row.name, format=row.format,
+                 deadline=from_stamp(row.deadline) if row.deadline else None,
+                 expected=tuple(json.loads(row.expected or "[]")), created_at=from_stamp(row.created_at),
+                 closed_at=from_stamp(row.closed_at) if row.closed_at else None)
+
+
+_SUBMISSION_COLUMNS = "s.id, s.event_id, s.player, s.submitted_at, s.source, s.text, s.report"
+
+
+def _submission(row, number: int = 1) -> Submission:
+    return Submission(id=row.id, event_id=row.event_id, player=row.player, submitted_at=from_stamp(row.submitted_at),
+                      source=row.source, text=row.text, report=report_from_dict(json.loads(row.report)),
+                      number=number)
+
+
+class EventTables:
+    """The desk's SQL on one SQLAlchemy engine (the Store's: same database, same tables set-up)."""
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    # -- events ---------------------------------------------------------------------------------
+    def add_event(self, event: Event, token_hash: str) -> None:
+        """Store a new event."""
+        from sqlalchemy import insert
+        with self.engine.begin() as con:
+            con.execute(insert(EVENTS).values(
+                id=event.id, name=event.name, format=event.format,
+                deadline=stamp(event.deadline) if event.deadline else None,
+                expected=json.dumps(list(event.expected), ensure_ascii=False), token_hash=token_hash,
+                created_at=stamp(event.created_at), closed_at=None))
+
+    def event(self, event_id: str) -> tuple[Event, str]:
+        """The event and its token hash; EventNotFound when there is none."""
+        from sqlalchemy import select
+        table = EVENTS
+        with self.engine.connect() as con:
+            row = con.execute(select(table).where(table.c.id == event_id)).first()
+        if row is None:
+            raise EventNotFound(f"no event {event_id[:40]!r}")
+        return _event(row), row.token_hash
+
+    def close(self, event_id: str) -> Event:
+        """Close the event now (a closed event stays closed); return it."""
+        from sqlalchemy import update
+        table = EVENTS
+        with self.engine.begin() as con:
+            con.execute(update(table).where(table.c.id == event_id, table.c.closed_at.is_(None))
+                        .values(closed_at=stamp(now())))
+        return self.event(event_id)[0]
+
+    # -- submissions ----------------------------------------------------------------------------
+    def add_submission(self, values: dict) -> int:
+        """Store a submission while its event is open and make it the player's current deck.
+
+        Returns how many decks the player has submitted (this one included). EventClosed when the
+        event was closed or its deadline passed, even by a close racing this very call.
+
+        The player's entry row is locked before the submission gets its sequence number, so a
+        player's submissions are stored one after the other: the current deck, the newest in the
+        history and the one whose count is highest are always the same.
+        """
+        from sqlalchemy import insert, literal, or_, select, update
+        values = dict(values, submitted_at=stamp(values["submitted_at"]))
+        events, table, entries = EVENTS, SUBMISSIONS, ENTRIES
+        source = select(*[literal(v, table.c[k].type) for k, v in values.items()]).where(
+            events.c.id == values["event_id"], events.c.closed_at.is_(None),
+            or_(events.c.deadline.is_(None), events.c.deadline > values["submitted_at"]))
+        # FOR SHARE on PostgreSQL: a close of the event waits for this insert, or this insert sees the close
+        add = insert(table).from_select(list(values), source.with_for_update(read=True)).returning(table.c.seq)
+        key = (entries.c.event_id == values["event_id"]) & (entries.c.player_key == values["player_key"])
+        with self.engine.begin() as con:
+            # the first write of the transaction: on SQLite it takes the database's write lock at once
+            con.execute(_insert(con)(entries).values(event_id=values["event_id"], player_key=values["player_key"],
+                                                     seq=None, submissions=0).on_conflict_do_nothing())
+            con.execute(select(entries.c.id).where(key).with_for_update())  # PostgreSQL: one at a time per player
+            inserted = con.execute(add).first()
+            if inserted is None:
+                con.rollback()
+                self.event(values["event_id"])  # EventNotFound when there is no such event
+                raise EventClosed("the event is closed: submissions are no longer taken")
+            count = update(entries).where(key).values(seq=inserted[0], submissions=entries.c.submissions + 1)
+            return con.execute(count.returning(entries.c.submissions)).scalar_one()
+
+    def current(self, event_id: str) -> list:
+        """Every player's current deck as a row (id, player, submitted_at, verdict, errors, warnings, persona,
+        submissions), in order of arrival."""
+        from sqlalchemy import text
+        with self.engine.connect() as con:
+            return list(con.execute(text(
+                "select s.id, s.player, s.submitted_at, s.verdict, s.errors, s.warnings, s.persona, e.submissions "
+                "from desk_entry e join desk_submission s on s.seq = e.seq where e.event_id = :e "
+                "order by s.seq"), {"e": event_id}).all())
+
+    def current_submissions(self, event_id: str) -> list[Submission]:
+        """Every player's current deck in full, in order of arrival."""
+        from sqlalchemy import text
+        with self.engine.connect() as con:
+            rows = con.execute(text(
+                f"select {_SUBMISSION_COLUMNS}, e.submissions from desk_entry e join desk_submission s "
+                "on s.seq = e.seq where e.event_id = :e order by s.seq"), {"e": event_id}).all()
+        return [_submission(r, r.submissions) for r in rows]
+
+    def submission(self, event_id: str, deck_id: str) -> Submission | None:
+        """One submitted deck of the event (current or older), or None."""
+        from sqlalchemy import text
+        with self.engine.connect() as con:
+            row = con.execute(text(f"select {_SUBMISSION_COLUMNS}, s.player_key from desk_submission s "
+                                   "where s.event_id = :e and s.id = :d"), {"e": event_id, "d": deck_id}).first()
+        return _submission(row) if row is not None else None
+
+    def history(self, event_id: str, player: str) -> list[Submission]:
+        """Every deck a player submitted to the event, oldest first."""
+        from sqlalchemy import text
+        with self.engine.connect() as con:
+            rows = con.execute(text(f"select {_SUBMISSION_COLUMNS} from desk_submission s where s.event_id = :e "
+                                    "and s.player_key = :k order by s.seq"),
+                               {"e": event_id, "k": player_key(player)}).all()
+        return [_submission(r, n) for n, r in enumerate(rows, start=1)]
+
+    def count_submissions(self, event_id: str) -> int:
+        """How many decks were submitted to the event in all (every resubmission counted)."""
+        from sqlalchemy import text
+        with self.engine.connect() as con:
+            return con.execute(text("select count(*) from desk_submission where event_id = :e"),
+                               {"e": event_id}).scalar_one()
+
+    # -- rate limit -----------------------------------------------------------------------------
+    def hit(self, address: str, bucket: int) -> int:
+        """Count one submission from an address in a time window; return the window's count so far."""
+        with self.engine.begin() as con:
+            insert = _insert(con)
+            table = RATES
+            stmt = insert(table).values(address=address, bucket=bucket, hits=1)
+            stmt = stmt.on_conflict_do_update(index_elements=["address", "bucket"],
+                                              set_={"hits": table.c.hits + 1}).returning(table.c.hits)
+            hits = con.execute(stmt).scalar_one()
+            if hits == 1:  # the address's first hit in a new window: forget its older windows
+                from sqlalchemy import delete
+                con.execute(delete(table).where(table.c.address == address, table.c.bucket < bucket))
+            return hits

@@ -1,0 +1,214 @@
+"""The tournament desk's pure parts: secret tokens and random ids, player names, deadlines, stored reports.
+
+Storage lives in `deckcheck.db.events`, the service in `deckcheck.db.desk`, the pages in `deckcheck.web.desk`.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+
+from .decklist import RawDeck
+from .errors import DeckcheckError
+from .report import InputProblem, Issue, Report
+
+TOKEN_BYTES = 32  # organiser tokens: 256 random bits, stored only as their SHA-256
+ID_BYTES = 12  # event and deck ids: 96 random bits, so ids cannot be enumerated or guessed
+MAX_PLAYER_NAME = 80
+MAX_EVENT_NAME = 200
+MAX_EXPECTED_PLAYERS = 2000
+_SPACES = re.compile(r"\s+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class DeskError(DeckcheckError):
+    """A request the desk refuses; `status` is the HTTP status the web app answers with."""
+
+    status = 400
+
+
+class EventNotFound(DeskError):
+    """No event has this id (or it is not this organiser's)."""
+
+    status = 404
+
+
+class EventClosed(DeskError):
+    """The event is closed or past its deadline: no more submissions."""
+
+    status = 409
+
+
+class NotAuthorised(DeskError):
+    """No organiser token was given."""
+
+    status = 401
+
+
+class WrongToken(DeskError):
+    """An organiser token was given but it is not this event's."""
+
+    status = 403
+
+
+class RateLimited(DeskError):
+    """Too many submissions from one address within the window."""
+
+    status = 429
+
+
+class TooLarge(DeskError):
+    """A decklist over the desk's size limit."""
+
+    status = 413
+
+
+def new_id() -> str:
+    """A random, URL-safe id for an event or a submitted deck."""
+    return secrets.token_urlsafe(ID_BYTES)
+
+
+def new_token() -> str:
+    """A new organiser token: 32 random bytes, URL-safe."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token (SHA-256, hex): a random 256-bit token needs no slow hash or salt."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_matches(token: str, stored_hash: str) -> bool:
+    """Whether a token is the one whose hash is stored, compared in constant time."""
+    return hmac.compare_digest(hash_token(token), stored_hash)
+
+
+def clean_name(text: object, what: str, limit: int) -> str:
+    """A name as shown: spaces collapsed, no control characters; DeskError when empty or too long."""
+    name = _SPACES.sub(" ", _CONTROL.sub(" ", str(text or ""))).strip()
+    if not name:
+        raise DeskError(f"{what} is empty; type a {what}")
+    if len(name) > limit:
+        raise DeskError(f"{what} {name[:40]!r}... is {len(name)} characters long; at most {limit} are allowed")
+    return name
+
+
+def player_key(name: str) -> str:
+    """Who a player is: the name folded, so 'Anna  Smith' and 'anna smith' resubmit the same deck."""
+    return _SPACES.sub(" ", name).strip().casefold()
+
+
+def expected_players(text: str | list[str] | None) -> list[str]:
+    """The expected players from one name per line (or a list); duplicates by player_key dropped."""
+    names = text.splitlines() if isinstance(text, str) else list(text or [])
+    seen: dict[str, str] = {}
+    for raw in names:
+        if not str(raw).strip():
+            continue
+        name = clean_name(raw, "player name", MAX_PLAYER_NAME)
+        seen.setdefault(player_key(name), name)
+    if len(seen) > MAX_EXPECTED_PLAYERS:
+        raise DeskError(f"{len(seen)} expected players; at most {MAX_EXPECTED_PLAYERS} are allowed")
+    return list(seen.values())
+
+
+def now() -> _dt.datetime:
+    """The current time in UTC."""
+    return _dt.datetime.now(_dt.timezone.utc)
+
+
+def stamp(moment: _dt.datetime) -> str:
+    """A UTC time as stored: fixed-width ISO text, so that text order is time order in any database."""
+    return moment.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def from_stamp(text: str) -> _dt.datetime:
+    """A stored time back as an aware UTC datetime."""
+    return _dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=_dt.timezone.utc)
+
+
+def parse_deadline(text: str | None, offset_minutes: int | None = None) -> _dt.datetime | None:
+    """A deadline from ISO 8601 text; without a zone it is UTC, or local time `offset_minutes` east of UTC."""
+    if text is None or not str(text).strip():
+        return None
+    try:
+        moment = _dt.datetime.fromisoformat(str(text).strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise DeskError(f"deadline {str(text)[:40]!r} is not a date and time (2026-12-05T09:30)") from None
+    if moment.tzinfo is None:
+        zone = _dt.timezone(_dt.timedelta(minutes=offset_minutes or 0))
+        moment = moment.replace(tzinfo=zone)
+    return moment.astimezone(_dt.timezone.utc)
+
+
+def report_from_dict(data: dict) -> Report:
+    """A Report back from its §3 object (as stored with a submission)."""
+    issues = [Issue(i["rule"], i["severity"], i["message"], tuple(i.get("cards", ())), i.get("limit"),
+                    i.get("actual"), i.get("fix")) for i in data.get("issues", [])]
+    problems = [InputProblem(e.get("line"), e.get("text", ""), e.get("message", ""), tuple(e.get("suggestions", ())))
+                for e in data.get("input_errors", [])]
+    return Report(deck=data.get("deck", ""), format=data.get("format", ""), persona=data.get("persona"),
+                  counts=dict(data.get("counts", {})), issues=issues, input_errors=problems,
+                  player=data.get("player"))
+
+
+def decklist_text(raw: RawDeck) -> str:
+    """A decklist read from a sheet or JSON file written out as text, for the judges' printout."""
+    out = []
+    if raw.declared_format:
+        out.append(f"Format: {raw.declared_format}")
+    section = None
+    for line in sorted(raw.lines, key=lambda r: r.line):
+        if line.section != section and line.section:
+            out.append(f"\n{line.section.title()}:")
+            section = line.section
+        qty, name = line.readings[0]
+        out.append(f"{qty} {name}" + (f" [{line.set_code}]" if line.set_code else "")
+                   + (f" @ {line.attach}" if line.attach else ""))
+    if raw.players:
+        out.append("\nPlayers:")
+        out += [f"{p.name}: {p.hero}" for p in raw.players]
+    for p in raw.problems:
+        out.append(f"# line {p.line} not read: {p.text}")
+    return "\n".join(out).strip() + "\n"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of the desk, as the organiser set it up."""
+
+    id: str
+    name: str
+    format: str
+    deadline: _dt.datetime | None
+    expected: tuple[str, ...]
+    created_at: _dt.datetime
+    closed_at: _dt.datetime | None
+
+    def is_open(self, moment: _dt.datetime | None = None) -> bool:
+        """Whether submissions are taken: not closed, and the deadline (if any) not passed."""
+        moment = moment or now()
+        return self.closed_at is None and (self.deadline is None or moment < self.deadline)
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One submitted deck: who, when, the decklist as text, and its report as checked then."""
+
+    id: str
+    event_id: str
+    player: str
+    submitted_at: _dt.datetime
+    source: str
+    text: str
+    report: Report
+    number: int = 1  # how many decks this player has submitted so far (this one included)
+
+    @property
+    def verdict(self) -> str:
+        """legal, NOT LEGAL or unreadable (as in tournament reports)."""
+        from .tournament import verdict
+        return verdict(self.report)

@@ -1,0 +1,256 @@
+"""The tournament desk as a library, on SQLite and PostgreSQL: tokens, ids, submissions, races, limits, reports."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+
+from deckcheck.db.desk import MAX_DECKLIST_BYTES, Desk, RateLimit
+from deckcheck.errors import UnknownFormatError
+from deckcheck.desk import (DeskError, EventClosed, EventNotFound, NotAuthorised, RateLimited, TooLarge, WrongToken,
+                            hash_token, parse_deadline, player_key)
+
+ROOT = Path(__file__).resolve().parents[2]
+DECKS = ROOT / "examples" / "decks"
+LEGAL = (DECKS / "type1e-connor-legal.txt").read_text()
+ILLEGAL = (DECKS / "type1e-kurgan-illegal.txt").read_text()
+TYPO = (DECKS / "type1e-typo.txt").read_text()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def desk_url(request, tmp_path_factory):
+    """One database of each kind for the module: every test makes events of its own, so they share it."""
+    from conftest import _pg_url, fresh_pg
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('desk') / 'desk.db'}"
+    url = _pg_url()
+    if not url:
+        pytest.skip("DECKCHECK_TEST_PG not set (scripts/test.sh starts a PostgreSQL server and sets it)")
+    return fresh_pg(url)
+
+
+@pytest.fixture(scope="module")
+def module_desk(desk_url):
+    d = Desk(desk_url, rate_limit=RateLimit(0))
+    yield d
+    d.store.dispose()
+
+
+@pytest.fixture
+def desk(module_desk):
+    return module_desk
+
+
+@pytest.fixture
+def db_url(desk_url):
+    return desk_url
+
+
+def test_token_is_32_random_bytes_and_only_its_hash_is_stored(desk):
+    event, token = desk.create_event("Spring Open", "type1e")
+    other, other_token = desk.create_event("Spring Open", "type1e")
+    import base64
+    assert len(base64.urlsafe_b64decode(token + "=")) == 32
+    assert token != other_token and event.id != other.id and len(event.id) >= 16
+    from sqlalchemy import text
+    with desk.store.engine.connect() as con:
+        stored = [tuple(r) for r in con.execute(text("select * from desk_event")).all()]
+    assert not any(token in str(v) for row in stored for v in row)
+    assert any(hash_token(token) in row for row in stored)
+
+
+def test_authorise_needs_the_events_own_token(desk):
+    event, token = desk.create_event("Open", "type1e")
+    other, other_token = desk.create_event("Other", "type1e")
+    assert desk.authorise(event.id, token).id == event.id
+    with pytest.raises(NotAuthorised):
+        desk.authorise(event.id, None)
+    with pytest.raises(NotAuthorised):
+        desk.authorise(event.id, "")
+    with pytest.raises(WrongToken):
+        desk.authorise(event.id, other_token)
+    with pytest.raises(WrongToken):
+        desk.authorise(event.id, token[:-1])
+    with pytest.raises(WrongToken):  # an unknown event answers like a wrong token: ids are not revealed
+        desk.authorise("no-such-event", token)
+
+
+def test_newest_submission_counts_and_every_one_is_kept(desk):
+    event, _ = desk.create_event("Open", "type1e", expected=["Anna", "Bob", "Carl"])
+    first = desk.submit_deck(event.id, "Anna", ILLEGAL)
+    second = desk.submit_deck(event.id, "  anna ", LEGAL)
+    desk.submit_deck(event.id, "Bob", TYPO)
+    rows = desk.rows(event.id)
+    assert [(r.player_key if hasattr(r, "player_key") else player_key(r.player), r.verdict, r.submissions)
+            for r in rows] == [("anna", "legal", 2), ("bob", "unreadable", 1)]
+    assert rows[0].deck_id == second.id
+    assert [s.id for s in desk.history(event.id, "ANNA")] == [first.id, second.id]
+    assert desk.submission(event.id, first.id).verdict == "NOT LEGAL"
+    assert desk.missing(desk.event(event.id)) == ["Carl"]
+    assert [r.player for r in desk.rows(event.id, verdicts=("unreadable",))] == ["Bob"]
+    assert [r.player for r in desk.rows(event.id, search="connor")] == ["anna"]
+
+
+def test_a_deck_is_found_only_in_its_own_event(desk):
+    event, _ = desk.create_event("Open", "type1e")
+    other, _ = desk.create_event("Other", "type1e")
+    deck = desk.submit_deck(event.id, "Anna", LEGAL)
+    with pytest.raises(EventNotFound):
+        desk.submission(other.id, deck.id)
+    with pytest.raises(EventNotFound):
+        desk.submit_deck("nope", "Anna", LEGAL)
+
+
+def test_no_submission_after_the_deadline_or_the_close(desk):
+    past = dt.datetime.now(dt.timezone.utc) - dt.timedelta(seconds=1)
+    late, _ = desk.create_event("Late", "type1e", deadline=past)
+    with pytest.raises(EventClosed):
+        desk.submit_deck(late.id, "Anna", LEGAL)
+    event, _ = desk.create_event("Open", "type1e", deadline=past + dt.timedelta(hours=1))
+    desk.submit_deck(event.id, "Anna", LEGAL)
+    closed = desk.close_event(event.id)
+    assert closed.closed_at is not None and not closed.is_open()
+    with pytest.raises(EventClosed) as caught:
+        desk.submit_deck(event.id, "Anna", ILLEGAL)
+    assert caught.value.status == 409
+    assert [r.verdict for r in desk.rows(event.id)] == ["legal"]
+    assert desk.close_event(event.id).closed_at == closed.closed_at  # closing twice keeps the first time
+
+
+def test_the_store_refuses_a_submission_racing_the_close(desk):
+    """The open check is repeated in the insert itself: a deck checked before the close is not stored after it."""
+    event, _ = desk.create_event("Open", "type1e")
+    report_values = {"id": "x" * 16, "event_id": event.id, "player": "Anna", "player_key": "anna",
+                     "submitted_at": dt.datetime.now(dt.timezone.utc), "report": "{}"}
+    desk.close_event(event.id)
+    with pytest.raises(EventClosed):
+        desk.tables.add_submission(report_values)
+    assert desk.tables.count_submissions(event.id) == 0
+
+
+def test_bad_input_is_a_typed_error(desk):
+    with pytest.raises(UnknownFormatError):
+        desk.create_event("Open", "no-such-format")
+    with pytest.raises(DeskError, match="event name is empty"):
+        desk.create_event("  ", "type1e")
+    event, _ = desk.create_event("Open", "type1e")
+    with pytest.raises(DeskError, match="player name is empty"):
+        desk.submit_deck(event.id, "\x00 ", LEGAL)
+    with pytest.raises(DeskError, match="at most 80"):
+        desk.submit_deck(event.id, "A" * 81, LEGAL)
+    with pytest.raises(DeskError, match="no decklist"):
+        desk.submit_deck(event.id, "Anna", "  ")
+    with pytest.raises(TooLarge):
+        desk.submit_deck(event.id, "Anna", "1 Thrust\n" * (MAX_DECKLIST_BYTES // 9 + 1))
+    with pytest.raises(DeskError, match="not a date"):
+        parse_deadline("tomorrow")
+    assert desk.tables.count_submissions(event.id) == 0
+
+
+def test_decks_read_from_files_and_unreadable_files_are_reports(desk):
+    from deckcheck.api import unreadable
+    from deckcheck.importers.decklists import read_decklists
+    event, _ = desk.create_event("Open", "type1e")
+    methos = desk.submit_deck(event.id, "Methos", read_decklists(DECKS / "type1e-methos.json"), "type1e-methos.json")
+    assert methos.source == "type1e-methos.json" and methos.report.legal is not None
+    assert "Endurance:" in methos.text and methos.report.deck == "type1e-methos.json"
+    richie = desk.submit_deck(event.id, "Richie", read_decklists(DECKS / "type1e-richie-ryan.csv"), "richie.csv")
+    assert richie.report.counts and richie.report.player == "Richie"
+    broken = desk.submit_deck(event.id, "Carl", unreadable("deck.xlsx", DeskError("deck.xlsx: not a workbook")),
+                              "deck.xlsx")
+    assert broken.verdict == "unreadable" and broken.report.format == "type1e"
+    several = desk.submit_deck(event.id, "Dora", read_decklists(ROOT / "examples" / "tournament" / "registration.csv"),
+                               "registration.csv")
+    assert several.verdict == "unreadable" and "submit only yours" in several.report.input_errors[0].message
+    assert [r.verdict for r in desk.rows(event.id)][2:] == ["unreadable", "unreadable"]
+
+
+def test_reports_are_the_clis_reports_of_the_same_decks(desk, tmp_path):
+    from deckcheck.api import check_tournament
+    event, _ = desk.create_event("Open", "type1e")
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    for player, text in (("anna", LEGAL), ("bob", ILLEGAL), ("carl", TYPO)):
+        desk.submit_deck(event.id, player, text)
+        (folder / f"{player}.txt").write_text(text)
+    cli = check_tournament([folder], fmt="type1e", db_url=desk.store.url)
+    ours = list(csv.reader(io.StringIO(desk.report_file(event.id, "csv").decode("utf-8-sig"))))
+    theirs = cli.summary_rows()
+    assert [(r[0], r[6], r[7], r[8]) for r in ours[1:]] == [(r[0], r[6], str(r[7]), str(r[8])) for r in theirs]
+    reports = json.loads(desk.report_file(event.id, "json"))
+    assert [{k: v for k, v in r.items() if k not in ("deck", "source")} for r in reports] == \
+           [{k: v for k, v in r.items() if k not in ("deck", "source")} for r in cli.as_dicts()]
+    from python_calamine import CalamineWorkbook
+    book = CalamineWorkbook.from_filelike(io.BytesIO(desk.report_file(event.id, "xlsx")))
+    assert book.sheet_names == ["Summary", "Issues", "Input errors"]
+    summary = book.get_sheet_by_name("Summary").to_python()
+    assert [(r[0], r[6]) for r in summary[1:]] == [(r[0], r[6]) for r in theirs]
+    with pytest.raises(EventNotFound):
+        desk.report_file(event.id, "exe")
+
+
+def test_rate_limit_is_shared_by_every_process_on_the_database(db_url):
+    one, two = Desk(db_url, rate_limit=RateLimit(3, 3600)), Desk(db_url, rate_limit=RateLimit(3, 3600))
+    address = f"10.0.0.{uuid.uuid4()}"
+    try:
+        event, _ = one.create_event("Open", "type1e")
+        one.submit_deck(event.id, "Anna", LEGAL, address=address)
+        two.submit_deck(event.id, "Bob", LEGAL, address=address)
+        one.submit_deck(event.id, "Carl", LEGAL, address=address)
+        with pytest.raises(RateLimited) as caught:
+            two.submit_deck(event.id, "Dora", LEGAL, address=address)
+        assert caught.value.status == 429
+        two.submit_deck(event.id, "Dora", LEGAL, address=address + "b")  # another address has its own count
+        assert len(one.rows(event.id)) == 4
+    finally:
+        one.store.dispose()
+        two.store.dispose()
+
+
+def test_rate_limit_setting():
+    assert RateLimit.parse("10/30") == RateLimit(10, 30)
+    assert RateLimit.parse("0") == RateLimit(0, 60)
+    for bad in ("ten", "5/0", "-1/60"):
+        with pytest.raises(DeskError):
+            RateLimit.parse(bad)
+
+
+def test_racing_submissions_for_one_player_leave_exactly_one_current_deck(db_url):
+    """Eight submissions for the same player at once, from separate engines (as separate processes)."""
+    desks = [Desk(db_url, rate_limit=RateLimit(0)) for _ in range(4)]
+    event, _ = desks[0].create_event("Open", "type1e")
+    for d in desks:
+        d.event(event.id)  # connect (and index the cards) before the race
+        d.check_deck(d.event(event.id), "x", LEGAL)
+    start = threading.Barrier(8)
+    results, failures = [], []
+
+    def submit(n: int) -> None:
+        start.wait()
+        try:
+            results.append(desks[n % 4].submit_deck(event.id, "Anna" if n % 2 else "anna", LEGAL))
+        except Exception as exc:  # noqa: BLE001 - any failure is what the test looks for
+            failures.append(exc)
+
+    threads = [threading.Thread(target=submit, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert failures == []
+        rows = desks[0].rows(event.id)
+        assert len(rows) == 1 and rows[0].submissions == 8
+        history = desks[0].history(event.id, "anna")
+        assert len(history) == 8 and rows[0].deck_id == history[-1].id  # the last to arrive counts
+        assert sorted(s.number for s in results) == list(range(1, 9))  # stored one after the other
+        assert next(s.id for s in results if s.number == 8) == rows[0].deck_id
+    finally:
+        for d in desks:
+            d.store.dispose()
