@@ -197,9 +197,9 @@ class Desk:
             rows = [r for r in rows if all(w in f"{r.player} {r.persona}".casefold() for w in words)]
         return rows
 
-    def missing(self, event: Event) -> list[str]:
-        """Expected players who have not submitted a deck yet."""
-        have = {player_key(r.player) for r in self.rows(event.id)}
+    def missing(self, event: Event, rows: list[Row] | None = None) -> list[str]:
+        """Expected players who have not submitted a deck yet (rows: the event's table, when already read)."""
+        have = {player_key(r.player) for r in (self.rows(event.id) if rows is None else rows)}
         return [name for name in event.expected if player_key(name) not in have]
 
     def list_submissions(self, event_id: str) -> list[Submission]:

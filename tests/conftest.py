@@ -189,3 +189,24 @@ def small_fs(tmp_path):
                               env=dict(os.environ, FS=str(mount_point), PY=sys.executable, DIR=str(tmp_path)),
                               capture_output=True, text=True, timeout=120)
     return run
+
+
+def _emptied_pg() -> str:
+    url = _pg_url()
+    if not url:
+        pytest.skip(f"{PG_ENV} not set (scripts/test.sh starts a PostgreSQL server and sets it)")
+    return fresh_pg(url)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def module_db_url(request, tmp_path_factory) -> str:
+    """A new, empty database of each kind shared by one test module (its tests make rows of their own)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('module-db') / 'deckcheck.db'}"
+    return _emptied_pg()
+
+
+@pytest.fixture(scope="module")
+def module_pg_url() -> str:
+    """The PostgreSQL test database, emptied once for one test module (skipped without DECKCHECK_TEST_PG)."""
+    return _emptied_pg()

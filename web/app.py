@@ -34,7 +34,7 @@ ADMIN_TOKEN_ENV = "DECKCHECK_ADMIN_TOKEN"
 
 # Routers in navigation order. A module here defines `router` and optionally `NAV` and `TEMPLATES`.
 ROUTERS = ["deckcheck.web.check", "deckcheck.web.stats", "deckcheck.web.cards", "deckcheck.web.collection",
-           "deckcheck.web.formats", "deckcheck.web.apidocs"]
+           "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.apidocs"]
 
 
 @dataclass

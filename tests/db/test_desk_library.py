@@ -23,21 +23,9 @@ ILLEGAL = (DECKS / "type1e-kurgan-illegal.txt").read_text()
 TYPO = (DECKS / "type1e-typo.txt").read_text()
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def desk_url(request, tmp_path_factory):
-    """One database of each kind for the module: every test makes events of its own, so they share it."""
-    from conftest import _pg_url, fresh_pg
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path_factory.mktemp('desk') / 'desk.db'}"
-    url = _pg_url()
-    if not url:
-        pytest.skip("DECKCHECK_TEST_PG not set (scripts/test.sh starts a PostgreSQL server and sets it)")
-    return fresh_pg(url)
-
-
 @pytest.fixture(scope="module")
-def module_desk(desk_url):
-    d = Desk(desk_url, rate_limit=RateLimit(0))
+def module_desk(module_db_url):
+    d = Desk(module_db_url, rate_limit=RateLimit(0))
     yield d
     d.store.dispose()
 
@@ -48,8 +36,9 @@ def desk(module_desk):
 
 
 @pytest.fixture
-def db_url(desk_url):
-    return desk_url
+def db_url(module_db_url):
+    """Tests that make desks of their own share the module's database too."""
+    return module_db_url
 
 
 def test_token_is_32_random_bytes_and_only_its_hash_is_stored(desk):

@@ -1,0 +1,297 @@
+"""The tournament desk over HTTP (CONTRACTS §6), on SQLite and PostgreSQL: every rule of the desk, API and pages."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from deckcheck.db.desk import MAX_DECKLIST_BYTES, RateLimit
+
+ROOT = Path(__file__).resolve().parents[2]
+DECKS = ROOT / "examples" / "decks"
+LEGAL = (DECKS / "type1e-connor-legal.txt").read_text()
+ILLEGAL = (DECKS / "type1e-kurgan-illegal.txt").read_text()
+TYPO = (DECKS / "type1e-typo.txt").read_text()
+
+
+@pytest.fixture(scope="module")
+def desk_app(module_db_url):
+    """A web app on a database of each kind, shared by the module's tests (each makes its own events)."""
+    from deckcheck.web import create_app
+    app = create_app(db_url=module_db_url)
+    app.state.desk_rate_limit = RateLimit(0)
+    return app
+
+
+@pytest.fixture()
+def client(desk_app):
+    from fastapi.testclient import TestClient
+    desk_app.state.desk_rate_limit = RateLimit(0)
+    with TestClient(desk_app) as c:
+        yield c
+
+
+def new_event(client, **extra) -> dict:
+    r = client.post("/api/events", json={"name": "Spring Open", "format": "type1e", **extra})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def auth(event: dict) -> dict:
+    return {"Authorization": f"Bearer {event['organiser_token']}"}
+
+
+def submit(client, event: dict, player: str, text: str, status: int = 201) -> dict:
+    r = client.post(f"/api/events/{event['id']}/decks", json={"player": player, "decklist": text})
+    assert r.status_code == status, r.text
+    return r.json()
+
+
+def found(pattern: str, text: str) -> str:
+    """The first group of a pattern that must be in the page."""
+    match = re.search(pattern, text)
+    assert match is not None, pattern
+    return match.group(1)
+
+
+def csrf(client) -> str:
+    from deckcheck.web.security import CSRF_COOKIE
+    if CSRF_COOKIE not in client.cookies:
+        client.get("/desk")
+    return client.cookies[CSRF_COOKIE]
+
+
+# -- the API ------------------------------------------------------------------------------------
+def test_create_event_gives_a_secret_token_and_two_links(client):
+    event = new_event(client, deadline="2030-05-01T09:30:00+02:00", expected=["Anna", "Bob"])
+    assert set(event) >= {"id", "organiser_token", "submit_url", "dashboard_url"}
+    assert len(event["organiser_token"]) >= 43 and len(event["id"]) >= 16
+    assert event["dashboard_url"].endswith(f"/desk/{event['id']}/admin?token={event['organiser_token']}")
+    assert event["submit_url"].endswith(f"/desk/{event['id']}")
+    public = client.get(f"/api/events/{event['id']}").json()
+    assert public == {"id": event["id"], "name": "Spring Open", "format": "type1e",
+                      "deadline": "2030-05-01T07:30:00+00:00", "closed": False, "open": True}
+    assert "organiser_token" not in json.dumps(public) and event["organiser_token"] not in json.dumps(public)
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"format": "type1e"}, "event name is empty"),
+    ({"name": "X", "format": "chess"}, "unknown format"),
+    ({"name": "X", "format": "type1e", "deadline": "soon"}, "not a date"),
+    ([1, 2], "JSON object"),
+])
+def test_create_event_refuses_bad_input_with_400(client, body, message):
+    r = client.post("/api/events", json=body)
+    assert r.status_code == 400 and message in r.json()["error"]
+
+
+def test_a_submission_is_the_same_report_as_api_check_plus_the_player(client):
+    event = new_event(client)
+    for text in (LEGAL, ILLEGAL, TYPO):
+        got = submit(client, event, "Anna", text)
+        same = client.post("/api/check", json={"decklist": text, "format": "type1e"}).json()
+        assert {k: v for k, v in got.items() if k in same and k != "deck"} == \
+               {k: v for k, v in same.items() if k != "deck"}
+        assert got["player"] == "Anna" and got["deck"] == "pasted decklist"
+
+
+def test_form_and_file_submissions(client):
+    event = new_event(client)
+    r = client.post(f"/api/events/{event['id']}/decks", data={"player": "Form", "decklist": LEGAL})
+    assert r.status_code == 201 and r.json()["legal"] is True
+    r = client.post(f"/api/events/{event['id']}/decks", data={"player": "Methos"},
+                    files={"file": ("methos.json", (DECKS / "type1e-methos.json").read_bytes())})
+    assert r.status_code == 201 and r.json()["deck"] == "methos.json" and r.json()["legal"] is not None
+    r = client.post(f"/api/events/{event['id']}/decks", data={"player": "Broken"},
+                    files={"file": ("deck.xlsx", b"PK\x03\x04 not really")})
+    assert r.status_code == 201 and r.json()["legal"] is None and "deck.xlsx" in r.json()["input_errors"][0]["message"]
+    r = client.post(f"/api/events/{event['id']}/decks", data={"player": "Big"},
+                    files={"file": ("deck.txt", b"1 Thrust\n" * (MAX_DECKLIST_BYTES // 9 + 1))})
+    assert r.status_code == 413
+    r = client.post(f"/api/events/{event['id']}/decks", json={"player": "Nobody"})
+    assert r.status_code == 400 and "no decklist" in r.json()["error"]
+    r = client.post(f"/api/events/{event['id']}/decks", json={"decklist": LEGAL})
+    assert r.status_code == 400 and "player name is empty" in r.json()["error"]
+
+
+def test_a_new_submission_replaces_the_players_old_one(client):
+    event = new_event(client)
+    first = submit(client, event, "Anna", ILLEGAL)
+    second = submit(client, event, "anna", LEGAL)
+    submit(client, event, "Bob", TYPO)
+    assert (first["submissions"], second["submissions"]) == (1, 2)
+    decks = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()
+    assert [(d["player"], d["legal"], d["deck_id"]) for d in decks] == [("anna", True, second["deck_id"]),
+                                                                         ("Bob", None, decks[1]["deck_id"])]
+    # the older deck is kept, and its private link still shows it
+    assert client.get(f"/api/events/{event['id']}/decks/{first['deck_id']}").json()["legal"] is False
+
+
+def test_without_the_token_401_with_a_wrong_one_403_and_nothing_of_the_decks(client):
+    event, other = new_event(client), new_event(client)
+    submit(client, event, "Secret Sam", ILLEGAL)
+    paths = [f"/api/events/{event['id']}/decks", f"/api/events/{event['id']}/report.xlsx",
+             f"/api/events/{event['id']}/report.csv", f"/api/events/{event['id']}/report.json"]
+    for path in paths:
+        for headers, status in (({}, 401), ({"Authorization": "Bearer nope"}, 403), (auth(other), 403),
+                                ({"Authorization": event["organiser_token"]}, 401)):
+            r = client.get(path, headers=headers)
+            assert r.status_code == status, (path, headers)
+            assert "Sam" not in r.text and "Kurgan" not in r.text and set(r.json()) == {"error"}
+        assert client.get(path, headers=auth(event)).status_code == 200
+    for path, status in ((f"/api/events/{event['id']}/close", 401), ("/api/events/no-such-event/close", 401)):
+        assert client.post(path).status_code == status
+    r = client.get("/api/events/no-such-event/decks", headers=auth(event))
+    assert r.status_code == 403  # unknown ids answer like wrong tokens: nothing to enumerate
+    assert client.get(f"/api/events/{event['id']}").json()["open"] is True
+
+
+def test_a_player_sees_only_their_own_deck(client):
+    event, other = new_event(client), new_event(client)
+    anna = submit(client, event, "Anna", LEGAL)
+    bob = submit(client, event, "Bob", ILLEGAL)
+    assert "Anna" not in json.dumps(bob) and anna["deck_id"] not in json.dumps(bob)
+    mine = client.get(f"/api/events/{event['id']}/decks/{anna['deck_id']}").json()
+    assert mine["player"] == "Anna" and mine["deck_id"] == anna["deck_id"]
+    assert client.get(f"/api/events/{other['id']}/decks/{anna['deck_id']}").status_code == 404
+    assert client.get(f"/api/events/{event['id']}/decks/{anna['deck_id'][:-1]}x").status_code == 404
+    page = client.get(f"/desk/{event['id']}")
+    assert page.status_code == 200 and "Anna" not in page.text and "Bob" not in page.text
+
+
+def test_after_the_deadline_or_the_close_409(client):
+    past = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=1)).isoformat()
+    late = new_event(client, deadline=past)
+    assert submit(client, late, "Anna", LEGAL, status=409)["error"].startswith("the event is closed")
+    event = new_event(client)
+    submit(client, event, "Anna", LEGAL)
+    assert client.post(f"/api/events/{event['id']}/close", headers={"Authorization": "Bearer x"}).status_code == 403
+    closed = client.post(f"/api/events/{event['id']}/close", headers=auth(event))
+    assert closed.status_code == 200 and closed.json()["closed"] is True
+    submit(client, event, "Anna", ILLEGAL, status=409)
+    r = client.post(f"/desk/{event['id']}", data={"player": "Anna", "decklist": LEGAL, "csrf_token": csrf(client)})
+    assert r.status_code == 409 and "closed" in r.text
+    decks = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()
+    assert [d["legal"] for d in decks] == [True]
+    assert submit(client, {"id": "no-such-event"}, "Anna", LEGAL, status=404)
+
+
+def test_rate_limit_answers_429(client, desk_app):
+    desk_app.state.desk_rate_limit = RateLimit(2, 3600)
+    event = new_event(client)
+    # the test client's address is shared with other tests of the module: use a fresh limit window of its own
+    submit(client, event, "A", LEGAL)
+    submit(client, event, "B", LEGAL)
+    r = client.post(f"/api/events/{event['id']}/decks", json={"player": "C", "decklist": LEGAL})
+    assert r.status_code == 429 and "wait" in r.json()["error"]
+    page = client.post(f"/desk/{event['id']}", data={"player": "C", "decklist": LEGAL, "csrf_token": csrf(client)})
+    assert page.status_code == 429
+    desk_app.state.desk_rate_limit = RateLimit(0)
+    assert len(client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()) == 2
+
+
+def test_reports_equal_the_cli_on_the_same_decks(client, tmp_path):
+    from deckcheck.api import check_tournament
+    from deckcheck.importers.reports import write_tournament_report
+    event = new_event(client)
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    for player, text in (("anna", LEGAL), ("bob", ILLEGAL), ("carl", TYPO)):
+        submit(client, event, player, text)
+        (folder / f"{player}.txt").write_text(text)
+    cli = check_tournament([folder], fmt="type1e", db_url=client.app.state.deckcheck.settings.db_url)
+    write_tournament_report(tmp_path / "cli.csv", cli)
+    theirs = list(csv.reader(open(tmp_path / "cli.csv", encoding="utf-8-sig")))
+    r = client.get(f"/api/events/{event['id']}/report.csv", headers=auth(event))
+    assert r.headers["content-disposition"] == 'attachment; filename="report.csv"'
+    ours = list(csv.reader(io.StringIO(r.content.decode("utf-8-sig"))))
+    drop_source = lambda rows: [row[:1] + row[2:] for row in rows]  # noqa: E731 - the file name differs
+    assert drop_source(ours) == drop_source(theirs)
+    xlsx = client.get(f"/api/events/{event['id']}/report.xlsx", headers=auth(event))
+    from python_calamine import CalamineWorkbook
+    book = CalamineWorkbook.from_filelike(io.BytesIO(xlsx.content))
+    assert [(row[0], row[6]) for row in book.get_sheet_by_name("Summary").to_python()[1:]] == \
+           [("anna", "legal"), ("bob", "NOT LEGAL"), ("carl", "unreadable")]
+    data = client.get(f"/api/events/{event['id']}/report.json", headers=auth(event)).json()
+    assert [d["legal"] for d in data] == [r.legal for r in cli.reports]
+    assert client.get(f"/api/events/{event['id']}/report.exe", headers=auth(event)).status_code == 404
+
+
+# -- the pages ----------------------------------------------------------------------------------
+def create_by_form(client, **values) -> tuple[str, str]:
+    form = {"name": "Club night", "format": "type1e", "deadline": "", "tz_offset": "0", "expected": "",
+            "csrf_token": csrf(client), **values}
+    r = client.post("/desk", data=form)
+    assert r.status_code == 201, r.text
+    link = found(r'value="(http[^"]+/admin\?token=[^"]+)"', r.text)
+    assert "<svg" in r.text  # the QR code is on the page
+    return link.split("/desk/")[1].split("/")[0], link.replace("http://testserver", "")
+
+
+def test_pages_create_submit_watch_and_close(client):
+    event_id, link = create_by_form(client, expected="Anna\nBob\nZoe")
+    assert client.post("/desk", data={"name": "x", "format": "type1e"}).status_code == 403  # no CSRF token
+    r = client.post(f"/desk/{event_id}", data={"player": "<script>alert(1)</script>", "decklist": ILLEGAL,
+                                               "csrf_token": csrf(client)})
+    assert r.status_code == 201 and "<script>alert(1)</script>" not in r.text and "&lt;script&gt;" in r.text
+    r = client.post(f"/desk/{event_id}", data={"player": "Anna", "csrf_token": csrf(client)},
+                    files={"file": ("anna.txt", LEGAL.encode())})
+    assert r.status_code == 201 and "Legal" in r.text
+    private = found(rf'href="(/desk/{event_id}/decks/[^"]+)"', r.text)
+    assert "Submit again" in client.get(private).text
+    assert client.post(f"/desk/{event_id}", data={"player": "Anna", "decklist": LEGAL}).status_code == 403
+    # the organiser: no cookie 401, a wrong link 403, the right link sets the cookie and drops the token from the URL
+    assert client.get(f"/desk/{event_id}/admin").status_code == 401
+    assert client.get(f"/desk/{event_id}/admin?token=wrong").status_code == 403
+    r = client.get(link, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/desk/{event_id}/admin"
+    cookie = r.headers["set-cookie"]
+    assert "HttpOnly" in cookie and f"Path=/desk/{event_id};" in cookie and "SameSite=lax" in cookie
+    page = client.get(f"/desk/{event_id}/admin")
+    assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text and "<script>alert" not in page.text
+    assert re.search(r'id="missing">Missing: Bob, Zoe<', page.text)
+    table = client.get(f"/desk/{event_id}/admin/table", params={"verdict": "legal"}).text
+    assert "Anna" in table and "alert" not in table
+    assert "alert" in client.get(f"/desk/{event_id}/admin/table", params={"q": "kurgan"}).text
+    row = found(rf'href="(/desk/{event_id}/admin/decks/[^"]+)">Anna<', page.text)
+    assert "Connor MacLeod" in client.get(row).text
+    printed = client.get(f"/desk/{event_id}/admin/print").text
+    assert printed.count('class="sheet"') == 2
+    api_like = client.get(f"/desk/{event_id}/admin/report.csv")
+    assert api_like.status_code == 200 and b"anna.txt" in api_like.content
+    csrf_field = found(r'name="csrf_token" value="([^"]+)"', page.text)
+    assert client.post(f"/desk/{event_id}/admin/close", data={}).status_code == 403
+    r = client.post(f"/desk/{event_id}/admin/close", data={"csrf_token": csrf_field}, follow_redirects=False)
+    assert r.status_code == 303
+    assert 'id="event-state">closed' in client.get(f"/desk/{event_id}/admin").text
+    assert "closed" in client.get(f"/desk/{event_id}").text
+
+
+def test_organiser_pages_refuse_another_events_cookie(client):
+    one, link_one = create_by_form(client)
+    two, _ = create_by_form(client)
+    client.get(link_one)
+    assert client.get(f"/desk/{one}/admin").status_code == 200
+    assert client.get(f"/desk/{two}/admin").status_code == 401  # the cookie is scoped to its event's pages
+    client.cookies.set("deckcheck_desk", client.cookies.get("deckcheck_desk", path=f"/desk/{one}"),
+                       path=f"/desk/{two}")
+    for path in ("admin", "admin/table", "admin/print", "admin/report.xlsx"):
+        r = client.get(f"/desk/{two}/{path}")
+        assert r.status_code == 403, path
+
+
+def test_qr_code_is_the_player_link(client):
+    import segno
+    event = new_event(client)
+    r = client.get(f"/desk/{event['id']}/qr.svg")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    out = io.BytesIO()
+    segno.make(event["submit_url"], error="m").save(out, kind="svg", scale=8, border=2)
+    assert r.content == out.getvalue()
+    assert client.get("/desk/nope/qr.svg").status_code == 404

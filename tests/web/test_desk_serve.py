@@ -1,0 +1,172 @@
+"""The desk scaled out: two `deckcheck serve` processes on different ports against one PostgreSQL behave as one.
+
+They stand for two machines behind a load balancer: submissions to either show on the dashboard of both,
+racing submissions for one player leave exactly one current deck, and 40 players submitting at once
+are each stored once, with no error.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+ROOT = Path(__file__).resolve().parents[2]
+DECKS = ROOT / "examples" / "decks"
+TEXTS = [(DECKS / name).read_text() for name in ("type1e-connor-legal.txt", "type1e-kurgan-illegal.txt",
+                                                 "type1e-typo.txt")]
+
+EXE = str(Path(sys.executable).with_name("deckcheck"))
+
+pytestmark = pytest.mark.postgres
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(db_url: str, **env: str) -> tuple[subprocess.Popen, str]:
+    """`deckcheck serve` on a free loopback port, once it answers /healthz; its process and base URL."""
+    port = free_port()
+    proc = subprocess.Popen([EXE, "serve", "--port", str(port), "--db", db_url], env=dict(os.environ, **env),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise AssertionError(f"serve exited: {proc.stderr.read() if proc.stderr else ''}")
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=2):
+                return proc, base
+        except OSError:
+            time.sleep(0.2)
+    stop(proc)
+    raise AssertionError("the server did not answer /healthz")
+
+
+def call(method: str, url: str, body: dict | None = None, token: str | None = None) -> tuple[int, Any]:
+    """(status, JSON body) of one request."""
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+@pytest.fixture(scope="module")
+def two_servers(module_pg_url):
+    """Two server processes (on their own ports) on one fresh PostgreSQL database."""
+    url = module_pg_url
+    subprocess.run([EXE, "db", "init", "--db", url], check=True, capture_output=True)
+    procs, urls = [], []
+    try:
+        for _ in range(2):
+            proc, base = start(url, DECKCHECK_DESK_RATE="0")
+            procs.append(proc)
+            urls.append(base)
+        yield urls
+    finally:
+        stop(*procs)
+
+
+def stop(*procs: subprocess.Popen) -> None:
+    """Stop servers as Ctrl-C does (killed if they have not ended 20 s later)."""
+    for proc in procs:
+        proc.send_signal(signal.SIGINT)
+    for proc in procs:
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def new_event(base: str) -> dict:
+    status, event = call("POST", f"{base}/api/events", {"name": "League night", "format": "type1e"})
+    assert status == 201, event
+    return event
+
+
+def at_once(jobs) -> list:
+    """Run the calls in threads released together; return their results in order."""
+    start = threading.Barrier(len(jobs))
+    results: list = [None] * len(jobs)
+
+    def run(n: int, job) -> None:
+        start.wait()
+        try:
+            results[n] = job()
+        except Exception as exc:  # noqa: BLE001 - an exception is a result the test looks at
+            results[n] = exc
+
+    threads = [threading.Thread(target=run, args=(n, job)) for n, job in enumerate(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def test_two_servers_on_one_database_behave_as_one(two_servers):
+    a, b = two_servers
+    event = new_event(a)
+    for n, player in enumerate(("Anna", "Bob", "Carl", "Dora")):
+        status, report = call("POST", f"{(a, b)[n % 2]}/api/events/{event['id']}/decks",
+                              {"player": player, "decklist": TEXTS[n % 3]})
+        assert status == 201, report
+    status, report = call("POST", f"{b}/api/events/{event['id']}/decks", {"player": "anna", "decklist": TEXTS[1]})
+    assert status == 201 and report["submissions"] == 2
+    for base in (a, b):
+        status, decks = call("GET", f"{base}/api/events/{event['id']}/decks", token=event["organiser_token"])
+        assert status == 200
+        assert sorted((d["player"], d["legal"]) for d in decks) == [
+            ("Bob", False), ("Carl", None), ("Dora", True), ("anna", False)]
+        assert call("GET", f"{base}/api/events/{event['id']}/decks", token="wrong")[0] == 403
+    status, closed = call("POST", f"{b}/api/events/{event['id']}/close", token=event["organiser_token"])
+    assert status == 200 and closed["closed"]
+    assert call("POST", f"{a}/api/events/{event['id']}/decks", {"player": "Eve", "decklist": TEXTS[0]})[0] == 409
+
+
+def test_racing_submissions_for_one_player_through_both_servers_leave_one(two_servers):
+    a, b = two_servers
+    event = new_event(a)
+    results = at_once([lambda n=n: call("POST", f"{(a, b)[n % 2]}/api/events/{event['id']}/decks",
+                                        {"player": "Anna", "decklist": TEXTS[n % 2]}) for n in range(10)])
+    assert [status for status, _ in results] == [201] * 10, results
+    status, decks = call("GET", f"{b}/api/events/{event['id']}/decks", token=event["organiser_token"])
+    assert len(decks) == 1 and decks[0]["submissions"] == 10
+    # the one that counts is the last to be stored: the one whose count reached 10
+    last = next(body for _, body in results if body["submissions"] == 10)
+    assert decks[0]["deck_id"] == last["deck_id"]
+
+
+def test_forty_players_submitting_at_once_to_two_servers_are_each_stored_once(two_servers):
+    a, b = two_servers
+    event = new_event(b)
+    results = at_once([lambda n=n: call("POST", f"{(a, b)[n % 2]}/api/events/{event['id']}/decks",
+                                        {"player": f"Player {n:02}", "decklist": TEXTS[n % 3]}) for n in range(40)])
+    errors = [r for r in results if not (isinstance(r, tuple) and r[0] == 201)]
+    assert errors == []
+    status, decks = call("GET", f"{a}/api/events/{event['id']}/decks", token=event["organiser_token"])
+    assert sorted(d["player"] for d in decks) == [f"Player {n:02}" for n in range(40)]
+    assert all(d["submissions"] == 1 for d in decks)
+    assert sorted(d["deck_id"] for d in decks) == sorted(body["deck_id"] for _, body in results)
+

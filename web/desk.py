@@ -1,0 +1,446 @@
+"""The tournament desk on the web (CONTRACTS §6): event creation, the player page, the organiser's dashboard, and
+the JSON API. Every page and its API twin call the same `deckcheck.db.desk.Desk` method.
+
+Authorisation: the organiser's token comes as `Authorization: Bearer TOKEN` (API) or, on pages, once in the
+organiser link (`?token=`), which turns it into an HttpOnly cookie for that event's pages only and redirects
+to a URL without it. Deck ids are random: a player's report link is theirs alone.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from deckcheck.db.desk import MAX_DECKLIST_BYTES, PASTED, REPORT_KINDS, Decklist, Desk, RateLimit
+from deckcheck.desk import DeskError, Event, NotAuthorised, TooLarge, parse_deadline
+from deckcheck.errors import DeckcheckError
+
+from . import decks as reading
+from .app import render, state
+from .security import check_csrf
+
+COOKIE = "deckcheck_desk"
+POLL_SECONDS = 3
+VERDICTS = ("legal", "NOT LEGAL", "unreadable")
+MEDIA = {"xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+         "csv": "text/csv; charset=utf-8", "json": "application/json"}
+SECURITY_HEADERS = {"Cache-Control": "no-store"}  # the app adds Referrer-Policy: same-origin
+
+RATE_ENV = "DECKCHECK_DESK_RATE"  # submissions per address: "N/SECONDS" (default 60/60), "0" for no limit
+
+router = APIRouter()
+NAV = [("Tournament desk", "/desk")]
+TEMPLATES = str(Path(__file__).resolve().parent / "templates")
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def rate_limit(request: Request) -> RateLimit:
+    """The server's submission rate limit: app.state.desk_rate_limit, else $DECKCHECK_DESK_RATE, else 60/60."""
+    limit = getattr(request.app.state, "desk_rate_limit", None)
+    if limit is None:
+        limit = request.app.state.desk_rate_limit = RateLimit.parse(os.environ.get(RATE_ENV) or "60/60")
+    return limit
+
+
+def desk_of(request: Request) -> Desk:
+    """The desk on the app's database and card catalogue (a light object: made per request)."""
+    return Desk(catalog=state(request).catalog, rate_limit=rate_limit(request))
+
+
+def page(request: Request, name: str, context: dict, status: int = 200) -> HTMLResponse:
+    """A desk page, never cached (it holds a player's deck or the organiser's table)."""
+    response = render(request, f"desk/{name}", context, status)
+    response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+def error_json(exc: DeckcheckError) -> JSONResponse:
+    """{"error": message} with the status the exception stands for (400 for any other input error)."""
+    return JSONResponse({"error": str(exc)}, status_code=getattr(exc, "status", 400), headers=SECURITY_HEADERS)
+
+
+def error_page(request: Request, exc: DeckcheckError) -> HTMLResponse:
+    """The same refusal as a page: one sentence, the right status."""
+    status = getattr(exc, "status", 400)
+    response = render(request, "error.html", {"status": status, "message": str(exc)}, status)
+    response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+def bearer(request: Request) -> str | None:
+    """The token of an `Authorization: Bearer` header, if any."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def address(request: Request) -> str:
+    """The client's address, as the rate limit counts it."""
+    return request.client.host if request.client else ""
+
+
+def links(request: Request, event: Event, token: str | None = None) -> dict[str, str]:
+    """Absolute URLs of an event: the player link, the organiser link (with the token, when known), the API."""
+    base = str(request.base_url).rstrip("/")
+    out = {"submit_url": f"{base}/desk/{event.id}", "api_submit_url": f"{base}/api/events/{event.id}/decks",
+           "qr_url": f"{base}/desk/{event.id}/qr.svg"}
+    if token:
+        out["dashboard_url"] = f"{base}/desk/{event.id}/admin?token={token}"
+    return out
+
+
+def qr_svg(url: str, scale: int = 6) -> str:
+    """The QR code of a URL as SVG markup (segno)."""
+    import segno
+    return segno.make(url, error="m").svg_inline(scale=scale, border=2, dark="#111", light="#fff")
+
+
+async def read_submission(request: Request, event: Event) -> tuple[dict[str, Any], Decklist, str]:
+    """The fields of a submission (JSON or form), its decklist (text, decks read from a file, or the Report of
+    an unreadable file) and the name it goes by."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "application/json":
+        try:
+            data = await request.json()
+        except ValueError:
+            raise DeskError("the body is not valid JSON") from None
+        if not isinstance(data, dict):
+            raise DeskError('the body must be a JSON object like {"player": ..., "decklist": ...}')
+        return data, _text(data.get("decklist")) or "", PASTED
+    if kind not in ("multipart/form-data", "application/x-www-form-urlencoded"):
+        raise DeskError("send a form (player, and file or decklist) or JSON ({\"player\": ..., \"decklist\": ...})")
+    try:
+        form = await request.form(max_files=1, max_fields=20, max_part_size=MAX_DECKLIST_BYTES + 1)
+    except Exception as exc:  # malformed multipart body, or a part over the limit
+        if "part exceeded" in str(getattr(exc, "detail", exc)):
+            raise TooLarge(f"the decklist is over {MAX_DECKLIST_BYTES // 1024} KB") from None
+        raise DeskError(f"the form could not be read ({str(getattr(exc, 'detail', exc))[:80]})") from None
+    fields: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+    upload = form.get("file")
+    if upload is None or isinstance(upload, str) or not upload.filename:
+        return fields, fields.get("decklist") or "", PASTED
+    data = await upload.read(MAX_DECKLIST_BYTES + 1)
+    if not data:
+        return fields, fields.get("decklist") or "", PASTED
+    if len(data) > MAX_DECKLIST_BYTES:
+        raise TooLarge(f"the file is over {MAX_DECKLIST_BYTES // 1024} KB")
+    label = reading.label_of(upload.filename)
+    try:
+        raws = await run_in_threadpool(reading.read_upload, label, data)
+    except DeckcheckError as exc:
+        return fields, reading.unreadable(label, exc, event.format), label
+    except Exception as exc:  # a reader that broke on strange input: that deck's error, never a 500
+        logging.getLogger("deckcheck.web").exception("reading an uploaded decklist failed")
+        return fields, reading.unreadable(label, DeckcheckError(f"{label}: could not be read "
+                                                                f"({exc.__class__.__name__})"), event.format), label
+    if reading.is_text_upload(label):  # keep a text file as written, for the judges' printout
+        return fields, data.decode("utf-8-sig"), label
+    return fields, raws, label
+
+
+def submission_json(request: Request, submission) -> dict:
+    """The §3 report of a submitted deck plus its player, id, private link and time."""
+    base = str(request.base_url).rstrip("/")
+    return submission.report.as_dict() | {
+        "player": submission.player, "deck_id": submission.id, "submissions": submission.number,
+        "submitted_at": submission.submitted_at.isoformat(), "verdict": submission.verdict,
+        "deck_url": f"{base}/desk/{submission.event_id}/decks/{submission.id}"}
+
+
+def event_json(event: Event) -> dict:
+    """What anyone with the player link may know of an event."""
+    return {"id": event.id, "name": event.name, "format": event.format,
+            "deadline": event.deadline.isoformat() if event.deadline else None,
+            "closed": event.closed_at is not None, "open": event.is_open()}
+
+
+def organiser(request: Request, event_id: str) -> Event:
+    """The event of an organiser page, by the event's cookie (401 without, 403 when wrong)."""
+    token = request.cookies.get(COOKIE)
+    if not token:
+        raise NotAuthorised("this page is the organiser's: open the organiser link (the one ending in ?token=...)")
+    return desk_of(request).authorise(event_id, token)
+
+
+# -- JSON API -----------------------------------------------------------------------------------
+@router.post("/api/events", status_code=201, tags=["api"], summary="Tournament desk: create an event")
+async def api_create_event(request: Request):
+    """Create an event: {"name", "format", "deadline"?, "expected"?} -> id, organiser token and links."""
+    try:
+        data = await request.json()
+        if not isinstance(data, dict):
+            raise DeskError('the body must be a JSON object like {"name": ..., "format": ...}')
+        deadline = parse_deadline(data.get("deadline"))
+        event, token = await run_in_threadpool(desk_of(request).create_event, str(data.get("name") or ""),
+                                               str(data.get("format") or ""), deadline, data.get("expected") or ())
+    except ValueError as exc:
+        return error_json(exc if isinstance(exc, DeckcheckError) else DeskError("the body is not valid JSON"))
+    return JSONResponse({"id": event.id, "organiser_token": token, **links(request, event, token)}, status_code=201,
+                        headers=SECURITY_HEADERS)
+
+
+@router.get("/api/events/{event_id}", tags=["api"], summary="Tournament desk: an event's public facts")
+def api_event(request: Request, event_id: str):
+    """The public facts of an event (name, format, deadline, open)."""
+    try:
+        return event_json(desk_of(request).event(event_id))
+    except DeckcheckError as exc:
+        return error_json(exc)
+
+
+@router.post("/api/events/{event_id}/decks", status_code=201, tags=["api"],
+             summary="Tournament desk: submit a player's deck")
+async def api_submit(request: Request, event_id: str):
+    """Submit a player's deck (form or JSON: player, and file or decklist) -> 201 and its report."""
+    desk = desk_of(request)
+    try:
+        event = await run_in_threadpool(desk.event, event_id)
+        fields, decklist, source = await read_submission(request, event)
+        submission = await run_in_threadpool(desk.submit_deck, event_id, str(fields.get("player") or ""), decklist,
+                                             source, address(request))
+    except DeckcheckError as exc:
+        return error_json(exc)
+    return JSONResponse(submission_json(request, submission), status_code=201, headers=SECURITY_HEADERS)
+
+
+@router.get("/api/events/{event_id}/decks", tags=["api"], summary="Tournament desk: every player's deck (organiser)")
+def api_decks(request: Request, event_id: str):
+    """Every player's current deck with its report (organiser only)."""
+    desk = desk_of(request)
+    try:
+        desk.authorise(event_id, bearer(request))
+        return JSONResponse([submission_json(request, s) for s in desk.list_submissions(event_id)],
+                            headers=SECURITY_HEADERS)
+    except DeckcheckError as exc:
+        return error_json(exc)
+
+
+@router.get("/api/events/{event_id}/decks/{deck_id}", tags=["api"], summary="Tournament desk: one submitted deck")
+def api_deck(request: Request, event_id: str, deck_id: str):
+    """One submitted deck by its random id (the player's own link)."""
+    try:
+        return JSONResponse(submission_json(request, desk_of(request).submission(event_id, deck_id)),
+                            headers=SECURITY_HEADERS)
+    except DeckcheckError as exc:
+        return error_json(exc)
+
+
+@router.get("/api/events/{event_id}/report.{kind}", tags=["api"],
+            summary="Tournament desk: report.xlsx, .csv or .json (organiser)")
+def api_report(request: Request, event_id: str, kind: str):
+    """report.xlsx, .csv or .json: what `deckcheck tournament check --out` writes (organiser only)."""
+    desk = desk_of(request)
+    try:
+        desk.authorise(event_id, bearer(request))
+        return report_response(desk, event_id, kind)
+    except DeckcheckError as exc:
+        return error_json(exc)
+
+
+@router.post("/api/events/{event_id}/close", tags=["api"], summary="Tournament desk: close the event (organiser)")
+def api_close(request: Request, event_id: str):
+    """Close the event (organiser only): later submissions get 409."""
+    desk = desk_of(request)
+    try:
+        desk.authorise(event_id, bearer(request))
+        return JSONResponse(event_json(desk.close_event(event_id)), headers=SECURITY_HEADERS)
+    except DeckcheckError as exc:
+        return error_json(exc)
+
+
+def report_response(desk: Desk, event_id: str, kind: str) -> Response:
+    """A report file as a download named report.KIND."""
+    data = desk.report_file(event_id, kind)
+    return Response(data, media_type=MEDIA[kind], headers=SECURITY_HEADERS | {
+        "Content-Disposition": f'attachment; filename="report.{kind}"'})
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+# -- pages: creating an event -------------------------------------------------------------------
+@router.get("/desk", response_class=HTMLResponse)
+def new_event_page(request: Request):
+    """The form that creates an event."""
+    from deckcheck.formats import all_formats
+    return page(request, "new.html", {"formats": all_formats(), "values": {}})
+
+
+@router.post("/desk", response_class=HTMLResponse)
+async def create_event_page(request: Request):
+    """Create an event and show its two links and the QR code (the organiser link only this once)."""
+    from deckcheck.formats import all_formats
+    form = await request.form(max_files=0, max_fields=20)
+    check_csrf(request, form)
+    values = {k: v for k, v in form.items() if isinstance(v, str)}
+    try:
+        offset = values.get("tz_offset", "").strip()
+        minutes = int(offset) if offset.lstrip("-").isdigit() and len(offset) < 6 else 0
+        deadline = parse_deadline(values.get("deadline"), minutes if abs(minutes) < 1000 else 0)
+        event, token = await run_in_threadpool(desk_of(request).create_event, values.get("name", ""),
+                                               values.get("format", ""), deadline, values.get("expected", ""))
+    except (DeckcheckError, ValueError) as exc:
+        return page(request, "new.html", {"formats": all_formats(), "values": values, "error": str(exc)}, 400)
+    urls = links(request, event, token)
+    return page(request, "created.html", {"event": event, "urls": urls, "qr": qr_svg(urls["submit_url"])}, 201)
+
+
+@router.get("/desk/{event_id}/qr.svg")
+def qr_code(request: Request, event_id: str):
+    """The player link of an event as a QR code (SVG), to print or show at the venue."""
+    try:
+        event = desk_of(request).event(event_id)
+    except DeckcheckError as exc:
+        return error_json(exc)
+    import io
+
+    import segno
+    out = io.BytesIO()
+    segno.make(links(request, event)["submit_url"], error="m").save(out, kind="svg", scale=8, border=2)
+    return Response(out.getvalue(), media_type="image/svg+xml")
+
+
+# -- pages: players -----------------------------------------------------------------------------
+@router.get("/desk/{event_id}", response_class=HTMLResponse)
+def player_page(request: Request, event_id: str):
+    """The player link: name, decklist (paste or file), submit."""
+    try:
+        event = desk_of(request).event(event_id)
+    except DeckcheckError as exc:
+        return error_page(request, exc)
+    return page(request, "player.html", {"event": event, "values": {}, "limit_kb": MAX_DECKLIST_BYTES // 1024})
+
+
+@router.post("/desk/{event_id}", response_class=HTMLResponse)
+async def player_submit(request: Request, event_id: str):
+    """Check and store the player's deck, then show its report at once (201), or why not (409, 429, 413...)."""
+    desk = desk_of(request)
+    try:
+        event = await run_in_threadpool(desk.event, event_id)
+    except DeckcheckError as exc:
+        return error_page(request, exc)
+    fields: dict[str, Any] = {}
+    try:
+        fields, decklist, source = await read_submission(request, event)
+        check_csrf(request, FormData(fields))
+        submission = await run_in_threadpool(desk.submit_deck, event_id, str(fields.get("player") or ""), decklist,
+                                             source, address(request))
+    except DeckcheckError as exc:
+        return page(request, "player.html", {"event": desk.event(event_id), "values": fields, "error": str(exc),
+                                             "limit_kb": MAX_DECKLIST_BYTES // 1024}, getattr(exc, "status", 400))
+    return page(request, "submitted.html", {"event": event, "submission": submission, "just_sent": True,
+                                            "limit_kb": MAX_DECKLIST_BYTES // 1024}, 201)
+
+
+@router.get("/desk/{event_id}/decks/{deck_id}", response_class=HTMLResponse)
+def player_deck(request: Request, event_id: str, deck_id: str):
+    """A player's private link: their deck's report, and the form to fix and resubmit it."""
+    desk = desk_of(request)
+    try:
+        event = desk.event(event_id)
+        submission = desk.submission(event_id, deck_id)
+    except DeckcheckError as exc:
+        return error_page(request, exc)
+    return page(request, "submitted.html", {"event": event, "submission": submission, "just_sent": False,
+                                            "limit_kb": MAX_DECKLIST_BYTES // 1024})
+
+
+# -- pages: the organiser -----------------------------------------------------------------------
+@router.get("/desk/{event_id}/admin", response_class=HTMLResponse)
+def dashboard(request: Request, event_id: str, token: str | None = None, verdict: str = "", q: str = ""):
+    """The organiser's live table. The link's ?token= becomes a cookie for this event, then leaves the URL."""
+    desk = desk_of(request)
+    if token is not None:
+        try:
+            desk.authorise(event_id, token)
+        except DeckcheckError as exc:
+            return error_page(request, exc)
+        response = RedirectResponse(f"/desk/{event_id}/admin", status_code=303, headers=SECURITY_HEADERS)
+        response.set_cookie(COOKIE, token, path=f"/desk/{event_id}", httponly=True, samesite="lax",
+                            secure=request.url.scheme == "https")
+        return response
+    try:
+        event = organiser(request, event_id)
+    except DeckcheckError as exc:
+        return error_page(request, exc)
+    return page(request, "dashboard.html", dashboard_context(request, desk, event, verdict, q)
+                | {"urls": links(request, event)})
+
+
+def dashboard_context(request: Request, desk: Desk, event: Event, verdict: str, q: str) -> dict:
+    """What the table shows: the rows as filtered, totals by verdict, missing expected players."""
+    every = desk.rows(event.id)
+    chosen = tuple(v for v in VERDICTS if v == verdict)
+    rows = desk.rows(event.id, chosen, q) if (chosen or q) else every
+    totals = {v: sum(r.verdict == v for r in every) for v in VERDICTS}
+    return {"event": event, "rows": rows, "totals": totals, "players": len(every),
+            "missing": desk.missing(event, every), "verdict": verdict, "q": q, "verdicts": VERDICTS,
+            "poll": POLL_SECONDS, "submitted": desk.tables.count_submissions(event.id)}
+
+
+@router.get("/desk/{event_id}/admin/table", response_class=HTMLResponse)
+def dashboard_table(request: Request, event_id: str, verdict: str = "", q: str = ""):
+    """The table alone, for htmx to swap in every few seconds."""
+    desk = desk_of(request)
+    try:
+        event = organiser(request, event_id)
+    except DeckcheckError as exc:
+        return error_page(request, exc)
+    return page(request, "table.html", dashboard_context(request, desk, event, verdict, q))
+
+
+@router.get("/desk/{event_id}/admin/decks/{deck_id}", response_class=HTMLResponse)
+def organiser_deck(request: Request, event_id: str, deck_id: str):
+    """One deck in full for the organiser: report, decklist, and the player's earlier submissions."""
+    desk = desk_of(request)
+    try:
+        event = organiser(request, event_id)
+        submission = desk.submission(event_id, deck_id)
+    except DeckcheckError as exc:
+        return error_page(request, exc)
+    return page(request, "deck.html", {"event": event, "submission": submission,
+                                       "history": desk.history(event_id, submission.player)})
+
+
+@router.get("/desk/{event_id}/admin/print", response_class=HTMLResponse)
+def print_decklists(request: Request, event_id: str):
+    """Every current decklist, one per printed page, for the judges."""
+    desk = desk_of(request)
+    try:
+        event = organiser(request, event_id)
+    except DeckcheckError as exc:
+        return error_page(request, exc)
+    return page(request, "print.html", {"event": event, "submissions": desk.list_submissions(event_id)})
+
+
+@router.get("/desk/{event_id}/admin/report.{kind}")
+def organiser_report(request: Request, event_id: str, kind: str):
+    """The report download from the dashboard (the organiser's cookie)."""
+    desk = desk_of(request)
+    try:
+        organiser(request, event_id)
+        if kind not in REPORT_KINDS:
+            raise DeskError(f"no report {kind[:20]!r}")
+        return report_response(desk, event_id, kind)
+    except DeckcheckError as exc:
+        return error_page(request, exc)
+
+
+@router.post("/desk/{event_id}/admin/close")
+async def close_page(request: Request, event_id: str):
+    """Close the event from the dashboard (the form carries the CSRF token)."""
+    desk = desk_of(request)
+    try:
+        await run_in_threadpool(organiser, request, event_id)
+        check_csrf(request, await request.form(max_files=0, max_fields=5))
+        await run_in_threadpool(desk.close_event, event_id)
+    except DeckcheckError as exc:
+        return error_page(request, exc)
+    return RedirectResponse(f"/desk/{event_id}/admin", status_code=303, headers=SECURITY_HEADERS)
+
