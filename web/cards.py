@@ -220,28 +220,21 @@ VALUE_MAX = 2000
 
 
 def edit_card(app_state, card: Card, changes: dict[str, str], who: str) -> list[str]:
-    """Change some fields of a card as a partial card-sheet row would (§1a); return the fields that changed.
+    """Change some fields of a card through the partial card-sheet update (§1a); return the fields changed.
 
-    The stored source of the card records who changed it and when. Bad values raise CardSheetError
-    with the column and value, as a card sheet's would.
+    Each changed value is stored with its provenance, a web edit by `who` now. Bad values raise a
+    DeckcheckError naming the column and value, as a card sheet's would.
     """
-    import datetime as dt
-
-    from deckcheck.cardsheet import card_from_row
-    from deckcheck.errors import CardSheetError, RowProblem
+    from deckcheck import provenance
+    from deckcheck.db.updates import update_cards
     row = card_to_row(card)
     changed = [c for c, v in changes.items() if c in EDITABLE and v.strip() != row.get(c, "")]
     if not changed:
         return []
-    row.update({c: changes[c].strip() for c in changed})
-    problems: list[RowProblem] = []
-    new = card_from_row(row, 2, problems)
-    if new is None or problems:
-        raise CardSheetError(f"card {card.id}", problems)
-    stamp = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-    app_state.catalog.store.import_cards([new], f"web edit by {who} at {stamp}: {', '.join(changed)}")
+    result = update_cards(app_state.catalog.store, [{"id": card.id, **{c: changes[c].strip() for c in changed}}],
+                          provenance.web(who), overwrite=True)  # the editor sees the value they replace
     app_state.cards_changed()
-    return changed
+    return sorted({c.field for c in result.changes}) if result.changes else []
 
 
 @router.post("/cards/{card_id:path}/edit", summary="Correct a card's data (admin token)")
