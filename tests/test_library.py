@@ -71,12 +71,14 @@ def test_db_argument_uses_that_database(shared_db):
 
 
 def test_cards_replace_bundled_cards_of_the_same_id():
-    text = "Format: type1e\nEndurance:\n2 Upper Left Attack\n"
-    base = deckcheck.check_text(text)
     import dataclasses
 
     from deckcheck.api import BundledCards
     card = next(c for c in BundledCards().cards() if c.name == "Upper Left Attack")
+    # The printing is named with its set: once one printing's Restriction differs, the bare name
+    # matches printings that differ in rules data and is ambiguous (CONTRACTS §2).
+    text = f"Format: type1e\nEndurance:\n2 Upper Left Attack [{card.set}]\n"
+    base = deckcheck.check_text(text)
     restricted = dataclasses.replace(card, restriction=1)
     report = deckcheck.check_text(text, cards=[restricted])
     assert "HL-RESTRICTED" not in [i.rule for i in base.issues]
