@@ -11,15 +11,24 @@ ROOT = Path(__file__).resolve().parents[2]
 BINDER = ROOT / "examples/collection/my-binder.csv"
 
 
+@pytest.fixture(scope="module")
+def pristine_db(tmp_path_factory) -> str:
+    """A database of this module's own: the session's web_db holds decks and collections other modules saved."""
+    from deckcheck.db.store import Store
+    url = f"sqlite:///{tmp_path_factory.mktemp('coll') / 'pristine.db'}"
+    Store(url).count()
+    return url
+
+
 @pytest.fixture()
-def coll_client(tmp_path, web_db):
+def coll_client(tmp_path, pristine_db):
     import shutil
 
     from fastapi.testclient import TestClient
 
     from deckcheck.web import create_app
     db = tmp_path / "coll.db"
-    shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    shutil.copy(pristine_db.removeprefix("sqlite:///"), db)
     with TestClient(create_app(db_url=f"sqlite:///{db}")) as client:
         client.get("/")
         yield client
