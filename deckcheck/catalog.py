@@ -8,6 +8,7 @@ the words of every name, built once, so a suggestion costs a bounded amount of w
 from __future__ import annotations
 
 import heapq
+import threading
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
@@ -127,6 +128,12 @@ class CardIndex:
         for s in self.sets:
             for key in (_set_key(s.code), _set_key(s.name), normalize(s.code), normalize(s.name)):
                 self._set_codes.setdefault(key, s.code)
+        # the word index for suggestions, built on first use; a server's threads share one index,
+        # so it is built under a lock and published whole (``_words`` last)
+        self._build_lock = threading.Lock()
+        self._names: list[str] = []
+        self._grams: dict[str, list[str]] = {}
+        self._close_words: dict[str, list[str]] = {}
         self._words: dict[str, list[int]] | None = None
         self._suggested: dict[tuple, list[str]] = {}
 
@@ -263,20 +270,22 @@ class CardIndex:
 
     # -- suggestions -----------------------------------------------------------------------------
     def _word_index(self) -> dict[str, list[int]]:
-        if self._words is None:
-            self._names = sorted({c.name for c in self.cards})
-            words: dict[str, list[int]] = defaultdict(list)
-            for i, name in enumerate(self._names):
-                for word in set(normalize(name).split()):
-                    words[word].append(i)
-            self._words = dict(words)
-            grams: dict[str, list[str]] = defaultdict(list)
-            for word in self._words:
-                for gram in _trigrams(word):
-                    grams[gram].append(word)
-            self._grams = dict(grams)
-            self._close_words: dict[str, list[str]] = {}
-        return self._words
+        if self._words is not None:
+            return self._words
+        with self._build_lock:
+            if self._words is None:
+                names = sorted({c.name for c in self.cards})
+                words: dict[str, list[int]] = defaultdict(list)
+                for i, name in enumerate(names):
+                    for word in set(normalize(name).split()):
+                        words[word].append(i)
+                grams: dict[str, list[str]] = defaultdict(list)
+                for word in words:
+                    for gram in _trigrams(word):
+                        grams[gram].append(word)
+                self._names, self._grams = names, dict(grams)
+                self._words = dict(words)
+            return self._words
 
     def _similar_words(self, word: str) -> list[str]:
         """Up to 3 words of the card names spelt like a word that no name holds (a typo)."""
@@ -302,8 +311,9 @@ class CardIndex:
         """
         key = normalize(text[:_MAX_SUGGEST_TEXT])
         memo = (key, limit, context)
-        if memo in self._suggested:
-            return self._suggested[memo]
+        cached = self._suggested.get(memo)  # one lookup: another thread may clear the cache between two
+        if cached is not None:
+            return cached
         words = self._word_index()
         hits: list[str] = []
         for word in key.split()[:_MAX_QUERY_WORDS]:

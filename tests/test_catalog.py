@@ -162,3 +162,42 @@ def test_suggestions_do_bounded_work_per_name(bundled_index, monkeypatch):
     for text in ("a" + " " * 200_000 + "b", "attack " * 1000, "x" * 50_000, "Upper Left Atack", "zzzz"):
         index.suggest(text)
     assert seen and max(seen) <= catalog.SUGGESTION_CANDIDATES
+
+
+
+def test_a_request_during_the_word_index_build_waits_for_it(bundled_index, monkeypatch):
+    """A server's request threads share one index: a suggestion asked while another thread is building
+    the word index gets the same answer as asked alone (the index is seen only when whole)."""
+    import threading
+
+    from deckcheck import catalog
+    expected = catalog.CardIndex(bundled_index.cards, sets=bundled_index.sets).suggest("Conor MacLeod Persona")
+    index = catalog.CardIndex(bundled_index.cards, sets=bundled_index.sets)
+    building, second_done = threading.Event(), threading.Event()
+    trigrams = catalog._trigrams
+
+    def slow_trigrams(word: str):
+        if not building.is_set():  # the builder pauses at its first trigram until the other request ran
+            building.set()
+            second_done.wait(timeout=1)
+        return trigrams(word)
+
+    monkeypatch.setattr(catalog, "_trigrams", slow_trigrams)
+    results: dict[str, object] = {}
+
+    def ask(who: str) -> None:
+        try:
+            results[who] = index.suggest("Conor MacLeod Persona")
+        except Exception as exc:  # noqa: BLE001 - a thread's exception is a result the test looks at
+            results[who] = exc
+        if who == "second":
+            second_done.set()
+
+    first = threading.Thread(target=ask, args=("first",))
+    first.start()
+    assert building.wait(timeout=10)
+    second = threading.Thread(target=ask, args=("second",))
+    second.start()
+    first.join()
+    second.join()
+    assert results == {"first": expected, "second": expected}

@@ -206,6 +206,14 @@ def _error_handlers(app: FastAPI) -> None:
     async def bad_input(request: Request, exc: DeckcheckError) -> Response:
         return error_response(request, 400, str(exc) or "bad input")
 
+    @app.exception_handler(Exception)
+    async def broken(request: Request, exc: Exception) -> Response:
+        """A bug: the caller still gets the API's JSON error (or a plain page); the traceback goes to the log."""
+        message = "an internal error; it was logged for the server's keeper"
+        if wants_json(request):
+            return JSONResponse({"error": message}, status_code=500)
+        return HTMLResponse(f"<!doctype html><title>500</title><p>{message}</p>", status_code=500)
+
 
 def _version() -> str:
     from deckcheck import __version__

@@ -68,7 +68,11 @@ def call(method: str, url: str, body: dict | None = None, token: str | None = No
         with urllib.request.urlopen(request, timeout=60) as r:
             return r.status, json.load(r)
     except urllib.error.HTTPError as exc:
-        return exc.code, json.load(exc)
+        raw = exc.read()
+        try:
+            return exc.code, json.loads(raw)
+        except ValueError:  # not the API's JSON error: show what came, for the failure message
+            return exc.code, raw[:500]
 
 
 @pytest.fixture(scope="module")

@@ -214,3 +214,22 @@ def test_security_headers(client):
     r = client.get("/")
     assert "script-src 'self'" in r.headers["content-security-policy"]
     assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_bug_in_an_endpoint_is_still_the_apis_json_error(web_db, monkeypatch):
+    """Never a bare text 500: a program reading the API gets {"error"}; a person gets a page."""
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    from deckcheck.web import formats
+
+    def broken() -> list:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(formats, "formats_data", broken)
+    with TestClient(create_app(db_url=web_db), raise_server_exceptions=False) as client:
+        r = client.get("/api/formats")
+        assert r.status_code == 500
+        assert r.json() == {"error": "an internal error; it was logged for the server's keeper"}
+        page = client.get("/formats")
+        assert page.status_code == 500 and "internal error" in page.text and "a bug" not in page.text
