@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import datetime as _dt
+import logging
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -14,6 +15,10 @@ from deckcheck.errors import DatabaseError
 
 from .engine import BUNDLED_DIR, BUNDLED_SHEETS, LOCK_WAIT_S, ready_sqlite, resolve_url
 from .repository import SELECT_LIST, card_from_values, card_to_values, cards_from_tuples
+
+# CONTRACTS §5: a command that creates a database says once where. The library logs it (INFO on this
+# logger); the command line shows this logger on stderr, a program decides for itself.
+log = logging.getLogger("deckcheck.db")
 
 _ORDER = "game, edition, set_code, id"
 
@@ -97,7 +102,8 @@ class Store:
         """The SQLAlchemy engine; creating it creates the tables and loads the bundled cards if new."""
         if self._engine is None:
             self._engine = self._connect()
-            self.ensure_initialized()
+            if self.ensure_initialized():
+                log.info("created the database %s with the bundled cards", self.where())
         return self._engine
 
     def _connect(self):

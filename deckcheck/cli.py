@@ -79,14 +79,24 @@ def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Seque
 
 def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_json: bool, cards: Sequence,
                    db: str | None) -> int:
-    """Check every deck of a tournament, print the summary (or JSON lines), write the report."""
+    """Check every deck of a tournament, print the summary (or JSON lines), write the report.
+
+    `--out -` writes the summary as CSV to standard output instead of the table.
+    """
     from .api import check_tournament
     from .render import console
-    if out is not None:  # a report that cannot be written is refused before any deck is checked
+    if out == "-":
+        if as_json:
+            raise DeckcheckError("--out - and --json both write to standard output: give one of them")
+    elif out is not None:  # a report that cannot be written is refused before any deck is checked
         from .importers.reports import check_report_target
         check_report_target(out)
     err = console(stderr=True)
     tournament = check_tournament(inputs, fmt, cards, db, progress_console=None if as_json else err)
+    if out == "-":
+        from .importers.reports import write_summary_csv
+        write_summary_csv(sys.stdout, tournament)
+        return tournament.exit_code
     if as_json:
         for item in tournament.as_dicts():
             sys.stdout.write(json_line(item))
@@ -160,9 +170,23 @@ def _no_exit(message: str):
     raise _BadArguments(message)
 
 
+def show_notices() -> None:
+    """The library's one-time notices (INFO on the "deckcheck" logger: where a new database was created)
+    as `deckcheck: ...` lines on stderr; once, however often main() runs in one process."""
+    import logging
+    logger = logging.getLogger("deckcheck")
+    if not any(getattr(h, "deckcheck_cli", False) for h in logger.handlers):
+        handler = logging.StreamHandler()  # sys.stderr as it is when a line is written
+        handler.setFormatter(logging.Formatter("deckcheck: %(message)s"))
+        handler.deckcheck_cli = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run deckcheck; every DeckcheckError becomes a clean message and exit code 2."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    show_notices()
     try:
         code = fast_path(argv)
         if code is not None:

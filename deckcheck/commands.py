@@ -168,7 +168,8 @@ def tournament_check(inputs: Annotated[List[str], typer.Argument(help="Folders o
                                                                    "type1e).")] = None,
                      out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the report: .xlsx "
                                                                  "(Summary, Issues, Input errors), .csv (summary) "
-                                                                 "or .json.")] = None,
+                                                                 "or .json; - : the summary CSV on standard "
+                                                                 "output.")] = None,
                      as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per deck per "
                                                            "line instead of the table.")] = False,
                      cards: CardsOption = None, db: DbOption = None) -> None:
@@ -355,10 +356,8 @@ def cards_todo(decks: Annotated[List[str], typer.Argument(help="Decklist files o
                   markup=False)
     header, rows = todo.header(), todo.rows()
     if out is None or out == "-":
-        import csv
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
+        from .importers.writers import write_csv_to
+        write_csv_to(sys.stdout, header, rows)
     else:
         from .importers.writers import SheetSpec, check_target, write_csv, write_xlsx
         target = Path(out)

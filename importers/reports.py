@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import IO
 
 from deckcheck.tournament import INPUT_ERROR_COLUMNS, ISSUE_COLUMNS, SUMMARY_COLUMNS, Tournament
 
-from .writers import SheetSpec, check_target, write_csv, write_text, write_xlsx
+from .writers import SheetSpec, check_target, write_csv, write_csv_to, write_text, write_xlsx
 
 STYLE = {"legal": "good", "NOT LEGAL": "bad", "unreadable": "warn"}
 REPORT_SUFFIXES = (".xlsx", ".csv", ".tsv", ".json")
@@ -37,3 +38,8 @@ def write_tournament_report(path: Path | str, tournament: Tournament) -> str:
         return "json"
     write_csv(path, SUMMARY_COLUMNS, summary)
     return kind
+
+
+def write_summary_csv(stream: IO[str], tournament: Tournament) -> None:
+    """The summary (one row per deck, as in the .csv report) to an open stream: `--out -`."""
+    write_csv_to(stream, SUMMARY_COLUMNS, tournament.summary_rows())

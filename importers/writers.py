@@ -22,7 +22,7 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from deckcheck.errors import DeckcheckError
 from deckcheck.formula import guard as safe_text  # the one formula guard
@@ -147,9 +147,15 @@ def write_csv(path: Path | str, header: Sequence[str], rows: Iterable[Sequence[o
     delimiter = "\t" if Path(path).suffix.lower() == ".tsv" else ","
     with atomic_path(path) as tmp:
         with open(tmp, "w", encoding="utf-8", newline="") as f:
-            w = csv.writer(f, delimiter=delimiter, lineterminator="\n")
-            w.writerow(header)
-            w.writerows([safe_text(c) for c in row] for row in rows)
+            write_csv_to(f, header, rows, delimiter)
+
+
+def write_csv_to(stream: IO[str], header: Sequence[str], rows: Iterable[Sequence[object]],
+                 delimiter: str = ",") -> None:
+    """Write CSV to an open text stream (standard output for `--out -`), with the same formula guard."""
+    w = csv.writer(stream, delimiter=delimiter, lineterminator="\n")
+    w.writerow(header)
+    w.writerows([safe_text(c) for c in row] for row in rows)
 
 
 @dataclass

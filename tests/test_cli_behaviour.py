@@ -100,6 +100,47 @@ def test_deck_export_to_standard_output(tmp_path, monkeypatch):
     assert r.returncode == 0 and r.stdout.startswith("Format: type1e\n") and "Connor MacLeod Persona" in r.stdout
 
 
+@pytest.mark.parametrize("fast", [True, False])
+def test_the_first_use_says_once_where_it_created_the_default_database(tmp_path, monkeypatch, fast):
+    """CONTRACTS §5: the default SQLite file is created on first use, and said so once on stderr."""
+    monkeypatch.delenv("DECKCHECK_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    if not fast:
+        monkeypatch.setenv("DECKCHECK_NO_FAST_PATH", "1")
+    where = tmp_path / "deckcheck" / "deckcheck.db"
+    deck = str(DECKS / "type1e-connor-legal.txt")
+    first, second = run("check", "-q", deck), run("check", "-q", deck)
+    assert first.returncode == second.returncode == 0 and where.is_file()
+    notice = f"deckcheck: created the database {str(where)!r} with the bundled cards"
+    assert first.stderr.splitlines().count(notice) == 1
+    assert "created the database" not in second.stderr
+    assert first.stdout == second.stdout  # the notice never mixes into what a script reads
+
+
+def test_a_new_db_file_is_announced_once_and_db_init_says_it_itself(tmp_path):
+    db = tmp_path / "club.db"
+    r = run("cards", "show", "Connor MacLeod Persona", "--db", str(db))
+    assert r.returncode == 0 and f"created the database {str(db)!r}" in r.stderr
+    assert "created the database" not in run("cards", "show", "Connor MacLeod Persona", "--db", str(db)).stderr
+    init = run("db", "init", "--db", str(tmp_path / "new.db"))
+    assert init.returncode == 0 and "initialised" in init.stdout and "created the database" not in init.stderr
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_tournament_out_dash_is_the_summary_csv_on_standard_output(cli_env, tmp_path, monkeypatch, fast):
+    if not fast:
+        monkeypatch.setenv("DECKCHECK_NO_FAST_PATH", "1")
+    r = run("tournament", "check", str(DECKS), "--out", "-")
+    written = run("tournament", "check", str(DECKS), "--out", str(tmp_path / "summary.csv"))
+    assert r.returncode == written.returncode == 2  # examples/decks holds an unreadable deck
+    assert r.stdout == (tmp_path / "summary.csv").read_text(encoding="utf-8")
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert len(rows) == len(list(DECKS.iterdir()))  # one row per decklist file
+    assert {row["legal"] for row in rows} == {"legal", "NOT LEGAL", "unreadable"}
+    both = run("tournament", "check", str(DECKS), "--out", "-", "--json")
+    assert both.returncode == 2 and both.stdout == "" and "--out - and --json" in both.stderr
+
+
 @pytest.mark.parametrize("reports,line", [
     ([Report("a", "type1e")], "1 deck: 1 legal, 0 not legal, 0 unreadable"),
     ([Report("a", "type1e"), Report("b", "type1e", input_errors=[InputProblem(1, "x", "unknown card")])],

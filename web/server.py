@@ -21,9 +21,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, db_url: s
     """Set the database up (once, before any worker starts), then serve until interrupted."""
     import uvicorn
 
-    from deckcheck.db.store import Store
+    from deckcheck.db.store import Store, log
     store = Store(db_url)
-    store.init()
+    if store.init():
+        log.info("created the database %s with the bundled cards", store.where())
     store.dispose()
     os.environ[DB_ENV] = store.url
     os.environ[UPLOAD_LIMIT_ENV] = str(upload_limit)
