@@ -5,13 +5,15 @@ Cards are rows of the card sheet (CONTRACTS §1) in JSON, with unknown values wr
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from deckcheck.cards import Card
-from deckcheck.cardsheet import COLUMNS, UNKNOWN, card_to_row
+from deckcheck.cardsheet import COLUMNS, UNKNOWN, attribute, card_to_row
+from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
 from .app import error_response, render, state
@@ -178,12 +180,28 @@ def card_detail(app_state, card: Card) -> dict:
         copies = sum(q for c, _section, q in entries if c.id in ids)
         if copies:
             decks.append({"name": name, "format": fmt, "saved": saved, "copies": copies})
-    return {"card": card_json(card), "printings": [card_json(c) for c in printings],
+    return {"card": card_json(card), "sources": sources_json(card, app_state.catalog.sources([card.id]).get(card.id, {})),
+            "printings": [card_json(c) for c in printings],
             "owned": [{"collection": h.collection, "card_id": h.card.id, "set": h.card.set,
                        "condition": h.condition, "language": h.language, "foil": h.foil,
                        "quantity": h.quantity, "trade_quantity": h.trade_quantity,
                        "want_quantity": h.want_quantity} for h in owned],
             "decks": decks}
+
+
+def sources_json(card: Card, sources: Mapping[str, Provenance]) -> dict[str, dict | None]:
+    """Where each known rules value of a card came from, by card-sheet column: {"kind", "ref", "at", "text"}
+    (text: the sentence the card page shows; href: a named source's web address), or None when the database holds no record of it (a value
+    stored before deckcheck kept provenance). Unknown values have no source and are left out."""
+    out: dict[str, dict | None] = {}
+    for column in FIELDS:
+        where = sources.get(column)
+        if where is None and getattr(card, attribute(column)) is None:
+            continue
+        out[column] = None if where is None else {
+            "kind": where.kind, "ref": where.ref, "at": where.at, "text": where.describe(),
+            "href": where.ref if where.kind == "source" and where.ref.startswith(("https://", "http://")) else None}
+    return out
 
 
 @router.get("/api/cards/{card_id:path}", tags=["api"], summary="One card")

@@ -206,3 +206,55 @@ def test_an_edit_reaches_the_checker(admin_client):
     assert admin_client.post(f"/cards/{card['id']}/edit", data=form, follow_redirects=False).status_code == 303
     after = admin_client.post("/api/check", json={"decklist": deck}).json()
     assert "HL-RESTRICTED" in {i["rule"] for i in after["issues"]}
+
+
+def test_card_page_says_where_each_value_came_from(client):
+    """Issue 15: the page shows each value's provenance beside it, a named source as a link; the JSON twin
+    gives the same per column."""
+    import html
+    detail = client.get("/api/cards/SE-connor-macleod-persona", params={"detail": "true"}).json()
+    sources = detail["sources"]
+    address = "http://www.watcherdatabase.tk/Articles/2.html"
+    assert sources["gem_master"] == {"kind": "source", "ref": address, "at": "",
+                                     "text": f"a named public source: {address}", "href": address}
+    assert sources["set"]["kind"] == "checklist" and sources["title"] == {
+        "kind": "derived", "ref": "name", "at": "", "text": "derived: name", "href": None}
+    assert "restriction" not in sources  # unknown: no value, so no source
+    page = client.get("/cards/SE-connor-macleod-persona").text
+    assert f'<a href="{address}" rel="noopener nofollow">{address}</a>' in page
+    row = page[page.index('<th scope="row">set</th>'):]
+    row = row[:row.index("</tr>")]
+    assert html.escape("the bundled checklist (edforth/ccgdata)") in row
+
+
+def test_a_web_edit_shows_who_and_when_on_the_card_page(admin_client):
+    from deckcheck.web.security import CSRF_COOKIE
+    card = _unknown_attack(admin_client)
+    form = {"csrf_token": admin_client.cookies[CSRF_COOKIE], "who": "Judge <Ann>", "admin_token": "s3cret-token",
+            "restriction": "3"}
+    assert admin_client.post(f"/cards/{card['id']}/edit", data=form, follow_redirects=False).status_code == 303
+    source = admin_client.get(f"/api/cards/{card['id']}", params={"detail": "true"}).json()["sources"]["restriction"]
+    assert source["kind"] == "web" and source["ref"] == "Judge <Ann>" and source["at"].endswith("+00:00")
+    page = admin_client.get(f"/cards/{card['id']}").text
+    row = page[page.index('<th scope="row">restriction</th>'):]
+    assert f"a web edit: Judge &lt;Ann&gt;, {source['at']}" in row[:row.index("</tr>")]
+
+
+def test_values_stored_without_a_source_say_not_recorded(tmp_path, web_db):
+    """A database filled before deckcheck kept provenance: its values show as 'not recorded', never blank."""
+    import shutil
+    import sqlite3
+
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    db = tmp_path / "old.db"
+    shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    with sqlite3.connect(db) as con:
+        con.execute("delete from card_source where card_id = 'SE-connor-macleod-persona'")
+    with TestClient(create_app(db_url=f"sqlite:///{db}")) as client:
+        sources = client.get("/api/cards/SE-connor-macleod-persona", params={"detail": "true"}).json()["sources"]
+        assert sources["set"] is None and sources["gem_master"] is None and "restriction" not in sources
+        page = client.get("/cards/SE-connor-macleod-persona").text
+        row = page[page.index('<th scope="row">set</th>'):]
+        assert "not recorded" in row[:row.index("</tr>")]
