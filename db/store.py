@@ -7,6 +7,7 @@ import logging
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from deckcheck.cards import Card
@@ -52,6 +53,31 @@ def bundled_rows() -> list[SheetCard]:
             rows = [(i, row) for i, row in enumerate(csv.DictReader(f), start=2)]
         found += sheet_cards_from_rows(rows, str(path))[0]
     return found
+
+
+BUNDLE_KEY = "bundle"  # deckcheck_meta: the digest of the bundled sheets the database was filled from
+
+
+@lru_cache(maxsize=1)
+def bundle_digest() -> str:
+    """A short digest of this version's bundled card sheets: it changes whenever their data does."""
+    import hashlib
+    digest = hashlib.sha256()
+    for name in BUNDLED_SHEETS:
+        digest.update((BUNDLED_DIR / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+_stale_told: set[str] = set()
+
+
+def note_stale_bundle(url: str, meta: dict[str, str], where: str) -> None:
+    """Say once per process and database (INFO on the log) when its bundled cards are another version's."""
+    if meta.get("bundled") != "yes" or meta.get(BUNDLE_KEY) == bundle_digest() or url in _stale_told:
+        return
+    _stale_told.add(url)
+    log.info("the database %s holds the bundled cards of another deckcheck version; `deckcheck db update` "
+             "brings in this version's (values you set are kept)", where)
 
 
 def bundled_cards() -> list[Card]:
@@ -213,6 +239,9 @@ class Store:
                 con.execute(text("insert into deckcheck_meta (key, value) values ('initialized', :v)"), {"v": stamp})
                 con.execute(text("insert into deckcheck_meta (key, value) values ('bundled', :v)"),
                             {"v": "no" if empty else "yes"})
+                if not empty:
+                    con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v)"),
+                                {"k": BUNDLE_KEY, "v": bundle_digest()})
         except IntegrityError:
             if self.is_initialized():  # another process set the database up at the same moment
                 return False
@@ -224,18 +253,22 @@ class Store:
         """Every stored card (of one game), in a stable order. Reads SQLite with sqlite3 alone when it can."""
         where = " where game = ?" if game else ""
         con = ready_sqlite(self.url) if self._engine is None else None
+        meta_query = "select key, value from deckcheck_meta where key in ('bundled', 'bundle')"
         if con is not None:
             try:
                 rows = con.execute(f"select {SELECT_LIST} from card{where} order by {_ORDER}",
                                    (game,) if game else ()).fetchall()
+                meta = dict(con.execute(meta_query).fetchall())
             finally:
                 con.close()
-            return cards_from_tuples(rows)
-        from sqlalchemy import text
-        with self.engine.connect() as c:
-            rows = c.execute(text(f"select {SELECT_LIST} from card"
-                                  f"{' where game = :g' if game else ''} order by {_ORDER}"),
-                             {"g": game} if game else {}).all()
+        else:
+            from sqlalchemy import text
+            with self.engine.connect() as c:
+                rows = c.execute(text(f"select {SELECT_LIST} from card"
+                                      f"{' where game = :g' if game else ''} order by {_ORDER}"),
+                                 {"g": game} if game else {}).all()
+                meta = {k: v for k, v in c.execute(text(meta_query)).all()}
+        note_stale_bundle(self.url, meta, self.where())
         return cards_from_tuples(rows)
 
     def count(self) -> int:

@@ -119,13 +119,15 @@ def _stored_cards(con, ids: list[str]) -> dict[str, Card]:
 
 
 def new_card_sources(item: SheetCard, source: Provenance) -> dict[str, Provenance]:
-    """The provenance of every known value of a card a row adds: stated, else the update's, else default."""
+    """The provenance of the values of a card a row adds: as the row states it (for an empty value too, as
+    `db init` records the bundle's), else for a known value the update's, else the default."""
     out = {}
     for name in prov.FIELDS:
-        if not _is_known(item.card, name):
+        stated = item.sources.get(name)
+        if stated is None and not _is_known(item.card, name):
             continue
         fallback = prov.DERIVED_NAME if name in ("title", "version") else prov.DEFAULT
-        out[name] = item.sources.get(name) or (source if name in item.fields else fallback)
+        out[name] = stated or (source if name in item.fields else fallback)
     return out
 
 
@@ -151,14 +153,15 @@ def _as_sheet_cards(changes: Iterable[SheetCard | Mapping[str, object]], stored_
 
 
 def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], source: Provenance | str, *,
-                 dry_run: bool = False, overwrite: bool = False) -> UpdateResult:
+                 dry_run: bool = False, overwrite: bool = False, unrecorded: int | None = None) -> UpdateResult:
     """Add cards, or change the fields each change states, in one transaction; return what changed.
 
     `changes` are SheetCards (rows of a card sheet) or plain mappings of card-sheet columns to cells
     (`{"id": "ME-break-weapon", "restriction": "3"}`: a stored card needs only its id). `source` is the
     provenance of values that state none (`provenance.sheet(file)`, `provenance.web(user)`, or its text).
     A stated value replaces a known value whose provenance is stronger only with `overwrite`; otherwise
-    it is listed in `kept`. With `dry_run` nothing is written.
+    it is listed in `kept`. With `dry_run` nothing is written. `unrecorded`: the strength to assume for a
+    known value with no recorded provenance (stored before deckcheck kept it); None: the weakest.
     """
     origin = prov.parse(source) if isinstance(source, str) else source
     changes = list(changes)
@@ -181,7 +184,7 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
                 to_write.append(item.card)
                 new_sources[item.card.id] = dict(new_card_sources(item, origin))
                 continue
-            card, touched, renamed = _apply(item, old, sources.get(old.id, {}), origin, overwrite, result)
+            card, touched, renamed = _apply(item, old, sources.get(old.id, {}), origin, overwrite, result, unrecorded)
             if touched or renamed:
                 result.updated.append(old.id)
                 to_write.append(card)
@@ -196,7 +199,8 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
 
 
 def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], origin: Provenance,
-           overwrite: bool, result: UpdateResult) -> tuple[Card, dict[str, Provenance | None], bool]:
+           overwrite: bool, result: UpdateResult,
+           unrecorded: int | None = None) -> tuple[Card, dict[str, Provenance | None], bool]:
     """Apply one row to its stored card: the merged card, the provenance it changes, whether it was renamed.
     Field changes and the values kept from stronger sources go to `result`."""
     stated = set(item.fields) | ({"grid"} if "grid_inferred" in item.fields else set())
@@ -214,7 +218,8 @@ def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], or
         incoming = credited or origin
         change = FieldChange(old.id, old.name, name, before, after, was,
                              incoming if _is_known(proposed, name) else None)
-        if was is not None and _is_known(old, name) and incoming.strength < was.strength and not overwrite:
+        held = was.strength if was is not None else unrecorded
+        if held is not None and _is_known(old, name) and incoming.strength < held and not overwrite:
             result.kept.append(change)
             continue
         accepted.add(name)
@@ -228,3 +233,23 @@ def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], or
     if renamed:
         result.changes.append(FieldChange(old.id, old.name, "name", old.name, item.card.name, None, None))
     return merged, touched, renamed
+
+
+def update_from_bundle(store, *, dry_run: bool = False, overwrite: bool = False) -> UpdateResult:
+    """Bring this version's bundled cards into a database set up by an older one (`deckcheck db update`).
+
+    New cards are added; a value is updated where the database does not know it or holds it from a
+    weaker source (each value keeps the bundle's own provenance). Values people set (card sheets, web
+    edits) and values stored before deckcheck recorded sources are kept and listed, unless `overwrite`.
+    Afterwards the database is stamped with the bundle's digest, so the notice of a stale bundle stops.
+    """
+    from .store import BUNDLE_KEY, bundle_digest, bundled_rows
+    result = update_cards(store, bundled_rows(), prov.CHECKLIST, dry_run=dry_run, overwrite=overwrite,
+                          unrecorded=prov.STRENGTH["sheet"])
+    if not dry_run:
+        from sqlalchemy import text
+        with store.begin() as con:
+            con.execute(text("delete from deckcheck_meta where key = :k"), {"k": BUNDLE_KEY})
+            con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v)"),
+                        {"k": BUNDLE_KEY, "v": bundle_digest()})
+    return result

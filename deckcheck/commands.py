@@ -429,6 +429,38 @@ def db_init(empty: Annotated[bool, typer.Option("--empty", help="Create the tabl
                      markup=False)
 
 
+@db_app.command("update")
+def db_update(dry_run: Annotated[bool, typer.Option("--dry-run", help="List every value that would change, "
+                                                    "old → new; change nothing.")] = False,
+              overwrite: Annotated[bool, typer.Option("--overwrite", help="Also replace values you set (card "
+                                                      "sheets, web edits) or stored without a recorded "
+                                                      "source; without it they are kept and listed.")] = False,
+              db: DbOption = None) -> None:
+    """Bring this version's bundled cards (new cards, newly known values, their sources) into a database."""
+    from .db.store import Store
+    from .db.updates import update_from_bundle
+    store = Store(db)
+    result = update_from_bundle(store, dry_run=dry_run, overwrite=overwrite)
+    from .text import and_more
+    out = _console()
+    values = [c for c in result.changes if c.old != c.new]
+    credited = len(result.changes) - len(values)
+    verb = ("would add", "would update", "would record") if dry_run else ("added", "updated", "recorded")
+    out.print(f"{store.where()}: {verb[0]} {_plural(len(result.added), 'card')}, {verb[1]} "
+              f"{_plural(len(values), 'value')} of {_plural(len(result.updated), 'card')}, {verb[2]} the source of "
+              f"{_plural(credited, 'value')} already equal; {result.unchanged:,} cards unchanged", soft_wrap=True,
+              markup=False)
+    lines = [f"  new card {i}" for i in result.added] + [f"  {c}" for c in values]
+    shown = len(lines) if dry_run else min(len(lines), 50)  # --dry-run lists every one
+    for line in and_more(lines[:shown], shown, len(lines)):
+        out.print(line if line.startswith("  ") else "  " + line, soft_wrap=True, markup=False)
+    if result.kept:
+        out.print(f"{_plural(len(result.kept), 'value')} kept: set by you or stored without a recorded source "
+                  "(--overwrite takes the bundled value):", soft_wrap=True, markup=False)
+        for change in result.kept:
+            out.print(f"  {change}", soft_wrap=True, markup=False)
+
+
 # -- collections ----------------------------------------------------------------------------------
 collection_app = typer.Typer(help="What you own, trade and want; what your decks still need.", no_args_is_help=True)
 deck_app = typer.Typer(help="Decks saved in the database.", no_args_is_help=True)
