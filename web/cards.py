@@ -180,7 +180,8 @@ def card_detail(app_state, card: Card) -> dict:
         copies = sum(q for c, _section, q in entries if c.id in ids)
         if copies:
             decks.append({"name": name, "format": fmt, "saved": saved, "copies": copies})
-    return {"card": card_json(card), "sources": sources_json(card, app_state.catalog.sources([card.id]).get(card.id, {})),
+    recorded = app_state.catalog.sources([card.id]).get(card.id, {})
+    return {"card": card_json(card), "sources": sources_json(card, recorded),
             "printings": [card_json(c) for c in printings],
             "owned": [{"collection": h.collection, "card_id": h.card.id, "set": h.card.set,
                        "condition": h.condition, "language": h.language, "foil": h.foil,
@@ -190,9 +191,10 @@ def card_detail(app_state, card: Card) -> dict:
 
 
 def sources_json(card: Card, sources: Mapping[str, Provenance]) -> dict[str, dict | None]:
-    """Where each known rules value of a card came from, by card-sheet column: {"kind", "ref", "at", "text"}
-    (text: the sentence the card page shows; href: a named source's web address), or None when the database holds no record of it (a value
-    stored before deckcheck kept provenance). Unknown values have no source and are left out."""
+    """Where each known rules value of a card came from, by card-sheet column: {"kind", "ref", "at",
+    "text", "href"} (text: the sentence the card page shows; href: a named source's web address), or
+    None when the database holds no record of it (a value stored before deckcheck kept provenance).
+    Unknown values have no source and are left out."""
     out: dict[str, dict | None] = {}
     for column in FIELDS:
         where = sources.get(column)

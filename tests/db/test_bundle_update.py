@@ -74,7 +74,7 @@ def test_a_web_edit_is_kept_unless_overwritten(db_url):
     store.init()
     update_cards(store, [{"id": AVERY, "rarity": "Uncommon"}], prov.web("Judge Ann"), overwrite=True)
     result = update_from_bundle(store)
-    assert [(c.field, c.old_source.kind) for c in result.kept] == [("rarity", "web")]
+    assert [(c.field, c.old_source and c.old_source.kind) for c in result.kept] == [("rarity", "web")]
     assert card(store, AVERY).rarity == "Uncommon"
     update_from_bundle(store, overwrite=True)
     assert card(store, AVERY).rarity == "Rare"
