@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Sequence, Union
+from typing import TYPE_CHECKING, Sequence, Union
 
 from deckcheck.decklist import RawDeck
 from deckcheck.desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, EventClosed, EventNotFound,
@@ -23,6 +23,9 @@ from deckcheck.report import InputProblem, Report
 from deckcheck.tournament import Tournament, verdict
 
 from .events import EventTables
+
+if TYPE_CHECKING:
+    from deckcheck.deckdiff import DeckDiff
 
 MAX_DECKLIST_BYTES = 256 * 1024  # a decklist is a few KB; a registration workbook is not a player's deck
 REPORT_KINDS = ("xlsx", "csv", "json")
@@ -209,6 +212,34 @@ class Desk:
     def history(self, event_id: str, player: str) -> list[Submission]:
         """Every deck a player submitted, oldest first (to compare what changed)."""
         return self.tables.history(event_id, player)
+
+    def compare(self, event_id: str, before_id: str, after_id: str, hand: int | None = None,
+                exertion: int | None = None) -> "DeckDiff":
+        """Two submitted decks of an event compared as `deckcheck diff` compares decklists: cards added and
+        removed, verdicts and odds before and after (a player's earlier deck against their later one).
+
+        EventNotFound when either id is not a deck of the event; UnreadableDeckError when a decklist has lines
+        that do not resolve (its report lists them); DeckcheckError for a format without statistics.
+        """
+        from deckcheck.deckdiff import diff_decks
+        from deckcheck.decklist import parse_text
+        from deckcheck.stats import EXERTION, HAND, check_draw
+        from deckcheck.statsapi import resolve
+        hand = HAND if hand is None else hand
+        exertion = EXERTION if exertion is None else exertion
+        check_draw("hand", hand)
+        check_draw("exertion", exertion)
+        event = self.event(event_id)
+        sides = []
+        for deck_id in (before_id, after_id):
+            submission = self.submission(event_id, deck_id)
+            source = f"{submission.player}, {submission.submitted_at:%Y-%m-%d %H:%M:%S} UTC"
+            raw = parse_text(submission.text, source)
+            fmt = get_format(submission.report.format or event.format)
+            deck, fmt = resolve(raw, self.catalog.index(fmt), fmt.name)
+            sides.append((deck, fmt))
+        (before, before_fmt), (after, after_fmt) = sides
+        return diff_decks(before, before_fmt, after, after_fmt, hand, exertion)
 
     def tournament(self, event_id: str) -> Tournament:
         """The players' current decks as the Tournament that `deckcheck tournament check` reports."""

@@ -230,6 +230,19 @@ def api_deck(request: Request, event_id: str, deck_id: str):
         return error_json(exc)
 
 
+@router.get("/api/events/{event_id}/diff", tags=["api"],
+            summary="Tournament desk: two submitted decks compared (organiser)")
+def api_diff(request: Request, event_id: str, a: str, b: str, hand: int | None = None, exertion: int | None = None):
+    """Deck `a` (before) against deck `b` (after), both submissions of this event: the object of
+    `deckcheck diff --json` (organiser only); 400 naming the lines when a decklist has lines that do not resolve."""
+    desk = desk_of(request)
+    try:
+        desk.authorise(event_id, bearer(request))
+        return JSONResponse(desk.compare(event_id, a, b, hand, exertion).as_dict(), headers=SECURITY_HEADERS)
+    except DeckcheckError as exc:
+        return error_json(exc)
+
+
 @router.get("/api/events/{event_id}/report.{kind}", tags=["api"],
             summary="Tournament desk: report.xlsx, .csv or .json (organiser)")
 def api_report(request: Request, event_id: str, kind: str):
@@ -404,8 +417,30 @@ def organiser_deck(request: Request, event_id: str, deck_id: str):
         submission = desk.submission(event_id, deck_id)
     except DeckcheckError as exc:
         return error_page(request, exc)
-    return page(request, "deck.html", {"event": event, "submission": submission,
-                                       "history": desk.history(event_id, submission.player)})
+    history = desk.history(event_id, submission.player)
+    at = next((n for n, s in enumerate(history) if s.id == submission.id), 0)
+    return page(request, "deck.html", {"event": event, "submission": submission, "history": history,
+                                       "previous": history[at - 1] if at > 0 else None})
+
+
+@router.get("/desk/{event_id}/admin/diff", response_class=HTMLResponse)
+def organiser_diff(request: Request, event_id: str, a: str, b: str, hand: int | None = None,
+                   exertion: int | None = None):
+    """What changed between two submissions (a player's earlier deck and a later one): cards, verdicts, odds."""
+    from urllib.parse import urlencode
+    desk = desk_of(request)
+    try:
+        event = organiser(request, event_id)
+        before, after = desk.submission(event_id, a), desk.submission(event_id, b)
+        diff = desk.compare(event_id, a, b, hand, exertion)
+    except DeckcheckError as exc:
+        return error_page(request, exc)
+    query = urlencode({k: v for k, v in (("a", a), ("b", b), ("hand", hand), ("exertion", exertion))
+                       if v is not None})
+    return page(request, "diff.html", {"event": event, "before": before, "after": after, "diff": diff,
+                                       "json_url": f"/api/events/{event_id}/diff?{query}",
+                                       "before_href": f"/desk/{event_id}/admin/decks/{before.id}",
+                                       "after_href": f"/desk/{event_id}/admin/decks/{after.id}"})
 
 
 @router.get("/desk/{event_id}/admin/print", response_class=HTMLResponse)

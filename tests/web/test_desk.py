@@ -286,6 +286,51 @@ def test_organiser_pages_refuse_another_events_cookie(client):
         assert r.status_code == 403, path
 
 
+def test_what_changed_between_two_submissions_api_and_page(client, module_db_url):
+    """Issue 14: the organiser compares a player's earlier deck with a later one, as `deckcheck diff` does."""
+    from deckcheck.statsapi import deck_diff
+    event = new_event(client)
+    first = submit(client, event, "Anna", ILLEGAL)
+    second = submit(client, event, "Anna", LEGAL)
+    typo = submit(client, event, "Bob", TYPO)
+    url = f"/api/events/{event['id']}/diff"
+    params = {"a": first["deck_id"], "b": second["deck_id"]}
+    assert client.get(url, params=params).status_code == 401
+    assert client.get(url, params=params, headers={"Authorization": "Bearer wrong"}).status_code == 403
+    r = client.get(url, params=params, headers=auth(event))
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+    body = r.json()
+    expected = deck_diff(ILLEGAL, LEGAL, "type1e", db=module_db_url).as_dict()
+    for key in ("added", "removed", "legal", "rules", "odds"):
+        assert body[key] == expected[key], key
+    assert body["legal"] == {"before": False, "after": True} and body["added"] and body["removed"]
+    assert body["before"]["report"]["deck"].startswith("Anna, ")
+    # odd requests: a deck of no event of this id, a draw size out of range, an unreadable decklist
+    assert client.get(url, params={**params, "b": "nope"}, headers=auth(event)).status_code == 404
+    assert client.get(url, params={**params, "hand": 5000}, headers=auth(event)).status_code == 400
+    bad = client.get(url, params={"a": first["deck_id"], "b": typo["deck_id"]}, headers=auth(event))
+    assert bad.status_code == 400 and "input error" in bad.json()["error"]
+
+    # the pages: the later deck links to what changed; the comparison shows cards and verdicts
+    link = client.post("/api/events", json={"name": "x", "format": "type1e"}).json()  # another event's token
+    assert client.get(f"/desk/{event['id']}/admin/diff", params=params).status_code == 401
+    client.get(event["dashboard_url"].replace("http://testserver", ""))
+    page = client.get(f"/desk/{event['id']}/admin/decks/{second['deck_id']}").text
+    diff_link = found(r'href="(/desk/[^"]+/admin/diff\?a=[^"]+)"', page).replace("&amp;", "&")
+    assert diff_link == f"/desk/{event['id']}/admin/diff?a={first['deck_id']}&b={second['deck_id']}"
+    assert "/admin/diff" not in client.get(f"/desk/{event['id']}/admin/decks/{first['deck_id']}").text.split(
+        "Every submission")[0]  # the first deck has no earlier one
+    shown = client.get(diff_link)
+    assert shown.status_code == 200 and "What changed for Anna" in shown.text
+    from markupsafe import escape  # as the templates escape
+    for change in body["added"]:
+        assert f'<span class="sign">+{change["quantity"]}</span> {escape(change["card"])}' in shown.text
+    assert f'href="/desk/{event["id"]}/admin/decks/{first["deck_id"]}"' in shown.text
+    assert f'href="/api/events/{event["id"]}/diff?a={first["deck_id"]}&amp;b={second["deck_id"]}"' in shown.text
+    assert link["id"] != event["id"]
+    assert client.get(f"/desk/{link['id']}/admin/diff", params=params).status_code == 401
+
+
 def test_qr_code_is_the_player_link(client):
     import segno
     event = new_event(client)

@@ -6,9 +6,11 @@ Screenshots go to $DECKCHECK_SCREENSHOTS when set (to look at them), else to the
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -125,6 +127,31 @@ def test_an_event_from_creation_to_the_report(desk_server, browser, shots, tmp_p
     page.click('tr[data-player="Bob"] a')
     expect(page.locator("pre.desk-decklist")).to_contain_text("Kurgan")
     page.go_back()
+
+    # Bob fixes his deck; the organiser sees what changed between his two decks, on a desktop and a phone
+    event_id = dashboard_link.split("/desk/")[1].split("/")[0]
+    fixed = json.dumps({"player": "Bob", "decklist": (DECKS / "type1e-connor-legal.txt").read_text()}).encode()
+    request = urllib.request.Request(f"{base}/api/events/{event_id}/decks", data=fixed, method="POST",
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request) as r:
+        assert r.status == 201
+    expect(page.locator('tr[data-player="Bob"] td.desk-verdict')).to_have_text("legal", timeout=20_000)
+    page.click('tr[data-player="Bob"] a')
+    page.click("text=What changed since the deck before this one")
+    expect(page.locator("h1")).to_have_text("What changed for Bob")
+    expect(page.locator(".diff-verdict.illegal strong")).to_have_text("Not legal")
+    expect(page.locator(".diff-verdict.legal strong")).to_have_text("Legal")
+    expect(page.locator(".diff-cards li.added").first).to_be_visible()
+    page.screenshot(path=str(shots / "desk-diff-1280.png"), full_page=True)
+    diff_phone = browser.new_context(**PHONE).new_page()
+    diff_phone.goto(dashboard_link)
+    diff_phone.goto(page.url)
+    expect(diff_phone.locator("h1")).to_have_text("What changed for Bob")
+    width = diff_phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the comparison scrolls sideways on a phone ({width} px)"
+    diff_phone.screenshot(path=str(shots / "desk-diff-390.png"), full_page=True)
+    diff_phone.context.close()
+    page.goto(f"{base}/desk/{event_id}/admin")
     page.on("dialog", lambda dialog: dialog.accept())
     page.click(".desk-close button")
     expect(page.locator("#event-state")).to_contain_text("closed")
