@@ -14,7 +14,8 @@ from typing import Iterable, Mapping
 
 from deckcheck import provenance as prov
 from deckcheck.cards import Card
-from deckcheck.cardsheet import COLUMNS, SheetCard, attribute, card_to_row, sheet_cards_from_rows
+from deckcheck.cardsheet import (COLUMNS, SheetCard, attribute, card_to_row, match_by_name,
+                                  sheet_cards_from_rows)
 from deckcheck.errors import DeckcheckError
 from deckcheck.provenance import Provenance
 
@@ -174,6 +175,12 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
         if len(set(ids)) != len(ids):
             raise DeckcheckError(f"changes from {origin}: the same card id is named twice")
         stored = _stored_cards(con, ids)
+        if any(not item.id_stated and item.card.id not in stored for item in items):
+            items = match_by_name(items, store.cards(), f"changes from {origin}")
+        ids = [item.card.id for item in items]
+        if len(set(ids)) != len(ids):
+            raise DeckcheckError(f"changes from {origin}: two rows name the same card")
+        stored.update(_stored_cards(con, [i for i in ids if i not in stored]))
         sources = read_sources(con, ids)
         to_write: list[Card] = []
         new_sources: dict[str, dict[str, Provenance | None]] = {}

@@ -55,18 +55,31 @@ class CardSource:
     def __init__(self, overlay: Iterable[Card] = (), sheets: Sequence[str | Path] = ()):
         self.overlay: list[SheetCard] = [SheetCard(c) for c in overlay]  # a whole card states every field
         self.notices: list[str] = []  # what the card sheets held that was ignored (unknown columns)
-        self._overlay_sources: dict[str, dict[str, Provenance]] = {}
+        self._sheets = [str(s) for s in sheets]
         for sheet in sheets:
+            from dataclasses import replace
+
             from . import provenance
             from .importers.cardsheet import read_card_sheet
             data = read_card_sheet(sheet, consequence="no deck was checked with it")
-            self.overlay += data.rows
-            self.notices += [f"{sheet}: {notice}" for notice in data.notices]
             origin = provenance.Provenance("sheet", f"{Path(sheet).name} (this run only)")
-            for row in data.rows:
-                self._overlay_sources.setdefault(row.card.id, {}).update(
-                    {f: row.sources.get(f, origin) for f in row.fields if f in provenance.FIELDS})
+            # each row carries where its values came from: its provenance cells, else this sheet
+            self.overlay += [replace(row, sources={f: row.sources.get(f, origin) for f in row.fields
+                                                   if f in provenance.FIELDS}) for row in data.rows]
+            self.notices += [f"{sheet}: {notice}" for notice in data.notices]
+        self._matched: list[SheetCard] | None = None
         self._indexes: dict[str, CardIndex] = {}
+
+    def _overlay(self) -> list[SheetCard]:
+        """This run's rows, those without an id matched by name to the stored cards (CONTRACTS §2), once."""
+        if self._matched is None:
+            if any(not row.id_stated for row in self.overlay):
+                from .cardsheet import match_by_name
+                where = f"--cards {', '.join(self._sheets)}"
+                self._matched = match_by_name(self.overlay, self.stored(None), where)
+            else:
+                self._matched = self.overlay
+        return self._matched
 
     def stored(self, game: str | None = None) -> list[Card]:
         """The stored cards (of one game), in a stable order."""
@@ -78,7 +91,7 @@ class CardSource:
         stored = self.stored(game)
         if not self.overlay:
             return stored
-        extra = {r.card.id: r for r in self.overlay if game is None or r.card.game == game}
+        extra = {r.card.id: r for r in self._overlay() if game is None or r.card.game == game}
         merged = [extra.pop(c.id).merged(c) if c.id in extra else c for c in stored]
         return merged + [r.card for r in extra.values()]
 
@@ -115,9 +128,9 @@ class Catalog(CardSource):
         """Where each value of the cards came from (card id -> field -> provenance), this run's sheets included."""
         from .db.updates import stored_sources
         found = stored_sources(self.store, ids)
-        for card_id, fields in self._overlay_sources.items():
-            if ids is None or card_id in ids:
-                found.setdefault(card_id, {}).update(fields)
+        for row in self._overlay():
+            if ids is None or row.card.id in ids:
+                found.setdefault(row.card.id, {}).update(row.sources)
         return found
 
 

@@ -219,6 +219,7 @@ class SheetCard:
     row: int = 0
     fields: frozenset[str] = frozenset(prov.FIELDS)
     sources: Mapping[str, prov.Provenance] = field(default_factory=dict)
+    id_stated: bool = True  # False: the row left `id` blank, so its id was derived from set + name
 
     def merged(self, stored: Card | None) -> Card:
         """The card after this row updates the stored one: only the fields it states change."""
@@ -256,7 +257,7 @@ def sheet_card_from_row(values: Mapping[str, object], row: int = 0,
     stated = {f for f in prov.FIELDS if not _blank(values.get(f))} | set(sources)
     if not _blank(values.get("grid_inferred")):
         stated.add("grid_inferred")
-    return SheetCard(card, row, frozenset(stated), sources)
+    return SheetCard(card, row, frozenset(stated), sources, id_stated=not _blank(values.get("id")))
 
 
 def sheet_cards_from_rows(rows: Iterable[tuple[int, Mapping[str, object]]], source: str, skip_bad: bool = False,
@@ -324,3 +325,46 @@ def card_to_row(card: Card) -> dict[str, str]:
         value = card.gem(colour)
         row[f"gem_{colour}"] = ("" if card.is_persona else UNKNOWN) if value is None else str(value)
     return row
+
+
+def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str) -> list[SheetCard]:
+    """Rows that left `id` blank, matched to the stored cards their name (and set, when the row gives one)
+    names, as a decklist line is read (CONTRACTS §2): such a row is about every printing of that one card.
+
+    A row whose derived id is stored, or whose name no stored card has, is kept as it is (the latter adds a
+    card). A name that could be different stored cards raises CardSheetError listing their ids: the row
+    needs an id or a set.
+    """
+    from .catalog import CardIndex
+    from .errors import AmbiguousCardError, CardNotFoundError
+    cards = list(stored)
+    ids = {c.id for c in cards}
+    indexes: dict[str, CardIndex] = {}
+    problems: list[RowProblem] = []
+    out: list[SheetCard] = []
+    for item in items:
+        if item.id_stated or item.card.id in ids:
+            out.append(item)
+            continue
+        game = item.card.game
+        if game not in indexes:
+            indexes[game] = CardIndex([c for c in cards if c.game == game])
+        index = indexes[game]
+        set_code = item.card.set if "set" in item.fields else None
+        written = f"{item.card.name} [{set_code}]" if set_code else item.card.name
+        try:
+            found = index.resolve(item.card.name, set_code, suggest=False)
+        except AmbiguousCardError:
+            named = sorted(c.id for c in index.matches(written))
+            problems.append(RowProblem(item.row, "name", item.card.name, "names more than one stored card ("
+                                       f"{', '.join(named[:8])}{', ...' if len(named) > 8 else ''}); give the row "
+                                       "an id (or a set)"))
+            continue
+        except CardNotFoundError:
+            out.append(item)
+            continue
+        printings = [c for c in index.matches(written) if c.rules_key == found.rules_key] or [found]
+        out += [replace(item, card=replace(item.card, id=c.id, name=c.name, _cache={})) for c in printings]
+    if problems:
+        raise CardSheetError(where, problems, "nothing was changed")
+    return out

@@ -182,3 +182,45 @@ def test_provenance_columns_in_xlsx_read_back(sqlite_url, tmp_path):
     result = update_cards(other, data.rows, prov.sheet(sheet_path.name))
     assert result.updated == ["ME-riposte-ul"] and not result.kept
     assert stored_sources(other, ["ME-riposte-ul"]) == stored_sources(store, ["ME-riposte-ul"])
+
+
+def test_rows_without_an_id_are_matched_by_name_to_every_printing(db_url, tmp_path):
+    """A sheet written by hand (`name,restriction`) updates the card its name names, as a decklist reads
+    names (§2), each printing of it; it never adds a copy under a derived id."""
+    store = Store(db_url)
+    store.init()
+    before = by_id(store)
+    path = sheet(tmp_path, "name,restriction\nbreak weapon,4\nConnor MacLeod Persona,2\nMy Own Card,1\n")
+    result = update_cards(store, read_card_sheet(path).rows, prov.sheet(path.name), overwrite=True)
+    after = by_id(store)
+    personas = sorted(i for i, c in before.items() if c.name == "Connor MacLeod Persona")
+    assert len(personas) == 3
+    assert sorted(result.updated) == sorted(["ME-break-weapon", *personas]) and result.added == ["my-own-card"]
+    assert after["ME-break-weapon"].restriction == 4 and after["ME-break-weapon"].name == "Break Weapon"
+    assert all(after[i].restriction == 2 for i in personas)
+    assert set(after) - set(before) == {"my-own-card"}
+
+
+def test_a_set_narrows_the_name_and_an_ambiguous_name_changes_nothing(db_url, tmp_path):
+    from deckcheck.errors import CardSheetError
+    store = Store(db_url)
+    store.init()
+    path = sheet(tmp_path, "name,set,restriction\nConnor MacLeod Persona,TIN,2\n")
+    assert update_cards(store, read_card_sheet(path).rows, "sheet:x").updated == ["TIN-connor-macleod-persona"]
+    before = by_id(store)
+    path = sheet(tmp_path, "name,restriction\nBack Away,3\nBreak Weapon,2\n", "ambiguous.csv")
+    with pytest.raises(CardSheetError) as caught:
+        update_cards(store, read_card_sheet(path).rows, "sheet:x", overwrite=True)
+    assert "row 2, column 'name', value 'Back Away': names more than one stored card (" in str(caught.value)
+    assert "AT-kanis-back-away" in str(caught.value) and "nothing was changed" in str(caught.value)
+    assert by_id(store) == before
+
+
+def test_a_cards_sheet_for_one_run_matches_names_the_same_way(sqlite_url, tmp_path):
+    from deckcheck.api import Catalog
+    path = sheet(tmp_path, "name,restriction\nbreak weapon,1\n")
+    catalog = Catalog(sqlite_url, sheets=[path])
+    cards = {c.id: c for c in catalog.cards()}
+    assert cards["ME-break-weapon"].restriction == 1 and "break-weapon" not in cards
+    assert catalog.sources(["ME-break-weapon"])["ME-break-weapon"]["restriction"] == prov.Provenance(
+        "sheet", "partial.csv (this run only)")
