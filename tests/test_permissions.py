@@ -27,7 +27,11 @@ def _as_other_user() -> list[str]:
     setpriv = shutil.which("setpriv")
     if setpriv is None:
         pytest.skip("running as root, whom chmod does not stop, and setpriv (util-linux) is missing to drop root")
-    return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    prefix = [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    probe = subprocess.run(prefix + [EXE, "--version"], capture_output=True, text=True)
+    if probe.returncode != 0:  # e.g. a checkout inside a folder only root may enter (mktemp -d makes 0700)
+        pytest.skip(f"user nobody cannot run {EXE}: {probe.stderr.strip()[:200]}")
+    return prefix
 
 
 @pytest.fixture
