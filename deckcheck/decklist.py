@@ -7,11 +7,10 @@ than MAX_LINE characters is refused before it is looked at.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .text import normalize
 
-SECTION_WORDS = ("pre-game", "pregame", "endurance", "deck", "main", "hunters", "items", "prey", "combat",
-                 "players")
 SIDE_WORDS = ("sideboard", "maybeboard", "considering")  # read and resolved, not part of the deck
 MAX_LINE = 10_000  # characters: no card name comes near; a longer line is refused unread
 MAX_QUANTITY = 1_000_000  # as for collections (CONTRACTS §4)
@@ -127,10 +126,19 @@ def _word_key(text: str) -> str:
     return normalize(text)
 
 
+@lru_cache(maxsize=1)
+def section_words() -> frozenset[str]:
+    """The section headings of every format of every game, and their other names, folded: each game
+    declares its own (deckcheck.games), so a new game's headings are read without a change here."""
+    from .formats import all_formats
+    return frozenset(normalize(w) for fmt in all_formats() for section, words in fmt.sections.items()
+                     for w in (section, *words))
+
+
 def section_word(text: str) -> str | None:
     """The folded section name if text names a known section (or a side board), else None."""
     word = text.strip().rstrip(":").strip().lower()
-    if word in SECTION_WORDS or word in SIDE_WORDS:
+    if normalize(word) in section_words() or word in SIDE_WORDS:
         return word
     key = _word_key(word)
     if key in ("pre game", "pregame"):
@@ -293,6 +301,20 @@ _KNOWN_HEADINGS = ("Pre-Game, Endurance (Deck, Main), kinds of card (Attacks, Bl
                    "Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author")
 
 
+def known_headings(declared_format: str | None) -> str:
+    """The headings a decklist may use, for an unknown heading's message: the declared format's own
+    sections when it is another game's (the Highlander headings otherwise)."""
+    from .errors import UnknownFormatError
+    from .formats import get_format
+    try:
+        fmt = get_format(declared_format) if declared_format else None
+    except UnknownFormatError:
+        fmt = None
+    if fmt is None or fmt.game == "highlander":
+        return _KNOWN_HEADINGS
+    return f"{', '.join(fmt.sections)}, Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author"
+
+
 def parse_text(text: str, source: str = "-") -> RawDeck:
     """Read a text decklist: comments, metadata lines, section headings and card lines.
 
@@ -333,7 +355,7 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
             continue
         else:
             deck.problems.append(RawProblem(number, raw, f"unknown heading {word!r}; headings are "
-                                                         f"{_KNOWN_HEADINGS}"))
+                                                         f"{known_headings(deck.declared_format)}"))
             section = None  # the cards below are read and go where their type belongs
             continue
         if rest:

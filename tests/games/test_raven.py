@@ -75,6 +75,20 @@ def test_cards_go_to_their_sections_without_headers(index):
     assert report.counts == {"Hunters": 1, "Items": 1, "Prey": 1, "Combat": 40} and report.issues == []
 
 
+def test_the_headings_the_format_declares_are_read_in_every_form(index):
+    """The parser takes each game's headings from its format (Hunter: as well as Hunters:)."""
+    text = group().replace("Hunters:", "Hunter:").replace("Items:", "item:").replace("Prey:", "PREY:")
+    report = check(index, text)
+    assert report.issues == [] and report.counts == {"Hunters": 2, "Items": 2, "Prey": 2, "Combat": 40}
+
+
+def test_an_unknown_heading_lists_this_games_headings(index):
+    report = check_raw(parse_text(group().replace("Hunters:", "Hunterz:"), "group"), lambda fmt: index)
+    (problem,) = report.input_errors
+    assert "unknown heading 'Hunterz'; headings are Hunters, Items, Prey, Combat, Sideboard" in problem.message
+    assert "Pre-Game" not in problem.message
+
+
 def test_unknown_renown_is_reported_not_passed(index):
     from dataclasses import replace
     cards = [replace(c, renown=None, _cache={}) if c.name == "Old Marek" else c for c in index.cards]
