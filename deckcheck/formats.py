@@ -7,7 +7,6 @@ from typing import Any, Callable, Mapping
 from .cards import Card
 from .errors import UnknownFormatError
 from .rules import Params, Rule
-from .rules.view import ENDURANCE, HighlanderView
 from .text import normalize
 
 
@@ -19,11 +18,11 @@ class Format:
     title: str
     game: str
     rules: tuple[Rule, ...]
+    view: Callable[[Any, Any], Any]  # what the rules read: the game's view of a deck (HighlanderView, ...)
+    default_section: Callable[[Card], str]  # where a line under no heading goes, by the card's type
     params: Params = field(default_factory=Params)
     aliases: tuple[str, ...] = ()
     sections: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    default_section: Callable[[Card], str] = lambda card: ENDURANCE
-    view: Callable[[Any, Any], Any] = HighlanderView
     builtin_cards: Callable[[], list[Card]] | None = None
     source: str = ""
     no_persona: str = ""  # how a report names a deck without a Persona ("Generic Immortal")

@@ -28,9 +28,9 @@ from _pytest.runner import runtestprotocol
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {  # module -> the fast tests that cover it
-    "deckcheck.rules.highlander": ["tests/test_rules_highlander.py", "tests/test_rules_engine.py",
-                                   "tests/test_mutants.py"],
-    "deckcheck.rules.view": ["tests/test_rules_highlander.py", "tests/test_mutants.py"],
+    "deckcheck.games.highlander.rules": ["tests/test_rules_highlander.py", "tests/test_rules_engine.py",
+                                         "tests/test_mutants.py"],
+    "deckcheck.games.highlander.view": ["tests/test_rules_highlander.py", "tests/test_mutants.py"],
     "deckcheck.rules": ["tests/test_rules_engine.py", "tests/test_rules_highlander.py"],
     "deckcheck.games.raven": ["tests/games/test_raven.py", "tests/test_mutants.py"],
     "deckcheck.games.taktik": ["tests/games/test_taktik.py", "tests/test_mutants.py"],

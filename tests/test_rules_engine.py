@@ -15,7 +15,8 @@ from deckcheck.decks import build_deck
 from deckcheck.formats import all_formats, get_format
 from deckcheck.games import raven, taktik
 from deckcheck.report import DATA_UNKNOWN
-from deckcheck.rules import Rule, declared, highlander, number_word
+from deckcheck.games.highlander import rules as highlander
+from deckcheck.rules import Rule, declared, number_word
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMATS_GOLDEN = ROOT / "examples" / "golden" / "formats.json"

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from .. import grid as gridmod
-from ..cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
-from ..decks import Entry
-from ..report import ERROR, WARNING, Issue
-from . import Params, data_unknown, error, names, number_word, plural, rule, rules_of, warning
+from ... import grid as gridmod
+from ...cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
+from ...decks import Entry
+from ...report import ERROR, WARNING, Issue
+from ...rules import Params, data_unknown, error, names, number_word, plural, rule, rules_of, warning
 from .view import ENDURANCE, PREGAME, HighlanderView, folded
 
 
@@ -553,7 +553,7 @@ def gems(v: HighlanderView[Type2Params]):
 @rule("HL2-PERMISSION", ERROR, "A card that needs a permission is included only if a Pre-Game card grants it.")
 def permission(v: HighlanderView[Type2Params]):
     out = []
-    from ..text import normalize
+    from ...text import normalize
     missing: dict[str, list] = defaultdict(list)
     for e in v.deck.entries:
         for tag in sorted(e.card.requires):

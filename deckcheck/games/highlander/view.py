@@ -9,12 +9,12 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from ..cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card
-from ..decks import Deck, Entry
-from ..text import normalize
+from ...cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card
+from ...decks import Deck, Entry
+from ...text import normalize
 
 if TYPE_CHECKING:
-    from .highlander import HighlanderParams
+    from .rules import HighlanderParams
 
 P = TypeVar("P", bound="HighlanderParams")
 PREGAME = "Pre-Game"

@@ -1,16 +1,17 @@
 """Highlander: The Card Game, 1st edition (type1e) and 2nd edition Type 2 (type2).
 
 The game's declaration: card types, formats with their sections and parameters. Its rules are the
-plain functions of deckcheck.rules.highlander (HL-*, HL1-*, HL2-*), which read a HighlanderView.
+plain functions of `rules.py` beside this file (HL-*, HL1-*, HL2-*), which read the HighlanderView of
+`view.py`; the rule engine they use (`@rule`, Params, the message helpers) is deckcheck.rules.
 """
 from __future__ import annotations
 
 from types import MappingProxyType
 
-from ..cards import ENDURANCE_TYPES, HIGHLANDER, PREGAME_TYPES, Card
-from ..formats import Format, Game
-from ..rules import highlander as hl
-from ..rules.view import ENDURANCE, PREGAME, HighlanderView
+from ...cards import ENDURANCE_TYPES, HIGHLANDER, PREGAME_TYPES, Card
+from ...formats import Format, Game
+from . import rules as hl
+from .view import ENDURANCE, PREGAME, HighlanderView
 
 SECTIONS = MappingProxyType({PREGAME: ("pre game", "pregame"), ENDURANCE: ("endurance", "deck", "main")})
 
