@@ -198,9 +198,9 @@ def _trailing_quantity(body: str) -> tuple[str, str] | None:
     head, _, last = body.rpartition(" ")
     if not head:
         return None
-    if len(last) >= 2 and last[0] in _QTY_MARKS and _is_digits(last[1:]):
+    if last[:1] in _QTY_MARKS and _is_digits(last[1:]):  # (no digits, no quantity: "x" alone is a word)
         return head.rstrip(), last[1:]
-    if len(last) >= 4 and last[0] == "(" and last[-1] == ")" and last[1] in _QTY_MARKS and _is_digits(last[2:-1]):
+    if last[:1] == "(" and last[-1:] == ")" and last[1:2] in _QTY_MARKS and _is_digits(last[2:-1]):
         return head.rstrip(), last[2:-1]
     if _is_digits(last):
         before, _, mark = head.rstrip().rpartition(" ")

@@ -34,7 +34,8 @@ TARGETS = {  # module -> the fast tests that cover it
     "deckcheck.rules": ["tests/test_rules_engine.py", "tests/test_rules_highlander.py"],
     "deckcheck.games.raven": ["tests/games/test_raven.py", "tests/test_mutants.py"],
     "deckcheck.games.taktik": ["tests/games/test_taktik.py", "tests/test_mutants.py"],
-    "deckcheck.decklist": ["tests/test_decklist.py", "tests/test_mutants.py"],
+    "deckcheck.decklist": ["tests/test_decklist.py", "tests/test_decklist_units.py", "tests/test_decklist_forms.py",
+                           "tests/games/test_raven.py", "tests/test_mutants.py"],
 }
 # functions that are not rules or parsing: lookups of built-in cards, the opening deal, template helpers
 SKIP = {"__init__", "counts", "details", "short_name", "card_name", "playing_cards", "parse_playing_card",
@@ -128,10 +129,13 @@ def mutants(module_name: str) -> list[Mutant]:
         live = _live_function(module, owner, fn.name)
         if fn.name in SKIP or live is None or live.__code__.co_freevars:
             continue
-        for i in range(len(_sites(fn))):
-            copy = ast.parse(ast.unparse(fn)).body[0]
+        bare = ast.parse(ast.unparse(fn)).body[0]
+        assert isinstance(bare, ast.FunctionDef)
+        bare.decorator_list = []  # a decorator's arguments (lru_cache(maxsize=1)) are not the function's body
+        source = ast.unparse(bare)
+        for i in range(len(_sites(ast.parse(source).body[0]))):
+            copy = ast.parse(source).body[0]
             assert isinstance(copy, ast.FunctionDef)
-            copy.decorator_list = []
             node, kind = _sites(copy)[i]
             what = _apply(node, kind)
             ast.increment_lineno(copy, fn.lineno - 1)

@@ -1,0 +1,96 @@
+"""The decklist parser's small parts at their edges: the cases the mutation runner (scripts/mutation.py)
+found no test for. Each row pins one boundary: a limit met exactly, a bracket at the start, a one-letter
+heading, a quantity given in its own column."""
+from __future__ import annotations
+
+import pytest
+
+from deckcheck import decklist
+from deckcheck.decklist import (MAX_LINE, MAX_QUANTITY, CardText, ends_in_bare_number, parse_card_text, parse_text,
+                                section_word, split_set)
+
+
+def test_the_heading_table_is_what_the_parser_reads():
+    assert decklist._heading_table() == decklist.KIND_HEADINGS
+    assert decklist.KIND_HEADINGS["attacks"] == decklist.KIND_HEADINGS["attack"]
+
+
+@pytest.mark.parametrize("text,word", [("Attacks:", "endurance"), ("Events", "endurance"), ("Persona:", "pre-game"),
+                                       ("Hunter:", "hunter"), ("Side board:", "sideboard"), ("Cards:", None)])
+def test_section_word(text, word):
+    assert section_word(text) == word
+
+
+@pytest.mark.parametrize("text,quantity", [(f"{MAX_QUANTITY} Thrust", MAX_QUANTITY), ("Thrust x1000000", MAX_QUANTITY),
+                                           ("9999999 Thrust", None), (f"{MAX_QUANTITY + 1} Thrust", None),
+                                           ("10000000 Thrust", None)])
+def test_the_largest_quantity_is_read_one_more_is_refused(text, quantity):
+    got = parse_card_text(text)
+    if quantity is None:
+        assert got == f"the quantity must be a whole number from 1 to {MAX_QUANTITY:,}"
+    else:
+        assert isinstance(got, CardText) and got.readings[0] == (quantity, "Thrust")
+
+
+@pytest.mark.parametrize("text,split", [
+    ("[ME]", ("", "ME")), ("Thrust []", ("Thrust []", None)), ("Thrust [ ]", ("Thrust [ ]", None)),
+    ("Thrust ME]", ("Thrust ME]", None)), ("Thrust [a]b]", ("Thrust [a]b]", None)), ("Thrust [ME] ", ("Thrust", "ME")),
+])
+def test_split_set_edges(text, split):
+    assert split_set(text) == split
+
+
+@pytest.mark.parametrize("name,bare", [
+    ("Upper Right Attack 2", True), ("Upper Right Attack -2", True), ("Upper Right Attack –3", True),
+    ("Upper Right Attack -x", False), ("Upper Right Attack x", False), ("Upper Right Attack (2)", False),
+    ("Upper Right Attack --2", False), ("2", False), ("Attack 2b", False),
+])
+def test_ends_in_bare_number(name, bare):
+    assert ends_in_bare_number(name) is bare
+
+
+@pytest.mark.parametrize("text,readings", [
+    ("Thrust x", ((1, "Thrust x"),)), ("Thrust (x)", ((1, "Thrust (x)"),)), ("Thrust (x2", ((1, "Thrust (x2"),)),
+    ("Thrust (x2)", ((2, "Thrust"), (1, "Thrust (x2)"))), ("Thrust x2", ((2, "Thrust"), (1, "Thrust x2"))),
+    ("Thrust (22)", ((1, "Thrust (22)"),)), ("Thrust (x22)", ((22, "Thrust"), (1, "Thrust (x22)"))),
+])
+def test_a_quantity_mark_needs_its_digits(text, readings):
+    got = parse_card_text(text)
+    assert isinstance(got, CardText) and got.readings == readings
+
+
+def test_a_line_of_exactly_the_limit_is_read_one_more_is_refused():
+    name = "a" * MAX_LINE
+    got = parse_card_text(name)
+    assert isinstance(got, CardText) and got.readings == ((1, name),)
+    assert parse_card_text(name + "a") == f"the line is longer than {MAX_LINE:,} characters"
+    deck = parse_text(f"{name}\n{name}b\n")
+    assert [line.line for line in deck.lines] == [1]
+    (problem,) = deck.problems
+    assert (problem.line, problem.text) == (2, name[:80] + "…")
+
+
+@pytest.mark.parametrize("text,attach", [("a @ Ann", "Ann"), ("Longbow @ Ranger Ann", "Ranger Ann"),
+                                         ("Longbow @", None), ("@ Ann", None)])
+def test_an_attachment_after_at(text, attach):
+    got = parse_card_text(text)
+    assert isinstance(got, CardText) and got.attach == attach
+
+
+@pytest.mark.parametrize("quantity,result", [
+    (3, ((3, "Thrust"),)), (MAX_QUANTITY, ((MAX_QUANTITY, "Thrust"),)),
+    (0, "the quantity must be at least 1"), (-1, "the quantity must be at least 1"),
+    (MAX_QUANTITY + 1, f"the quantity must be a whole number from 1 to {MAX_QUANTITY:,}"),
+])
+def test_a_quantity_from_its_own_column(quantity, result):
+    got = parse_card_text("Thrust", quantity)
+    assert (got.readings if isinstance(got, CardText) else got) == result
+    assert parse_card_text("Thrust x2", quantity) == "the quantity is written twice (in its column and on the line)"
+
+
+@pytest.mark.parametrize("line,heading", [
+    ("A: x", ("A", "x")), ("x-: y", ("x-", "y")), ("Format:raven", ("Format", "raven")), ("-x: y", None),
+    (": y", None), ("1x: Thrust", None), ("Rock & Roll: y", ("Rock & Roll", "y")),
+])
+def test_heading_forms(line, heading):
+    assert decklist._heading(line) == heading
