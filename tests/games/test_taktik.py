@@ -136,3 +136,61 @@ def test_deal_command(tmp_path):
 
 def test_format_is_listed():
     assert [r.id for r in get_format("taktik").rules] == ["TK-DECK-COMPLETE", "TK-PLAYERS", "TK-HEROES"]
+
+
+# Each rule's issue in full: message, limit, actual, fix and the cards it names (not only its id).
+@pytest.mark.parametrize("players,deck,issue", [
+    (PLAYERS + "\nEmil: The Fox\nFritz: The Fox", ALL,
+     ("TK-HEROES", "The Fox is played by Anna, Emil, Fritz; no Hero twice", 1, 3, "give Emil, Fritz another Hero",
+      ("The Fox",))),
+    (PLAYERS + "\nAnna: The Crow\nanna: The Owl", ALL,
+     ("TK-HEROES", "Anna has 3 Heroes: The Fox, The Crow, The Owl; each player has exactly one", 1, 3,
+      "keep one Hero for Anna", ("The Fox", "The Crow", "The Owl"))),
+    ("Anna: The Fox\nBen: The Crow\nCem: The Owl\nDora: The Hare", ALL,
+     ("TK-HEROES", "The Fox, The Crow are all tied to the Queen of Hearts; each Hero is tied to a different playing "
+                   "card", 1, 2, "choose Heroes tied to different playing cards", ("The Fox", "The Crow"))),
+    ("Anna: Ace of Spades\nBen: The Bear\nCem: The Owl\nDora: The Hare", ALL,
+     ("TK-HEROES", "Anna's Hero Ace of Spades is a playing card, not a Hero", None, None, "give Anna a Hero",
+      ("Ace of Spades",))),
+    ("Anna: The Fox\nBen: The Bear", ALL,
+     ("TK-PLAYERS", "2 players; the game needs at least 4", 4, 2, "add 2 players", ())),
+    (PLAYERS, ALL + ["The Fox"],
+     ("TK-DECK-COMPLETE", "not one complete 52-card deck (53 cards); extra: 1 x The Fox (not a playing card)", 52,
+      53, "remove the extra cards", ("The Fox",))),
+    (PLAYERS, [c for c in ALL if c not in ("2 of Spades", "3 of Spades")] + ["Ace of Spades"],
+     ("TK-DECK-COMPLETE", "not one complete 52-card deck (51 cards); missing 2 cards: 2 of Spades, 3 of Spades; "
+                          "extra: 1 x Ace of Spades", 52, 51, "add 2 of Spades, 3 of Spades and remove the extra cards",
+      ())),
+])
+def test_each_issue_in_full(index, players, deck, issue):
+    errors = check(index, table(deck=deck, players=players)).errors
+    assert [(i.rule, i.message, i.limit, i.actual, i.fix, tuple(str(c) for c in i.cards)) for i in errors
+            if i.rule == issue[0]][:1] == [issue]
+
+
+@pytest.mark.parametrize("text,message", [
+    ("Anna: AS, 10H", "line 1: Anna needs exactly three cards, got 2"),
+    ("Anna: AS, 10H, QC, 2D", "line 1: Anna needs exactly three cards, got 4"),
+    ("# the table\n\nAnna AS, 10H, QC", "line 3: write 'Player: card, card, card', got 'Anna AS, 10H, QC'"),
+    ("# the table\n\nAnna: AS, 10H, QQ", "line 3: "),
+])
+def test_deal_text_errors_name_their_line(text, message):
+    with pytest.raises(DeckcheckError) as caught:
+        taktik.parse_deal_text(text)
+    assert str(caught.value).startswith(message)
+
+
+def test_deal_text_skips_comments_and_blank_lines():
+    hands = taktik.parse_deal_text("# round one\n\n  Anna: AS; 10H, QC  \n#Ben: KS, QS, 2S\nBen: KS, QS, 2S\n")
+    assert [(h.player, [c.name for c in h.cards]) for h in hands] == [
+        ("Anna", ["Ace of Spades", "10 of Hearts", "Queen of Clubs"]),
+        ("Ben", ["King of Spades", "Queen of Spades", "2 of Spades"])]
+
+
+def test_two_heroes_for_one_player_and_a_hero_twice_are_both_told(index):
+    players = "Anna: The Fox\nBen: The Bear\nCem: The Owl\nDora: The Hare\nANNA: The Bear"
+    errors = check(index, table(players=players)).errors
+    assert [(i.message, i.limit, i.actual, i.fix, tuple(str(c) for c in i.cards)) for i in errors] == [
+        ("Anna has 2 Heroes: The Fox, The Bear; each player has exactly one", 1, 2, "keep one Hero for Anna",
+         ("The Fox", "The Bear")),
+        ("The Bear is played by Ben, ANNA; no Hero twice", 1, 2, "give ANNA another Hero", ("The Bear",))]
