@@ -194,3 +194,16 @@ def test_two_heroes_for_one_player_and_a_hero_twice_are_both_told(index):
         ("Anna has 2 Heroes: The Fox, The Bear; each player has exactly one", 1, 2, "keep one Hero for Anna",
          ("The Fox", "The Bear")),
         ("The Bear is played by Ben, ANNA; no Hero twice", 1, 2, "give ANNA another Hero", ("The Bear",))]
+
+
+@pytest.mark.parametrize("rank,suit", [("Q", None), (None, "hearts"), (None, None)])
+def test_a_hero_whose_playing_card_is_half_known_is_unknown_not_compared(index, rank, suit):
+    from dataclasses import replace
+
+    from deckcheck.catalog import CardIndex
+    cards = [replace(c, rank=rank, suit=suit, _cache={}) if c.name == "The Crow" else c for c in index.cards]
+    players = "Anna: The Fox\nBen: The Crow\nCem: The Owl\nDora: The Hare"
+    report = check_raw(parse_text(table(players=players), "table"), lambda fmt: CardIndex(cards))
+    assert [(i.rule, i.severity) for i in report.issues] == [("HL-DATA-UNKNOWN", "warning")]
+    (issue,) = report.issues
+    assert [str(c) for c in issue.cards] == ["The Crow"] and "(rank, suit) is unknown" in issue.message
