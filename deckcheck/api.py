@@ -149,9 +149,6 @@ def _bundled() -> tuple[Card, ...]:
     return tuple(sorted(bundled_cards(), key=lambda c: (c.game, c.edition, c.set is not None, c.set or "", c.id)))
 
 
-DECK_SUFFIXES = (".txt", ".dec", ".deck", ".csv", ".xlsx", ".json")
-
-
 class UnreadableFolder(DeckcheckError):
     """A folder (or subfolder) whose decklists cannot be listed: it is reported, never skipped silently."""
 
@@ -189,6 +186,8 @@ def expand_paths(paths: Iterable[str | Path | UnreadableFolder]) -> list[Path | 
 def _folder_files(folder: Path) -> list[Path | UnreadableFolder]:
     """The decklist files under a folder, sorted; unreadable subfolders are listed in their place."""
     import os
+
+    from .importers.decklists import READERS  # the one table of decklist suffixes and their readers
     found: list[tuple[str, Path | UnreadableFolder]] = []
 
     def failed(exc: OSError) -> None:
@@ -197,7 +196,7 @@ def _folder_files(folder: Path) -> list[Path | UnreadableFolder]:
     for root, _dirs, files in os.walk(folder, onerror=failed):
         for name in files:
             f = Path(root) / name
-            if f.suffix.lower() in DECK_SUFFIXES and not name.startswith((".", "~$")):
+            if f.suffix.lower() in READERS and not name.startswith((".", "~$")):
                 found.append((str(f), f))
     found.sort(key=lambda item: Path(item[0]).parts)
     return [item for _key, item in found]

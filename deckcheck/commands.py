@@ -67,8 +67,8 @@ def esc(value: object) -> str:
 
 
 @app.command()
-def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or folders (.txt .csv .xlsx .json; "
-                                                            "- for standard input).")],
+def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or folders (.txt .dec .deck .json "
+                                                            ".csv .tsv .xlsx .xlsm .ods; - for standard input).")],
           format: Annotated[Optional[str], typer.Option("--format", "-f", help="Format name or alias; default: the "
                                                         "deck's Format: line, else type1e.")] = None,
           as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report (one object per line).")] = False,

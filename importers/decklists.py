@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from deckcheck.cells import CellError
 from deckcheck.decklist import RawDeck, RawPlayer, RawProblem, parse_text, section_word
@@ -27,14 +27,18 @@ def read_decklists(path: str | Path) -> list[RawDeck]:
         path = Path(path)
         if path.is_dir():
             raise DecklistError(source, "is a folder; name the decklist files in it")
-        suffix = path.suffix.lower()
-        if suffix == ".json":
-            return [_read_json(path)]
-        if suffix in (".csv", ".tsv", ".xlsx", ".xlsm", ".ods"):
-            return _read_sheets(path)
-        return [parse_text(limits.read_text(path), source)]
+        return READERS.get(path.suffix.lower(), _read_text)(path)
     except limits.InputFileError as exc:
         raise DecklistError(exc.source, exc.message) from None
+
+
+def _read_text(path: Path) -> list[RawDeck]:
+    """A text decklist (CONTRACTS.md §2), the one deck of the file."""
+    return [parse_text(limits.read_text(path), str(path))]
+
+
+def _read_json_file(path: Path) -> list[RawDeck]:
+    return [_read_json(path)]
 
 
 JSON_KEYS = ("format", "sections", "player", "players", "name", "title", "author")
@@ -166,6 +170,18 @@ def _read_sheets(path: Path) -> list[RawDeck]:
     for table in tables:
         decks += decks_from_table(table, str(path), sheet_player=table.name if several else None)
     return decks
+
+
+READERS: dict[str, Callable[[Path], list[RawDeck]]] = {
+    ".txt": _read_text, ".dec": _read_text, ".deck": _read_text, ".json": _read_json_file,
+    ".csv": _read_sheets, ".tsv": _read_sheets, ".xlsx": _read_sheets, ".xlsm": _read_sheets, ".ods": _read_sheets}
+"""The decklist files deckcheck reads, by suffix (lower case), and the reader of each: `check FOLDER` checks
+exactly these files, and a file named directly is read by its suffix's reader (as text when it has another)."""
+
+
+def is_text_suffix(suffix: str) -> bool:
+    """Whether a file with this suffix is read as a text decklist (not by a file reader)."""
+    return READERS.get(suffix.lower(), _read_text) is _read_text
 
 
 def _cell(row: Sequence[object], i: int | None) -> str:

@@ -236,3 +236,103 @@ def test_a_game_is_one_module_and_one_registry_line():
     assert [p.message for p in problems] == ["unknown game; known: highlander, raven-stormcrow, taktik52"]
     hunter = card_from_row({"name": "Ann", "game": "raven-stormcrow", "type": "hunter"})
     assert hunter is not None and hunter.type == "Hunter"  # the game's card types, matched case-insensitively
+
+
+# -- every decklist file kind, named or in a folder ------------------------------------------------------
+DECK_HEADER: tuple[object, ...] = ("section", "quantity", "card", "set")
+DECK_ROWS: list[tuple[object, ...]] = [
+    ("Pre-Game", 1, "Connor MacLeod Persona", "SE"), ("Endurance", 4, "Upper Left Attack (1)", ""),
+    ("Endurance", 7, "Thrust (2)", "")]  # 7 Thrust: an HL-TITLE-MAX error, so the reports say something
+
+
+def _deck_text(path: Path) -> None:
+    lines = ["Format: type1e"]
+    for section, qty, card, set_code in DECK_ROWS:
+        lines += [f"{section}:", f"{qty} {card}" + (f" [{set_code}]" if set_code else "")]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _deck_json(path: Path) -> None:
+    sections: dict[str, list] = {}
+    for section, qty, card, set_code in DECK_ROWS:
+        item = {"card": card, "quantity": qty} | ({"set": set_code} if set_code else {})
+        sections.setdefault(str(section), []).append(item)
+    path.write_text(json.dumps({"format": "type1e", "sections": sections}), encoding="utf-8")
+
+
+def _deck_delimited(path: Path) -> None:
+    sep = "\t" if path.suffix == ".tsv" else ","
+    path.write_text("\n".join(sep.join(map(str, row)) for row in [DECK_HEADER] + DECK_ROWS)
+                    + "\n", encoding="utf-8")
+
+
+def _deck_workbook(path: Path) -> None:
+    import xlsxwriter
+    written = path.with_name(path.name + ".xlsx")
+    book = xlsxwriter.Workbook(str(written))
+    sheet = book.add_worksheet("Deck")
+    for r, row in enumerate([DECK_HEADER] + DECK_ROWS):
+        sheet.write_row(r, 0, row)
+    book.close()
+    written.rename(path)  # an .xlsm is an .xlsx that may hold macros: the same parts
+
+
+def _deck_ods(path: Path) -> None:
+    """An OpenDocument spreadsheet, written part by part (deckcheck writes none)."""
+    import zipfile
+    from xml.sax.saxutils import escape
+    ns = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+          'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+          'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"')
+
+    def cell(value: object) -> str:
+        if isinstance(value, int):
+            return f'<table:table-cell office:value-type="float" office:value="{value}"><text:p>{value}</text:p>' \
+                   '</table:table-cell>'
+        return f'<table:table-cell office:value-type="string"><text:p>{escape(str(value))}</text:p></table:table-cell>'
+    rows = "".join("<table:table-row>" + "".join(map(cell, row)) + "</table:table-row>"
+                   for row in [DECK_HEADER] + DECK_ROWS)
+    content = (f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {ns} office:version="1.2">'
+               f'<office:body><office:spreadsheet><table:table table:name="Deck">{rows}</table:table>'
+               '</office:spreadsheet></office:body></office:document-content>')
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+                'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+                '<manifest:file-entry manifest:full-path="/" '
+                'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
+                '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+                '</manifest:manifest>')
+    with zipfile.ZipFile(path, "w") as book:
+        book.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet", zipfile.ZIP_STORED)
+        book.writestr("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED)
+        book.writestr("content.xml", content, zipfile.ZIP_DEFLATED)
+
+
+DECK_WRITERS = {".txt": _deck_text, ".dec": _deck_text, ".deck": _deck_text, ".json": _deck_json,
+                ".csv": _deck_delimited, ".tsv": _deck_delimited, ".xlsx": _deck_workbook, ".xlsm": _deck_workbook,
+                ".ods": _deck_ods}
+
+
+def test_every_readable_decklist_kind_is_written_here():
+    """A suffix added to the readers' table needs a file of that kind in the tests below, and a word in the README."""
+    from deckcheck.importers.decklists import READERS
+    assert sorted(READERS) == sorted(DECK_WRITERS)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert [s for s in READERS if f"`{s}`" not in readme] == []
+
+
+def test_a_folder_checks_every_kind_a_named_file_is_read_as(tmp_path):
+    """`check FOLDER` checks each kind of decklist the readers read (it skipped .tsv, .xlsm and .ods), and each
+    report equals the one of the file named directly."""
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    for suffix, write in DECK_WRITERS.items():
+        write(folder / f"deck{suffix}")
+    (folder / "notes.md").write_text("1 Thrust\n", encoding="utf-8")  # not a decklist suffix: not in the walk
+    in_folder = deckcheck.check_file(folder)
+    assert sorted(Path(r.deck).suffix for r in in_folder) == sorted(DECK_WRITERS)
+    for report in in_folder:
+        (named,) = deckcheck.check_file(report.deck)
+        assert named.as_dict() == report.as_dict()
+        assert not report.input_errors, report.as_dict()
+        assert "HL-TITLE-MAX" in [i.rule for i in report.issues]
+        assert (report.counts, report.issues) == (in_folder[0].counts, in_folder[0].issues)  # one deck, nine files

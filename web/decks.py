@@ -16,7 +16,6 @@ from deckcheck.errors import DeckcheckError, DecklistError
 from deckcheck.report import InputProblem, Report
 
 PASTED = "-"  # the label of pasted text: what `deckcheck check -` calls standard input
-FILE_READER_SUFFIXES = (".json", ".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
 LABEL_MAX = 200
 
 
@@ -28,7 +27,8 @@ def label_of(filename: str | None) -> str:
 
 def is_text_upload(label: str | None) -> bool:
     """Whether an upload of this name is read as a text decklist (not by a file reader)."""
-    return PurePath(label or "").suffix.lower() not in FILE_READER_SUFFIXES
+    from deckcheck.importers.decklists import is_text_suffix
+    return is_text_suffix(PurePath(label or "").suffix)
 
 
 def read_text(text: str, label: str = PASTED) -> list[RawDeck]:
