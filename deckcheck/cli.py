@@ -4,110 +4,20 @@
 scripts; before every round), so they have a fast path: their options are parsed here with
 argparse and typer is not imported. typer 0.29 builds its parameters through pydantic, which alone
 costs more than checking a deck. Every other command, and --help or a usage error, goes through
-the typer app in deckcheck.commands, which defines the same options (a test runs both paths on the
-same arguments and compares the results).
+the typer app in deckcheck.commands, which defines the same options; both paths run the bodies in
+deckcheck.runner (a test runs both paths on the same arguments and compares the results).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Sequence
 
 from .errors import DeckcheckError
+from .runner import run_check, run_tournament, version_line
 
 FAST_PATH_OFF = "DECKCHECK_NO_FAST_PATH"
-
-
-_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
-
-
-def json_line(obj: object) -> str:
-    """One JSON line that every reader splits where it ends (str.splitlines() also breaks at U+0085,
-    U+2028 and U+2029: those are escaped), and that can be written as UTF-8 (a file name's undecodable
-    bytes are escaped too)."""
-    line = json.dumps(obj, ensure_ascii=False)
-    try:
-        line.encode("utf-8")
-    except UnicodeEncodeError:
-        line = json.dumps(obj)
-    return line.translate(_LINE_BREAKS) + "\n"
-
-
-def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Sequence, db: str | None,
-              quiet: bool = False) -> int:
-    """Check decklists and print their reports; return the exit code (the worst of the decks).
-
-    In a terminal each report is a panel; to a pipe or a file it is plain text, never cut to a
-    terminal's width; with quiet, one line per deck and, after several, a summary line.
-    """
-    from .api import Catalog, check_files
-    from .formats import get_format
-    from .plain import quiet_line, report_text, summary_line, todo_hint
-    from .report import worst_exit_code
-    if fmt:
-        get_format(fmt)
-    catalog = Catalog(db, cards)
-    for notice in catalog.notices:
-        from .render import clean
-        sys.stderr.write(f"notice: {clean(notice)}\n")
-    reports = []
-    out = None
-    plain = quiet or not (sys.stdout.isatty() or os.environ.get("FORCE_TERMINAL"))
-    for report in check_files(decks, catalog, fmt, details=not (as_json or plain)):
-        reports.append(report)
-        if as_json:
-            sys.stdout.write(json_line(report.as_dict()))
-        elif quiet:
-            sys.stdout.write(quiet_line(report) + "\n")
-        elif plain:
-            sys.stdout.write(report_text(report) + "\n")
-        else:
-            from .render import console, report_panel
-            out = out or console()
-            out.print(report_panel(report))
-    if not reports:
-        raise DeckcheckError("no decklist found in " + ", ".join(map(str, decks)))
-    if quiet and len(reports) > 1:
-        sys.stdout.write(summary_line(reports) + "\n")
-    hint = None if as_json else todo_hint(reports)
-    if hint:
-        sys.stderr.write(hint + "\n")
-    return worst_exit_code(reports)
-
-
-def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_json: bool, cards: Sequence,
-                   db: str | None) -> int:
-    """Check every deck of a tournament, print the summary (or JSON lines), write the report.
-
-    `--out -` writes the summary as CSV to standard output instead of the table.
-    """
-    from .api import check_tournament
-    from .render import console
-    if out == "-":
-        if as_json:
-            raise DeckcheckError("--out - and --json both write to standard output: give one of them")
-    elif out is not None:  # a report that cannot be written is refused before any deck is checked
-        from .importers.reports import check_report_target
-        check_report_target(out)
-    err = console(stderr=True)
-    tournament = check_tournament(inputs, fmt, cards, db, progress_console=None if as_json else err)
-    if out == "-":
-        from .importers.reports import write_summary_csv
-        write_summary_csv(sys.stdout, tournament)
-        return tournament.exit_code
-    if as_json:
-        for item in tournament.as_dicts():
-            sys.stdout.write(json_line(item))
-    else:
-        from .render import tournament_table
-        console().print(tournament_table(tournament))
-    if out is not None:
-        from .importers.reports import write_tournament_report
-        kind = write_tournament_report(out, tournament)
-        err.print(f"wrote the {kind} report to {out}", soft_wrap=True, markup=False)
-    return tournament.exit_code
 
 
 def _parser(prog: str, positional: str, with_out: bool) -> argparse.ArgumentParser:
@@ -151,15 +61,6 @@ def fast_path(argv: Sequence[str]) -> int | None:
 
 
 _CHECK_OPTIONS = {"--format", "-f", "--json", "--cards", "--db"}
-
-
-def version_line() -> str:
-    """`deckcheck 0.1.0` (the installed distribution's version)."""
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return f"deckcheck {version('deckcheck')}"
-    except PackageNotFoundError:
-        return "deckcheck (not installed)"
 
 
 class _BadArguments(Exception):

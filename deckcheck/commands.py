@@ -39,7 +39,7 @@ CardsOption = Annotated[Optional[List[Path]], typer.Option("--cards", help="A ca
 
 def _show_version(value: bool) -> None:
     if value:
-        from .cli import version_line
+        from .runner import version_line
         typer.echo(version_line())
         raise typer.Exit()
 
@@ -76,7 +76,7 @@ def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or fol
                                               "UNREADABLE — N errors, M warnings), then a summary line.")] = False,
           cards: CardsOption = None, db: DbOption = None) -> None:
     """Check decklists against a format: exit 0 legal, 1 not legal, 2 could not be checked."""
-    from .cli import run_check
+    from .runner import run_check
     raise typer.Exit(run_check(decks, format, as_json, cards or (), db, quiet))
 
 
@@ -174,7 +174,7 @@ def tournament_check(inputs: Annotated[List[str], typer.Argument(help="Folders o
                                                            "line instead of the table.")] = False,
                      cards: CardsOption = None, db: DbOption = None) -> None:
     """Check every deck of a tournament: exit 0 all legal, 1 some illegal, 2 some unreadable."""
-    from .cli import run_tournament
+    from .runner import run_tournament
     raise typer.Exit(run_tournament(inputs, format, str(out) if out else None, as_json, cards or (), db))
 
 

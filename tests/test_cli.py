@@ -200,6 +200,14 @@ def test_fast_path_does_not_import_typer(cli_env):
     assert r.stderr.strip().endswith("exit 0 False False"), r.stderr
 
 
+def test_commands_do_not_call_back_into_the_fast_path():
+    """commands (typer) and cli (argparse) share deckcheck.runner; commands imports nothing of cli."""
+    import ast
+    tree = ast.parse((ROOT / "deckcheck" / "commands.py").read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert "cli" not in imported and "deckcheck.cli" not in imported
+
+
 def test_check_usage_errors_go_to_typer(cli_env):
     r = run("check")
     assert r.returncode == 2 and "Missing argument" in r.stderr
