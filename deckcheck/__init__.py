@@ -6,6 +6,7 @@ The library (CONTRACTS §8) in one import:
     report = deckcheck.check_text(text, format="type1e")   # a Report; no database, no files
     reports = deckcheck.check_file("decks/connor.xlsx")    # one Report per deck in the file
     cards = deckcheck.read_card_sheet("my-2e-cards.csv")   # list of Card
+    found = deckcheck.card_source().search("kurgan")       # what `deckcheck cards search` lists
 
 The core (this package without `cli`, `commands`, `render`, `api`, `library` and `frames`)
 imports only the standard library; those modules import storage, files and pandas when called.
@@ -18,7 +19,8 @@ from .decks import Deck, Entry
 from .errors import (AmbiguousCardError, CardNotFoundError, CardSheetError, DeckcheckError, DecklistError,
                      UnknownCardError, UnknownFormatError)
 from .formats import Format, all_formats, get_format
-from .library import check_file, check_text, read_card_sheet
+from .api import CardSource, CollectionApp
+from .library import card_source, check_file, check_text, read_card_sheet
 from .report import InputProblem, Issue, Report
 from .rules import Params, Rule
 from .stats import DeckStats
@@ -26,8 +28,8 @@ from .statsapi import deck_diff, deck_stats
 from .tournament import Tournament
 
 __version__ = "0.1.0"
-__all__ = ["AmbiguousCardError", "Card", "CardIndex", "CardNotFoundError", "CardSheetError", "Deck", "DeckStats",
-           "DeckcheckError", "DecklistError", "Entry", "Format", "InputProblem", "Issue", "Modifiers", "Params",
-           "RawDeck", "Report", "Rule", "Tournament", "UnknownCardError", "UnknownFormatError", "all_formats",
-           "check_file", "check_raw", "check_text", "deck_diff", "deck_stats", "get_format", "parse_text",
-           "read_card_sheet", "validate"]
+__all__ = ["AmbiguousCardError", "Card", "CardIndex", "CardNotFoundError", "CardSheetError", "CardSource",
+           "CollectionApp", "Deck", "DeckStats", "DeckcheckError", "DecklistError", "Entry", "Format", "InputProblem",
+           "Issue", "Modifiers", "Params", "RawDeck", "Report", "Rule", "Tournament", "UnknownCardError",
+           "UnknownFormatError", "all_formats", "card_source", "check_file", "check_raw", "check_text", "deck_diff",
+           "deck_stats", "get_format", "parse_text", "read_card_sheet", "validate"]

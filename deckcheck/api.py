@@ -5,14 +5,18 @@ importing them only when called.
 """
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .cards import Card
+from .cardstats import FieldStat
 from .cardsheet import SheetCard
 from .catalog import CardIndex, CardSet
 from .check import check_raw
+from .decks import Deck
 from .errors import DeckcheckError
 from .formats import Format
 from .provenance import Provenance
@@ -111,6 +115,73 @@ class CardSource:
             self._indexes[key] = CardIndex(cards, closest_names, bundled_sets())
         return self._indexes[key]
 
+    def search(self, text: str) -> list[Card]:
+        """The cards whose name, title, Immortal, type, set or weapon contains the text (`cards search`)."""
+        from .cardstats import search
+        return search(self.cards(), text)
+
+    def find(self, name: str) -> list[Card]:
+        """The card of this id, or every card the name names (`[SET]` picks printings), as `cards show` shows.
+
+        UnknownCardError (with suggestions) when nothing matches, as a decklist line would get it.
+        """
+        from .errors import UnknownCardError
+        index = self.index_all()
+        found = [c for c in index.cards if c.id == name] or index.matches(name)
+        if not found:
+            index.lookup(name)  # raises the error a decklist line would get: unknown card, set or number
+            raise UnknownCardError(name, "unknown card", index.suggest(name))
+        return found
+
+    def set_counts(self) -> list[SetCount]:
+        """Every set with how many of these cards it holds (`cards sets`)."""
+        from collections import Counter
+        index = self.index_all()
+        held = Counter(index.set_code(c.set) for c in index.cards if c.set)
+        return [SetCount(s.code, s.name, s.edition, s.year, held.get(s.code, 0)) for s in index.sets]
+
+    def card_stats(self) -> CardStats:
+        """How many cards by game, edition, set and type, and how much of each rules field is known (`cards stats`)."""
+        from .cardstats import counts, field_stats
+        cards = self.cards()
+        return CardStats(len(cards), counts(cards), field_stats(cards, self.sources()))
+
+    def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
+        """Where each value of the stored cards came from (card id -> field -> provenance)."""
+        raise NotImplementedError
+
+    def sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
+        """Where each value of the cards came from (card id -> field -> provenance), this run's sheets included."""
+        found = self.stored_sources(ids)
+        for row in self._overlay():
+            if ids is None or row.card.id in ids:
+                found.setdefault(row.card.id, {}).update(row.sources)
+        return found
+
+
+@dataclass(frozen=True)
+class SetCount:
+    """A set and how many cards of it the catalogue holds; `as_dict()` is a line of `cards sets --json`."""
+
+    code: str
+    name: str
+    edition: int | None
+    year: str | None
+    cards: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {"code": self.code, "name": self.name, "edition": self.edition or None, "year": self.year or None,
+                "cards": self.cards}
+
+
+@dataclass(frozen=True)
+class CardStats:
+    """What `cards stats` prints: the number of cards, counts by game/edition/set/type, and per-field known counts."""
+
+    cards: int
+    counts: dict[str, Counter[str]]
+    fields: list[FieldStat]
+
 
 class Catalog(CardSource):
     """The cards a command sees: the stored database (CONTRACTS §5), overlaid by this run's cards and sheets."""
@@ -124,14 +195,10 @@ class Catalog(CardSource):
         """The database's cards (of one game)."""
         return self.store.cards(game)
 
-    def sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
-        """Where each value of the cards came from (card id -> field -> provenance), this run's sheets included."""
+    def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
+        """Where each value of the database's cards came from."""
         from .db.updates import stored_sources
-        found = stored_sources(self.store, ids)
-        for row in self._overlay():
-            if ids is None or row.card.id in ids:
-                found.setdefault(row.card.id, {}).update(row.sources)
-        return found
+        return stored_sources(self.store, ids)
 
 
 class BundledCards(CardSource):
@@ -141,12 +208,23 @@ class BundledCards(CardSource):
         """The bundled cards (of one game), in the order a database returns them."""
         return [c for c in _bundled() if game is None or c.game == game]
 
+    def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
+        """Where each value of the bundled cards came from, as a new database records it."""
+        return {row.card.id: dict(row.sources) for row in _bundled_rows() if ids is None or row.card.id in ids}
+
+
+@lru_cache(maxsize=1)
+def _bundled_rows() -> tuple[SheetCard, ...]:
+    """The rows of the bundled card sheets (cards and the provenance of their values), read once per process."""
+    from .db.store import bundled_rows
+    return tuple(bundled_rows())
+
 
 @lru_cache(maxsize=1)
 def _bundled() -> tuple[Card, ...]:
-    """The bundled card sheets, read once per process, sorted like the database's `order by game, edition, set, id`."""
-    from .db.store import bundled_cards
-    return tuple(sorted(bundled_cards(), key=lambda c: (c.game, c.edition, c.set is not None, c.set or "", c.id)))
+    """The bundled cards, sorted like the database's `order by game, edition, set, id`."""
+    return tuple(sorted((row.card for row in _bundled_rows()),
+                        key=lambda c: (c.game, c.edition, c.set is not None, c.set or "", c.id)))
 
 
 class UnreadableFolder(DeckcheckError):
@@ -388,6 +466,34 @@ class CollectionApp:
                 _fmt, _text, entries = self.collections.deck(name)
                 out[name] = [(card, q) for card, _section, q in entries]
         return out
+
+    def entries(self, collection: str = "main", filter_text: str | None = None):
+        """A collection's entries (deckcheck.collection.Holdings), only those holding the text when one is given."""
+        from .collection import Holdings, filter_holdings
+        holdings = self.collections.holdings(collection)
+        return Holdings(filter_holdings(holdings, filter_text)) if filter_text else holdings
+
+    def stats(self, collection: str = "main"):
+        """What a collection holds (deckcheck.collection.CollectionStats): `collection stats`."""
+        from .collection import collection_stats
+        return collection_stats(collection, self.collections.holdings(collection), self.collections.cards.values())
+
+    def missing(self, decks: Sequence[str], collection: str = "main"):
+        """What each deck (a decklist file or folder, or a saved deck's name) and all together still lack from the
+        collection (deckcheck.collection.Missing; `as_dict(collection)` is `collection missing --json`)."""
+        from .collection import missing
+        return missing(self.decks_named(decks), self.collections.holdings(collection))
+
+    def trades(self, collection: str = "main"):
+        """Cards held beyond what the saved decks use, and cards marked for trade (deckcheck.collection.Surplus)."""
+        from .collection import trades
+        return trades(self.collections.holdings(collection), self.collections.used_by_decks())
+
+    def saved_deck(self, name: str) -> tuple[Deck, Format, str]:
+        """A saved deck rebuilt from its stored cards: (deck, its format, its decklist text)."""
+        from .formats import get_format
+        fmt, text, entries = self.collections.deck(name)
+        return Deck.from_entries(entries, name, fmt), get_format(fmt), text
 
     def save_deck(self, name: str, path: str, fmt_name: str | None = None) -> tuple[bool, Report]:
         """Resolve a decklist file and keep it under a name; return (replaced, its check report)."""

@@ -1,4 +1,4 @@
-"""What the card data holds and lacks: per-field known counts, and data problems (lint)."""
+"""What the card data holds and lacks: per-field known counts, data problems (lint), and search."""
 from __future__ import annotations
 
 from collections import Counter
@@ -7,6 +7,7 @@ from typing import Iterable, Mapping
 
 from .cards import GEM_COLOURS, Card
 from .provenance import KINDS, Provenance
+from .text import normalize
 
 GRID_TYPES = ("Attack", "Special Attack", "Block")
 
@@ -101,3 +102,11 @@ def lint(cards: Iterable[Card]) -> list[Lint]:
         if c.is_persona and c.immortal is None:
             out.append(Lint(c.id, c.name, "Persona with no Immortal name"))
     return out
+
+
+def search(cards: Iterable[Card], text: str) -> list[Card]:
+    """The cards whose name, title, Immortal, type, set or weapon contains the text (case and accents folded)."""
+    needle = normalize(text)
+    return [c for c in cards
+            if needle in normalize(" ".join(filter(None, (c.name, c.title, c.immortal, c.type, c.set, c.weapon))))]
+

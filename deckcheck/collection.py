@@ -319,6 +319,14 @@ class Missing:
     per_deck: dict[str, list[Need]] = field(default_factory=dict)
     together: list[Need] = field(default_factory=list)
 
+    def as_dict(self, collection: str) -> dict[str, Any]:
+        """The JSON object of `collection missing --json`: per deck and together, each card needed, owned, short."""
+        def rows(needs: list[Need]) -> list[dict[str, Any]]:
+            return [{"card": n.card.name, "set": n.card.set, "needed": n.needed, "owned": n.owned, "short": n.short}
+                    for n in needs]
+        return {"collection": collection, "decks": {k: rows(v) for k, v in self.per_deck.items()},
+                "together": rows(self.together)}
+
 
 def owned_by_card(holdings: Iterable[Holding]) -> dict[tuple, int]:
     """Copies owned per card as the rules see it (printings that differ only in set or picture count together)."""
@@ -366,6 +374,11 @@ class Surplus:
         """Copies beyond what the decks use."""
         return max(0, self.owned - self.used)
 
+    def as_dict(self) -> dict[str, Any]:
+        """One item of `collection trades --json`."""
+        return {"card": self.card.name, "set": self.card.set, "owned": self.owned, "used": self.used,
+                "spare": self.spare, "marked_for_trade": self.marked}
+
 
 def trades(holdings: Sequence[Holding], used: Mapping[tuple, int]) -> list[Surplus]:
     """Cards whose copies exceed what the saved decks use, and cards marked for trade."""
@@ -386,4 +399,41 @@ def set_completion(cards: Iterable[Card], holdings: Iterable[Holding], edition: 
             printings[c.set].add(c.id)
     held = {h.card.id for h in holdings if h.quantity > 0}
     return [(s, len(ids & held), len(ids)) for s, ids in printings.items()]
+
+
+def filter_holdings(holdings: Iterable[Holding], text: str) -> list[Holding]:
+    """The entries whose card name, set, location, notes or language contains the text (case and accents folded)."""
+    needle = normalize(text)
+    return [h for h in holdings
+            if needle in normalize(" ".join((h.card.name, h.card.set or "", h.location, h.notes, h.language)))]
+
+
+@dataclass
+class CollectionStats:
+    """What a collection holds: copies, distinct cards and printings, value, by set and edition, set completion."""
+
+    collection: str
+    cards: int
+    distinct: int  # distinct cards as the rules see them (printings of one card count once)
+    printings: int
+    value: dict[str, Decimal]  # currency -> the priced entries' total
+    unpriced: int  # entries without a price
+    by_set: dict[str, int]  # set code ("?" when unknown) -> copies, by code
+    by_edition: dict[str, int]
+    completion: list[tuple[str, int, int]]  # 1st-edition sets: (set, printings owned, printings in the set)
+
+
+def collection_stats(collection: str, holdings: Sequence[Holding], cards: Iterable[Card]) -> CollectionStats:
+    """The statistics of a collection's entries; `cards` are every card, for how complete each 1st-edition set is."""
+    by_set: dict[str, int] = defaultdict(int)
+    by_edition: dict[str, int] = defaultdict(int)
+    for h in holdings:
+        by_set[h.card.set or "?"] += h.quantity
+        by_edition[str(h.card.edition)] += h.quantity
+    worth, unpriced = value(holdings)
+    return CollectionStats(collection, sum(h.quantity for h in holdings),
+                           len({h.card.rules_key for h in holdings if h.quantity}),
+                           len({h.card.id for h in holdings if h.quantity}), worth, unpriced,
+                           dict(sorted(by_set.items())), dict(sorted(by_edition.items())),
+                           set_completion(cards, holdings))
 

@@ -200,7 +200,7 @@ def taktik_deal(hands: Annotated[Optional[Path], typer.Argument(help="Each playe
     else:
         raise DeckcheckError("name a file of dealt cards, or --seed N for a random deal")
     if as_json:
-        sys.stdout.write(json.dumps(_opening_json(opening), ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(opening.as_dict(), ensure_ascii=False) + "\n")
         return
     from .render import simple_table
     rows = []
@@ -217,14 +217,6 @@ def taktik_deal(hands: Annotated[Optional[Path], typer.Argument(help="Each playe
     else:
         out.print(f"{', '.join(opening.tie)} tie on Life Points and Shield; the rules do not say who begins then.",
                   soft_wrap=True, markup=False)
-
-
-def _opening_json(opening) -> dict:
-    return {"players": [{"player": h.player, "cards": [c.name for c in h.cards],
-                         "life_points": h.life_points, "life_cards": [c.name for c in h.life_cards],
-                         "shield": h.shield, "shield_card": h.shield_card.name, "may_redeal": h.may_redeal,
-                         "redeals": [[c.name for c in r] for r in h.redeals]} for h in opening.hands],
-            "starter": opening.starter, "tie": opening.tie}
 
 
 # -- cards ----------------------------------------------------------------------------------------
@@ -288,10 +280,7 @@ def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most thi
     """Find cards whose name, title, Immortal, type or set contains the text."""
     from .api import Catalog
     from .render import simple_table
-    from .text import normalize
-    needle = normalize(text)
-    found = [c for c in Catalog(db, cards or ()).cards()
-             if needle in normalize(" ".join(filter(None, (c.name, c.title, c.immortal, c.type, c.set, c.weapon))))]
+    found = Catalog(db, cards or ()).search(text)
     rows = [(c.name, c.set, c.type or "unknown", c.immortal or "", c.edition, c.id) for c in found[:limit]]
     shown = f", first {limit}" if len(found) > limit else ""
     _console().print(simple_table(f"{_plural(len(found), 'card')} match {text!r}{shown}",
@@ -304,14 +293,9 @@ def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most thi
 def cards_show(name: str, cards: CardsOption = None, db: DbOption = None) -> None:
     """Show a card (or every card a name matches) with its rules data and grid."""
     from .api import Catalog
-    from .errors import UnknownCardError
     from .render import card_panel
     catalog = Catalog(db, cards or ())
-    index = catalog.index_all()
-    found = [c for c in index.cards if c.id == name] or index.matches(name)
-    if not found:
-        index.lookup(name)  # raises the error a decklist line would get: unknown card, set or number
-        raise UnknownCardError(name, "unknown card", index.suggest(name))
+    found = catalog.find(name)
     out = _console()
     sources = catalog.sources([c.id for c in found])
     for card in found:
@@ -322,18 +306,14 @@ def cards_show(name: str, cards: CardsOption = None, db: DbOption = None) -> Non
 def cards_sets(as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines.")] = False,
                cards: CardsOption = None, db: DbOption = None) -> None:
     """List the sets: code, name, edition, year and how many cards. Write `[CODE]` or `[Name]` after a card."""
-    from collections import Counter
-
     from .api import Catalog
     from .render import simple_table
-    index = Catalog(db, cards or ()).index_all()
-    held = Counter(index.set_code(c.set) for c in index.cards if c.set)
-    rows = [(s.code, s.name, s.edition or "", s.year or "", held.get(s.code, 0)) for s in index.sets]
+    sets = Catalog(db, cards or ()).set_counts()
     if as_json:
-        for code, name, edition, year, count in rows:
-            typer.echo(json.dumps({"code": code, "name": name, "edition": edition or None, "year": year or None,
-                                   "cards": count}, ensure_ascii=False))
+        for s in sets:
+            typer.echo(json.dumps(s.as_dict(), ensure_ascii=False))
         return
+    rows = [(s.code, s.name, s.edition or "", s.year or "", s.cards) for s in sets]
     _console().print(simple_table(f"{len(rows)} sets", ("code", "name", "edition", "year", "cards"), rows,
                                   justify_right=("cards",)))
 
@@ -373,21 +353,18 @@ def cards_todo(decks: Annotated[List[str], typer.Argument(help="Decklist files o
 def cards_stats(cards: CardsOption = None, db: DbOption = None) -> None:
     """How many cards, by game, edition, set and type, and for how many each rules field is known."""
     from .api import Catalog
-    from .cardstats import counts, field_stats
     from .render import simple_table
-    catalog = Catalog(db, cards or ())
-    all_cards = catalog.cards()
+    found = Catalog(db, cards or ()).card_stats()
     out = _console()
-    out.print(f"[bold]{len(all_cards)} cards[/]")
-    for key, counter in counts(all_cards).items():
+    out.print(f"[bold]{found.cards} cards[/]")
+    for key, counter in found.counts.items():
         rows = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
         out.print(simple_table(f"by {key}", (key, "cards"), rows, justify_right=("cards",)))
-    stats = field_stats(all_cards, catalog.sources())
     out.print(simple_table("Highlander rules data: how much is known, and from which kind of source",
                            ("field", "applies to", "known", "of", "%", "from"),
                            [(s.field, s.applies_to, s.known, s.total,
                              f"{100 * s.known / s.total:.0f}%" if s.total else "—", s.kinds_text())
-                            for s in stats],
+                            for s in found.fields],
                            justify_right=("known", "of", "%")))
 
 
@@ -581,12 +558,7 @@ def collection_list(filter_text: Annotated[Optional[str], typer.Option("--filter
                     collection: CollectionOption = "main", db: DbOption = None) -> None:
     """List what a collection holds."""
     from .render import simple_table
-    from .text import normalize
-    holdings = _collection_app(db).collections.holdings(collection)
-    if filter_text:
-        needle = normalize(filter_text)
-        holdings = [h for h in holdings if needle in normalize(" ".join(
-            (h.card.name, h.card.set or "", h.location, h.notes, h.language)))]
+    holdings = _collection_app(db).entries(collection, filter_text)
     rows = [(h.card.name, h.card.set, h.quantity, h.condition, h.language, "foil" if h.foil else "",
              h.trade_quantity or "", h.want_quantity or "", h.location) for h in holdings[:limit]]
     from .plain import plural
@@ -599,35 +571,21 @@ def collection_list(filter_text: Annotated[Optional[str], typer.Option("--filter
 @collection_app.command("stats")
 def collection_stats(collection: CollectionOption = "main", db: DbOption = None) -> None:
     """Cards, distinct cards, by set and edition, and how complete each 1st-edition set is."""
-    from collections import Counter
-
-    from .collection import set_completion
-    from .render import simple_table
-    app_ = _collection_app(db)
-    holdings = app_.collections.holdings(collection)
-    out = _console()
-    total = sum(h.quantity for h in holdings)
-    distinct = len({h.card.rules_key for h in holdings if h.quantity})
-    from .collection import value
     from .plain import plural
-    out.print(f"{collection}: {plural(total, 'card')}, {plural(distinct, 'distinct card')}, "
-              f"{plural(len({h.card.id for h in holdings if h.quantity}), 'distinct printing')}", soft_wrap=True,
-              markup=False)
-    worth, unpriced = value(holdings)
-    if worth or unpriced:
+    from .render import simple_table
+    found = _collection_app(db).stats(collection)
+    out = _console()
+    out.print(f"{collection}: {plural(found.cards, 'card')}, {plural(found.distinct, 'distinct card')}, "
+              f"{plural(found.printings, 'distinct printing')}", soft_wrap=True, markup=False)
+    if found.value or found.unpriced:
         amounts = ", ".join(f"{cur}{amount:,.2f}" if len(cur) == 1 else f"{amount:,.2f} {cur}".rstrip()
-                            for cur, amount in sorted(worth.items()))
-        out.print(f"value: {amounts or 'unknown'}" + (f" ({plural(unpriced, 'entry', 'entries')} without a price)"
-                                                      if unpriced else ""), soft_wrap=True, markup=False)
-    by_set: Counter[str] = Counter()
-    by_edition: Counter[str] = Counter()
-    for h in holdings:
-        by_set[h.card.set or "?"] += h.quantity
-        by_edition[str(h.card.edition)] += h.quantity
-    out.print(simple_table("by set", ("set", "cards"), sorted(by_set.items()), justify_right=("cards",)))
-    out.print(simple_table("by edition", ("edition", "cards"), sorted(by_edition.items()), justify_right=("cards",)))
-    rows = [(s, owned, of, f"{100 * owned / of:.1f}%") for s, owned, of in
-            set_completion(app_.collections.cards.values(), holdings)]
+                            for cur, amount in sorted(found.value.items()))
+        out.print(f"value: {amounts or 'unknown'}" + (f" ({plural(found.unpriced, 'entry', 'entries')} without a "
+                                                      "price)" if found.unpriced else ""), soft_wrap=True, markup=False)
+    out.print(simple_table("by set", ("set", "cards"), list(found.by_set.items()), justify_right=("cards",)))
+    out.print(simple_table("by edition", ("edition", "cards"), list(found.by_edition.items()),
+                           justify_right=("cards",)))
+    rows = [(s, owned, of, f"{100 * owned / of:.1f}%") for s, owned, of in found.completion]
     out.print(simple_table("1st-edition sets: printings owned", ("set", "owned", "of", "complete"), rows,
                            justify_right=("owned", "of", "complete")))
 
@@ -640,21 +598,14 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
                                                                    "collection import reads back.")] = None,
                        collection: CollectionOption = "main", db: DbOption = None) -> None:
     """What each deck, and all of them together, still lack: needed, owned, short."""
-    from .collection import Holding, missing
+    from .collection import Holding
     if out is not None:
         from .importers.collection import SHEET_SUFFIXES
         from .importers.writers import check_target
         check_target(out, SHEET_SUFFIXES)
-    app_ = _collection_app(db)
-    result = missing(app_.decks_named(decks), app_.collections.holdings(collection))
-
-    def rows(needs):
-        return [{"card": n.card.name, "set": n.card.set, "needed": n.needed, "owned": n.owned, "short": n.short}
-                for n in needs]
+    result = _collection_app(db).missing(decks, collection)
     if as_json:
-        sys.stdout.write(json.dumps({"collection": collection, "decks": {k: rows(v) for k, v in
-                                                                         result.per_deck.items()},
-                                     "together": rows(result.together)}, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(result.as_dict(collection), ensure_ascii=False) + "\n")
     else:
         from .render import simple_table
         console = _console()
@@ -676,12 +627,9 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
 def collection_trades(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
                       collection: CollectionOption = "main", db: DbOption = None) -> None:
     """Cards held beyond what the saved decks use, and cards marked for trade."""
-    from .collection import trades
-    app_ = _collection_app(db)
-    found = trades(app_.collections.holdings(collection), app_.collections.used_by_decks())
+    found = _collection_app(db).trades(collection)
     if as_json:
-        sys.stdout.write(json.dumps([{"card": s.card.name, "set": s.card.set, "owned": s.owned, "used": s.used,
-                                      "spare": s.spare, "marked_for_trade": s.marked} for s in found]) + "\n")
+        sys.stdout.write(json.dumps([s.as_dict() for s in found]) + "\n")
         return
     from .render import simple_table
     _console().print(simple_table(f"{collection}: {len(found)} cards to trade", ("card", "set", "owned",
@@ -714,13 +662,8 @@ def deck_list(db: DbOption = None) -> None:
 def deck_show(name: str, db: DbOption = None) -> None:
     """A saved deck: its list and its check report."""
     from .check import validate
-    from .decks import Deck
     from .render import report_panel
-    app_ = _collection_app(db)
-    fmt, text, entries = app_.collections.deck(name)
-    deck = Deck(source=name)
-    for card, section, q in entries:
-        deck.add(card, q, section)
+    deck, fmt, text = _collection_app(db).saved_deck(name)
     out = _console()
     out.print(text, markup=False, highlight=False)
     out.print(report_panel(validate(deck, fmt, details=True)))

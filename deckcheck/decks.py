@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .cards import Card
 from .catalog import CardIndex, Context
@@ -55,6 +55,15 @@ class Deck:
             return
         entry = self._by_key[key] = Entry(card, quantity, section, line, attach)
         self.entries.append(entry)
+
+    @classmethod
+    def from_entries(cls, entries: Iterable[tuple[Card, str, int]], source: str = "",
+                     declared_format: str | None = None) -> "Deck":
+        """A deck of resolved (card, section, quantity) entries, as a saved deck keeps them."""
+        deck = cls(source=source, declared_format=declared_format)
+        for card, section, quantity in entries:
+            deck.add(card, quantity, section)
+        return deck
 
     def section(self, name: str) -> list[Entry]:
         """The entries of one section."""

@@ -18,7 +18,9 @@ from .formats import get_format
 from .report import Report
 
 
-def _cards(cards: Iterable[Card], db: str | None) -> CardSource:
+def card_source(cards: Iterable[Card] = (), db: str | None = None) -> CardSource:
+    """The cards a call sees: the bundled cards (or those of the database `db`), with `cards` added or replacing
+    cards of the same id. Its methods are the card commands: `search`, `find`, `set_counts`, `card_stats`."""
     return Catalog(db, cards=cards) if db else BundledCards(cards)
 
 
@@ -34,7 +36,7 @@ def check_text(text: str, format: str | None = None, *, cards: Iterable[Card] = 
     """
     if format:
         get_format(format)
-    return check_raw(parse_text(text, source), _cards(cards, db).index, format)
+    return check_raw(parse_text(text, source), card_source(cards, db).index, format)
 
 
 def check_file(path: str | Path, format: str | None = None, *, cards: Iterable[Card] = (),
@@ -46,7 +48,7 @@ def check_file(path: str | Path, format: str | None = None, *, cards: Iterable[C
     """
     if format:
         get_format(format)
-    return list(check_files([path], _cards(cards, db), format))
+    return list(check_files([path], card_source(cards, db), format))
 
 
 def read_card_sheet(path: str | Path) -> list[Card]:

@@ -126,10 +126,7 @@ def saved_deck(name: str, collections: "Collections", format: str | None = None)
     except DeckcheckError as exc:  # Collections.deck raises it for a missing name only
         raise NoSavedDeckError(name, str(exc)) from exc
     fmt = require_highlander(get_format(format or saved_format))
-    deck = Deck(source=name, declared_format=saved_format)
-    for card, section, quantity in entries:
-        deck.add(card, quantity, section)
-    return deck, fmt
+    return Deck.from_entries(entries, name, saved_format), fmt
 
 
 def load_decks(name: str, catalog: "Catalog", format: str | None = None,

@@ -336,3 +336,90 @@ def test_a_folder_checks_every_kind_a_named_file_is_read_as(tmp_path):
         assert not report.input_errors, report.as_dict()
         assert "HL-TITLE-MAX" in [i.rule for i in report.issues]
         assert (report.counts, report.issues) == (in_folder[0].counts, in_folder[0].issues)  # one deck, nine files
+
+
+# -- the card and collection commands as library calls -----------------------------------------------------
+def test_card_search_finds_any_field_folded():
+    """`cards search` is CardSource.search: name, title, Immortal, type, set or weapon, case and accents folded."""
+    source = deckcheck.card_source()
+    found = source.search("KURGAN")
+    assert [c.id for c in found] == [c.id for c in source.search("kurgan")] and len(found) > 5
+    assert all("kurgan" in " ".join(filter(None, (c.name, c.immortal))).lower() for c in found)
+    odd = deckcheck.Card(id="X-1", name="Odd Card", title="Odd Card", type="Attack", weapon="Zweihänder")
+    assert [c.id for c in deckcheck.card_source(cards=[odd]).search("zweihander")] == ["X-1"]
+    assert source.search("zweihander") == [] and source.search("zzzzqq") == []
+
+
+def test_card_find_by_id_name_or_set_and_unknown_names():
+    source = deckcheck.card_source()
+    thrusts = source.find("Thrust [ME]")
+    assert thrusts and {c.set for c in thrusts} == {"ME"} and {c.title for c in thrusts} == {"Thrust"}
+    assert source.find(thrusts[0].id) == [thrusts[0]]
+    with pytest.raises(deckcheck.UnknownCardError) as caught:
+        source.find("Upper Left Atack")
+    assert caught.value.suggestions[0] == "Upper Left Attack"
+
+
+def test_set_counts_and_card_stats_equal_a_new_database(shared_db):
+    """The bundled cards (no database) give what `cards sets` and `cards stats` print from a new database."""
+    bundled, stored = deckcheck.card_source(), deckcheck.card_source(db=shared_db)
+    sets = bundled.set_counts()
+    assert sets == stored.set_counts()
+    assert sum(s.cards for s in sets) == sum(1 for c in bundled.cards() if c.set)
+    series = next(s for s in sets if s.code == "SE")
+    assert series.as_dict() == {"code": "SE", "name": "Series Edition", "edition": 1, "year": "1995",
+                                "cards": sum(1 for c in bundled.cards() if c.set == "SE")}
+    stats = bundled.card_stats()
+    assert stats == stored.card_stats()
+    assert stats.cards == len(bundled.cards()) == sum(stats.counts["game"].values())
+    text = next(f for f in stats.fields if f.field == "text")
+    assert text.known == sum(1 for c in bundled.cards() if c.text) and sum(n for _k, n in text.kinds) == text.known
+
+
+def test_collection_calls_behind_the_collection_and_deck_commands(tmp_path):
+    app = deckcheck.CollectionApp(f"sqlite:///{tmp_path / 'c.db'}")
+    app.import_sheet(EXAMPLES / "collection" / "my-binder.csv")
+    app.import_sheet(EXAMPLES / "collection" / "deckbox-export.csv", "other")
+    stats = app.stats()
+    assert (stats.collection, stats.cards, stats.distinct, stats.printings) == ("main", 12, 6, 6)
+    assert (stats.value, stats.unpriced) == ({}, 6)
+    assert stats.by_set == {"ME": 9, "SE": 1, "WC": 2} and stats.by_edition == {"1": 12}
+    assert ("SE", 1, sum(1 for c in app.collections.cards.values()
+                         if c.set == "SE" and c.game == "highlander")) in stats.completion
+    assert app.stats("other").cards == 3
+    assert [h.card.name for h in app.entries("main", "BINDER 2")] == ["Thrust (2)", "Upper Left Attack (1)"]
+    assert [h.card.name for h in app.entries("main", "german")] == ["Back Away (Kern)"]
+    assert len(app.entries()) == 6 and app.entries().records()[0]["collection"] == "main"
+
+    connor = EXAMPLES / "decks" / "type1e-connor-legal.txt"
+    needs = app.missing([str(connor)])
+    assert needs.together and all(n.short == n.needed - n.owned > 0 for n in needs.together)
+    assert not [n for n in needs.together if n.card.title == "Thrust"]  # 4 Thrust (2) needed, 4 owned
+    as_json = needs.as_dict("main")
+    assert list(as_json) == ["collection", "decks", "together"] and list(as_json["decks"]) == [str(connor)]
+    assert as_json["together"] == as_json["decks"][str(connor)]  # one deck: together is that deck
+    ula = next(row for row in as_json["together"] if row["card"] == "Upper Left Attack (1)")
+    assert ula == {"card": "Upper Left Attack (1)", "set": "ME", "needed": 4, "owned": 3, "short": 1}
+
+    app.save_deck("connor", str(connor))
+    deck, fmt, text = app.saved_deck("connor")
+    assert (deck.source, fmt.name) == ("connor", "type1e")
+    by_text = deckcheck.check_text(text)
+    assert deckcheck.validate(deck, fmt).issues == by_text.issues and by_text.legal is True
+    assert sum(e.quantity for e in deck.entries) == sum(by_text.counts.values())
+    spare = {s.card.name: s.as_dict() for s in app.trades()}
+    assert spare["Back Away (Kern)"] == {"card": "Back Away (Kern)", "set": "WC", "owned": 2, "used": 0, "spare": 2,
+                                         "marked_for_trade": 2}
+    assert all(s["spare"] == max(0, s["owned"] - s["used"]) for s in spare.values())
+
+
+def test_taktik_opening_as_dict():
+    from deckcheck.games import taktik
+    opening = taktik.deal(3, seed=7)
+    data = opening.as_dict()
+    assert list(data) == ["players", "starter", "tie"] and data["starter"] == opening.starter
+    first, hand = data["players"][0], opening.hands[0]
+    assert first == {"player": hand.player, "cards": [c.name for c in hand.cards], "life_points": hand.life_points,
+                     "life_cards": [c.name for c in hand.life_cards], "shield": hand.shield,
+                     "shield_card": hand.shield_card.name, "may_redeal": hand.may_redeal, "redeals": []}
+    assert hand.life_points == sum(taktik._value(c) for c in hand.life_cards)

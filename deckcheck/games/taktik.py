@@ -237,6 +237,14 @@ class Opening:
     starter: str | None
     tie: list[str] = field(default_factory=list)
 
+    def as_dict(self) -> dict:
+        """The JSON object of `taktik deal --json`: every player's cards, LP, Shield and redeals; who begins."""
+        return {"players": [{"player": h.player, "cards": [c.name for c in h.cards],
+                             "life_points": h.life_points, "life_cards": [c.name for c in h.life_cards],
+                             "shield": h.shield, "shield_card": h.shield_card.name, "may_redeal": h.may_redeal,
+                             "redeals": [[c.name for c in r] for r in h.redeals]} for h in self.hands],
+                "starter": self.starter, "tie": self.tie}
+
 
 def starting_player(hands: Sequence[Hand]) -> tuple[str | None, list[str]]:
     """The fewest LP begins; a tie goes to the lower Shield. A tie on both is not decided by the rules."""
