@@ -112,6 +112,37 @@ def cli_env(shared_db, monkeypatch):
     return shared_db
 
 
+# -- collections (test_collection*.py) -------------------------------------------------------------
+COLLECTION_HEADER = "card,set,quantity,condition,language,foil,trade_quantity,want_quantity,location,notes\n"
+
+
+@pytest.fixture
+def collection_app(db_url):
+    """Collections and saved decks on a new database of each kind."""
+    from deckcheck.api import CollectionApp
+    return CollectionApp(db_url)
+
+
+def sheet(tmp_path: Path, text: str, name: str = "c.csv") -> Path:
+    """A collection sheet (or any small file) written in the test's folder."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def totals(collection_app, name: str = "main") -> list[tuple]:
+    """Every entry of a collection as a comparable tuple: card, condition, language, foil, counts, notes, price."""
+    return sorted((h.card.id, h.condition, h.language, h.foil, h.quantity, h.trade_quantity, h.want_quantity,
+                   h.location, h.notes, h.price) for h in collection_app.collections.holdings(name))
+
+
+# -- the tournament desk (db/test_desk_library.py, web/test_desk.py) -------------------------------------
+EXAMPLE_DECKS = ROOT / "examples" / "decks"
+LEGAL = (EXAMPLE_DECKS / "type1e-connor-legal.txt").read_text()
+ILLEGAL = (EXAMPLE_DECKS / "type1e-kurgan-illegal.txt").read_text()
+TYPO = (EXAMPLE_DECKS / "type1e-typo.txt").read_text()
+
+
 # -- the web app -----------------------------------------------------------------------------------
 
 @pytest.fixture(scope="session")

@@ -91,3 +91,21 @@ def test_cards_overlay_updates_only_the_fields_it_states(db, tmp_path):
     assert '"HL-RESTRICTED"' in r.stdout
     r = run(db, "cards", "show", "ME-riposte-ul", "--cards", str(extra))
     assert "extra.csv (this run only)" in r.stdout and "inferred" in r.stdout  # grid kept from the database
+
+
+def test_sets_json_lines(db):
+    """`cards sets --json`: one object per set, in the order of the sets, with the cards each holds."""
+    import json
+
+    import deckcheck
+    r = run(db, "cards", "sets", "--json")
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    assert all(list(line) == ["code", "name", "edition", "year", "cards"] for line in lines)
+    cards = deckcheck.card_source().cards()
+    assert {"code": "SE", "name": "Series Edition", "edition": 1, "year": "1995",
+            "cards": sum(1 for c in cards if c.set == "SE")} in lines
+    assert sum(line["cards"] for line in lines) == sum(1 for c in cards if c.set)
+    assert lines == [s.as_dict() for s in deckcheck.card_source(db=f"sqlite:///{db}").set_counts()]
+    assert len({line["code"] for line in lines}) == len(lines) and all(line["name"] for line in lines)
+

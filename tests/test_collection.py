@@ -12,8 +12,9 @@ from deckcheck.api import CollectionApp
 from deckcheck.errors import CardSheetError, DeckcheckError
 from deckcheck.importers.collection import write_collection
 
+from conftest import COLLECTION_HEADER as HEADER, sheet, totals
+
 ROOT = Path(__file__).resolve().parent.parent
-HEADER = "card,set,quantity,condition,language,foil,trade_quantity,want_quantity,location,notes\n"
 GOOD = HEADER + ("Connor MacLeod Persona,SE,1,NM,English,no,0,0,binder 1,\n"
                  "Thrust (1),ME,3,LP,English,no,1,0,binder 2,\n"
                  "Thrust (1),ME,2,LP,English,no,0,0,,second row adds up\n"
@@ -21,49 +22,33 @@ GOOD = HEADER + ("Connor MacLeod Persona,SE,1,NM,English,no,0,0,binder 1,\n"
                  "The Kurgan Back Away,ME,4,NM,,no,0,0,,\n")
 
 
-@pytest.fixture
-def app(db_url):
-    return CollectionApp(db_url)
-
-
-def sheet(tmp_path, text, name="c.csv"):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def totals(app, name="main"):
-    return sorted((h.card.id, h.condition, h.language, h.foil, h.quantity, h.trade_quantity, h.want_quantity,
-                   h.location, h.notes) for h in app.collections.holdings(name))
-
-
-def test_import_merges_rows_of_one_key(app, tmp_path):
-    layout, changes, problems, rows = app.import_sheet(sheet(tmp_path, GOOD))
+def test_import_merges_rows_of_one_key(collection_app, tmp_path):
+    layout, changes, problems, rows = collection_app.import_sheet(sheet(tmp_path, GOOD))
     assert (layout, rows, problems) == ("deckcheck", 5, [])
     assert (changes["main"].added, changes["main"].updated) == (4, 0)
-    thrust = next(h for h in app.collections.holdings() if h.card.id == "ME-thrust-1")
+    thrust = next(h for h in collection_app.collections.holdings() if h.card.id == "ME-thrust-1")
     assert (thrust.quantity, thrust.trade_quantity, thrust.location, thrust.notes) == (5, 1, "binder 2",
                                                                                       "second row adds up")
 
 
-def test_merge_adds_and_replace_is_idempotent(app, tmp_path):
+def test_merge_adds_and_replace_is_idempotent(collection_app, tmp_path):
     path = sheet(tmp_path, GOOD)
-    app.import_sheet(path)
-    app.import_sheet(path)
-    assert next(h for h in app.collections.holdings() if h.card.id == "ME-thrust-1").quantity == 10
-    app.import_sheet(path, mode="replace")
-    after_once = totals(app)
-    _layout, changes, _p, _r = app.import_sheet(path, mode="replace")
-    assert totals(app) == after_once and not changes["main"].changed
-    assert next(h for h in app.collections.holdings() if h.card.id == "ME-thrust-1").quantity == 5
+    collection_app.import_sheet(path)
+    collection_app.import_sheet(path)
+    assert next(h for h in collection_app.collections.holdings() if h.card.id == "ME-thrust-1").quantity == 10
+    collection_app.import_sheet(path, mode="replace")
+    after_once = totals(collection_app)
+    _layout, changes, _p, _r = collection_app.import_sheet(path, mode="replace")
+    assert totals(collection_app) == after_once and not changes["main"].changed
+    assert next(h for h in collection_app.collections.holdings() if h.card.id == "ME-thrust-1").quantity == 5
 
 
-def test_replace_removes_what_the_file_lacks(app, tmp_path):
-    app.import_sheet(sheet(tmp_path, GOOD))
+def test_replace_removes_what_the_file_lacks(collection_app, tmp_path):
+    collection_app.import_sheet(sheet(tmp_path, GOOD))
     smaller = HEADER + "Thrust (1),ME,1,LP,English,no,0,0,,\n"
-    _l, changes, _p, _r = app.import_sheet(sheet(tmp_path, smaller, "s.csv"), mode="replace")
+    _l, changes, _p, _r = collection_app.import_sheet(sheet(tmp_path, smaller, "s.csv"), mode="replace")
     assert (changes["main"].removed, changes["main"].updated) == (3, 1)
-    assert [h.card.id for h in app.collections.holdings()] == ["ME-thrust-1"]
+    assert [h.card.id for h in collection_app.collections.holdings()] == ["ME-thrust-1"]
 
 
 BAD_ROWS = [
@@ -84,32 +69,32 @@ BAD_ROWS = [
 
 
 @pytest.mark.parametrize("row,column,message,suggestion", BAD_ROWS)
-def test_a_bad_row_changes_nothing(app, tmp_path, row, column, message, suggestion):
-    app.import_sheet(sheet(tmp_path, GOOD))
-    before = totals(app)
+def test_a_bad_row_changes_nothing(collection_app, tmp_path, row, column, message, suggestion):
+    collection_app.import_sheet(sheet(tmp_path, GOOD))
+    before = totals(collection_app)
     with pytest.raises(CardSheetError) as exc:
-        app.import_sheet(sheet(tmp_path, GOOD + row + "\n", "bad.csv"), mode="replace")
+        collection_app.import_sheet(sheet(tmp_path, GOOD + row + "\n", "bad.csv"), mode="replace")
     (problem,) = exc.value.problems
     assert (problem.row, problem.column) == (7, column) and message in problem.message
     if suggestion:
         assert suggestion in problem.suggestions
-    assert totals(app) == before
+    assert totals(collection_app) == before
 
 
-def test_every_bad_row_is_listed_and_skip_bad_imports_the_rest(app, tmp_path):
+def test_every_bad_row_is_listed_and_skip_bad_imports_the_rest(collection_app, tmp_path):
     text = GOOD + "\n".join(r for r, *_ in BAD_ROWS) + "\n"
     with pytest.raises(CardSheetError) as exc:
-        app.import_sheet(sheet(tmp_path, text))
+        collection_app.import_sheet(sheet(tmp_path, text))
     assert [p.row for p in exc.value.problems] == list(range(7, 7 + len(BAD_ROWS)))
-    _l, changes, problems, _r = app.import_sheet(sheet(tmp_path, text), skip_bad=True)
+    _l, changes, problems, _r = collection_app.import_sheet(sheet(tmp_path, text), skip_bad=True)
     assert len(problems) == len(BAD_ROWS) and changes["main"].added == 4
 
 
-def test_a_failure_half_way_leaves_nothing_behind(app, tmp_path, monkeypatch):
+def test_a_failure_half_way_leaves_nothing_behind(collection_app, tmp_path, monkeypatch):
     import deckcheck.db.collections as mod
     monkeypatch.setattr(mod, "BATCH", 2)
-    app.import_sheet(sheet(tmp_path, GOOD))
-    before = totals(app)
+    collection_app.import_sheet(sheet(tmp_path, GOOD))
+    before = totals(collection_app)
     calls = {"n": 0}
     from sqlalchemy.engine import Connection
     real = Connection.exec_driver_sql
@@ -121,35 +106,36 @@ def test_a_failure_half_way_leaves_nothing_behind(app, tmp_path, monkeypatch):
         return real(self, *args, **kwargs)
     monkeypatch.setattr(Connection, "exec_driver_sql", failing)
     with pytest.raises(RuntimeError):
-        app.import_sheet(sheet(tmp_path, GOOD.replace(",no,", ",yes,")), mode="replace")  # 4 removed, 4 added
+        collection_app.import_sheet(sheet(tmp_path, GOOD.replace(",no,", ",yes,")),
+                                    mode="replace")  # 4 removed, 4 added
     monkeypatch.setattr(Connection, "exec_driver_sql", real)
-    assert calls["n"] == 2 and totals(app) == before
+    assert calls["n"] == 2 and totals(collection_app) == before
 
 
-def test_dry_run(app, tmp_path):
-    _l, changes, _p, _r = app.import_sheet(sheet(tmp_path, GOOD), dry_run=True)
+def test_dry_run(collection_app, tmp_path):
+    _l, changes, _p, _r = collection_app.import_sheet(sheet(tmp_path, GOOD), dry_run=True)
     assert changes["main"].added == 4 and len(changes["main"].sample) == 4
-    assert totals(app) == []
+    assert totals(collection_app) == []
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
-def test_export_import_export_is_identical(app, tmp_path, suffix):
-    app.import_sheet(sheet(tmp_path, GOOD))
-    app.collections.apply("main", {}, "merge")
+def test_export_import_export_is_identical(collection_app, tmp_path, suffix):
+    collection_app.import_sheet(sheet(tmp_path, GOOD))
+    collection_app.collections.apply("main", {}, "merge")
     first, second = tmp_path / f"1{suffix}", tmp_path / f"2{suffix}"
-    write_collection(first, app.collections.holdings("main"))
-    app.import_sheet(first, collection="copy", mode="replace")
-    app.import_sheet(first, collection="copy", mode="replace")
-    write_collection(second, app.collections.holdings("copy"))
-    assert totals(app, "copy") == totals(app, "main")
+    write_collection(first, collection_app.collections.holdings("main"))
+    collection_app.import_sheet(first, collection="copy", mode="replace")
+    collection_app.import_sheet(first, collection="copy", mode="replace")
+    write_collection(second, collection_app.collections.holdings("copy"))
+    assert totals(collection_app, "copy") == totals(collection_app, "main")
     if suffix == ".csv":
         assert first.read_bytes() == second.read_bytes()
 
 
-def test_formula_looking_text_is_written_safely_and_reads_back(app, tmp_path):
+def test_formula_looking_text_is_written_safely_and_reads_back(collection_app, tmp_path):
     text = HEADER + 'Thrust,SE,1,NM,,no,0,0,"=HYPERLINK(""http://x"")",+1 from league\n'
-    app.import_sheet(sheet(tmp_path, text))
-    (h,) = app.collections.holdings()
+    collection_app.import_sheet(sheet(tmp_path, text))
+    (h,) = collection_app.collections.holdings()
     assert (h.location, h.notes) == ('=HYPERLINK("http://x")', "+1 from league")
     write_collection(tmp_path / "o.csv", [h])
     assert "'=HYPERLINK" in (tmp_path / "o.csv").read_text() and "'+1 from league" in (tmp_path / "o.csv").read_text()
@@ -157,14 +143,14 @@ def test_formula_looking_text_is_written_safely_and_reads_back(app, tmp_path):
     import openpyxl
     cell = openpyxl.load_workbook(tmp_path / "o.xlsx").active["I2"]
     assert cell.data_type == "s" and cell.value == '=HYPERLINK("http://x")'
-    app.import_sheet(tmp_path / "o.csv", collection="again", mode="replace")
-    assert [(x.location, x.notes) for x in app.collections.holdings("again")] == [(h.location, h.notes)]
+    collection_app.import_sheet(tmp_path / "o.csv", collection="again", mode="replace")
+    assert [(x.location, x.notes) for x in collection_app.collections.holdings("again")] == [(h.location, h.notes)]
 
 
-def test_xlsx_export_is_made_for_people(app, tmp_path):
-    app.import_sheet(sheet(tmp_path, GOOD))
-    app.import_sheet(sheet(tmp_path, GOOD), collection="trade binder")
-    write_collection(tmp_path / "all.xlsx", app.collections.holdings(None), by_collection=True)
+def test_xlsx_export_is_made_for_people(collection_app, tmp_path):
+    collection_app.import_sheet(sheet(tmp_path, GOOD))
+    collection_app.import_sheet(sheet(tmp_path, GOOD), collection="trade binder")
+    write_collection(tmp_path / "all.xlsx", collection_app.collections.holdings(None), by_collection=True)
     import openpyxl
     book = openpyxl.load_workbook(tmp_path / "all.xlsx")
     assert [ws.title for ws in book if ws.sheet_state == "visible"] == ["main", "trade binder"]
@@ -172,7 +158,7 @@ def test_xlsx_export_is_made_for_people(app, tmp_path):
     ws = book["main"]
     assert ws.freeze_panes == "A2" and ws["A1"].font.b and ws.auto_filter.ref == "A1:L5"
     assert [c.value for c in ws[1]][:10] == HEADER.strip().split(",")
-    _l, changes, _p, _r = app.import_sheet(tmp_path / "all.xlsx", collection="ignored", mode="replace")
+    _l, changes, _p, _r = collection_app.import_sheet(tmp_path / "all.xlsx", collection="ignored", mode="replace")
     assert set(changes) == {"main", "trade binder"} and not any(c.changed for c in changes.values())
 
 
@@ -181,31 +167,33 @@ def test_xlsx_export_is_made_for_people(app, tmp_path):
      "1,Connor MacLeod Persona,Series Edition,Lightly Played,English,\n", "deckbox"),
     ("Quantity,Card Name,Set Name\n2,Thrust (1),ME\n1,Connor MacLeod Persona,Series Edition\n", "tcgplayer"),
 ])
-def test_other_tools_layouts(app, tmp_path, text, layout):
-    found, changes, problems, _r = app.import_sheet(sheet(tmp_path, text))
+def test_other_tools_layouts(collection_app, tmp_path, text, layout):
+    found, changes, problems, _r = collection_app.import_sheet(sheet(tmp_path, text))
     assert (found, problems, changes["main"].added) == (layout, [], 2)
-    thrust = next(h for h in app.collections.holdings() if h.card.id == "ME-thrust-1")
+    thrust = next(h for h in collection_app.collections.holdings() if h.card.id == "ME-thrust-1")
     assert thrust.quantity == 2
     if layout == "deckbox":
         assert (thrust.condition, thrust.foil) == ("NM", True)
 
 
-def test_add_remove(app):
-    app.collections.edit("main", app.holding("Thrust (1)", None, quantity=3, condition="NM"), 1)
-    h = app.collections.edit("main", app.holding("Thrust (1)", None, quantity=2, condition="NM"), -1)
+def test_add_remove(collection_app):
+    def thrusts(quantity):
+        return collection_app.holding("Thrust (1)", None, quantity=quantity, condition="NM")
+    collection_app.collections.edit("main", thrusts(3), 1)
+    h = collection_app.collections.edit("main", thrusts(2), -1)
     assert h.quantity == 1
-    assert app.collections.edit("main", app.holding("Thrust (1)", None, quantity=1, condition="NM"), -1) is None
+    assert collection_app.collections.edit("main", thrusts(1), -1) is None
     with pytest.raises(DeckcheckError, match="holds no Thrust"):
-        app.collections.edit("main", app.holding("Thrust (1)", None, quantity=1, condition="NM"), -1)
+        collection_app.collections.edit("main", thrusts(1), -1)
 
 
-def test_missing_per_deck_and_together(app, tmp_path):
-    app.import_sheet(sheet(tmp_path, HEADER + "Thrust (2),ME,4,NM,,no,0,0,,\nThrust,SE,1,NM,,no,0,0,,\n"))
+def test_missing_per_deck_and_together(collection_app, tmp_path):
+    collection_app.import_sheet(sheet(tmp_path, HEADER + "Thrust (2),ME,4,NM,,no,0,0,,\nThrust,SE,1,NM,,no,0,0,,\n"))
     connor = ROOT / "examples/decks/type1e-connor-legal.txt"     # 4 Thrust (2)
     generic = ROOT / "examples/decks/type1e-generic-legal.txt"   # 3 Thrust
-    decks = app.decks_named([str(connor), str(generic)])
+    decks = collection_app.decks_named([str(connor), str(generic)])
     from deckcheck.collection import missing
-    result = missing(decks, app.collections.holdings())
+    result = missing(decks, collection_app.collections.holdings())
     thrust = {name: next((n for n in needs if n.card.title == "Thrust"), None)
               for name, needs in result.per_deck.items()}
     assert thrust[str(connor)] is None  # 4 needed, 5 owned (pictures and sets count together)
@@ -214,21 +202,22 @@ def test_missing_per_deck_and_together(app, tmp_path):
     assert (together.needed, together.owned, together.short) == (7, 5, 2)
 
 
-def test_trades_and_saved_decks(app, tmp_path):
-    app.import_sheet(sheet(tmp_path, HEADER + "Thrust (2),ME,9,NM,,no,2,0,,\nChallenge,SE,1,NM,,no,0,0,,\n"))
-    replaced, report = app.save_deck("connor", str(ROOT / "examples/decks/type1e-connor-legal.txt"))
+def test_trades_and_saved_decks(collection_app, tmp_path):
+    collection_app.import_sheet(sheet(tmp_path, HEADER + "Thrust (2),ME,9,NM,,no,2,0,,\nChallenge,SE,1,NM,,no,0,0,,\n"))
+    replaced, report = collection_app.save_deck("connor", str(ROOT / "examples/decks/type1e-connor-legal.txt"))
     assert not replaced and report.legal
-    assert app.save_deck("connor", str(ROOT / "examples/decks/type1e-connor-legal.txt"))[0]
+    assert collection_app.save_deck("connor", str(ROOT / "examples/decks/type1e-connor-legal.txt"))[0]
     from deckcheck.collection import trades
-    found = {s.card.title: s for s in trades(app.collections.holdings(), app.collections.used_by_decks())}
+    collections = collection_app.collections
+    found = {s.card.title: s for s in trades(collections.holdings(), collections.used_by_decks())}
     assert (found["Thrust"].owned, found["Thrust"].used, found["Thrust"].spare, found["Thrust"].marked) == (9, 4, 5, 2)
     assert found["Challenge"].spare == 1
-    assert [d[0] for d in app.collections.decks()] == ["connor"]
-    fmt, text, entries = app.collections.deck("connor")
+    assert [d[0] for d in collection_app.collections.decks()] == ["connor"]
+    fmt, text, entries = collection_app.collections.deck("connor")
     assert fmt == "type1e" and "Connor MacLeod Persona [SE]" in text and sum(q for _c, _s, q in entries) == 53
-    app.collections.delete_deck("connor")
+    collection_app.collections.delete_deck("connor")
     with pytest.raises(DeckcheckError, match="no saved deck named 'connor'"):
-        app.collections.deck("connor")
+        collection_app.collections.deck("connor")
 
 
 def run(env_db, *args, cwd=ROOT):
@@ -238,7 +227,7 @@ def run(env_db, *args, cwd=ROOT):
                           env=dict(os.environ, DECKCHECK_DB=env_db, COLUMNS="200"))
 
 
-def test_cli_collection_flow(tmp_path):
+def test_cli_collection_flow(tmp_path, monkeypatch):
     db = str(tmp_path / "cli.db")
     bad = sheet(tmp_path, GOOD + "Uper Left Attack,SE,1,NM,,no,0,0,,\n", "bad.csv")
     r = run(db, "collection", "import", str(bad))
@@ -255,24 +244,37 @@ def test_cli_collection_flow(tmp_path):
     assert set(data["decks"]) == {"connor", "examples/decks/type1e-generic-legal.txt"}
     thrust = next(n for n in data["together"] if n["card"].startswith("Thrust"))
     assert (thrust["needed"], thrust["owned"], thrust["short"]) == (7, 5, 2)
+    assert list(data) == ["collection", "decks", "together"] and data["collection"] == "main"
+    rows = data["together"] + [row for needs in data["decks"].values() for row in needs]
+    assert all(list(row) == ["card", "set", "needed", "owned", "short"] for row in rows)
+    assert all(row["short"] == row["needed"] - row["owned"] > 0 for row in rows)
+    monkeypatch.chdir(ROOT)  # the deck file as the command named it
+    assert data == CollectionApp(db).missing(["connor", "examples/decks/type1e-generic-legal.txt"]).as_dict("main")
     r = run(db, "collection", "import", str(want))
     assert r.returncode == 0
     wanted = {h.card.name: h.want_quantity for h in CollectionApp(db).collections.holdings() if h.want_quantity}
     assert wanted["Thrust (2)"] == 2 and sum(wanted.values()) == sum(n["short"] for n in data["together"])
     r = run(db, "collection", "stats")
     assert "cards" in r.stdout and "complete" in r.stdout
+    r = run(db, "collection", "trades", "--json")
+    spare = {row["card"]: row for row in json.loads(r.stdout)}
+    assert spare["Thrust (1)"] == {"card": "Thrust (1)", "set": "ME", "owned": 5, "used": 4, "spare": 1,
+                                   "marked_for_trade": 1}  # the saved deck uses 4 Thrust (2): one title
+    assert spare["The Kurgan Back Away"] == {"card": "The Kurgan Back Away", "set": "ME", "owned": 4, "used": 0,
+                                             "spare": 4, "marked_for_trade": 0}
+    assert "Connor MacLeod Persona" not in spare  # 1 owned, 1 used by the saved deck, none marked
     r = run(db, "deck", "export", "connor", str(tmp_path / "connor.json"))
     assert json.loads((tmp_path / "connor.json").read_text())["format"] == "type1e"
     r = run(db, "check", str(tmp_path / "connor.json"), "--json")
     assert r.returncode == 0, r.stdout
 
 
-def test_a_workbook_of_several_collections_is_one_transaction(app, tmp_path, monkeypatch):
-    app.import_sheet(sheet(tmp_path, GOOD))
-    app.import_sheet(sheet(tmp_path, GOOD), collection="trade binder")
+def test_a_workbook_of_several_collections_is_one_transaction(collection_app, tmp_path, monkeypatch):
+    collection_app.import_sheet(sheet(tmp_path, GOOD))
+    collection_app.import_sheet(sheet(tmp_path, GOOD), collection="trade binder")
     book = tmp_path / "all.xlsx"
-    write_collection(book, app.collections.holdings(None), by_collection=True)
-    before = (totals(app, "main"), totals(app, "trade binder"))
+    write_collection(book, collection_app.collections.holdings(None), by_collection=True)
+    before = (totals(collection_app, "main"), totals(collection_app, "trade binder"))
     from sqlalchemy.engine import Connection
     real, calls = Connection.exec_driver_sql, {"n": 0}
 
@@ -288,6 +290,6 @@ def test_a_workbook_of_several_collections_is_one_transaction(app, tmp_path, mon
         ws["C2"] = 99  # change a quantity in both sheets
     wb.save(book)
     with pytest.raises(RuntimeError):
-        app.import_sheet(book, mode="replace")
+        collection_app.import_sheet(book, mode="replace")
     monkeypatch.setattr(Connection, "exec_driver_sql", real)
-    assert (totals(app, "main"), totals(app, "trade binder")) == before
+    assert (totals(collection_app, "main"), totals(collection_app, "trade binder")) == before

@@ -13,60 +13,46 @@ from deckcheck.api import CollectionApp
 from deckcheck.errors import CardSheetError, DeckcheckError
 from deckcheck.importers.collection import write_collection
 
+from conftest import COLLECTION_HEADER as HEADER, sheet, totals
+
 ROOT = Path(__file__).resolve().parent.parent
-HEADER = "card,set,quantity,condition,language,foil,trade_quantity,want_quantity,location,notes\n"
 HELD = HEADER + ("Thrust (2),ME,4,LP,English,no,0,0,binder,\n"
                  "Thrust (2),ME,1,NM,English,no,0,0,,\n"
                  "Connor MacLeod Persona,SE,1,NM,English,no,0,0,,\n"
                  "Upper Left Attack (1),ME,3,NM,English,no,0,0,,\n")
 
 
-@pytest.fixture
-def app(db_url):
-    return CollectionApp(db_url)
-
-
-def sheet(tmp_path, text, name="c.csv"):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def totals(app, name="main"):
-    return sorted((h.card.id, h.condition, h.language, h.foil, h.quantity, h.trade_quantity, h.want_quantity,
-                   h.location, h.notes, h.price) for h in app.collections.holdings(name))
-
-
 # -- item 1: --mode replace --skip-bad -------------------------------------------------------------
-def test_a_skipped_row_keeps_what_the_collection_held_of_its_card(app, tmp_path):
-    app.import_sheet(sheet(tmp_path, HELD))
+def test_a_skipped_row_keeps_what_the_collection_held_of_its_card(collection_app, tmp_path):
+    collection_app.import_sheet(sheet(tmp_path, HELD))
     typo = HEADER + ("Thrust (2),ME,4,LQ,English,no,0,0,binder,\n"  # condition typo: skipped
                      "Connor MacLeod Persona,SE,2,NM,English,no,0,0,,\n")
-    _l, changes, problems, _r = app.import_sheet(sheet(tmp_path, typo), mode="replace", skip_bad=True)
+    _l, changes, problems, _r = collection_app.import_sheet(sheet(tmp_path, typo), mode="replace", skip_bad=True)
     assert [p.column for p in problems] == ["condition"]
-    held = {(h.card.name, h.condition): h.quantity for h in app.collections.holdings()}
+    held = {(h.card.name, h.condition): h.quantity for h in collection_app.collections.holdings()}
     assert held == {("Thrust (2)", "LP"): 4, ("Thrust (2)", "NM"): 1, ("Connor MacLeod Persona", "NM"): 2}
     assert (changes["main"].removed, changes["main"].kept, changes["main"].updated) == (1, 2, 1)
 
 
-def test_an_all_bad_file_empties_nothing(app, tmp_path):
-    app.import_sheet(sheet(tmp_path, HELD))
-    before = totals(app)
+def test_an_all_bad_file_empties_nothing(collection_app, tmp_path):
+    collection_app.import_sheet(sheet(tmp_path, HELD))
+    before = totals(collection_app)
     bad = HEADER + "Thrst (2),ME,4,LP,,no,0,0,,\nNobody Persona,SE,x,NM,,no,0,0,,\n"
-    _l, changes, problems, _r = app.import_sheet(sheet(tmp_path, bad), mode="replace", skip_bad=True)
-    assert len(problems) == 3 and totals(app) == before  # an unknown card could be any entry: none is removed
+    _l, changes, problems, _r = collection_app.import_sheet(sheet(tmp_path, bad), mode="replace", skip_bad=True)
+    assert len(problems) == 3 and totals(collection_app) == before  # an unknown card could be any entry: none goes
     assert (changes["main"].removed, changes["main"].kept) == (0, 4)
 
 
-def test_without_bad_rows_replace_still_removes(app, tmp_path):
-    app.import_sheet(sheet(tmp_path, HELD))
-    _l, changes, _p, _r = app.import_sheet(sheet(tmp_path, HEADER + "Thrust (2),ME,4,LP,,no,0,0,binder,\n"),
+def test_without_bad_rows_replace_still_removes(collection_app, tmp_path):
+    collection_app.import_sheet(sheet(tmp_path, HELD))
+    _l, changes, _p, _r = collection_app.import_sheet(sheet(tmp_path, HEADER + "Thrust (2),ME,4,LP,,no,0,0,binder,\n"),
                                            mode="replace", skip_bad=True)
-    assert changes["main"].removed == 3 and [h.card.name for h in app.collections.holdings()] == ["Thrust (2)"]
+    assert changes["main"].removed == 3
+    assert [h.card.name for h in collection_app.collections.holdings()] == ["Thrust (2)"]
 
 
 # -- item 4: quantities are whole numbers 0..1,000,000 ------------------------------------------------
-def test_huge_and_fractional_spreadsheet_cells_are_bad_rows(app, tmp_path):
+def test_huge_and_fractional_spreadsheet_cells_are_bad_rows(collection_app, tmp_path):
     import xlsxwriter
     path = tmp_path / "q.xlsx"
     book = xlsxwriter.Workbook(str(path))
@@ -77,55 +63,55 @@ def test_huge_and_fractional_spreadsheet_cells_are_bad_rows(app, tmp_path):
         ws.write(r, 2, q)
     book.close()
     with pytest.raises(CardSheetError) as exc:
-        app.import_sheet(path)
+        collection_app.import_sheet(path)
     assert [p.row for p in exc.value.problems] == [2, 3, 4, 5, 6]
-    _l, _c, problems, _r = app.import_sheet(path, skip_bad=True)
-    assert [h.quantity for h in app.collections.holdings()] == [1_000_000]
+    _l, _c, problems, _r = collection_app.import_sheet(path, skip_bad=True)
+    assert [h.quantity for h in collection_app.collections.holdings()] == [1_000_000]
     with pytest.raises(DeckcheckError, match="more than 1,000,000 copies"):
-        app.import_sheet(path, skip_bad=True)  # merged twice: over the limit, and nothing changes
-    assert [h.quantity for h in app.collections.holdings()] == [1_000_000]
+        collection_app.import_sheet(path, skip_bad=True)  # merged twice: over the limit, and nothing changes
+    assert [h.quantity for h in collection_app.collections.holdings()] == [1_000_000]
 
 
 # -- issue 10 item 4: one entry however it was written ------------------------------------------------
-def test_empty_condition_language_foil_mean_nm_english_no_everywhere(app, tmp_path):
-    app.import_sheet(sheet(tmp_path, "card,set,quantity,condition,language,foil\nThrust (2),ME,2,,,\n"
+def test_empty_condition_language_foil_mean_nm_english_no_everywhere(collection_app, tmp_path):
+    collection_app.import_sheet(sheet(tmp_path, "card,set,quantity,condition,language,foil\nThrust (2),ME,2,,,\n"
                                      "Thrust (2),ME,1,NM,english,no\nThrust (2),ME,1,Near Mint,EN,\n"))
-    app.collections.edit("main", app.holding("Thrust (2)", "ME", quantity=3), 1)
-    (h,) = app.collections.holdings()
+    collection_app.collections.edit("main", collection_app.holding("Thrust (2)", "ME", quantity=3), 1)
+    (h,) = collection_app.collections.holdings()
     assert (h.condition, h.language, h.foil, h.quantity) == ("NM", "English", False, 7)
 
 
-def test_remove_matches_what_you_give_and_lists_several(app, tmp_path):
-    app.import_sheet(sheet(tmp_path, HELD))
+def test_remove_matches_what_you_give_and_lists_several(collection_app, tmp_path):
+    collection_app.import_sheet(sheet(tmp_path, HELD))
     with pytest.raises(DeckcheckError) as exc:
-        app.remove("main", "Thrust (2)", None, None, None, None, quantity=1)
+        collection_app.remove("main", "Thrust (2)", None, None, None, None, quantity=1)
     assert "2 entries" in str(exc.value) and "4 x Thrust (2) [ME] LP English" in str(exc.value)
-    now, _h = app.remove("main", "Thrust (2)", None, "LP", None, None, quantity=1)
+    now, _h = collection_app.remove("main", "Thrust (2)", None, "LP", None, None, quantity=1)
     assert now.quantity == 3 and now.location == "binder"
-    now, _h = app.remove("main", "Upper Left Attack (1)", None, None, None, None, quantity=3)
+    now, _h = collection_app.remove("main", "Upper Left Attack (1)", None, None, None, None, quantity=3)
     assert now is None
     with pytest.raises(DeckcheckError, match="holds no Thrust .2. MP"):
-        app.remove("main", "Thrust (2)", None, "MP", None, None, quantity=1)
+        collection_app.remove("main", "Thrust (2)", None, "MP", None, None, quantity=1)
 
 
-def test_replace_keeps_entries_whole(app, tmp_path):
-    app.import_sheet(sheet(tmp_path, HELD.replace(",binder,", ",binder,dog-eared")))
+def test_replace_keeps_entries_whole(collection_app, tmp_path):
+    collection_app.import_sheet(sheet(tmp_path, HELD.replace(",binder,", ",binder,dog-eared")))
     deckbox = ("Count,Name,Edition,Condition,Language,Foil,My Price\n"
                "5,Thrust (2),Movie Edition,Lightly Played,English,,$0.40\n")
-    app.import_sheet(sheet(tmp_path, deckbox), mode="replace")
-    (h,) = app.collections.holdings()
+    collection_app.import_sheet(sheet(tmp_path, deckbox), mode="replace")
+    (h,) = collection_app.collections.holdings()
     assert (h.quantity, h.location, h.notes, h.price) == (5, "binder", "dog-eared", "$0.40")
 
 
-def test_price_is_kept_exported_and_valued(app, tmp_path, cli_env):
-    app.import_sheet(sheet(tmp_path, "card,set,quantity,price\nThrust (2),ME,4,0.50\n"
+def test_price_is_kept_exported_and_valued(collection_app, tmp_path, cli_env):
+    collection_app.import_sheet(sheet(tmp_path, "card,set,quantity,price\nThrust (2),ME,4,0.50\n"
                                      "Connor MacLeod Persona,SE,1,12\nUpper Left Attack (1),ME,2,\n"))
     out = tmp_path / "out.csv"
-    write_collection(out, app.collections.holdings())
+    write_collection(out, collection_app.collections.holdings())
     assert "price" in out.read_text().splitlines()[0] and ",0.50," in out.read_text()
-    if app.collections.store.url.startswith("sqlite"):
+    if collection_app.collections.store.url.startswith("sqlite"):
         exe = Path(sys.executable).with_name("deckcheck")
-        r = subprocess.run([str(exe), "collection", "stats", "--db", app.collections.store.url], text=True,
+        r = subprocess.run([str(exe), "collection", "stats", "--db", collection_app.collections.store.url], text=True,
                            capture_output=True, env=dict(os.environ, COLUMNS="200"))
         assert "value: 14.00 (1 entry without a price)" in r.stdout, r.stdout
         assert "7 cards, 3 distinct cards" in r.stdout
@@ -154,12 +140,12 @@ NAMES = ["main", "Trades/Binder 1", 'Dave\'s "good" cards', "x" * 40 + " one", "
          "[box]:*?", "'quoted'"]
 
 
-def test_export_all_restores_exact_collection_names(db_url, tmp_path, sqlite_url):
-    app = CollectionApp(db_url)
+def test_export_all_restores_exact_collection_names(collection_app, db_url, tmp_path, sqlite_url):
     for n, name in enumerate(NAMES):
-        app.import_sheet(sheet(tmp_path, HEADER + f"Thrust (2),ME,{n + 1},NM,English,no,0,0,,\n"), collection=name)
+        collection_app.import_sheet(sheet(tmp_path, HEADER + f"Thrust (2),ME,{n + 1},NM,English,no,0,0,,\n"),
+                                    collection=name)
     book = tmp_path / "all.xlsx"
-    write_collection(book, app.collections.holdings(None), by_collection=True)
+    write_collection(book, collection_app.collections.holdings(None), by_collection=True)
     import openpyxl
     titles = [ws.title for ws in openpyxl.load_workbook(book)]
     assert len(titles) == len(set(t.lower() for t in titles)) == len(NAMES) + 1 and max(map(len, titles)) <= 31
@@ -170,14 +156,14 @@ def test_export_all_restores_exact_collection_names(db_url, tmp_path, sqlite_url
         {name: n + 1 for n, name in enumerate(NAMES)}
 
 
-def test_a_collection_over_the_sheet_limit_reads_back_whole(app, tmp_path, monkeypatch):
+def test_a_collection_over_the_sheet_limit_reads_back_whole(collection_app, tmp_path, monkeypatch):
     from deckcheck.importers import writers
     monkeypatch.setattr(writers, "XLSX_MAX_ROWS", 3)  # 2 rows a sheet instead of 1,048,575
-    app.import_sheet(sheet(tmp_path, HELD))
-    app.import_sheet(sheet(tmp_path, HELD), collection="Trades/Binder 1")
+    collection_app.import_sheet(sheet(tmp_path, HELD))
+    collection_app.import_sheet(sheet(tmp_path, HELD), collection="Trades/Binder 1")
     book = tmp_path / "all.xlsx"
-    write_collection(book, app.collections.holdings(None), by_collection=True)
+    write_collection(book, collection_app.collections.holdings(None), by_collection=True)
     import openpyxl
     assert len(openpyxl.load_workbook(book).sheetnames) == 5
-    _l, changes, _p, _r = app.import_sheet(book, mode="replace")
+    _l, changes, _p, _r = collection_app.import_sheet(book, mode="replace")
     assert set(changes) == {"main", "Trades/Binder 1"} and not any(c.changed for c in changes.values())

@@ -103,9 +103,23 @@ def test_csv_and_json_reports(cli_env, tmp_path):
                             "player", "source"}
 
 
-def test_json_lines_to_stdout(cli_env):
+def test_json_lines_to_stdout(cli_env, monkeypatch):
     r = run("tournament", "check", "examples/tournament/registration.xlsx", "--json")
-    assert [json.loads(line)["legal"] for line in r.stdout.splitlines()] == VERDICTS
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [line["legal"] for line in lines] == VERDICTS
+    assert [line["player"] for line in lines] == PLAYERS
+    assert all(list(line) == ["deck", "format", "legal", "persona", "counts", "issues", "input_errors", "notices",
+                              "player", "source"] for line in lines)
+    assert [line["source"] for line in lines] == [line["deck"] for line in lines] == [
+        f"examples/tournament/registration.xlsx#{player}" for player in PLAYERS]
+    unreadable = lines[3]
+    first = unreadable["input_errors"][0]
+    assert unreadable["issues"] == [] and list(first) == ["line", "text", "message", "suggestions"]
+    assert (first["line"], first["text"], first["message"], first["suggestions"][0]) == \
+        (17, "Extra Weapn", "unknown card", "Extra Weapon")
+    assert [i["rule"] for i in lines[1]["issues"] if i["severity"] == "error"]  # the illegal deck says why
+    monkeypatch.chdir(ROOT)
+    assert lines == check_tournament(["examples/tournament/registration.xlsx"], db_url=cli_env).as_dicts()
 
 
 def test_terminal_summary_and_totals(cli_env):

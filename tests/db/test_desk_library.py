@@ -7,7 +7,6 @@ import io
 import json
 import threading
 import uuid
-from pathlib import Path
 
 import pytest
 
@@ -16,11 +15,7 @@ from deckcheck.errors import UnknownFormatError
 from deckcheck.desk import (DeskError, EventClosed, EventNotFound, NotAuthorised, RateLimited, TooLarge, WrongToken,
                             hash_token, parse_deadline, player_key)
 
-ROOT = Path(__file__).resolve().parents[2]
-DECKS = ROOT / "examples" / "decks"
-LEGAL = (DECKS / "type1e-connor-legal.txt").read_text()
-ILLEGAL = (DECKS / "type1e-kurgan-illegal.txt").read_text()
-TYPO = (DECKS / "type1e-typo.txt").read_text()
+from conftest import EXAMPLE_DECKS as DECKS, ILLEGAL, LEGAL, ROOT, TYPO
 
 
 @pytest.fixture(scope="module")

@@ -124,6 +124,12 @@ def test_deal_command(tmp_path):
                        capture_output=True, text=True)
     data = json.loads(r.stdout)
     assert data["starter"] == "Ben" and data["players"][1]["may_redeal"] is True
+    assert list(data) == ["players", "starter", "tie"] and data["tie"] == []
+    assert [p["player"] for p in data["players"]] == ["Anna", "Ben", "Cem", "Dora"]
+    ben = data["players"][1]
+    assert ben == {"player": "Ben", "cards": ["3 of Hearts", "4 of Clubs", "2 of Diamonds"], "life_points": 7,
+                   "life_cards": ["4 of Clubs", "3 of Hearts"], "shield": 2, "shield_card": "2 of Diamonds",
+                   "may_redeal": True, "redeals": []}
     sheet = tmp_path / "deal.csv"
     sheet.write_text("player,card\nAnna,AS\nAnna,10H\nAnna,QC\nBen,3H\nBen,4C\nBen,2D\n")
     r = subprocess.run([exe, "taktik", "deal", str(sheet), "--json"], capture_output=True, text=True)

@@ -6,17 +6,12 @@ import datetime as dt
 import io
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from deckcheck.db.desk import MAX_DECKLIST_BYTES, RateLimit
 
-ROOT = Path(__file__).resolve().parents[2]
-DECKS = ROOT / "examples" / "decks"
-LEGAL = (DECKS / "type1e-connor-legal.txt").read_text()
-ILLEGAL = (DECKS / "type1e-kurgan-illegal.txt").read_text()
-TYPO = (DECKS / "type1e-typo.txt").read_text()
+from conftest import EXAMPLE_DECKS as DECKS, ILLEGAL, LEGAL, TYPO
 
 
 @pytest.fixture(scope="module")
