@@ -101,14 +101,16 @@ def saved_decks_missing(app_state, name: str):
 
 
 def needs_data(app_state, name: str) -> dict:
-    """What the saved decks still need from the collection: per deck and all together (short copies)."""
+    """What the saved decks still need from the collection: the object of `collection missing --json` for every
+    saved deck, each row with the card's id too (for a link), and `short`, the copies short in all."""
     result = saved_decks_missing(app_state, name)
-
-    def rows(needs):
-        return [{"card": n.card.name, "card_id": n.card.id, "set": n.card.set or "", "needed": n.needed,
-                 "owned": n.owned, "short": n.short} for n in needs]
-    return {"collection": name, "decks": {k: rows(v) for k, v in result.per_deck.items()},
-            "together": rows(result.together), "short": sum(n.short for n in result.together)}
+    data = result.as_dict(name)
+    for needs, rows in [(result.together, data["together"])] + [(result.per_deck[k], data["decks"][k])
+                                                                  for k in result.per_deck]:
+        for need, row in zip(needs, rows, strict=True):
+            row["card_id"] = need.card.id
+    data["short"] = sum(n.short for n in result.together)
+    return data
 
 
 def _name(collection: str) -> str:

@@ -135,6 +135,16 @@ def test_what_saved_decks_need_and_the_want_list(coll_client):
     coll_client.post("/decks", data={"decklist": text, "csrf_token": token(coll_client)})
     needs = coll_client.get("/api/collection/missing").json()
     assert needs["short"] > 0 and len(needs["decks"]) == 1
+    # the object of `collection missing --json` for the saved decks, each row with its card's id, and the total
+    from deckcheck.api import CollectionApp
+    library = CollectionApp(coll_client.app.state.deckcheck.settings.db_url)
+    cli = library.missing(list(needs["decks"]), "main").as_dict("main")
+    plain = {"collection": needs["collection"], "together": [{k: v for k, v in row.items() if k != "card_id"}
+                                                             for row in needs["together"]],
+             "decks": {d: [{k: v for k, v in row.items() if k != "card_id"} for row in rows]
+                       for d, rows in needs["decks"].items()}}
+    assert plain == cli and needs["short"] == sum(row["short"] for row in cli["together"])
+    assert all(row["card_id"] for row in needs["together"])
     page = coll_client.get("/collection").text
     assert "Download the want list" in page
     wants = coll_client.get("/collection/wants.csv").text.strip().splitlines()
