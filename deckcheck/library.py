@@ -7,6 +7,7 @@ Results equal the CLI's for the same input: `check_text(...).as_dict()` is one l
 from __future__ import annotations
 
 import warnings
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
@@ -20,8 +21,19 @@ from .report import Report
 
 def card_source(cards: Iterable[Card] = (), db: str | None = None) -> CardSource:
     """The cards a call sees: the bundled cards (or those of the database `db`), with `cards` added or replacing
-    cards of the same id. Its methods are the card commands: `search`, `find`, `set_counts`, `card_stats`."""
-    return Catalog(db, cards=cards) if db else BundledCards(cards)
+    cards of the same id. Its methods are the card commands: `search`, `find`, `set_counts`, `card_stats`.
+
+    The bundled cards alone are one shared source per process, so their name indexes are built once
+    however many decks a program checks."""
+    if db:
+        return Catalog(db, cards=cards)
+    cards = tuple(cards)
+    return BundledCards(cards) if cards else _bundled_source()
+
+
+@lru_cache(maxsize=1)
+def _bundled_source() -> BundledCards:
+    return BundledCards()
 
 
 def check_text(text: str, format: str | None = None, *, cards: Iterable[Card] = (), db: str | None = None,

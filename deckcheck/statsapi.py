@@ -6,7 +6,6 @@ deckcheck.importers and saved decks come from the database, each imported only w
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -45,32 +44,12 @@ def require_highlander(fmt: Format) -> Format:
     return fmt
 
 
-@lru_cache(maxsize=1)
-def _bundled() -> tuple[Card, ...]:
-    from .db.store import bundled_cards
-    return tuple(bundled_cards())
-
-
-@lru_cache(maxsize=1)
-def _bundled_index() -> CardIndex:
-    from .api import closest_names
-    return CardIndex([c for c in _bundled() if c.game == HIGHLANDER], closest_names)
-
-
 def text_index(cards: Sequence[Card] = (), db: str | None = None) -> CardIndex:
     """The Highlander cards a text is resolved against: bundled (or stored in `db`), with `cards` replacing
-    same-id cards or adding to them."""
-    if db is None and not cards:
-        return _bundled_index()
-    from .api import closest_names
-    if db is not None:
-        from .db.store import Store
-        base: Sequence[Card] = Store(db).cards(HIGHLANDER)
-    else:
-        base = [c for c in _bundled() if c.game == HIGHLANDER]
-    extra = {c.id: c for c in cards if c.game == HIGHLANDER}
-    merged = [extra.pop(c.id, c) for c in base]
-    return CardIndex(merged + list(extra.values()), closest_names)
+    same-id cards or adding to them; the same reading path as `deckcheck.check_text`."""
+    from .formats import DEFAULT_FORMAT
+    from .library import card_source
+    return card_source(cards, db).index(get_format(DEFAULT_FORMAT))
 
 
 def resolve(raw: RawDeck, index: CardIndex, format: str | None = None) -> tuple[Deck, Format]:

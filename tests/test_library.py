@@ -423,3 +423,18 @@ def test_taktik_opening_as_dict():
                      "life_cards": [c.name for c in hand.life_cards], "shield": hand.shield,
                      "shield_card": hand.shield_card.name, "may_redeal": hand.may_redeal, "redeals": []}
     assert hand.life_points == sum(taktik._value(c) for c in hand.life_cards)
+
+
+def test_the_bundled_cards_are_read_and_indexed_once_for_checks_and_statistics():
+    """One reading path: check_text and deck_stats on the bundled cards share one source and one name index,
+    so a program checking many decks builds it once; cards given to a call make a source of its own."""
+    import deckcheck
+    from deckcheck.statsapi import text_index
+    shared = deckcheck.card_source()
+    assert deckcheck.card_source() is shared
+    index = shared.index(deckcheck.get_format("type1e"))
+    assert text_index() is index and shared.index(deckcheck.get_format("type2")) is index
+    text = (ROOT / "examples" / "decks" / "type1e-connor-legal.txt").read_text()
+    assert deckcheck.check_text(text).legal is True and deckcheck.deck_stats(text).endurance > 0
+    one = [index.cards[0]]
+    assert deckcheck.card_source(cards=one) is not shared and text_index(cards=one) is not index
