@@ -18,6 +18,7 @@ from deckcheck.desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, E
                             NotAuthorised, RateLimited, Submission, TooLarge, WrongToken, clean_name, decklist_text,
                             expected_players, from_stamp, hash_token, new_id, new_token, now, player_key,
                             token_matches)
+from deckcheck.errors import DecklistError
 from deckcheck.formats import get_format
 from deckcheck.report import InputProblem, Report
 from deckcheck.tournament import Tournament, verdict
@@ -137,25 +138,30 @@ class Desk:
         `decklist` is the text, or the raw decks read from a file (`importers.decklists.read_decklists`),
         or the Report of a file that could not be read at all.
         """
+        shown = ""
         if isinstance(decklist, str):
             if not decklist.strip():
                 raise DeskError("no decklist: paste it or choose a file")
             if len(decklist.encode("utf-8", "surrogatepass")) > MAX_DECKLIST_BYTES:
                 raise TooLarge(f"the decklist is over {MAX_DECKLIST_BYTES // 1024} KB")
-            from deckcheck.decklist import parse_text
-            raws, shown = [parse_text(decklist, source)], decklist
-        elif isinstance(decklist, Report):
-            raws, shown = [], ""
-        else:
-            raws, shown = list(decklist), "".join(decklist_text(r) for r in decklist)
+            from deckcheck.textlimits import parse_checked
+            text = decklist
+            try:
+                decklist, shown = [parse_checked(text, source)], text
+            except DecklistError as exc:  # past a limit of text decklists: an unreadable deck, as for a file
+                from deckcheck.api import unreadable
+                decklist = unreadable(source, exc, event.format)
         if isinstance(decklist, Report):
             report = decklist
-        elif len(raws) != 1:
-            report = Report(deck=source, format=event.format, input_errors=[InputProblem(
-                None, source, f"the file holds {len(raws)} decklists; submit only yours")])
         else:
-            from deckcheck.check import check_raw
-            report = check_raw(raws[0], self.catalog.index, event.format)
+            raws = list(decklist)
+            shown = shown or "".join(decklist_text(r) for r in raws)
+            if len(raws) != 1:
+                report = Report(deck=source, format=event.format, input_errors=[InputProblem(
+                    None, source, f"the file holds {len(raws)} decklists; submit only yours")])
+            else:
+                from deckcheck.check import check_raw
+                report = check_raw(raws[0], self.catalog.index, event.format)
         report.deck, report.player = source, player
         report.format = report.format or event.format
         return report, shown

@@ -6,6 +6,16 @@ class DeckcheckError(ValueError):
     """Base class of every input error deckcheck raises (exit code 2 in the CLI)."""
 
 
+class InputFileError(DeckcheckError):
+    """A file (or a text) that cannot be read at all: missing, a folder, not permitted, past a limit, not text."""
+
+    def __init__(self, source: str, message: str):
+        self.source = source
+        self.message = message
+        self.line = None
+        super().__init__(f"{source}: {message}")
+
+
 class UnknownFormatError(DeckcheckError):
     """A format name that no registered format answers to."""
 

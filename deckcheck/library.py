@@ -11,12 +11,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from .api import BundledCards, CardSource, Catalog, check_files
+from .api import BundledCards, CardSource, Catalog, check_files, unreadable
 from .cards import Card
 from .check import check_raw
-from .decklist import parse_text
+from .errors import DeckcheckError
 from .formats import get_format
 from .report import Report
+from .textlimits import parse_checked
 
 
 def card_source(cards: Iterable[Card] = (), db: str | None = None) -> CardSource:
@@ -44,11 +45,16 @@ def check_text(text: str, format: str | None = None, *, cards: Iterable[Card] = 
     read_card_sheet) add to or replace bundled cards for this call; `source` is the name the
     report gives the deck (`-`, as the CLI names standard input). An unknown or ambiguous card,
     or an unknown format named in the deck, is an input error in the report (`legal` is None);
-    an unknown `format` argument raises UnknownFormatError.
+    an unknown `format` argument raises UnknownFormatError. A text past the limits of text
+    decklists (4 MiB, lines of 4,096 characters, no NUL) is an unreadable deck, as `check -` says.
     """
     if format:
         get_format(format)
-    return check_raw(parse_text(text, source), card_source(cards, db).index, format)
+    try:
+        raw = parse_checked(text, source)
+    except DeckcheckError as exc:  # past a limit of text decklists: unreadable, as `check -` reports it
+        return unreadable(source, exc, format or "")
+    return check_raw(raw, card_source(cards, db).index, format)
 
 
 def check_file(path: str | Path, format: str | None = None, *, cards: Iterable[Card] = (),

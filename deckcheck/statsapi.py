@@ -13,12 +13,13 @@ from .cards import HIGHLANDER, Card
 from .catalog import CardIndex
 from .check import choose_format
 from .deckdiff import DeckDiff, diff_decks
-from .decklist import RawDeck, parse_text
+from .decklist import RawDeck
 from .decks import Deck, build_deck
 from .errors import DeckcheckError
 from .formats import Format, get_format
 from .report import InputProblem
 from .stats import EXERTION, HAND, DeckStats, check_draw, stats_of
+from .textlimits import parse_checked
 
 if TYPE_CHECKING:
     from .api import Catalog
@@ -67,11 +68,12 @@ def deck_stats(text: str, format: str | None = None, cards: Sequence[Card] = (),
 
     `format` overrides the deck's `Format:` line (default type1e); `cards` adds or replaces cards for this
     call; `hand` and `exertion` are the draw sizes (0 to 1000). Raises UnreadableDeckError when a line
-    does not resolve, DeckcheckError for a bad format or draw size.
+    does not resolve, DecklistError past the limits of text decklists (deckcheck.textlimits),
+    DeckcheckError for a bad format or draw size.
     """
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    deck, fmt = resolve(parse_text(text, source), text_index(cards, db), format)
+    deck, fmt = resolve(parse_checked(text, source), text_index(cards, db), format)
     return stats_of(deck, fmt.name, hand, exertion)
 
 
@@ -81,8 +83,8 @@ def deck_diff(before: str, after: str, format: str | None = None, cards: Sequenc
     check_draw("hand", hand)
     check_draw("exertion", exertion)
     index = text_index(cards, db)
-    deck_a, fmt_a = resolve(parse_text(before, sources[0]), index, format)
-    deck_b, fmt_b = resolve(parse_text(after, sources[1]), index, format)
+    deck_a, fmt_a = resolve(parse_checked(before, sources[0]), index, format)
+    deck_b, fmt_b = resolve(parse_checked(after, sources[1]), index, format)
     return diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
 
 

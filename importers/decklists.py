@@ -9,6 +9,7 @@ from typing import Callable, Sequence
 from deckcheck.cells import CellError
 from deckcheck.decklist import RawDeck, RawPlayer, RawProblem, parse_text, section_word
 from deckcheck.errors import DecklistError
+from deckcheck.textlimits import lone_surrogate
 
 from . import limits
 from .tables import Table, read_tables, unquote
@@ -65,8 +66,7 @@ def _read_json(path: Path) -> RawDeck:
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError as exc:
-        bad = exc.object[exc.start:exc.end].encode("unicode_escape").decode("ascii")
-        raise DecklistError(source, f"holds {bad}, a lone surrogate, which is not text") from None
+        raise DecklistError(source, lone_surrogate(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("sections"), dict):
         raise DecklistError(source, 'a JSON decklist is {"format": ..., "sections": {"Endurance": [...]}}')
     deck = RawDeck(source)

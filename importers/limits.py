@@ -3,11 +3,8 @@
 A file past a limit is refused with a one-line message that names it and the limit (exit code 2);
 nothing is read whole before its size is known. Why each number is what it is:
 
-- TEXT_MAX_BYTES: a decklist is about 2 KB and a registration sheet of 500 players about 1.5 MB;
-  4 MiB leaves room for both and for a benchmark file of 100,000 lines, and bounds what one text
-  file costs (its lines as Python objects, a few hundred MB at most).
-- LINE_MAX_CHARS: the longest card name is under 100 characters; a line of 4,096 holds any card
-  with set, quantity and attachment many times over. The limit bounds the work per line.
+- TEXT_MAX_BYTES, LINE_MAX_CHARS: in deckcheck.textlimits, which every text path (files, standard input,
+  library calls, web forms) goes through.
 - JSON_MAX_DEPTH: a JSON decklist is 4 levels deep (deck, sections, list, card); 32 leaves room for
   extra metadata and keeps far below Python's recursion limit.
 - SHEET_MAX_BYTES: the 200,000-row benchmark collection is 13 MB as CSV and 8 MB as XLSX; 64 MiB is
@@ -37,10 +34,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from deckcheck.cells import CellError
-from deckcheck.errors import DeckcheckError
-
-TEXT_MAX_BYTES = 4 << 20
-LINE_MAX_CHARS = 4096
+from deckcheck.errors import InputFileError
+from deckcheck.textlimits import (LINE_MAX_CHARS, TEXT_MAX_BYTES, check_characters, check_line_lengths,  # noqa: F401
+                                  size_text, too_big)
 JSON_MAX_DEPTH = 32
 SHEET_MAX_BYTES = 64 << 20
 CSV_FIELD_MAX_CHARS = 131_072
@@ -52,24 +48,6 @@ XLSX_MAX_CELLS = 5_000_000
 XLSX_MAX_ROWS = 1_048_576  # Excel's own limits: a reference beyond them is not a spreadsheet's
 XLSX_MAX_COLUMNS = 16_384
 QUANTITY_MAX = 1_000_000
-
-
-class InputFileError(DeckcheckError):
-    """A file that cannot be read at all: missing, a folder, not permitted, past a limit, not text."""
-
-    def __init__(self, source: str, message: str):
-        self.source = source
-        self.message = message
-        self.line = None
-        super().__init__(f"{source}: {message}")
-
-
-def size_text(n: int) -> str:
-    """4194304 -> '4 MiB'; 1536 -> '1.5 KiB'."""
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{n} bytes"
 
 
 def _open_error(source: str, exc: OSError) -> InputFileError:
@@ -100,12 +78,6 @@ def open_bounded(path: str | Path, limit: int, what: str) -> BinaryIO:
         f.close()
         raise InputFileError(source, too_big(what, limit, size))
     return f
-
-
-def too_big(what: str, limit: int, size: int | None = None) -> str:
-    """The message for a file past its size limit."""
-    actual = f" ({size_text(size)})" if size else ""
-    return f"larger than {size_text(limit)}{actual}, the limit for {what}"
 
 
 def read_bytes(path: str | Path, limit: int, what: str) -> bytes:
@@ -142,21 +114,16 @@ def decode_text(data: bytes, source: str, max_line: int = LINE_MAX_CHARS) -> str
     except UnicodeDecodeError as exc:
         raise InputFileError(source, f"not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8") \
             from None
-    if "\x00" in text:
-        raise InputFileError(source, "not a text file (it holds NUL bytes; UTF-16 without a byte-order mark?)")
+    check_characters(text, source)
     check_line_lengths(text, source, max_line)
     return text
 
 
-def check_line_lengths(text: str, source: str, max_line: int = LINE_MAX_CHARS) -> None:
-    """InputFileError naming the first line longer than the limit."""
-    if len(text) <= max_line:
-        return
-    lines = text.splitlines()
-    if max(map(len, lines), default=0) <= max_line:
-        return
-    number = next(i for i, line in enumerate(lines, start=1) if len(line) > max_line)
-    raise InputFileError(source, f"line {number} is longer than {max_line:,} characters, the limit for a line")
+def text_of_bytes(data: bytes, source: str, what: str = "text decklists", limit: int = TEXT_MAX_BYTES) -> str:
+    """Bytes already in memory (an upload) as text, within the limits a file of them is read under."""
+    if len(data) > limit:
+        raise InputFileError(source, too_big(what, limit, len(data)))
+    return decode_text(data, source)
 
 
 def read_text(path: str | Path, what: str = "text decklists", limit: int = TEXT_MAX_BYTES) -> str:

@@ -243,3 +243,20 @@ def nasty_files() -> list[tuple[str, bytes]]:
         ("crlf-only.txt", b"\r\n" * 1000),
     ]
     return files
+
+
+def texts_past_limits() -> dict[str, tuple[str, str]]:
+    """Decklists handed over as text (a library call, a web form) past a limit of text decklists.
+
+    name -> (text, words of the refusal). A file of the same text is refused with the same words
+    (importers.limits); a text must not slip past because it never was a file. The lone surrogate
+    can only come as a string (a JSON `\\ud800`): no UTF-8 file holds one.
+    """
+    return {
+        "long-line": ("3 Thrust\n2 " + "x" * 4095 + "\n",
+                      "line 2 is longer than 4,096 characters, the limit for a line"),
+        "nul": ("3 Thrust\n3 Thr\x00ust\n", "not a text file (it holds NUL bytes"),
+        "too-big": (("# " + "x" * 4000 + "\n") * 1100, "larger than 4 MiB"),  # a file's message adds its size
+        "too-big-in-utf-8": (("# " + "\u00e9" * 2000 + "\n") * 1100, "larger than 4 MiB"),  # 2.2 M characters
+        "lone-surrogate": ("3 Thrust\n3 Thr\ud800ust\n", "holds \\ud800, a lone surrogate, which is not text"),
+    }

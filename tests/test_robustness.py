@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import tempfile
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from inproc import Result, run_cli
+from nasty import texts_past_limits
 
 SETTINGS = settings(max_examples=20, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
@@ -245,3 +247,48 @@ def test_sheet_commands(cli_env, command, suffix_data):
         assert r.code in (0, 1, 2), (r.code, r.err[-500:])
         for raw in (b"\x1b", "\x9b".encode()):
             assert raw not in r.out + r.err
+
+
+# -- decklists handed over as text (library calls, web forms): the limits of a file ----------------------
+LIMITS = texts_past_limits()
+
+
+@pytest.mark.parametrize("name", sorted(LIMITS))
+def test_text_past_a_limit_is_refused_as_a_file_is(cli_env, tmp_path, name):
+    """check_text gives the report `check -` gives; deck_stats and deck_diff raise DecklistError; same words."""
+    import deckcheck
+    from deckcheck.errors import DecklistError
+    text, words = LIMITS[name]
+    report = deckcheck.check_text(text).as_dict()
+    assert report["legal"] is None and [e["line"] for e in report["input_errors"]] == [None]
+    assert report["input_errors"][0]["message"].startswith(f"-: {words}")
+    if name != "lone-surrogate":  # no UTF-8 byte stream holds one: standard input says "not UTF-8" instead
+        assert assert_contract(run_cli("check", "-", "--json", stdin=text.encode("utf-8"))) == [report]
+        path = tmp_path / "deck.txt"
+        path.write_text(text, encoding="utf-8")
+        (from_file,) = assert_contract(run_cli("check", str(path), "--json"))
+        assert from_file["input_errors"][0]["message"].startswith(f"{path}: {words}")
+    with pytest.raises(DecklistError, match=re.escape(words)):
+        deckcheck.deck_stats(text)
+    with pytest.raises(DecklistError, match=re.escape(words)):
+        deckcheck.deck_diff("3 Thrust\n", text)
+
+
+@st.composite
+def pasted_text(draw) -> str:
+    """A text decklist as a string, now and then with a line past the limit, a NUL or a lone surrogate."""
+    lines = draw(text_decklist()).splitlines()
+    extra = draw(st.sampled_from(["", "", "x" * 4097, "3 Thr\x00ust", "3 Thr\ud800ust", "# " + "y" * 4094]))
+    lines.insert(draw(st.integers(0, len(lines))), extra)
+    return "\n".join(lines)
+
+
+@settings(SETTINGS, max_examples=12)
+@given(text=pasted_text())
+def test_check_text_equals_standard_input(cli_env, text):
+    """Whatever the text, deckcheck.check_text returns the report `check -` prints for its UTF-8 bytes."""
+    import deckcheck
+    report = deckcheck.check_text(text).as_dict()
+    assert (report["legal"] is None) == bool(report["input_errors"])
+    if "\ud800" not in text:
+        assert assert_contract(run_cli("check", "-", "--json", stdin=text.encode("utf-8"))) == [report]

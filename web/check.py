@@ -99,7 +99,10 @@ def check_input(catalog, got: CheckInput, details: bool = False) -> list[Report]
             return [reading.unreadable(label, DeckcheckError(f"{label}: could not be read ({exc.__class__.__name__})"),
                                        got.fmt)]
     else:
-        raws = reading.read_text(got.text)
+        try:
+            raws = reading.read_text(got.text)
+        except DeckcheckError as exc:  # past a limit of text decklists: unreadable, as `check -` reports it
+            return [reading.unreadable(reading.PASTED, exc, got.fmt)]
     return reading.check_raws(raws, catalog, got.fmt, details)
 
 

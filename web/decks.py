@@ -11,9 +11,10 @@ import tempfile
 from pathlib import Path, PurePath
 
 from deckcheck.check import check_raw
-from deckcheck.decklist import RawDeck, parse_text
-from deckcheck.errors import DeckcheckError, DecklistError
-from deckcheck.report import InputProblem, Report
+from deckcheck.decklist import RawDeck
+from deckcheck.errors import DeckcheckError, DecklistError, InputFileError
+from deckcheck.report import Report
+from deckcheck.textlimits import parse_checked
 
 PASTED = "-"  # the label of pasted text: what `deckcheck check -` calls standard input
 LABEL_MAX = 200
@@ -32,8 +33,18 @@ def is_text_upload(label: str | None) -> bool:
 
 
 def read_text(text: str, label: str = PASTED) -> list[RawDeck]:
-    """A pasted (or uploaded plain-text) decklist as a raw deck."""
-    return [parse_text(text, label)]
+    """A pasted (or uploaded plain-text) decklist as a raw deck; DecklistError past the limits every text
+    decklist is read under (deckcheck.textlimits), with the words `deckcheck check` gives."""
+    return [parse_checked(text, label)]
+
+
+def upload_text(label: str, data: bytes) -> str:
+    """An uploaded text file as text, decoded and bounded as a file of that name is; UnreadableUpload if not."""
+    from deckcheck.importers import limits
+    try:
+        return limits.text_of_bytes(data, label)
+    except InputFileError as exc:
+        raise UnreadableUpload(str(DecklistError(exc.source, exc.message))) from None
 
 
 class UnreadableUpload(DeckcheckError):
@@ -47,12 +58,7 @@ class UnreadableUpload(DeckcheckError):
 def read_upload(label: str, data: bytes) -> list[RawDeck]:
     """Every deck an uploaded file holds, read by its suffix like a file of that name; UnreadableUpload if not."""
     if is_text_upload(label):
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            message = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-            raise UnreadableUpload(str(DecklistError(label, message))) from exc
-        return read_text(text, label)
+        return read_text(upload_text(label, data), label)
     from deckcheck.importers.decklists import read_decklists
     with tempfile.TemporaryDirectory(prefix="deckcheck-upload-") as folder:
         path = Path(folder) / f"upload{PurePath(label).suffix.lower()}"
@@ -73,6 +79,6 @@ def check_raws(raws: list[RawDeck], catalog, fmt: str | None, details: bool = Fa
 
 
 def unreadable(label: str, exc: Exception, fmt: str | None) -> Report:
-    """The report of a file that could not be read at all (as the CLI's, the cause in input_errors)."""
-    return Report(deck=label, format=fmt or "", input_errors=[InputProblem(getattr(exc, "line", None), label,
-                                                                             str(exc))])
+    """The report of a file or text that could not be read at all (as the CLI's, the cause in input_errors)."""
+    from deckcheck.api import unreadable as unreadable_report
+    return unreadable_report(label, exc, fmt or "")

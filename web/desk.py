@@ -139,7 +139,7 @@ async def read_submission(request: Request, event: Event) -> tuple[dict[str, Any
         return fields, reading.unreadable(label, DeckcheckError(f"{label}: could not be read "
                                                                 f"({exc.__class__.__name__})"), event.format), label
     if reading.is_text_upload(label):  # keep a text file as written, for the judges' printout
-        return fields, data.decode("utf-8-sig"), label
+        return fields, reading.upload_text(label, data), label
     return fields, raws, label
 
 
