@@ -7,14 +7,27 @@ class CellError(str):
 
     It is a str (what the sheet shows, e.g. '#DIV/0!' or '=SUM(B2:B4)') so that code reading text
     never mistakes it for a number or an empty cell; readers that know it say why the row is bad.
+    `message` says what the cell holds, where it is (sheet and cell, once the sheet reader has
+    placed it) and what to do: "an error cell (#N/A) in sheet 'cards', cell B3".
     """
 
-    message: str
+    what: str
+    hint: str
+    where: str
 
-    def __new__(cls, text: str, message: str) -> "CellError":
+    def __new__(cls, text: str, what: str, hint: str = "", where: str = "") -> "CellError":
         self = super().__new__(cls, text)
-        self.message = message
+        self.what, self.hint, self.where = what, hint, where
         return self
+
+    @property
+    def message(self) -> str:
+        """What the cell holds, where, and what to do about it."""
+        return self.what + (f" in {self.where}" if self.where else "") + (f"; {self.hint}" if self.hint else "")
+
+    def located(self, sheet: str, ref: str) -> "CellError":
+        """The same cell, its message naming the sheet and the cell (e.g. 'B3')."""
+        return CellError(str(self), self.what, self.hint, f"sheet {sheet!r}, cell {ref}")
 
 
 def cell_problem(cells) -> tuple[int, "CellError"] | None:

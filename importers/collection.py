@@ -12,15 +12,14 @@ from .tables import Table, read_tables
 from .writers import SheetSpec, check_target, write_csv, write_xlsx
 
 EXPORT_COLUMNS = COLUMNS + EXTRA_COLUMNS
-_GONE: list[object] = []
 
 
 @dataclass
 class SheetRows:
     """A collection sheet: its layout, sheets and columns; `rows()` yields (row number, {our column: cell}, sheet).
 
-    Rows are made one at a time from the tables read: a 200,000-row sheet is not held a second
-    time as dictionaries, and each table row is let go once it has been handed out.
+    Rows are made one at a time from the tables read: a 200,000-row sheet is never held whole as
+    Python rows or dictionaries, and each table is let go once its rows have been handed out.
     """
 
     layout: str
@@ -35,17 +34,14 @@ class SheetRows:
         for table, where in self.tables:
             items = list(where.items())
             width = max(where.values()) + 1
-            rows: list[Sequence[object]] = list(table.rows)
-            table.rows = []
-            for i in range(len(rows)):
-                row = rows[i]
-                rows[i] = _GONE  # let it go: the import keeps Holdings, not the sheet
+            for number, row in table.numbered():  # a workbook's rows are made one at a time (StreamedRows)
                 if len(row) < width:
                     row = list(row) + [""] * (width - len(row))
                 cells = {column: row[c] for column, c in items}
                 if any(cells.values()):
                     self.count += 1
-                    yield i + 2, cells, table.name
+                    yield number, cells, table.name
+            table.rows = []  # let the sheet go: the import keeps Holdings, not the sheet
 
 
 def read_collection_rows(path: Path | str) -> SheetRows:

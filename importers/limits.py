@@ -228,11 +228,11 @@ def inspect_xlsx(path: str | Path) -> WorkbookScan:
                                            (sheet.rows, sheet.columns, "reaches")):
                     if rows > XLSX_MAX_ROWS or columns > XLSX_MAX_COLUMNS:
                         raise InputFileError(source, f"not a readable workbook: a sheet {how} cell "
-                                                     f"{_ref(rows, columns)}, beyond any spreadsheet's last cell "
+                                                     f"{cell_ref(rows, columns)}, beyond any spreadsheet's last cell "
                                                      "XFD1048576")
                     if rows * columns > XLSX_MAX_CELLS:
                         raise InputFileError(source, f"a sheet {how} {rows:,} rows x {columns:,} columns (up to "
-                                                     f"cell {_ref(rows, columns)}), more than "
+                                                     f"cell {cell_ref(rows, columns)}), more than "
                                                      f"{XLSX_MAX_CELLS:,} cells, the limit for a sheet")
                 cells += sheet.rows * sheet.columns
             if cells > XLSX_MAX_CELLS:
@@ -241,7 +241,8 @@ def inspect_xlsx(path: str | Path) -> WorkbookScan:
     return scan
 
 
-def _ref(rows: int, columns: int) -> str:
+def cell_ref(rows: int, columns: int) -> str:
+    """The reference of a cell by its 1-based row and column: (3, 2) -> B3."""
     letters = ""
     while columns > 0:
         columns, rest = divmod(columns - 1, 26)
@@ -358,9 +359,9 @@ def bad_cells(path: str | Path, parts: list[str]) -> dict[str, dict[tuple[int, i
                         found[(row - 1, col - 1)] = CellError(text, f"an error cell ({text})")
                     elif "f" in kinds and (value is None or value.text is None):
                         formula = "=" + (kinds["f"].text or "")
-                        found[(row - 1, col - 1)] = CellError(formula, f"a formula with no cached value ({formula}); "
-                                                                       "open and save the sheet in a spreadsheet "
-                                                                       "program to store its value")
+                        found[(row - 1, col - 1)] = CellError(formula, f"a formula with no cached value ({formula})",
+                                                              "open and save the sheet in a spreadsheet program to "
+                                                              "store its value")
                     elem.clear()
             if found:
                 out[name] = found

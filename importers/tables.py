@@ -5,7 +5,7 @@ import csv
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from deckcheck.cells import CellError
 from deckcheck.errors import DeckcheckError
@@ -49,8 +49,9 @@ def kind_of(path: Path) -> str:
 def read_tables(path: Path, unique_headers: bool = True) -> list[Table]:
     """Every sheet of a workbook, or the one table of a CSV file, within the limits of importers.limits.
 
-    A workbook is looked at before it is read (parts, sizes, the extent of each sheet); cells that
-    hold no value (error cells, formulas with no cached value) come back as CellError. With
+    A workbook is looked at before it is read (parts, sizes, the extent of each sheet); its rows are
+    made one at a time on each pass (StreamedRows); cells that hold no value (error cells, formulas
+    with no cached value) come back as CellError naming the sheet and the cell. With
     unique_headers, a header naming a column twice is refused: which of the two would count?
     """
     path = Path(path)
@@ -92,16 +93,12 @@ def _read_xlsx(path: Path) -> list[Table]:
         book = CalamineWorkbook.from_path(str(path))
         tables = []
         for name in book.sheet_names:
-            data = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
-            for (r, c), cell in bad.get(name, {}).items():
-                _put(data, r, c, cell)
-            while data and all(c in ("", None) for c in data[-1]):
-                data.pop()
-            if not data:
+            data = SheetData(name, book.get_sheet_by_name(name), bad.get(name, {}))
+            first = next(data.rows(), None)
+            if first is None:
                 tables.append(Table(name, [], []))
-                continue
-            header = [str(c).strip() for c in data[0]]
-            tables.append(Table(name, header, data[1:]))
+            else:
+                tables.append(Table(name, [str(c).strip() for c in first], StreamedRows(data)))
         return tables
     except DeckcheckError:
         raise
@@ -109,17 +106,98 @@ def _read_xlsx(path: Path) -> list[Table]:
         raise SheetError(f"{str(path)!r}: not a readable workbook ({exc})") from exc
 
 
-def _put(data: list[list[Any]], r: int, c: int, value: object) -> None:
-    """Place a cell the spreadsheet reader left out (a formula with no value) or read as empty (an error)."""
-    if r < 0 or c < 0:
-        return
-    width = len(data[0]) if data else 0
-    while len(data) <= r:
-        data.append([""] * width)
-    row = data[r]
-    if len(row) <= c:
-        row.extend([""] * (c + 1 - len(row)))
-    row[c] = value
+class SheetData:
+    """One workbook sheet as the spreadsheet reader holds it, made into Python rows one at a time.
+
+    python-calamine keeps the sheet's cells in its own compact memory; a pass over rows() makes each
+    Python row as it is needed, so a 200,000-row sheet is never also a list of Python lists. Rows
+    start at A1 (cells before the sheet's first used row and column are empty), cells that hold no
+    value are CellErrors naming the sheet and cell, and trailing empty rows are left out.
+    """
+
+    def __init__(self, name: str, sheet: Any, bad: dict[tuple[int, int], CellError]):
+        self.name = name
+        start, end = sheet.start, sheet.end
+        self._sheet = sheet if start is not None else None  # iter_rows() needs a sheet with cells
+        self._lead = [""] * start[1] if start else []  # iter_rows() leaves out the columns before the first used
+        self.width = end[1] + 1 if end else 0
+        self._bad: dict[int, list[tuple[int, CellError]]] = {}
+        for (r, c), cell in sorted(bad.items()):
+            if r >= 0 and c >= 0:
+                self._bad.setdefault(r, []).append((c, cell.located(name, limits.cell_ref(r + 1, c + 1))))
+
+    def rows(self) -> Iterator[list[Any]]:
+        """Every row from the sheet's first, up to its last non-empty one."""
+        empty: list[list[Any]] = []  # empty rows are held back until a filled one follows them
+        for row in self._all_rows():
+            if row.count("") == len(row):
+                empty.append(row)
+                continue
+            if empty:
+                yield from empty
+                empty.clear()
+            yield row
+
+    def _all_rows(self) -> Iterator[list[Any]]:
+        r = 0
+        bad, lead = self._bad, self._lead
+        if self._sheet is not None:
+            for row in self._sheet.iter_rows():
+                if lead:
+                    row = lead + row
+                if r in bad:
+                    _place(row, bad[r])
+                yield row
+                r += 1
+        last = max(bad, default=-1)  # cells the reader left out (a formula with no value) below its last row
+        while r <= last:
+            row = [""] * self.width
+            if r in bad:
+                _place(row, bad[r])
+            yield row
+            r += 1
+
+
+def _place(row: list[Any], cells: list[tuple[int, CellError]]) -> None:
+    """Put the cells the spreadsheet reader left out (a formula with no value) or read as empty (an error)."""
+    for c, cell in cells:
+        if len(row) <= c:
+            row.extend([""] * (c + 1 - len(row)))
+        row[c] = cell
+
+
+class StreamedRows(Sequence[Sequence[object]]):
+    """The data rows of a workbook sheet (all but its header row), made anew on each pass over them.
+
+    Iterating streams; len() and indexing make the whole list once (for small sheets and tests).
+    """
+
+    def __init__(self, data: SheetData):
+        self._data = data
+        self._list: list[list[Any]] | None = None
+
+    def __iter__(self) -> Iterator[list[Any]]:
+        rows = self._data.rows()
+        next(rows, None)  # the header
+        return rows
+
+    def _whole(self) -> list[list[Any]]:
+        if self._list is None:
+            self._list = list(iter(self))  # not list(self): that asks len() first
+        return self._list
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def __getitem__(self, i):
+        return self._whole()[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (StreamedRows, list, tuple)):
+            return self._whole() == [list(row) for row in other]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal by rows, like a list
 
 
 def _read_csv(path: Path) -> Table:

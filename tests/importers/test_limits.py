@@ -266,10 +266,10 @@ def test_formula_and_error_cells_are_cell_errors(tmp_path):
     assert isinstance(b[0], CellError) and "no cached value" in b[0].message and table.rows[5][3] == "=A1"
     (raw,) = read_decklists(path)
     assert [(p.line, p.message) for p in raw.problems] == [
-        (2, "column 'quantity' holds a formula with no cached value (=SUM(D1:D4)); open and save the sheet in a "
-            "spreadsheet program to store its value"),
-        (3, "column 'quantity' holds an error cell (#DIV/0!)"),
-        (6, "column 'quantity' holds an error cell (#N/A)")]
+        (2, "column 'quantity' holds a formula with no cached value (=SUM(D1:D4)) in sheet 'Deck', cell B2; open and "
+            "save the sheet in a spreadsheet program to store its value"),
+        (3, "column 'quantity' holds an error cell (#DIV/0!) in sheet 'Deck', cell B3"),
+        (6, "column 'quantity' holds an error cell (#N/A) in sheet 'Deck', cell B6")]
     assert [line.readings[0] for line in raw.lines] == [(2, "Thrust")]
 
 
@@ -295,6 +295,7 @@ def test_collection_sheet_with_formula_cells_has_bad_rows(tmp_path, sqlite_url):
     with pytest.raises(CardSheetError) as exc:
         app.import_sheet(path)
     assert [(p.row, p.column, p.value) for p in exc.value.problems] == [(2, "quantity", "=C9*2"), (3, "notes", "#REF!")]
+    assert exc.value.problems[1].message == "an error cell (#REF!) in sheet 'Collection', cell C3"
     assert app.collections.holdings("main") == []
     _layout, _changes, problems, _rows = app.import_sheet(path, skip_bad=True)
     assert [h.quantity for h in app.collections.holdings("main")] == [4] and len(problems) == 2
