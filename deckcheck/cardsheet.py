@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping
 from . import grid as gridmod
 from . import provenance as prov
 from .cards import GEM_COLOURS, HIGHLANDER, Card, Modifiers, parse_modifiers
+from .cells import CellError
 from .errors import CardSheetError, DeckcheckError, RowProblem
 from .formula import cell_text
 from .text import normalize, slug
@@ -137,9 +138,13 @@ class _Row:
 def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[RowProblem] | None = None) -> Card | None:
     """Build a Card from one sheet row (column name -> cell). Bad cells go to `problems`; None if unusable."""
     own: list[RowProblem] = []
+    errors = {column: value for column, value in values.items() if isinstance(value, CellError)}
+    if errors:  # an error cell or a formula with no value: a bad cell, never a card named '#N/A' (CONTRACTS §4)
+        own += [RowProblem(row, column, cell, cell.message) for column, cell in errors.items()]
+        values = {column: value for column, value in values.items() if column not in errors}
     r = _Row(values, row, own)
     name = r.text("name")
-    if not name:
+    if not name and "name" not in errors:
         r.bad("name", "a card needs a name")
     game = r.text("game").lower() or HIGHLANDER
     games, known_types = _games()
@@ -244,7 +249,7 @@ def sheet_card_from_row(values: Mapping[str, object], row: int = 0,
     sources = {}
     for f in prov.FIELDS:
         cell = values.get(prov.column(f))
-        if _blank(cell):
+        if _blank(cell) or cell.__class__ is CellError:  # card_from_row has named an error cell
             continue
         try:
             sources[f] = prov.parse(str(cell))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from deckcheck.cells import cell_problem
 from deckcheck.errors import DeckcheckError
 from deckcheck.games.taktik import Hand, parse_deal_text, parse_hands
 
@@ -40,6 +41,9 @@ def read_deal(path: Path | str) -> list[Hand]:
     others = [i for i in range(len(header)) if i != p and header[i]]
     rows: dict[str, tuple[int, list[str]]] = {}
     for number, row in table.numbered():
+        bad = cell_problem(row[i] for i in [p, *others] if i < len(row))
+        if bad is not None:  # never a player or a card named '#N/A'
+            raise DeckcheckError(f"{source}: row {number} holds {bad[1].message}")
         player = str(row[p]).strip() if p < len(row) else ""
         if not player:
             continue

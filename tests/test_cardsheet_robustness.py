@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,73 @@ def test_update_path_refuses_unknown_fields_and_bad_sources(sqlite_url):
                      prov.web("a"))
     with pytest.raises(DeckcheckError, match="needs a name"):
         update_cards(store, [{"id": "NEW-1", "text": "a"}], prov.web("a"))
+
+
+# -- error cells of an XLSX card sheet (#N/A, #REF!, ...): a bad cell, never a card named '#N/A' ---------------
+HEADER = ["id", "name", "type", "restriction", "grid", "text", "deckbuilding", "restriction_source"]
+ERRORS = ["#N/A", "#REF!", "#DIV/0!", "#VALUE!", "#NAME?", "#NUM!", "#NULL!"]
+
+
+def error_sheet(path: Path, column: str, error: str) -> Path:
+    """A card sheet (xlsxwriter, sheet 'cards') of three rows; row 3's `column` is a formula whose cached value is
+    `error`, as a spreadsheet program saves a formula that fails."""
+    import xlsxwriter
+    header = HEADER
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("cards")
+    sheet.write_row(0, 0, header)
+    for r, card_id in enumerate(["X-1", "X-2", "X-3"], start=1):
+        sheet.write_row(r, 0, [card_id, f"Card {r}", "Attack", 1, "UL", "A text.", "", ""])
+    sheet.write_formula(2, header.index(column), "=NA()", None, error)
+    book.close()
+    return path
+
+
+@pytest.mark.parametrize("column,error", [(c, ERRORS[i % len(ERRORS)]) for i, c in enumerate(HEADER)])
+def test_an_error_cell_in_any_column_is_a_bad_row(tmp_path, column, error):
+    from deckcheck.errors import CardSheetError
+    from nasty import column_letters
+    path = error_sheet(tmp_path / "cards.xlsx", column, error)
+    ref = f"{column_letters(HEADER.index(column) + 1)}3"
+    with pytest.raises(CardSheetError) as exc:
+        read_card_sheet(path)
+    assert [(p.row, p.column, p.value, p.message) for p in exc.value.problems] == [
+        (3, column, error, f"an error cell ({error}) in sheet 'cards', cell {ref}")]
+    sheet = read_card_sheet(path, skip_bad=True)
+    assert [c.name for c in sheet.cards] == ["Card 1", "Card 3"] and len(sheet.problems) == 1
+
+
+@pytest.mark.parametrize("error", ERRORS)
+def test_every_error_value_is_named(tmp_path, error):
+    from deckcheck.errors import CardSheetError
+    with pytest.raises(CardSheetError, match=re.escape(f"row 3, column 'name', value {error!r}: an error cell "
+                                                       f"({error}) in sheet 'cards', cell B3")):
+        read_card_sheet(error_sheet(tmp_path / "cards.xlsx", "name", error))
+
+
+def test_a_formula_with_no_cached_value_in_the_name_column_is_a_bad_row(tmp_path):
+    from deckcheck.errors import CardSheetError
+    from nasty import cell, sheet_xml, workbook
+    path = tmp_path / "cards.xlsx"
+    path.write_bytes(workbook({"cards": sheet_xml(
+        '<row r="1">' + cell("A1", "id") + cell("B1", "name") + "</row>"
+        '<row r="2">' + cell("A2", "X-1") + cell("B2", formula="C9") + "</row>"
+        '<row r="3">' + cell("A3", "X-2") + cell("B3", "Card 2") + "</row>")}))
+    with pytest.raises(CardSheetError) as exc:
+        read_card_sheet(path)
+    (problem,) = exc.value.problems
+    assert (problem.row, problem.column, problem.value) == (2, "name", "=C9")
+    assert problem.message.startswith("a formula with no cached value (=C9) in sheet 'cards', cell B2; open and save")
+
+
+def test_error_cells_in_a_card_sheet_exit_2_naming_them(tmp_path, shared_db):
+    import shutil
+    db = tmp_path / "x.db"
+    shutil.copy(shared_db.removeprefix("sqlite:///"), db)
+    before = db.read_bytes()
+    sheet = error_sheet(tmp_path / "cards.xlsx", "name", "#N/A")
+    for args in (("cards", "import", str(sheet)), ("check", "-", "--cards", str(sheet))):
+        r = run(db, *args)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
+        assert "row 3, column 'name', value '#N/A': an error cell (#N/A) in sheet 'cards', cell B3" in r.stderr, args
+    assert db.read_bytes() == before

@@ -213,3 +213,21 @@ def test_a_hero_whose_playing_card_is_half_known_is_unknown_not_compared(index, 
     assert [(i.rule, i.severity) for i in report.issues] == [("HL-DATA-UNKNOWN", "warning")]
     (issue,) = report.issues
     assert [str(c) for c in issue.cards] == ["The Crow"] and "(rank, suit) is unknown" in issue.message
+
+
+def test_a_deal_sheet_with_an_error_cell_is_refused_naming_it(tmp_path):
+    """A formula that failed (#N/A) is not a player or a card named '#N/A'."""
+    import xlsxwriter
+
+    from deckcheck.importers.deals import read_deal
+    path = tmp_path / "deal.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Deal")
+    for r, row in enumerate([["player", "card"], ["Anna", "AS"], ["Anna", "10H"], ["Anna", "QC"], ["Ben", "3H"],
+                             ["Ben", "4C"]]):
+        sheet.write_row(r, 0, row)
+    sheet.write(6, 0, "Ben")
+    sheet.write_formula(6, 1, "=VLOOKUP(A7,Z1:Z2,2,0)", None, "#N/A")
+    book.close()
+    with pytest.raises(DeckcheckError, match=r"deal.xlsx: row 7 holds an error cell \(#N/A\) in sheet 'Deal', cell B7"):
+        read_deal(path)
