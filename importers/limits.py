@@ -30,6 +30,7 @@ import re
 import sys
 import zipfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -153,12 +154,13 @@ def json_depth(text: str) -> int:
 _CHUNK = 4 << 20
 # a cell's (or row's) reference: the usual form has a literal prefix the regex engine searches for fast;
 # the general one (any white space around '=') is used on the pieces that hold such a form
-_REF = re.compile(rb" r=[\"']([A-Za-z]{0,3})([0-9]+)[\"']")  # the spreadsheet reader takes lower case too
-_REF_ANY = re.compile(rb"\sr\s*=\s*[\"']([A-Za-z]{0,3})([0-9]+)[\"']")
+# the spreadsheet reader takes lower case too, and any number of letters (AAAAA1 is column 475,255)
+_REF = re.compile(rb" r=[\"']([A-Za-z]*)([0-9]+)[\"']")
+_REF_ANY = re.compile(rb"\sr\s*=\s*[\"']([A-Za-z]*)([0-9]+)[\"']")
 _ODD_REF = (b"r =", b"r= ", b"\tr=", b"\nr=", b"\rr=")
 _DIMENSION = re.compile(rb"<(?:\w+:)?dimension\b[^>]*?\bref\s*=\s*[\"']([^\"']*)[\"']")
 _ROOT = re.compile(rb"<(\w+:)?worksheet\b")
-_CELL_REF = re.compile(r"^([A-Za-z]{1,3})([0-9]+)$")
+_CELL_REF = re.compile(r"^([A-Za-z]+)([0-9]+)$")
 _WORKSHEET = re.compile(r"^xl/worksheets/[^/]+\.xml$", re.IGNORECASE)
 
 
@@ -257,26 +259,21 @@ def _scan_sheet(book: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> Sh
     scanned as it is once it passes 1 MiB).
     """
     scan = SheetScan()
-    rows = 0
-    letters: set[bytes] = set()
+    extent = (0, 0)  # rows, columns of the farthest reference so far
     referenced = cells = 0
-    markers: tuple[bytes, ...] = ()
-    cell_tags: tuple[bytes, ...] = ()
+    tags = _Tags(b"")
     carry = b""
-    first = True
+    prolog = True  # XML entities can only be declared before the root element
     read = 0
     try:
         with book.open(info) as part:
             while True:
                 block = part.read(_CHUNK)
-                if first:
-                    first = False
+                if not read:
                     root = _ROOT.search(block, 0, 4096)
-                    p = root.group(1) if root and root.group(1) else b""
-                    cell_tags = (b"<" + p + b"c ", b"<" + p + b"c>", b"<" + p + b"c/>")
-                    # <f> (a formula; also matches <formula> of conditional formats: a needless check, no
-                    # harm) and t="e" (an error cell)
-                    markers = (b"<" + p + b"f", b't="e"', b"t='e'")
+                    tags = _Tags(root.group(1) or b"" if root else b"")
+                    if root and b"<!ENTITY" not in block[:root.start()]:
+                        prolog = False
                     dim = _DIMENSION.search(block, 0, 65536)
                     if dim:
                         scan.declared_rows, scan.declared_columns = _extent(dim.group(1).decode("ascii", "replace"))
@@ -290,26 +287,112 @@ def _scan_sheet(book: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> Sh
                     cut = len(chunk)
                 piece, carry = chunk[:cut], chunk[cut:]
                 if piece:
-                    odd = any(form in piece for form in _ODD_REF)
-                    found = (_REF_ANY if odd else _REF).findall(piece)
-                    if found:
-                        cols, numbers = zip(*found, strict=True)
-                        letters.update(cols)
-                        rows = max(rows, max(map(int, set(numbers))))  # a row's cells share its number
-                        referenced += len(cols) - cols.count(b"")
-                    cells += sum(piece.count(tag) for tag in cell_tags)
-                    if not scan.needs_cell_check and any(m in piece for m in markers):
+                    in_piece = piece.count(tags.ref_first)
+                    fast = _fast_extent(piece, extent, tags) if in_piece == piece.count(tags.cell) else None
+                    if fast is None:  # every reference found and read: slower, exact for any way of writing them
+                        in_piece = sum(piece.count(tag) for tag in tags.cells)
+                        found = (_REF_ANY if any(form in piece for form in _ODD_REF) else _REF).findall(piece)
+                        extent, cell_refs = _exact_extent(found, extent)
+                        referenced += cell_refs
+                    else:
+                        extent, referenced = fast, referenced + in_piece
+                    cells += in_piece
+                    if not scan.needs_cell_check and any(m in piece for m in tags.markers):
                         scan.needs_cell_check = True
-                    if b"<!ENTITY" in piece:
+                    if prolog and b"<!ENTITY" in piece:
                         raise InputFileError(source, "not a readable workbook: a sheet declares XML entities")
                 if not block:
                     break
     except (zipfile.BadZipFile, OSError, EOFError, ValueError, RuntimeError) as exc:
         raise InputFileError(source, f"not a readable workbook ({info.filename}: {exc})") from None
-    columns = max((column_number(c) for c in letters if c), default=1)
+    rows, columns = extent
     # cells written without a reference follow the one before them: they can reach that much further
-    scan.rows, scan.columns = rows, columns + max(0, cells - referenced)
+    scan.rows, scan.columns = rows, max(columns, 1) + max(0, cells - referenced)
     return scan
+
+
+class _Tags:
+    """The byte strings the scan counts and looks for, with the sheet's namespace prefix (b'x:' or b'')."""
+
+    def __init__(self, prefix: bytes):
+        self.cell = b"<" + prefix + b"c"  # also <col>, <cfRule>: then cells are counted one by one
+        self.ref_first = b"<" + prefix + b'c r="'  # a cell whose first attribute is its reference
+        self.cells = (b"<" + prefix + b"c ", b"<" + prefix + b"c>", b"<" + prefix + b"c/>")
+        self.row = b"<" + prefix + b"row "
+        # <f> (a formula; also matches <formula> of conditional formats: a needless check, no harm) and t="e"
+        # (an error cell)
+        self.markers = (b"<" + prefix + b"f", b't="e"', b"t='e'")
+
+
+def _exact_extent(found: list[tuple[bytes, bytes]], extent: tuple[int, int]) -> tuple[tuple[int, int], int]:
+    """The extent grown by every (letters, digits) reference found, and how many of them are cells'."""
+    rows, columns = extent
+    if not found:
+        return extent, 0
+    cols, numbers = zip(*found, strict=True)
+    columns = max(columns, max(map(column_number, set(cols) - {b""}), default=0))
+    rows = max(rows, max(map(int, set(numbers))))  # a row's cells share its number
+    return (rows, columns), len(cols) - cols.count(b"")
+
+
+_ROW_NUMBER = re.compile(rb" r=[\"']([0-9]+)[\"']")  # a reference without column letters: a row's own
+_FAST_UPDATES = 64  # references past the extent found so far, per piece, before the exact scan takes over
+
+
+def _fast_extent(piece: bytes, extent: tuple[int, int], tags: _Tags) -> tuple[int, int] | None:
+    """The extent (rows, columns) grown by a piece, without reading every reference; or None.
+
+    For the usual sheet: every cell written <c r="B7" ...>, no reference written another way (r = ,
+    a tab before r), rows in order. The last row's number is taken, then one search finds any
+    reference past the extent so far (in a sheet written row by row: a few, its columns, once).
+    None, and the exact scan reads every reference, for a piece written otherwise or with many
+    references past the ones before them (rows or cells out of order).
+    """
+    if any(form in piece for form in _ODD_REF):
+        return None
+    rows, columns = extent
+    last_row = piece.rfind(tags.row)
+    if last_row >= 0:
+        m = _ROW_NUMBER.search(piece, last_row, last_row + 4096)
+        if m:
+            rows = max(rows, int(m.group(1)))
+    pos = 0
+    for _ in range(_FAST_UPDATES):
+        m = _beyond(rows, columns).search(piece, pos)
+        if m is None:
+            return rows, columns
+        rows, columns = max(rows, int(m.group(2))), max(columns, column_number(m.group(1)))
+        pos = m.end()
+    return None
+
+
+@lru_cache(maxsize=512)
+def _beyond(rows: int, columns: int) -> re.Pattern[bytes]:
+    """A cell or row reference (as _REF reads them) whose row is past `rows` or whose column is past `columns`."""
+    past = rb"(?=(?i:" + _letters_after(columns) + rb")[0-9]|[A-Za-z]*(?:" + _number_after(rows) + rb")[\"'])"
+    return re.compile(rb" r=[\"']" + past + rb"([A-Za-z]*)([0-9]+)[\"']")
+
+
+def _number_after(n: int) -> bytes:
+    """A regular expression for the digit strings (leading zeros or not) of a number greater than n."""
+    digits = str(n).encode()
+    k = len(digits)
+    options = [b"[0-9]{%d,}" % (k + 1)]
+    for i, d in enumerate(digits):
+        if d < ord("9"):
+            options.append(digits[:i] + b"[%c-9]" % (d + 1) + (b"[0-9]{%d}" % (k - i - 1) if k - i - 1 else b""))
+    return b"|".join(options)
+
+
+def _letters_after(column: int) -> bytes:
+    """A regular expression (to be matched ignoring case) for column letters past a column number."""
+    letters = cell_ref(1, column)[:-1].encode() if column > 0 else b""
+    m = len(letters)
+    options = [b"[A-Z]{%d,}" % (m + 1)]
+    for i, ch in enumerate(letters):
+        if ch < ord("Z"):
+            options.append(letters[:i] + b"[%c-Z]" % (ch + 1) + (b"[A-Z]{%d}" % (m - i - 1) if m - i - 1 else b""))
+    return b"|".join(options)
 
 
 def _extent(ref: str) -> tuple[int, int]:

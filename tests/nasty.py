@@ -176,6 +176,11 @@ def nasty_files() -> list[tuple[str, bytes]]:
         ("far-corner-lower-case.xlsx", workbook({"Deck": sheet_xml('<row r="1">' + cell("A1", "card") +
                                                                    cell("xfd1048576", 1) + "</row>")})),
         ("far-corner-spaced.xlsx", workbook({"Deck": sheet_xml(spaced)})),
+        # the reader takes any number of column letters: ZZZZZZZ is column 8,031,810,176
+        ("far-corner-many-letters.xlsx", workbook({"Deck": sheet_xml('<row r="1">' + cell("A1", "card") +
+                                                                     cell("ZZZZZZZ1048576", 1) + "</row>")})),
+        ("far-corner-many-letters-dimension.xlsx", workbook({"Deck": sheet_xml(
+            rows_xml([["quantity", "card"], [3, "Thrust"]]), dimension="A1:ZZZZZZZ1048576")})),
         ("wide-area.xlsx", workbook({"Deck": sheet_xml('<row r="1">' + cell("A1", "card") + cell("Z999999", 1)
                                                        + "</row>")})),
         ("zip-bomb.xlsx", padded_sheet(96 << 20)),

@@ -23,7 +23,8 @@ HANG_GUARD_S = 120  # not a timing assertion: a hung reader fails here instead o
 # read as decks (no cards, or a valid UTF-16 file of 3 Thrust): not legal
 READ_AS_DECKS = {"empty.txt", "comment-only.txt", "header-only.txt", "crlf-only.txt", "utf16.txt", "utf16.json"}
 NATIVE = {"far-corner.xlsx", "far-corner-in-row-1.xlsx", "far-corner-dimension.xlsx", "far-corner-lower-case.xlsx",
-          "far-corner-spaced.xlsx", "wide-area.xlsx", "zip-bomb.xlsx"}
+          "far-corner-spaced.xlsx", "wide-area.xlsx", "zip-bomb.xlsx", "far-corner-many-letters.xlsx",
+          "far-corner-many-letters-dimension.xlsx"}
 NO_DECK = {"header-only.csv"}  # a sheet with the columns but no row holds no deck
 FILES = nasty_files()
 
@@ -98,6 +99,7 @@ def test_tournament_report_holds_every_nasty_deck(cli_env, nasty_dir, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["far-corner.xlsx", "far-corner-in-row-1.xlsx", "wide-area.xlsx", "zip-bomb.xlsx",
+                                  "far-corner-many-letters.xlsx",
                                   "formula-no-cached-value.xlsx", "error-cell.xlsx", "superscript.csv",
                                   "huge-field.csv", "duplicate-header.csv"])
 @pytest.mark.parametrize("command", [("cards", "import", "--dry-run"), ("collection", "import", "--dry-run"),

@@ -304,3 +304,81 @@ def test_collection_sheet_with_formula_cells_has_bad_rows(tmp_path, sqlite_url):
 def test_column_letters_round_trip():
     for n in (1, 26, 27, 702, 703, 16384):
         assert limits.column_number(column_letters(n)) == n
+
+
+# -- the scan's fast path finds exactly the extent the exact scan finds ------------------------------------
+def _any_ref(draw, st) -> str:
+    letters = draw(st.sampled_from(["A", "B", "j", "Z", "AA", "ab", "ZZ", "XFD", "xfd", "ABCD", "aaaaa"]))
+    number = draw(st.sampled_from(["1", "2", "9", "10", "99", "100", "0007", "1048576", "1048577", "5000000"]))
+    return letters + number
+
+
+def _sheet_strategy():
+    from hypothesis import strategies as st
+
+    @st.composite
+    def sheet(draw) -> bytes:
+        rows = []
+        for r in range(1, draw(st.integers(1, 25)) + 1):
+            number = draw(st.sampled_from([r, r, r, r + 1000, 1048576, 7]))
+            cells = []
+            for c in range(1, draw(st.integers(0, 6)) + 1):
+                ref = f"{column_letters(draw(st.sampled_from([c, c, c, 27, 703, 16384])))}{number}"
+                form = draw(st.sampled_from(['<c r="{}"><v>1</v></c>'] * 6 + [
+                    "<c r='{}'><v>1</v></c>", '<c t="n" r="{}"><v>1</v></c>', '<c r ="{}"/>', '<c\tr="{}"/>',
+                    "<c><v>1</v></c>", "<c/>", '<c r="{}" r = "XFD9"/>', '<c r="' + _any_ref(draw, st) + '"/>']))
+                cells.append(form.format(ref))
+            row_form = draw(st.sampled_from(['<row r="{}">'] * 4 + ["<row>", '<row spans="1:3" r="{}">',
+                                                                     "<row r='{}'>", '<row r ="{}">']))
+            rows.append(row_form.format(number) + "".join(cells) + "</row>")
+        prefix = draw(st.sampled_from(["", "x:"]))
+        body = "".join(rows)
+        if prefix:
+            body = body.replace("<c", "<x:c").replace("</c>", "</x:c>").replace("<row", "<x:row").replace(
+                "</row>", "</x:row>")
+        return (f'<?xml version="1.0"?>\n<{prefix}worksheet xmlns{":x" if prefix else ""}='
+                f'"http://schemas.openxmlformats.org/spreadsheetml/2006/main"><{prefix}sheetData>{body}'
+                f"</{prefix}sheetData></{prefix}worksheet>").encode()
+    return sheet()
+
+
+def test_fast_scan_finds_the_extent_the_exact_scan_finds(tmp_path_factory, monkeypatch):
+    """The scan takes a fast path for sheets written the usual way; on any sheet (cells out of order, far
+    cells, references written oddly, rows without numbers, pieces cut anywhere) it finds what reading every
+    reference finds. (A cell reference without column letters, r="7" or r="$A$1", the spreadsheet reader
+    refuses: the fast path need not count it as a cell without a reference.)"""
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=300, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(sheet=_sheet_strategy(), chunk=st_chunk())
+    def check(sheet, chunk):
+        path = tmp_path_factory.mktemp("scan") / "s.xlsx"
+        path.write_bytes(workbook({"S": sheet.decode()}))
+        with monkeypatch.context() as m:
+            m.setattr(limits, "_CHUNK", chunk)
+            with zipfile.ZipFile(path) as book:
+                info = book.getinfo("xl/worksheets/sheet1.xml")
+                fast = limits._scan_sheet(book, info, "s")
+                m.setattr(limits, "_fast_extent", lambda *args: None)
+                exact = limits._scan_sheet(book, info, "s")
+        assert (fast.rows, fast.columns) == (exact.rows, exact.columns)
+    check()
+
+
+def st_chunk():
+    from hypothesis import strategies as st
+    return st.sampled_from([limits._CHUNK, 7, 40, 101, 333])
+
+
+@pytest.mark.parametrize("ref", ["AAAAA1", "aaaaa1"])  # ZZZZZZZ1048576: tests/nasty.py, in a subprocess
+def test_a_reference_of_more_than_three_letters_is_refused(tmp_path, ref):
+    """The spreadsheet reader takes any number of column letters (AAAAA is column 475,255): past XFD is refused
+    before it reads the sheet, in a cell and in the <dimension>."""
+    in_cell = write(tmp_path, "c.xlsx", workbook({"Deck": sheet_xml('<row r="1">' + cell("A1", "card") +
+                                                                    cell(ref, 1) + "</row>")}))
+    declared = write(tmp_path, "d.xlsx", workbook({"Deck": sheet_xml(rows_xml([["card"], ["Thrust"]]),
+                                                                     dimension=f"A1:{ref}")}))
+    for path, how in ((in_cell, "reaches"), (declared, "declares")):
+        with pytest.raises(SheetError, match=f"a sheet {how} cell {ref.upper()}, beyond any spreadsheet's last cell"):
+            read_tables(path)
