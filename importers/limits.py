@@ -375,23 +375,23 @@ def _beyond(rows: int, columns: int) -> re.Pattern[bytes]:
 
 def _number_after(n: int) -> bytes:
     """A regular expression for the digit strings (leading zeros or not) of a number greater than n."""
-    digits = str(n).encode()
-    k = len(digits)
-    options = [b"[0-9]{%d,}" % (k + 1)]
-    for i, d in enumerate(digits):
-        if d < ord("9"):
-            options.append(digits[:i] + b"[%c-9]" % (d + 1) + (b"[0-9]{%d}" % (k - i - 1) if k - i - 1 else b""))
-    return b"|".join(options)
+    return _after(str(n).encode(), b"0-9")
 
 
 def _letters_after(column: int) -> bytes:
     """A regular expression (to be matched ignoring case) for column letters past a column number."""
-    letters = cell_ref(1, column)[:-1].encode() if column > 0 else b""
-    m = len(letters)
-    options = [b"[A-Z]{%d,}" % (m + 1)]
-    for i, ch in enumerate(letters):
-        if ch < ord("Z"):
-            options.append(letters[:i] + b"[%c-Z]" % (ch + 1) + (b"[A-Z]{%d}" % (m - i - 1) if m - i - 1 else b""))
+    return _after(cell_ref(1, column)[:-1].encode() if column > 0 else b"", b"A-Z")
+
+
+def _after(written: bytes, span: bytes) -> bytes:
+    """Strings of the characters in `span` (b'0-9', b'A-Z') that come after `written` as numbers do:
+    longer, or as long and greater where they first differ."""
+    k, top = len(written), span[-1]
+    options = [b"[%s]{%d,}" % (span, k + 1)]
+    for i, ch in enumerate(written):
+        if ch < top:
+            rest = k - i - 1
+            options.append(written[:i] + b"[%c-%c]" % (ch + 1, top) + (b"[%s]{%d}" % (span, rest) if rest else b""))
     return b"|".join(options)
 
 
