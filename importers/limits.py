@@ -157,7 +157,14 @@ _CHUNK = 4 << 20
 # the spreadsheet reader takes lower case too, and any number of letters (AAAAA1 is column 475,255)
 _REF = re.compile(rb" r=[\"']([A-Za-z]*)([0-9]+)[\"']")
 _REF_ANY = re.compile(rb"\sr\s*=\s*[\"']([A-Za-z]*)([0-9]+)[\"']")
-_ODD_REF = (b"r =", b"r= ", b"\tr=", b"\nr=", b"\rr=")
+_ODD_REF = (b"r =", b"r= ")
+_ODD_SPACE = ((b"\t", b"\tr="), (b"\n", b"\nr="), (b"\r", b"\rr="))  # a rare byte first: found at memchr's speed
+
+
+def _has_odd_ref(piece: bytes) -> bool:
+    """Whether a piece may hold an attribute r written with white space other than one space before it."""
+    return any(form in piece for form in _ODD_REF) or any(ws in piece and form in piece for ws, form in _ODD_SPACE)
+
 _DIMENSION = re.compile(rb"<(?:\w+:)?dimension\b[^>]*?\bref\s*=\s*[\"']([^\"']*)[\"']")
 _ROOT = re.compile(rb"<(\w+:)?worksheet\b")
 _CELL_REF = re.compile(r"^([A-Za-z]+)([0-9]+)$")
@@ -291,7 +298,7 @@ def _scan_sheet(book: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> Sh
                     fast = _fast_extent(piece, extent, tags) if in_piece == piece.count(tags.cell) else None
                     if fast is None:  # every reference found and read: slower, exact for any way of writing them
                         in_piece = sum(piece.count(tag) for tag in tags.cells)
-                        found = (_REF_ANY if any(form in piece for form in _ODD_REF) else _REF).findall(piece)
+                        found = (_REF_ANY if _has_odd_ref(piece) else _REF).findall(piece)
                         extent, cell_refs = _exact_extent(found, extent)
                         referenced += cell_refs
                     else:
@@ -348,7 +355,7 @@ def _fast_extent(piece: bytes, extent: tuple[int, int], tags: _Tags) -> tuple[in
     None, and the exact scan reads every reference, for a piece written otherwise or with many
     references past the ones before them (rows or cells out of order).
     """
-    if any(form in piece for form in _ODD_REF):
+    if _has_odd_ref(piece):
         return None
     rows, columns = extent
     last_row = piece.rfind(tags.row)

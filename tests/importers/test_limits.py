@@ -326,6 +326,7 @@ def _sheet_strategy():
                 ref = f"{column_letters(draw(st.sampled_from([c, c, c, 27, 703, 16384])))}{number}"
                 form = draw(st.sampled_from(['<c r="{}"><v>1</v></c>'] * 6 + [
                     "<c r='{}'><v>1</v></c>", '<c t="n" r="{}"><v>1</v></c>', '<c r ="{}"/>', '<c\tr="{}"/>',
+                    '<c\nr="{}"/>', '<c\rr="{}"/>',
                     "<c><v>1</v></c>", "<c/>", '<c r="{}" r = "XFD9"/>', '<c r="' + _any_ref(draw, st) + '"/>']))
                 cells.append(form.format(ref))
             row_form = draw(st.sampled_from(['<row r="{}">'] * 4 + ["<row>", '<row spans="1:3" r="{}">',
