@@ -225,12 +225,13 @@ class Desk:
         removed, verdicts and odds before and after (a player's earlier deck against their later one).
 
         EventNotFound when either id is not a deck of the event; UnreadableDeckError when a decklist has lines
-        that do not resolve (its report lists them); DeckcheckError for a format without statistics.
+        that do not resolve (its report lists them); DeckcheckError for a format without statistics (and a
+        DecklistError for a kept text past the limits of text decklists).
         """
         from deckcheck.deckdiff import diff_decks
-        from deckcheck.decklist import parse_text
         from deckcheck.stats import EXERTION, HAND, check_draw
         from deckcheck.statsapi import resolve
+        from deckcheck.textlimits import parse_checked
         hand = HAND if hand is None else hand
         exertion = EXERTION if exertion is None else exertion
         check_draw("hand", hand)
@@ -240,7 +241,7 @@ class Desk:
         for deck_id in (before_id, after_id):
             submission = self.submission(event_id, deck_id)
             source = f"{submission.player}, {submission.submitted_at:%Y-%m-%d %H:%M:%S} UTC"
-            raw = parse_text(submission.text, source)
+            raw = parse_checked(submission.text, source)  # a text kept before the limits held: DecklistError
             fmt = get_format(submission.report.format or event.format)
             deck, fmt = resolve(raw, self.catalog.index(fmt), fmt.name)
             sides.append((deck, fmt))
