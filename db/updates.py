@@ -175,8 +175,9 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
         if len(set(ids)) != len(ids):
             raise DeckcheckError(f"changes from {origin}: the same card id is named twice")
         stored = _stored_cards(con, ids)
-        if any(not item.id_stated and item.card.id not in stored for item in items):
-            items = match_by_name(items, store.cards(), f"changes from {origin}")
+        if any(not item.id_stated for item in items):
+            from deckcheck.api import bundled_sets
+            items = match_by_name(items, store.cards(), f"changes from {origin}", bundled_sets())
         ids = [item.card.id for item in items]
         if len(set(ids)) != len(ids):
             raise DeckcheckError(f"changes from {origin}: two rows name the same card")

@@ -80,7 +80,7 @@ class CardSource:
             if any(not row.id_stated for row in self.overlay):
                 from .cardsheet import match_by_name
                 where = f"--cards {', '.join(self._sheets)}"
-                self._matched = match_by_name(self.overlay, self.stored(None), where)
+                self._matched = match_by_name(self.overlay, self.stored(None), where, bundled_sets())
             else:
                 self._matched = self.overlay
         return self._matched

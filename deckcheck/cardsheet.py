@@ -332,44 +332,85 @@ def card_to_row(card: Card) -> dict[str, str]:
     return row
 
 
-def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str) -> list[SheetCard]:
-    """Rows that left `id` blank, matched to the stored cards their name (and set, when the row gives one)
-    names, as a decklist line is read (CONTRACTS §2): such a row is about every printing of that one card.
+IDENTITY = ("edition", "title", "immortal", "weapon", "version")  # what makes a card that card, beyond its name
 
-    A row whose derived id is stored, or whose name no stored card has, is kept as it is (the latter adds a
-    card). A name that could be different stored cards raises CardSheetError listing their ids: the row
-    needs an id or a set.
+
+def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str, sets: Iterable[Any] = ()
+                  ) -> list[SheetCard]:
+    """Rows that left `id` blank, matched to the stored card of exactly their name (and set, by code or name,
+    when the row gives one): such a row updates every printing of that one card, keeping its stored name
+    and set as written there.
+
+    A row is matched only where nothing it states says it is another card (its edition, title, Immortal,
+    Weapon or version); then, or when no stored card has its name, it adds a card, as a row with an id
+    does. Refused, as bad rows (CardSheetError, nothing changed): a name that is different stored cards
+    (the row needs an id or a set); a set in which the named card has no printing, on a row that does not
+    give the type a new card needs; two rows that come to name the same card.
+    `sets`: the known sets (catalog.CardSet), so a set may be written by its name.
     """
     from .catalog import CardIndex
-    from .errors import AmbiguousCardError, CardNotFoundError
+    from .errors import CardNotFoundError
     cards = list(stored)
-    ids = {c.id for c in cards}
+    by_id = {c.id: c for c in cards}
+    known_sets = list(sets)
     indexes: dict[str, CardIndex] = {}
     problems: list[RowProblem] = []
     out: list[SheetCard] = []
+    matched_rows: dict[str, int] = {}
     for item in items:
-        if item.id_stated or item.card.id in ids:
+        if item.id_stated:
             out.append(item)
+            continue
+        same = by_id.get(item.card.id)
+        if same is not None:  # the derived id is stored: the row is about it, under its stored name
+            out.append(replace(item, card=replace(item.card, name=same.name, set=same.set, _cache={})))
             continue
         game = item.card.game
         if game not in indexes:
-            indexes[game] = CardIndex([c for c in cards if c.game == game])
+            indexes[game] = CardIndex([c for c in cards if c.game == game], sets=known_sets)
         index = indexes[game]
-        set_code = item.card.set if "set" in item.fields else None
-        written = f"{item.card.name} [{set_code}]" if set_code else item.card.name
-        try:
-            found = index.resolve(item.card.name, set_code, suggest=False)
-        except AmbiguousCardError:
-            named = sorted(c.id for c in index.matches(written))
+        key = normalize(item.card.name)
+        named = [c for c in index.matches(item.card.name) if normalize(c.name) == key]
+        code = None
+        if "set" in item.fields and item.card.set:
+            try:
+                code = index.set_code(item.card.set)
+            except CardNotFoundError:
+                code = item.card.set  # a set deckcheck does not know: a new printing
+            in_set = [c for c in named if c.set == code]
+            if named and not in_set and "type" not in item.fields:
+                printed = ", ".join(sorted({c.set or "?" for c in named}))
+                problems.append(RowProblem(item.row, "set", item.card.set, f"{item.card.name!r} has no printing in "
+                                           f"this set (it is printed in {printed}); give the row an id, or the type "
+                                           "a new printing needs"))
+                continue
+            named = in_set
+        conflicts = [f for f in IDENTITY if f in item.fields and named
+                     and any(_identity(c, f) != _identity(item.card, f) for c in named)]
+        if not named or conflicts:
+            out.append(item)  # a card the database does not hold: the row adds it
+            continue
+        groups = {c.rules_key for c in named}
+        if len(groups) > 1:
+            ids = sorted(c.id for c in named)
             problems.append(RowProblem(item.row, "name", item.card.name, "names more than one stored card ("
-                                       f"{', '.join(named[:8])}{', ...' if len(named) > 8 else ''}); give the row "
+                                       f"{', '.join(ids[:8])}{', ...' if len(ids) > 8 else ''}); give the row "
                                        "an id (or a set)"))
             continue
-        except CardNotFoundError:
-            out.append(item)
-            continue
-        printings = [c for c in index.matches(written) if c.rules_key == found.rules_key] or [found]
-        out += [replace(item, card=replace(item.card, id=c.id, name=c.name, _cache={})) for c in printings]
+        for c in named:
+            matched_rows.setdefault(c.id, item.row)
+            out.append(replace(item, card=replace(item.card, id=c.id, name=c.name, set=c.set, _cache={})))
+    seen: dict[str, SheetCard] = {}
+    for item in out:
+        first = seen.setdefault(item.card.id, item)
+        if first is not item and (item.card.id in matched_rows):
+            problems.append(RowProblem(item.row, "name", item.card.name, f"names the card {item.card.id} that row "
+                                       f"{first.row} already names; give one row per card"))
     if problems:
         raise CardSheetError(where, problems, "nothing was changed")
     return out
+
+
+def _identity(card: Card, field_name: str) -> object:
+    value = getattr(card, attribute(field_name))
+    return normalize(value) if isinstance(value, str) else value

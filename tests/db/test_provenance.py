@@ -205,15 +205,65 @@ def test_a_set_narrows_the_name_and_an_ambiguous_name_changes_nothing(db_url, tm
     from deckcheck.errors import CardSheetError
     store = Store(db_url)
     store.init()
-    path = sheet(tmp_path, "name,set,restriction\nConnor MacLeod Persona,TIN,2\n")
-    assert update_cards(store, read_card_sheet(path).rows, "sheet:x").updated == ["TIN-connor-macleod-persona"]
-    before = by_id(store)
-    path = sheet(tmp_path, "name,restriction\nBack Away,3\nBreak Weapon,2\n", "ambiguous.csv")
+    path = sheet(tmp_path, "name,set,restriction\nConnor MacLeod Persona,tin,2\nBreak Weapon,Movie Edition,2\n")
+    result = update_cards(store, read_card_sheet(path).rows, "sheet:x", overwrite=True)
+    assert sorted(result.updated) == ["ME-break-weapon", "TIN-connor-macleod-persona"] and result.added == []
+    after = by_id(store)
+    assert (after["TIN-connor-macleod-persona"].set, after["ME-break-weapon"].restriction) == ("TIN", 2)
+    before = after
+    path = sheet(tmp_path, "name,restriction\nDuncan MacLeod Persona,3\nBreak Weapon,2\n", "ambiguous.csv")
     with pytest.raises(CardSheetError) as caught:
         update_cards(store, read_card_sheet(path).rows, "sheet:x", overwrite=True)
-    assert "row 2, column 'name', value 'Back Away': names more than one stored card (" in str(caught.value)
-    assert "AT-kanis-back-away" in str(caught.value) and "nothing was changed" in str(caught.value)
+    message = str(caught.value)
+    assert "row 2, column 'name', value 'Duncan MacLeod Persona': names more than one stored card (" in message
+    assert "CvD-057" in message and "nothing was changed" in message
     assert by_id(store) == before
+
+
+@pytest.mark.parametrize("text,problem", [
+    # a set the card is not printed in, on a row that does not give a new card its type
+    ("name,set,restriction\nThrust,WC,1\n", "row 2, column 'set', value 'WC': 'Thrust' has no printing in this set "
+                                             "(it is printed in SE, TIN)"),
+    # the same card twice: once by id, once by name
+    ("id,name,restriction\nME-break-weapon,Break Weapon,1\n,break weapon,2\n",
+     "row 3, column 'name', value 'Break Weapon': names the card ME-break-weapon that row 2 already names"),
+])
+def test_rows_that_cannot_be_matched_safely_are_bad_rows(db_url, tmp_path, text, problem):
+    from deckcheck.errors import CardSheetError
+    store = Store(db_url)
+    store.init()
+    before = by_id(store)
+    with pytest.raises(CardSheetError) as caught:
+        update_cards(store, read_card_sheet(sheet(tmp_path, text)).rows, "sheet:x", overwrite=True)
+    assert problem in str(caught.value)
+    assert by_id(store) == before
+
+
+def test_a_row_that_says_it_is_another_card_adds_that_card(db_url, tmp_path):
+    """Review H1: a 2nd-edition Thrust for Duncan is not the 1st-edition Thrust of the same name; nor is an
+    other Immortal's card or a name written only in part."""
+    store = Store(db_url)
+    store.init()
+    before = by_id(store)
+    text = ("name,edition,type,immortal\nThrust,2,Attack,Duncan MacLeod\nBreak Weapon,1,Event,Kurgan\n"
+            "name,1,Event,\n").replace("name,1,Event,", "Poison Gas,1,Event,")
+    result = update_cards(store, read_card_sheet(sheet(tmp_path, text)).rows, "sheet:x", overwrite=True)
+    assert result.updated == [] and len(result.added) == 3
+    after = by_id(store)
+    assert all(after[i] == c for i, c in before.items())  # no stored card changed
+    assert after[result.added[0]].edition == 2
+
+
+def test_a_derived_id_keeps_the_stored_name_and_set(db_url, tmp_path):
+    """Review L1/L2: `challenge` in set `me` updates ME's Challenge without renaming it or its set."""
+    store = Store(db_url)
+    store.init()
+    challenge = next(c for c in by_id(store).values() if c.name == "Challenge")
+    text = f"name,set,restriction\n{challenge.name.lower()},{challenge.set.lower()},2\n"
+    result = update_cards(store, read_card_sheet(sheet(tmp_path, text)).rows, "sheet:x", overwrite=True)
+    assert result.updated == [challenge.id]
+    after = by_id(store)[challenge.id]
+    assert (after.name, after.set, after.restriction) == (challenge.name, challenge.set, 2)
 
 
 def test_a_cards_sheet_for_one_run_matches_names_the_same_way(sqlite_url, tmp_path):
