@@ -154,7 +154,8 @@ def _as_sheet_cards(changes: Iterable[SheetCard | Mapping[str, object]], stored_
 
 
 def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], source: Provenance | str, *,
-                 dry_run: bool = False, overwrite: bool = False, unrecorded: int | None = None) -> UpdateResult:
+                 dry_run: bool = False, overwrite: bool = False, unrecorded: int | None = None,
+                 protect: frozenset[str] = frozenset()) -> UpdateResult:
     """Add cards, or change the fields each change states, in one transaction; return what changed.
 
     `changes` are SheetCards (rows of a card sheet) or plain mappings of card-sheet columns to cells
@@ -162,7 +163,8 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
     provenance of values that state none (`provenance.sheet(file)`, `provenance.web(user)`, or its text).
     A stated value replaces a known value whose provenance is stronger only with `overwrite`; otherwise
     it is listed in `kept`. With `dry_run` nothing is written. `unrecorded`: the strength to assume for a
-    known value with no recorded provenance (stored before deckcheck kept it); None: the weakest.
+    known value with no recorded provenance (stored before deckcheck kept it); None: the weakest. `protect`:
+    provenance kinds whose values (known or set unknown) are kept whatever the incoming strength.
     """
     origin = prov.parse(source) if isinstance(source, str) else source
     changes = list(changes)
@@ -192,7 +194,8 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
                 to_write.append(item.card)
                 new_sources[item.card.id] = dict(new_card_sources(item, origin))
                 continue
-            card, touched, renamed = _apply(item, old, sources.get(old.id, {}), origin, overwrite, result, unrecorded)
+            card, touched, renamed = _apply(item, old, sources.get(old.id, {}), origin, overwrite, result, unrecorded,
+                                            protect)
             if touched or renamed:
                 result.updated.append(old.id)
                 to_write.append(card)
@@ -207,8 +210,8 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
 
 
 def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], origin: Provenance,
-           overwrite: bool, result: UpdateResult,
-           unrecorded: int | None = None) -> tuple[Card, dict[str, Provenance | None], bool]:
+           overwrite: bool, result: UpdateResult, unrecorded: int | None = None,
+           protect: frozenset[str] = frozenset()) -> tuple[Card, dict[str, Provenance | None], bool]:
     """Apply one row to its stored card: the merged card, the provenance it changes, whether it was renamed.
     Field changes and the values kept from stronger sources go to `result`."""
     stated = set(item.fields) | ({"grid"} if "grid_inferred" in item.fields else set())
@@ -224,10 +227,12 @@ def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], or
                 result.changes.append(FieldChange(old.id, old.name, name, before, after, was, credited))
             continue
         incoming = credited or origin
-        change = FieldChange(old.id, old.name, name, before, after, was,
-                             incoming if _is_known(proposed, name) else None)
+        # a value a row makes unknown keeps that row as its source: a person said "not known", and a later
+        # bundle update must not fill it in behind their back
+        change = FieldChange(old.id, old.name, name, before, after, was, incoming)
         held = was.strength if was is not None else unrecorded
-        if held is not None and _is_known(old, name) and incoming.strength < held and not overwrite:
+        weaker = held is not None and _is_known(old, name) and incoming.strength < held
+        if (weaker or (was is not None and was.kind in protect)) and not overwrite:
             result.kept.append(change)
             continue
         accepted.add(name)
@@ -246,18 +251,28 @@ def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], or
 def update_from_bundle(store, *, dry_run: bool = False, overwrite: bool = False) -> UpdateResult:
     """Bring this version's bundled cards into a database set up by an older one (`deckcheck db update`).
 
-    New cards are added; a value is updated where the database does not know it or holds it from a
-    weaker source (each value keeps the bundle's own provenance). Values people set (card sheets, web
-    edits) and values stored before deckcheck recorded sources are kept and listed, unless `overwrite`.
-    Afterwards the database is stamped with the bundle's digest, so the notice of a stale bundle stops.
+    New cards are added; a value is updated where the database does not know it, or holds it from a
+    weaker automatic source (checklist, derivation, default) or an older bundle's named source; each
+    value keeps the bundle's own provenance. Kept and listed, unless `overwrite`: what people set (card
+    sheets and web edits, values they made unknown included), values stored before deckcheck recorded
+    sources, and card names (a rename is a person's). Afterwards the database is stamped with the
+    bundle's digest (and as holding the bundle), so the notice of a stale bundle stops.
     """
+    from dataclasses import replace
+
     from .store import BUNDLE_KEY, bundle_digest, bundled_rows
-    result = update_cards(store, bundled_rows(), prov.CHECKLIST, dry_run=dry_run, overwrite=overwrite,
-                          unrecorded=prov.STRENGTH["sheet"])
+    names = {c.id: c.name for c in store.cards()}
+    rows = [replace(r, card=replace(r.card, name=names[r.card.id], _cache={})) if r.card.id in names else r
+            for r in bundled_rows()]
+    result = update_cards(store, rows, prov.CHECKLIST, dry_run=dry_run, overwrite=overwrite,
+                          unrecorded=_NEVER_WEAKER, protect=frozenset({"sheet", "web"}))
     if not dry_run:
         from sqlalchemy import text
         with store.begin() as con:
-            con.execute(text("delete from deckcheck_meta where key = :k"), {"k": BUNDLE_KEY})
-            con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v)"),
-                        {"k": BUNDLE_KEY, "v": bundle_digest()})
+            for key, value in ((BUNDLE_KEY, bundle_digest()), ("bundled", "yes")):
+                con.execute(text("delete from deckcheck_meta where key = :k"), {"k": key})
+                con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v)"), {"k": key, "v": value})
     return result
+
+
+_NEVER_WEAKER = max(prov.STRENGTH.values()) + 1  # a value without a recorded source may be a person's: kept

@@ -108,3 +108,31 @@ def test_the_command_line_says_once_when_the_bundle_is_stale_and_db_update_mends
     with Store(db).begin() as con:
         assert con.execute(text("select value from deckcheck_meta where key = :k"),
                            {"k": BUNDLE_KEY}).scalar_one() == bundle_digest()
+
+
+def test_what_people_set_survives_an_update_even_against_a_named_source(db_url):
+    """Review M1-M3: a web edit over a named source's value, a value made unknown by a sheet, and a rename
+    are a person's; db update keeps and lists them, --overwrite takes the bundle's."""
+    store = Store(db_url)
+    store.init()
+    persona = "SE-connor-macleod-persona"  # gem_master 7 from the Watcher Database
+    update_cards(store, [{"id": persona, "gem_master": "6"}], prov.web("Judge Ann"), overwrite=True)
+    update_cards(store, [{"id": BREAK_WEAPON, "restriction": "unknown"}], prov.sheet("mine.csv"), overwrite=True)
+    update_cards(store, [{"id": AVERY, "name": "Avery Hoskins (promo)"}], prov.sheet("mine.csv"), overwrite=True)
+    result = update_from_bundle(store)
+    assert sorted((c.card_id, c.field) for c in result.kept) == [(BREAK_WEAPON, "restriction"), (persona, "gem_master")]
+    assert result.changes == [] and result.added == []
+    assert (card(store, persona).gem_master, card(store, BREAK_WEAPON).restriction) == (6, None)
+    assert card(store, AVERY).name == "Avery Hoskins (promo)"
+    update_from_bundle(store, overwrite=True)
+    assert (card(store, persona).gem_master, card(store, BREAK_WEAPON).restriction) == (7, 3)
+    assert card(store, AVERY).name == "Avery Hoskins (promo)"  # names are never the bundle's to change
+
+
+def test_an_empty_database_updated_holds_the_bundle_from_then_on(tmp_path):
+    store = Store(str(tmp_path / "empty.db"))
+    store.init(empty=True)
+    assert update_from_bundle(store).added and store.count() > 1000
+    with store.begin() as con:
+        meta = dict(con.execute(text("select key, value from deckcheck_meta")).all())
+    assert (meta["bundled"], meta[BUNDLE_KEY]) == ("yes", bundle_digest())

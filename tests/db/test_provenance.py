@@ -88,8 +88,10 @@ def test_blank_keeps_unknown_clears(db_url, tmp_path):
     result = update_cards(store, read_card_sheet(path).rows, prov.sheet(path.name))
     card = by_id(store)["SE-thrust"]
     assert card.type is None and card.rarity == "Common"
-    assert [(c.field, c.old, c.new, c.new_source) for c in result.changes] == [("type", "Attack", "", None)]
-    assert "type" not in stored_sources(store, ["SE-thrust"])["SE-thrust"]
+    assert [(c.field, c.old, c.new, c.new_source and c.new_source.kind) for c in result.changes] == [
+        ("type", "Attack", "", "sheet")]
+    # "unknown" is what this sheet said: it stays its source, so no later update fills it in unasked
+    assert stored_sources(store, ["SE-thrust"])["SE-thrust"]["type"].ref == path.name
 
 
 def test_weaker_source_never_replaces_silently(db_url, tmp_path):
