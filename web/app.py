@@ -209,10 +209,11 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def broken(request: Request, exc: Exception) -> Response:
         """A bug: the caller still gets the API's JSON error (or a plain page); the traceback goes to the log."""
+        from .security import HEADERS  # this handler runs outside the middleware that adds them
         message = "an internal error; it was logged for the server's keeper"
         if wants_json(request):
-            return JSONResponse({"error": message}, status_code=500)
-        return HTMLResponse(f"<!doctype html><title>500</title><p>{message}</p>", status_code=500)
+            return JSONResponse({"error": message}, status_code=500, headers=HEADERS)
+        return HTMLResponse(f"<!doctype html><title>500</title><p>{message}</p>", status_code=500, headers=HEADERS)
 
 
 def _version() -> str:

@@ -419,8 +419,11 @@ def organiser_deck(request: Request, event_id: str, deck_id: str):
         return error_page(request, exc)
     history = desk.history(event_id, submission.player)
     at = next((n for n, s in enumerate(history) if s.id == submission.id), 0)
+    from deckcheck.formats import get_format
+    comparable = get_format(event.format).game == "highlander"  # what changed is told in draw odds: Highlander's
     return page(request, "deck.html", {"event": event, "submission": submission, "history": history,
-                                       "previous": history[at - 1] if at > 0 else None})
+                                       "previous": history[at - 1] if at > 0 and comparable else None,
+                                       "comparable": comparable})
 
 
 @router.get("/desk/{event_id}/admin/diff", response_class=HTMLResponse)

@@ -145,6 +145,7 @@ async def _plain_error(scope: Scope, send: Send, status: int, message: str) -> N
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}
 
 
 class SecurityHeaders:
@@ -164,8 +165,7 @@ class SecurityHeaders:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = message.setdefault("headers", [])
-                headers += [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-                            (b"referrer-policy", b"same-origin")]
+                headers += [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
             await send(message)
 
         await self.app(scope, receive, with_headers)

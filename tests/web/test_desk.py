@@ -326,6 +326,17 @@ def test_what_changed_between_two_submissions_api_and_page(client, module_db_url
     assert client.get(f"/desk/{link['id']}/admin/diff", params=params).status_code == 401
 
 
+def test_no_what_changed_link_where_no_comparison_can_be_made(client):
+    """Review L7: the comparison reads Highlander's draw odds; a Taktik event's deck page does not offer it."""
+    event = client.post("/api/events", json={"name": "Table", "format": "taktik52"}).json()
+    text = "Format: taktik52\nDeck:\n" + "\n".join(["Ace of Spades"] * 3)
+    first, second = submit(client, event, "Anna", text), submit(client, event, "Anna", text + "\n2 of Spades")
+    client.get(event["dashboard_url"].replace("http://testserver", ""))
+    page = client.get(f"/desk/{event['id']}/admin/decks/{second['deck_id']}")
+    assert page.status_code == 200 and "Every submission of Anna" in page.text and "/admin/diff" not in page.text
+    assert first["deck_id"] in page.text
+
+
 def test_qr_code_is_the_player_link(client):
     import segno
     event = new_event(client)

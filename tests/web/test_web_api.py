@@ -233,3 +233,6 @@ def test_a_bug_in_an_endpoint_is_still_the_apis_json_error(web_db, monkeypatch):
         assert r.json() == {"error": "an internal error; it was logged for the server's keeper"}
         page = client.get("/formats")
         assert page.status_code == 500 and "internal error" in page.text and "a bug" not in page.text
+        for response in (r, page):
+            assert response.headers["x-content-type-options"] == "nosniff"
+            assert "script-src 'self'" in response.headers["content-security-policy"]
