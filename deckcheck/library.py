@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .api import BundledCards, CardSource, Catalog, check_files, unreadable
 from .cards import Card
@@ -20,16 +20,19 @@ from .report import Report
 from .textlimits import parse_checked
 
 
-def card_source(cards: Iterable[Card] = (), db: str | None = None) -> CardSource:
+def card_source(cards: Iterable[Card] = (), db: str | None = None,
+                sheets: Sequence[str | Path] = ()) -> CardSource:
     """The cards a call sees: the bundled cards (or those of the database `db`), with `cards` added or replacing
-    cards of the same id. Its methods are the card commands: `search`, `find`, `set_counts`, `card_stats`.
+    cards of the same id, and card `sheets` applied as `--cards` applies them (a partial sheet changes only
+    its columns; rows without an id are matched by name). Its methods are the card commands: `search`,
+    `find`, `set_counts`, `card_stats`.
 
     The bundled cards alone are one shared source per process, so their name indexes are built once
     however many decks a program checks."""
     if db:
-        return Catalog(db, cards=cards)
+        return Catalog(db, sheets, cards)
     cards = tuple(cards)
-    return BundledCards(cards) if cards else _bundled_source()
+    return BundledCards(cards, sheets) if cards or sheets else _bundled_source()
 
 
 @lru_cache(maxsize=1)
@@ -38,11 +41,12 @@ def _bundled_source() -> BundledCards:
 
 
 def check_text(text: str, format: str | None = None, *, cards: Iterable[Card] = (), db: str | None = None,
-               source: str = "-") -> Report:
+               source: str = "-", sheets: Sequence[str | Path] = ()) -> Report:
     """Check a text decklist (CONTRACTS §2) and return its Report.
 
     The format is `format`, else the deck's `Format:` line, else type1e. `cards` (e.g. from
-    read_card_sheet) add to or replace bundled cards for this call; `source` is the name the
+    read_card_sheet) add to or replace bundled cards for this call, whole; `sheets` (card sheet paths) are
+    applied as the CLI's `--cards` applies them (partial rows, names); `source` is the name the
     report gives the deck (`-`, as the CLI names standard input). An unknown or ambiguous card,
     or an unknown format named in the deck, is an input error in the report (`legal` is None);
     an unknown `format` argument raises UnknownFormatError. A text past the limits of text
@@ -54,11 +58,11 @@ def check_text(text: str, format: str | None = None, *, cards: Iterable[Card] = 
         raw = parse_checked(text, source)
     except DeckcheckError as exc:  # past a limit of text decklists: unreadable, as `check -` reports it
         return unreadable(source, exc, format or "")
-    return check_raw(raw, card_source(cards, db).index, format)
+    return check_raw(raw, card_source(cards, db, sheets).index, format)
 
 
 def check_file(path: str | Path, format: str | None = None, *, cards: Iterable[Card] = (),
-               db: str | None = None) -> list[Report]:
+               db: str | None = None, sheets: Sequence[str | Path] = ()) -> list[Report]:
     """Check every deck a decklist file holds (text, CSV, XLSX, JSON; a registration workbook holds several).
 
     A folder checks every decklist file in it. A file that cannot be read gives one report whose
@@ -66,7 +70,7 @@ def check_file(path: str | Path, format: str | None = None, *, cards: Iterable[C
     """
     if format:
         get_format(format)
-    return list(check_files([path], card_source(cards, db), format))
+    return list(check_files([path], card_source(cards, db, sheets), format))
 
 
 def read_card_sheet(path: str | Path) -> list[Card]:

@@ -438,3 +438,20 @@ def test_the_bundled_cards_are_read_and_indexed_once_for_checks_and_statistics()
     assert deckcheck.check_text(text).legal is True and deckcheck.deck_stats(text).endurance > 0
     one = [index.cards[0]]
     assert deckcheck.card_source(cards=one) is not shared and text_index(cards=one) is not index
+
+
+def test_card_sheets_apply_in_the_library_as_cards_does_in_the_cli(tmp_path, shared_db):
+    """Review M6: a partial, names-only sheet reaches check_text and check_file as `check --cards` reads it."""
+    sheet = tmp_path / "restricted.csv"
+    sheet.write_text("name,restriction\nthrust (2),1\n", encoding="utf-8")
+    deck = EXAMPLES / "decks" / "type1e-connor-legal.txt"
+    report = deckcheck.check_text(deck.read_text(), sheets=[sheet])
+    (from_file,) = deckcheck.check_file(deck, sheets=[sheet])
+    exe = str(Path(sys.executable).with_name("deckcheck"))
+    cli = json.loads(subprocess.run([exe, "check", str(deck), "--json", "--cards", str(sheet), "--db", shared_db],
+                                    capture_output=True, text=True).stdout)
+    errors = [i for i in cli["issues"] if i["severity"] == "error"]
+    assert [i.rule for i in report.errors] == [i["rule"] for i in errors] == ["HL-RESTRICTED"]
+    assert "Thrust (2)" in errors[0]["message"]
+    assert from_file.as_dict()["issues"] == cli["issues"]
+    assert deckcheck.check_text(deck.read_text()).errors == []  # the shared bundled source is untouched
