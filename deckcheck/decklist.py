@@ -95,6 +95,7 @@ class RawProblem:
     line: int
     text: str
     message: str
+    heading: str | None = None  # an unknown heading as written: its message lists the format's own headings
 
 
 @dataclass(slots=True)
@@ -301,6 +302,11 @@ _KNOWN_HEADINGS = ("Pre-Game, Endurance (Deck, Main), kinds of card (Attacks, Bl
                    "Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author")
 
 
+def unknown_heading(word: str, format_name: str | None) -> str:
+    """The message of a heading no format knows, listing the headings of the deck's format."""
+    return f"unknown heading {word!r}; headings are {known_headings(format_name)}"
+
+
 def known_headings(declared_format: str | None) -> str:
     """The headings a decklist may use, for an unknown heading's message: the declared format's own
     sections when it is another game's (the Highlander headings otherwise)."""
@@ -354,8 +360,7 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
             setattr(deck, "declared_format" if field_name == "format" else field_name, rest or None)
             continue
         else:
-            deck.problems.append(RawProblem(number, raw, f"unknown heading {word!r}; headings are "
-                                                         f"{known_headings(deck.declared_format)}"))
+            deck.problems.append(RawProblem(number, raw, unknown_heading(word, deck.declared_format), word))
             section = None  # the cards below are read and go where their type belongs
             continue
         if rest:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .cards import Card
 from .catalog import CardIndex, Context
-from .decklist import SIDE_WORDS, RawDeck, RawLine
+from .decklist import SIDE_WORDS, RawDeck, RawLine, unknown_heading
 from .errors import CardNotFoundError, UnknownCardError
 from .report import WRONG_SECTION, InputProblem
 
@@ -84,7 +84,8 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
     that several Immortals' cards share as the Persona's own card (CONTRACTS.md §2).
     """
     deck = Deck(source=raw.source, declared_format=raw.declared_format, player=raw.player)
-    problems = [InputProblem(p.line, p.text, p.message) for p in raw.problems]
+    problems = [InputProblem(p.line, p.text, unknown_heading(p.heading, fmt.name) if p.heading else p.message)
+                for p in raw.problems]  # the format is known now, given on the command line or not
     edition = fmt.params.name_edition
     context = Context(edition=edition if isinstance(edition, int) else None)
     results: list[tuple[Card, int] | CardNotFoundError] = [_resolve_line(line, index, context) for line in raw.lines]

@@ -123,3 +123,12 @@ def test_card_sheets_tournament_and_formats_work_for_the_other_games(tmp_path, m
     exported = tmp_path / "all.csv"
     assert run("cards", "export", str(exported)).returncode == 0
     assert "raven-stormcrow,RS-EX-01,Ranger Ann" in exported.read_text()
+
+
+def test_an_unknown_heading_lists_the_headings_of_the_format_asked_for(index):
+    """Review L8: with the format given by the caller (`--format`) and no Format: line, the message lists
+    that format's headings too."""
+    text = group().replace("Format: raven-stormcrow\n", "").replace("Hunters:", "Hunterz:")
+    report = check_raw(parse_text(text, "group"), lambda fmt: index, "raven-stormcrow")
+    (problem,) = report.input_errors
+    assert "headings are Hunters, Items, Prey, Combat, Sideboard" in problem.message
