@@ -56,6 +56,24 @@ def bundled_rows() -> list[SheetCard]:
 
 
 BUNDLE_KEY = "bundle"  # deckcheck_meta: the digest of the bundled sheets the database was filled from
+VERSION_KEY = "bundle_version"  # deckcheck_meta: the deckcheck version whose bundle that was
+
+
+def deckcheck_version() -> str:
+    from deckcheck import __version__
+    return __version__
+
+
+def version_order(text: str) -> tuple[int, ...]:
+    """A version as numbers to compare ('0.10.2' > '0.9'): each part's leading digits ('0rc1' counts 0)."""
+    import re
+    return tuple(int(m.group()) if (m := re.match(r"\d+", part)) else 0 for part in text.split("."))
+
+
+def newer_bundle(meta: dict[str, str]) -> str | None:
+    """The version of deckcheck that filled the database, when it is newer than this one (else None)."""
+    stored = meta.get(VERSION_KEY)
+    return stored if stored and version_order(stored) > version_order(deckcheck_version()) else None
 
 
 @lru_cache(maxsize=1)
@@ -76,6 +94,11 @@ def note_stale_bundle(url: str, meta: dict[str, str], where: str) -> None:
     if meta.get("bundled") != "yes" or meta.get(BUNDLE_KEY) == bundle_digest() or url in _stale_told:
         return
     _stale_told.add(url)
+    newer = newer_bundle(meta)
+    if newer:
+        log.info("the database %s holds the bundled cards of deckcheck %s, newer than this one (%s): update "
+                 "deckcheck to see them", where, newer, deckcheck_version())
+        return
     log.info("the database %s holds the bundled cards of another deckcheck version; `deckcheck db update` "
              "brings in this version's (values you set are kept)", where)
 
@@ -240,8 +263,9 @@ class Store:
                 con.execute(text("insert into deckcheck_meta (key, value) values ('bundled', :v)"),
                             {"v": "no" if empty else "yes"})
                 if not empty:
-                    con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v)"),
-                                {"k": BUNDLE_KEY, "v": bundle_digest()})
+                    for key, value in ((BUNDLE_KEY, bundle_digest()), (VERSION_KEY, deckcheck_version())):
+                        con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v)"),
+                                    {"k": key, "v": value})
         except IntegrityError:
             if self.is_initialized():  # another process set the database up at the same moment
                 return False
@@ -253,7 +277,7 @@ class Store:
         """Every stored card (of one game), in a stable order. Reads SQLite with sqlite3 alone when it can."""
         where = " where game = ?" if game else ""
         con = ready_sqlite(self.url) if self._engine is None else None
-        meta_query = "select key, value from deckcheck_meta where key in ('bundled', 'bundle')"
+        meta_query = "select key, value from deckcheck_meta where key in ('bundled', 'bundle', 'bundle_version')"
         if con is not None:
             try:
                 rows = con.execute(f"select {SELECT_LIST} from card{where} order by {_ORDER}",

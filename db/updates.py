@@ -16,7 +16,7 @@ from deckcheck import provenance as prov
 from deckcheck.cards import Card
 from deckcheck.cardsheet import (COLUMNS, SheetCard, attribute, card_to_row, match_by_name,
                                   sheet_cards_from_rows)
-from deckcheck.errors import DeckcheckError
+from deckcheck.errors import DatabaseError, DeckcheckError
 from deckcheck.provenance import Provenance
 
 from .repository import SELECT_LIST, card_from_values
@@ -260,16 +260,23 @@ def update_from_bundle(store, *, dry_run: bool = False, overwrite: bool = False)
     """
     from dataclasses import replace
 
-    from .store import BUNDLE_KEY, bundle_digest, bundled_rows
+    from sqlalchemy import text
+
+    from .store import BUNDLE_KEY, VERSION_KEY, bundle_digest, bundled_rows, deckcheck_version, newer_bundle
+    with store.engine.connect() as con:
+        meta = {k: v for k, v in con.execute(text("select key, value from deckcheck_meta")).all()}
+    newer = newer_bundle(meta)
+    if newer:  # an older deckcheck would undo the newer bundle's values (a club's shared database)
+        raise DatabaseError(f"the database {store.where()} holds the bundled cards of deckcheck {newer}, newer than "
+                            f"this one ({deckcheck_version()}); nothing was changed: update deckcheck instead")
     names = {c.id: c.name for c in store.cards()}
     rows = [replace(r, card=replace(r.card, name=names[r.card.id], _cache={})) if r.card.id in names else r
             for r in bundled_rows()]
     result = update_cards(store, rows, prov.CHECKLIST, dry_run=dry_run, overwrite=overwrite,
                           unrecorded=_NEVER_WEAKER, protect=frozenset({"sheet", "web"}))
     if not dry_run:
-        from sqlalchemy import text
         with store.begin() as con:
-            for key, value in ((BUNDLE_KEY, bundle_digest()), ("bundled", "yes")):
+            for key, value in ((BUNDLE_KEY, bundle_digest()), (VERSION_KEY, deckcheck_version()), ("bundled", "yes")):
                 con.execute(text("delete from deckcheck_meta where key = :k"), {"k": key})
                 con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v)"), {"k": key, "v": value})
     return result

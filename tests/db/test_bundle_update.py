@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 
 from deckcheck import provenance as prov
@@ -136,3 +137,38 @@ def test_an_empty_database_updated_holds_the_bundle_from_then_on(tmp_path):
     with store.begin() as con:
         meta = dict(con.execute(text("select key, value from deckcheck_meta")).all())
     assert (meta["bundled"], meta[BUNDLE_KEY]) == ("yes", bundle_digest())
+
+
+def test_an_older_deckcheck_never_undoes_a_newer_bundle(db_url):
+    """Review L5: on a club's shared database, a member with an older deckcheck must not revert the values a
+    newer one brought in; they are told to update deckcheck instead."""
+    import logging
+
+    from deckcheck.db import store as store_module
+    from deckcheck.errors import DatabaseError
+    store = Store(db_url)
+    store.init()
+    with store.begin() as con:
+        con.execute(text("update deckcheck_meta set value = '99.0' where key = 'bundle_version'"))
+        con.execute(text("update deckcheck_meta set value = 'from-the-future' where key = :k"), {"k": BUNDLE_KEY})
+    before = {c.id: c for c in store.cards()}
+    with pytest.raises(DatabaseError, match=r"deckcheck 99\.0, newer than this one .*nothing was changed"):
+        update_from_bundle(store)
+    assert {c.id: c for c in store.cards()} == before
+    seen: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: seen.append(record.getMessage())  # type: ignore[method-assign]
+    store_module.log.addHandler(handler)
+    store_module.log.setLevel(logging.INFO)
+    try:
+        store_module._stale_told.discard(store.url)
+        Store(db_url).cards()
+    finally:
+        store_module.log.removeHandler(handler)
+    assert any("newer than this one" in m and "update deckcheck" in m for m in seen), seen
+
+
+@pytest.mark.parametrize("older,newer", [("0.1.0", "0.1.1"), ("0.9", "0.10"), ("0.10.2", "1.0"), ("1.0rc1", "1.1")])
+def test_version_order(older, newer):
+    from deckcheck.db.store import version_order
+    assert version_order(older) < version_order(newer)
