@@ -24,7 +24,7 @@ from typing import Any
 from deckcheck import grid as gridmod
 from deckcheck import provenance as prov
 from deckcheck.cards import GEM_COLOURS, NO_MODIFIERS, Card, Modifiers
-from deckcheck.cardsheet import COLUMNS, attribute, card_to_row, provenance_to_row
+from deckcheck.cardsheet import COLUMNS, card_to_row, provenance_to_row, value_of
 from deckcheck.provenance import Provenance
 from deckcheck.text import normalize, slug
 
@@ -369,7 +369,7 @@ def build_2e(shared: Path) -> list[Built]:
             set=row["set"], type=kind, subtype=subtype, restriction=None, reserved=None, signature=None,
             unique=None, hand_icons=number("hand_icons"), **gems)
         stated = source(row["source_url"])
-        sources = {f: stated for f in prov.FIELDS if getattr(card, attribute(f)) is not None}
+        sources = {f: stated for f in prov.FIELDS if value_of(card, f) is not None}
         sources.update({f: DEFAULT for f in ("version", "requires", "deckbuilding", "basic") if f in sources})
         cards.append((card, sources))
     return cards

@@ -91,15 +91,9 @@ class Collections:
         if self._upgraded:
             return
         from sqlalchemy import inspect, text
-        from sqlalchemy.exc import DBAPIError
         columns = {c["name"] for c in inspect(self.store.engine).get_columns("collection_entry")}
         if "price" not in columns:
-            try:
-                with self.store.begin() as con:
-                    con.execute(text("alter table collection_entry add column price varchar not null default ''"))
-            except DBAPIError as exc:  # another process added it at the same moment
-                if "duplicate" not in str(exc).lower() and "already exists" not in str(exc).lower():
-                    raise
+            self.store.add_column("collection_entry", "price varchar not null default ''")
         with self.store.engine.connect() as con:
             old = con.execute(text("select count(*) from collection_entry where condition = '' or language = ''"))
             needed = old.scalar_one()

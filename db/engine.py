@@ -54,6 +54,8 @@ def ready_sqlite(url: str) -> sqlite3.Connection | None:
         return None
     try:
         found = con.execute("select value from deckcheck_meta where key = 'initialized'").fetchone()
+        if found is not None and "extra" not in {r[1] for r in con.execute("pragma table_info(card)")}:
+            found = None  # a card table of an earlier deckcheck: the SQLAlchemy path brings it up to date
     except sqlite3.Error:
         found = None
     if found is None:

@@ -1,6 +1,7 @@
 """Rows <-> core Cards, shared by the SQLAlchemy path and the fast sqlite3 read path."""
 from __future__ import annotations
 
+import json
 from typing import Any, Iterable, Mapping, Sequence
 
 from deckcheck.cards import NO_MODIFIERS, Card, parse_modifiers
@@ -9,10 +10,23 @@ from deckcheck.cards import NO_MODIFIERS, Card, parse_modifiers
 CARD_COLUMNS = ("id", "game", "name", "title", "immortal", "weapon", "version", "edition", "set_code", "type",
                 "subtype", "basic", "grid", "grid_inferred", "restriction", "reserved", "signature", "unique",
                 "hand_icons", "gem_master", "gem_agility", "gem_strength", "gem_toughness", "gem_empathy",
-                "gem_reason", "requires", "deckbuilding", "renown", "health", "skill", "rank", "suit", "rarity",
-                "text")
+                "gem_reason", "requires", "deckbuilding", "extra", "rarity", "text")
+# `extra` holds a card's game columns (Card.extra) as a JSON object. The columns that held Raven's and
+# Taktik's values before it (renown ... suit) stay in older databases, unused (store.migrate copies them).
+LEGACY_EXTRA = ("renown", "health", "skill", "rank", "suit")
 _BOOLS = ("reserved", "signature", "unique")
 SELECT_LIST = ", ".join(f'"{c}"' for c in CARD_COLUMNS)  # quoted: "unique" is an SQL keyword
+
+
+def extra_to_text(extra: Iterable[tuple[str, object]]) -> str:
+    """A card's game columns as the `extra` column stores them: a JSON object, keys sorted ('' when none)."""
+    values = {k: v for k, v in extra if v is not None}
+    return json.dumps(values, sort_keys=True, ensure_ascii=False) if values else ""
+
+
+def extra_from_text(text: object) -> tuple[tuple[str, object], ...]:
+    """Card.extra from the `extra` column."""
+    return tuple(json.loads(str(text)).items()) if text else ()
 
 
 def card_to_values(card: Card, source: str = "") -> dict:
@@ -23,8 +37,8 @@ def card_to_values(card: Card, source: str = "") -> dict:
         "type": card.type, "subtype": ";".join(card.subtype), "basic": card.basic, "grid": card.grid,
         "grid_inferred": card.grid_inferred, "restriction": card.restriction, "reserved": card.reserved,
         "signature": card.signature, "unique": card.unique, "hand_icons": card.hand_icons,
-        "requires": ";".join(sorted(card.requires)), "deckbuilding": str(card.modifiers), "renown": card.renown,
-        "health": card.health, "skill": card.skill, "rank": card.rank, "suit": card.suit, "rarity": card.rarity,
+        "requires": ";".join(sorted(card.requires)), "deckbuilding": str(card.modifiers),
+        "extra": extra_to_text(card.extra), "rarity": card.rarity,
         "text": card.text, "source": source,
     }
     for colour in ("master", "agility", "strength", "toughness", "empathy", "reason"):
@@ -40,6 +54,7 @@ def card_from_values(row: Mapping[str, object]) -> Card:
     values["requires"] = frozenset(s for s in (values["requires"] or "").split(";") if s)
     text = values.pop("deckbuilding") or ""
     values["modifiers"] = parse_modifiers(text) if text else NO_MODIFIERS
+    values["extra"] = extra_from_text(values["extra"])
     values["basic"] = bool(values["basic"])
     values["grid_inferred"] = bool(values["grid_inferred"])
     for key in _BOOLS:

@@ -8,14 +8,15 @@ import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from deckcheck.cards import Card
 from deckcheck.cardsheet import SheetCard, sheet_cards_from_rows
 from deckcheck.errors import DatabaseError
 
 from .engine import BUNDLED_DIR, BUNDLED_SHEETS, LOCK_WAIT_S, ready_sqlite, resolve_url
-from .repository import SELECT_LIST, card_from_values, card_to_values, cards_from_tuples
+from .repository import (LEGACY_EXTRA, SELECT_LIST, card_from_values, card_to_values, cards_from_tuples,
+                         extra_to_text)
 
 # CONTRACTS §5: a command that creates a database says once where. The library logs it (INFO on this
 # logger); the command line shows this logger on stderr, a program decides for itself.
@@ -184,6 +185,7 @@ class Store:
             engine = create_engine(self.url, connect_args=connect_args)
             with self.translated_errors():
                 _create_tables(engine, SQLModel.metadata)
+            self._move_extra_columns(engine)
         except (ArgumentError, NoSuchModuleError) as exc:
             raise DatabaseError(f"cannot use database URL {self.url!r}: {exc}") from exc
         except DatabaseError:
@@ -192,6 +194,41 @@ class Store:
             raise DatabaseError(f"cannot open database {self.url!r}: {exc.__class__.__name__}: "
                                 f"{str(exc).splitlines()[0]}") from exc
         return engine
+
+    def add_column(self, table: str, definition: str, then: Callable[[Any], None] | None = None,
+                   engine: Any = None) -> None:
+        """Add a column a database of an earlier deckcheck lacks (`definition`: its name and type), and run
+        `then(con)` in the same transaction; nothing when another process did it at the same moment."""
+        from sqlalchemy import text
+        from sqlalchemy.exc import DBAPIError
+        try:
+            with self.translated_errors(), (engine or self.engine).begin() as con:
+                con.execute(text(f"alter table {table} add column {definition}"))
+                if then is not None:
+                    then(con)
+        except DBAPIError as exc:
+            if "duplicate" not in str(exc).lower() and "already exists" not in str(exc).lower():
+                raise
+
+    def _move_extra_columns(self, engine: Any) -> None:
+        """A card table of an earlier deckcheck keeps Raven's and Taktik's values in columns of their own
+        (renown ... suit): add the `extra` column and copy them into it; the old columns stay, unused."""
+        from sqlalchemy import inspect, text
+        columns = {c["name"] for c in inspect(engine).get_columns("card")}
+        if "extra" in columns:
+            return
+        legacy = [c for c in LEGACY_EXTRA if c in columns]
+
+        def copy(con) -> None:
+            if not legacy:
+                return
+            quoted = [f'"{c}"' for c in legacy]
+            rows = con.execute(text(f"select id, {', '.join(quoted)} from card "
+                                    f"where {' or '.join(f'{c} is not null' for c in quoted)}")).all()
+            if rows:
+                con.execute(text("update card set extra = :extra where id = :id"),
+                            [{"id": r[0], "extra": extra_to_text(zip(legacy, r[1:], strict=True))} for r in rows])
+        self.add_column("card", "extra varchar not null default ''", copy, engine)
 
     @contextmanager
     def translated_errors(self) -> Iterator[None]:

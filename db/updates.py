@@ -14,8 +14,8 @@ from typing import Iterable, Mapping
 
 from deckcheck import provenance as prov
 from deckcheck.cards import Card
-from deckcheck.cardsheet import (COLUMNS, SheetCard, attribute, card_to_row, match_by_name,
-                                  sheet_cards_from_rows)
+from deckcheck.cardsheet import (COLUMNS, SheetCard, card_to_row, match_by_name,
+                                  sheet_cards_from_rows, value_of)
 from deckcheck.errors import DatabaseError, DeckcheckError
 from deckcheck.provenance import Provenance
 
@@ -66,7 +66,7 @@ def _value_text(card: Card, name: str) -> str:
 
 
 def _is_known(card: Card, name: str) -> bool:
-    return getattr(card, attribute(name)) is not None
+    return value_of(card, name) is not None
 
 
 def read_sources(con, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:

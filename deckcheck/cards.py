@@ -1,7 +1,7 @@
 """Cards as printed: rules data, with None meaning "unknown" wherever the data may be missing."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .errors import DeckcheckError
 from .text import has_master_word, normalize
@@ -118,11 +118,9 @@ class Card:
     gem_reason: int | None = 0
     requires: frozenset[str] = frozenset()
     modifiers: Modifiers = NO_MODIFIERS
-    renown: int | None = None
-    health: int | None = None
-    skill: int | None = None
-    rank: str | None = None
-    suit: str | None = None
+    # The values of the columns a game declares beyond these (deckcheck.formats.Column), as sorted
+    # (column, value) pairs; an unknown value is left out, so extra_value gives None.
+    extra: tuple[tuple[str, object], ...] = ()
     rarity: str | None = None
     text: str | None = None
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
@@ -137,6 +135,8 @@ class Card:
 
     def __post_init__(self) -> None:
         setter = object.__setattr__
+        if self.extra:
+            setter(self, "extra", tuple(sorted((k, v) for k, v in dict(self.extra).items() if v is not None)))
         setter(self, "title_key", normalize(self.title))
         setter(self, "immortal_key", normalize(self.immortal) if self.immortal else None)
         setter(self, "weapon_key", normalize(self.weapon) if self.weapon else None)
@@ -159,9 +159,20 @@ class Card:
             key = self._cache["rules"] = (
                 self.game, self.title_key, self.immortal_key, self.weapon_key, effect_version, self.edition,
                 self.type, self.subtype, self.basic, self.grid, self.restriction, self.reserved, self.signature,
-                self.unique, self.hand_icons, self.gems, self.requires, self.modifiers, self.renown,
-                self.health, self.skill, self.rank, self.suit, normalize(self.text or ""))
+                self.unique, self.hand_icons, self.gems, self.requires, self.modifiers, self.extra,
+                normalize(self.text or ""))
         return key
+
+    def extra_value(self, column: str) -> object:
+        """The value of a game's own column (Raven's `renown`, Taktik's `rank`); None when unknown or absent."""
+        for name, value in self.extra:
+            if name == column:
+                return value
+        return None
+
+    def with_extra(self, **values: object) -> "Card":
+        """The same card with these game columns set (None: unknown)."""
+        return replace(self, extra=tuple((dict(self.extra) | values).items()), _cache={})
 
     @property
     def gems(self) -> tuple[int | None, ...]:

@@ -18,21 +18,23 @@ from . import provenance as prov
 from .cards import GEM_COLOURS, HIGHLANDER, Card, Modifiers, parse_modifiers
 from .cells import CellError
 from .errors import CardSheetError, DeckcheckError, RowProblem
+from .formats import parse_whole
 from .formula import cell_text
+from .games import EXTRA_COLUMNS
 from .text import normalize, slug
 
 COLUMNS = ("game", "id", "name", "title", "immortal", "weapon", "version", "edition", "set", "type", "subtype",
            "basic", "grid", "grid_inferred", "restriction", "reserved", "signature", "unique", "hand_icons",
            "gem_master", "gem_agility", "gem_strength", "gem_toughness", "gem_empathy", "gem_reason",
-           "requires", "deckbuilding", "renown", "health", "skill", "rank", "suit", "rarity", "text")
-"""Every column, in the order exports write them. `grid_inferred` is deckcheck's addition."""
+           "requires", "deckbuilding") + tuple(c.name for c in EXTRA_COLUMNS) + ("rarity", "text")
+"""Every column, in the order exports write them: the core ones, the games' own (deckcheck.games, stored
+in Card.extra), rarity and text. `grid_inferred` is deckcheck's addition."""
+EXTRA = frozenset(c.name for c in EXTRA_COLUMNS)
 
 UNKNOWN = "unknown"
 _UNKNOWN_WORDS = frozenset({"unknown", "?"})
 _TRUE = frozenset({"yes", "y", "true", "1", "x"})
 _FALSE = frozenset({"no", "n", "false", "0", ""})
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = ("spades", "hearts", "diamonds", "clubs")
 
 
 @lru_cache(maxsize=1)
@@ -112,9 +114,9 @@ class _Row:
         if text.lower() in _UNKNOWN_WORDS and unknown_ok:
             return None
         try:
-            number = int(float(text)) if re.fullmatch(r"\d+(\.0+)?", text) else int(text)
-        except ValueError:
-            self.bad(column, "not a whole number")
+            number = parse_whole(text)
+        except DeckcheckError as exc:
+            self.bad(column, str(exc))
             return empty
         if number < 0:
             self.bad(column, "must not be negative")
@@ -174,16 +176,14 @@ def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[Row
             modifiers = parse_modifiers(r.text("deckbuilding"))
         except DeckcheckError as exc:
             r.bad("deckbuilding", str(exc))
-    rank = r.text("rank").upper() or None
-    if rank is not None and rank not in RANKS:
-        rank = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K", "1": "A"}.get(rank, rank)
-        if rank not in RANKS:
-            r.bad("rank", f"rank is one of {' '.join(RANKS)}")
-    suit = r.text("suit").lower() or None
-    if suit is not None and suit not in SUITS:
-        suit = {"spade": "spades", "heart": "hearts", "diamond": "diamonds", "club": "clubs"}.get(suit, suit)
-        if suit not in SUITS:
-            r.bad("suit", f"suit is one of {', '.join(SUITS)}")
+    extra = []
+    for column in EXTRA_COLUMNS:  # every game's columns, on any row (a sheet says what it says)
+        text = r.text(column.name)
+        if text:
+            try:
+                extra.append((column.name, column.read(text)))
+            except DeckcheckError as exc:
+                r.bad(column.name, str(exc))
     is_persona = card_type == "Persona"
     gems: dict[str, Any] = {f"gem_{c}": r.integer(f"gem_{c}", None if is_persona else 0) for c in GEM_COLOURS}
     immortal = r.text("immortal") or None
@@ -199,8 +199,7 @@ def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[Row
         grid_inferred=bool(r.flag("grid_inferred", unknown_ok=False)), restriction=r.integer("restriction", 0),
         reserved=r.flag("reserved"), signature=r.flag("signature"), unique=r.flag("unique"),
         hand_icons=r.integer("hand_icons", 0), requires=frozenset(r.tags("requires")), modifiers=modifiers,
-        renown=r.integer("renown", None), health=r.integer("health", None), skill=r.integer("skill", None),
-        rank=rank, suit=suit, rarity=r.text("rarity") or None, text=r.text("text") or None, **gems)
+        extra=tuple(extra), rarity=r.text("rarity") or None, text=r.text("text") or None, **gems)
     if problems is not None:
         problems.extend(own)
     return None if own else card
@@ -212,6 +211,11 @@ ATTRIBUTE = {"deckbuilding": "modifiers"}  # sheet column -> Card attribute, whe
 def attribute(column: str) -> str:
     """The Card attribute a sheet column sets."""
     return ATTRIBUTE.get(column, column)
+
+
+def value_of(card: Card, column: str) -> object:
+    """The value of a card a sheet column states (a game's own column: from Card.extra)."""
+    return card.extra_value(column) if column in EXTRA else getattr(card, attribute(column))
 
 
 @dataclass(frozen=True)
@@ -230,7 +234,10 @@ class SheetCard:
         """The card after this row updates the stored one: only the fields it states change."""
         if stored is None:
             return self.card
-        values = {attribute(f): getattr(self.card, attribute(f)) for f in self.fields}
+        values = {attribute(f): getattr(self.card, attribute(f)) for f in self.fields if f not in EXTRA}
+        extra = {f: self.card.extra_value(f) for f in self.fields if f in EXTRA}
+        if extra:
+            values["extra"] = tuple((dict(stored.extra) | extra).items())
         if "grid" in self.fields:  # a grid the row states is read off the card, unless the row says inferred
             values["grid_inferred"] = self.card.grid_inferred
         values["name"] = self.card.name
@@ -321,11 +328,11 @@ def card_to_row(card: Card) -> dict[str, str]:
         "reserved": _yes_no(card.reserved), "signature": _yes_no(card.signature), "unique": _yes_no(card.unique),
         "hand_icons": _number(card.hand_icons, empty=None),
         "requires": ";".join(sorted(card.requires)), "deckbuilding": str(card.modifiers),
-        "renown": _number(card.renown, None) if card.renown is not None else "",
-        "health": "" if card.health is None else str(card.health),
-        "skill": "" if card.skill is None else str(card.skill),
-        "rank": card.rank or "", "suit": card.suit or "", "rarity": card.rarity or "", "text": card.text or "",
+        "rarity": card.rarity or "", "text": card.text or "",
     }
+    for column in EXTRA_COLUMNS:
+        value = card.extra_value(column.name)
+        row[column.name] = "" if value is None else column.write(value)
     for colour in GEM_COLOURS:
         value = card.gem(colour)
         row[f"gem_{colour}"] = ("" if card.is_persona else UNKNOWN) if value is None else str(value)
@@ -412,5 +419,5 @@ def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str
 
 
 def _identity(card: Card, field_name: str) -> object:
-    value = getattr(card, attribute(field_name))
+    value = value_of(card, field_name)
     return normalize(value) if isinstance(value, str) else value

@@ -1,11 +1,12 @@
 """Formats are data: a name, aliases, the game, parameters, sections and the list of rules."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .cards import Card
-from .errors import UnknownFormatError
+from .errors import DeckcheckError, UnknownFormatError
 from .rules import Params, Rule
 from .text import normalize
 
@@ -50,18 +51,76 @@ class Format:
 
 
 @dataclass(frozen=True)
+class Column:
+    """A card-sheet column a game adds to the core ones; its values live in `Card.extra`.
+
+    `read` turns a filled cell's text into the value (None: unknown), raising DeckcheckError with
+    what a good cell is; `write` turns a known value back into the cell's text; `numeric`: a
+    spreadsheet export writes it as a number.
+    """
+
+    name: str
+    read: Callable[[str], object]
+    write: Callable[[Any], str] = str
+    numeric: bool = False
+
+
+_UNKNOWN_WORDS = frozenset({"unknown", "?"})
+
+
+def whole_number(text: str) -> int | None:
+    """A cell holding a whole number of zero or more ('3', '3.0'); None for 'unknown' or '?'."""
+    if text.lower() in _UNKNOWN_WORDS:
+        return None
+    number = parse_whole(text)
+    if number < 0:
+        raise DeckcheckError("must not be negative")
+    return number
+
+
+def number_column(name: str) -> Column:
+    """A column holding a whole number of zero or more, blank or 'unknown' when unknown."""
+    return Column(name, whole_number, str, numeric=True)
+
+
+def parse_whole(text: str) -> int:
+    """A whole number as a sheet writes it ('3', '3.0', '-2'); DeckcheckError 'not a whole number'."""
+    try:
+        return int(float(text)) if re.fullmatch(r"\d+(\.0+)?", text) else int(text)
+    except ValueError:
+        raise DeckcheckError("not a whole number") from None
+
+
+def one_of(name: str, values: tuple[str, ...], aliases: Mapping[str, str], fold: Callable[[str], str],
+           sep: str = " ") -> Callable[[str], str]:
+    """A reader of a cell holding one of `values` (after `fold`, or by one of the `aliases`)."""
+    def read(text: str) -> str:
+        value = fold(text)
+        value = value if value in values else aliases.get(value, value)
+        if value not in values:
+            raise DeckcheckError(f"{name} is one of {sep.join(values)}")
+        return value
+    return read
+
+
+@dataclass(frozen=True)
 class Game:
     """A game deckcheck checks decks of, declared in one module of deckcheck.games.
 
     Its card types (a card sheet's `type` is matched to them case-insensitively), the card-sheet
-    columns only it reads, and its formats (each with its sections, parameters, rules and
-    built-in cards). Adding a game is its module and one line in deckcheck/games/__init__.py.
+    columns only it reads (`columns`: their names; `extra_columns`: those stored in `Card.extra`,
+    with how a cell is read and written), the columns each of its rules (by function) needs when it
+    reports unknown data (`rule_columns`, for `cards todo`), and its formats (each with its sections,
+    parameters, rules and built-in cards). Adding a game is its module and one line in
+    deckcheck/games/__init__.py.
     """
 
     name: str
     formats: tuple[Format, ...]
     card_types: frozenset[str] = frozenset()
     columns: tuple[str, ...] = ()
+    extra_columns: tuple[Column, ...] = ()
+    rule_columns: Mapping[Callable[..., Any], tuple[str, ...]] = field(default_factory=dict)  # rule function -> columns
 
 
 DEFAULT_FORMAT = "type1e"

@@ -19,6 +19,7 @@ import datetime as _dt
 from dataclasses import dataclass
 
 from .errors import DeckcheckError
+from .games import EXTRA_COLUMNS
 
 # Weakest first. A card sheet or a web edit is a person's statement: it corrects the checklist and
 # what was derived, but a value stated by a named public source is replaced only when asked to.
@@ -30,10 +31,11 @@ KIND_NAMES = {"default": "the card sheet's default", "derived": "derived",
 MAX_TEXT = 2000  # a provenance cell longer than this is refused: an address or a file name is far shorter
 
 # The rules fields that carry a provenance, named as their card-sheet columns (grid_inferred goes with grid).
+# The games' own columns (deckcheck.games) carry one too, in card-sheet order.
 FIELDS = ("title", "immortal", "weapon", "version", "edition", "set", "type", "subtype", "basic", "grid",
           "restriction", "reserved", "signature", "unique", "hand_icons", "gem_master", "gem_agility",
-          "gem_strength", "gem_toughness", "gem_empathy", "gem_reason", "requires", "deckbuilding", "renown",
-          "health", "skill", "rank", "suit", "rarity", "text")
+          "gem_strength", "gem_toughness", "gem_empathy", "gem_reason", "requires", "deckbuilding"
+          ) + tuple(c.name for c in EXTRA_COLUMNS) + ("rarity", "text")
 SUFFIX = "_source"
 
 

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from . import grid as gridmod
 from .cards import Card
+from .games import EXTRA_COLUMNS
 from .plain import short_message
 from .provenance import Provenance
 from .report import AMBIGUOUS_CARD, Report
@@ -135,10 +136,8 @@ def card_panel(card: Card, sources: Mapping[str, Provenance] | None = None) -> P
         fields.append(("requires", "requires", ", ".join(sorted(card.requires))))
     if card.modifiers:
         fields.append(("deck-building", "deckbuilding", str(card.modifiers)))
-    for label, value in (("renown", card.renown), ("health", card.health), ("skill", card.skill),
-                         ("rank", card.rank), ("suit", card.suit)):
-        if value is not None:
-            fields.append((label, label, value))
+    fields += [(column.name, column.name, value) for column in EXTRA_COLUMNS  # the games' own columns
+               if (value := card.extra_value(column.name)) is not None]
     if sources is not None:
         if card.grid is not None:
             squares = gridmod.format_grid(card.grid)

@@ -10,28 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .cards import GEM_COLOURS, Card
+from .cards import Card
+from .cardsheet import value_of
 from .decks import Deck
+from .games import GAMES
 from .report import DATA_UNKNOWN, Issue, Report
+from .rules import declared
 
-# The card-sheet columns (= Card fields) each rule reads when it reports that data is missing.
-RULE_COLUMNS: dict[str, tuple[str, ...]] = {
-    "HL-RESTRICTED": ("restriction",),
-    "HL-SECTION": ("type",),
-    "HL-RESERVED": ("reserved",),
-    "HL-SIGNATURE": ("signature",),
-    "HL-MASTER": ("gem_master",),
-    "HL-HAND-ICONS": ("hand_icons",),
-    "HL2-ATTACK-GRID": ("grid",),
-    "HL2-BLOCK-GRID": ("grid",),
-    "HL2-PREGAME-UNIQUE": ("unique",),
-    "HL2-GEMS": tuple(f"gem_{c}" for c in GEM_COLOURS[1:]),
-    "RS-RENOWN": ("renown",),
-    "RS-PREY-RENOWN": ("renown",),
-    "RS-COMBAT-MIN": ("type",),
-    "RS-SECTION": ("type",),
-    "TK-HEROES": ("rank", "suit"),
-}
+# The card-sheet columns each rule reads when it reports that data is missing (each game declares its own).
+RULE_COLUMNS: dict[str, tuple[str, ...]] = {declared(check).id: columns for game in GAMES
+                                            for check, columns in game.rule_columns.items()}
 _ANY_COLUMN = tuple(dict.fromkeys(c for cols in RULE_COLUMNS.values() for c in cols))
 
 
@@ -89,6 +77,6 @@ def collect(checked: Iterable[tuple[Deck, Report]], todo: Todo | None = None) ->
             for name in issue.cards:
                 for card in by_name.get(name, ()):
                     for column in columns:
-                        if getattr(card, column, 0) is None:
+                        if value_of(card, column) is None:
                             todo.add(card, column, rule)
     return todo

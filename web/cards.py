@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from deckcheck.cards import Card
-from deckcheck.cardsheet import COLUMNS, UNKNOWN, attribute, card_to_row
+from deckcheck.cardsheet import COLUMNS, UNKNOWN, card_to_row, value_of
 from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
@@ -39,7 +39,7 @@ def is_unknown(card: Card, column: str) -> bool:
         return card.grid is None and card.type in GRID_TYPES
     if column == "gem_master":
         return card.is_persona and card.gem_master is None
-    return getattr(card, column) is None
+    return value_of(card, column) is None
 
 
 @dataclass
@@ -198,7 +198,7 @@ def sources_json(card: Card, sources: Mapping[str, Provenance]) -> dict[str, dic
     out: dict[str, dict | None] = {}
     for column in FIELDS:
         where = sources.get(column)
-        if where is None and getattr(card, attribute(column)) is None:
+        if where is None and value_of(card, column) is None:
             continue
         out[column] = None if where is None else {
             "kind": where.kind, "ref": where.ref, "at": where.at, "text": where.describe(),

@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from ..cards import Card
 from ..decks import Deck, Entry
-from ..formats import Format, Game
+from ..formats import Format, Game, number_column
 from ..report import ERROR, Issue
 from ..rules import Params, data_unknown, error, names, number_word, plural, rule, rules_of
 from ..text import normalize
@@ -35,6 +35,12 @@ class RavenParams(Params):
     prey_renown_max: int = 60
 
 
+def renown_of(card: Card) -> int | None:
+    """A card's Renown (the game's `renown` column); None when unknown."""
+    value = card.extra_value("renown")
+    return value if isinstance(value, int) else None
+
+
 class RavenView:
     """A group seen by the RS rules: its sections, and each Item's Hunter."""
 
@@ -54,10 +60,11 @@ class RavenView:
         total, unknown = 0, []
         for section in sections:
             for e in self.sections.get(section, ()):
-                if e.card.renown is None:
+                value = renown_of(e.card)
+                if value is None:
                     unknown.append(e.card)
                 else:
-                    total += e.card.renown * e.quantity
+                    total += value * e.quantity
         return total, unknown
 
     @cached_property
@@ -180,4 +187,7 @@ RAVEN_STORMCROW = Format(
     view=RavenView, source="seeds/raven-and-stormcrow.txt",
 )
 
-GAME = Game(NAME, (RAVEN_STORMCROW,), card_types=RAVEN_TYPES, columns=("renown", "health", "skill"))
+COLUMNS = (number_column("renown"), number_column("health"), number_column("skill"))
+GAME = Game(NAME, (RAVEN_STORMCROW,), card_types=RAVEN_TYPES, columns=tuple(c.name for c in COLUMNS),
+            extra_columns=COLUMNS, rule_columns={renown: ("renown",), prey_renown: ("renown",),
+                                                 combat_min: ("type",), section: ("type",)})

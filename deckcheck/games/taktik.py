@@ -16,7 +16,7 @@ from typing import Sequence
 from ..cards import Card
 from ..decks import Deck, Player
 from ..errors import DeckcheckError
-from ..formats import Format, Game
+from ..formats import Column, Format, Game, one_of
 from ..report import ERROR, Issue
 from ..rules import Params, data_unknown, error, plural, rule, rules_of
 from ..text import normalize
@@ -38,16 +38,29 @@ def card_name(rank: str, suit: str) -> str:
 SYMBOL = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 
 
+def rank_of(card: Card) -> str | None:
+    """A card's rank (the game's `rank` column: 'A', '2', ..., 'K'); None when unknown."""
+    value = card.extra_value("rank")
+    return value if isinstance(value, str) else None
+
+
+def suit_of(card: Card) -> str | None:
+    """A card's suit (the game's `suit` column: 'spades', ...); None when unknown."""
+    value = card.extra_value("suit")
+    return value if isinstance(value, str) else None
+
+
 def short_name(card: Card) -> str:
     """'Q♣' for the Queen of Clubs."""
-    return f"{card.rank}{SYMBOL[str(card.suit)]}"
+    return f"{rank_of(card)}{SYMBOL[str(suit_of(card))]}"
 
 
 @lru_cache(maxsize=1)
 def playing_cards() -> tuple[Card, ...]:
     """The 52 cards of a standard deck, built in: 'Ace of Spades' ... 'King of Clubs'."""
     return tuple(Card(id=f"taktik52-{rank}{suit[0].upper()}", name=card_name(rank, suit),
-                      title=card_name(rank, suit), game=NAME, type=PLAYING_CARD, rank=rank, suit=suit)
+                      title=card_name(rank, suit), game=NAME, type=PLAYING_CARD,
+                      extra=(("rank", rank), ("suit", suit)))
                  for suit in SUITS for rank in RANKS)
 
 
@@ -71,7 +84,7 @@ def parse_playing_card(text: str) -> Card:
 
 @lru_cache(maxsize=1)
 def _by_rank_suit() -> dict[tuple[str, str], Card]:
-    return {(str(c.rank), str(c.suit)): c for c in playing_cards()}
+    return {(str(rank_of(c)), str(suit_of(c))): c for c in playing_cards()}
 
 
 # -- the format -----------------------------------------------------------------------------------
@@ -160,10 +173,11 @@ def heroes(v: TaktikView):
     tied: dict[tuple, list] = defaultdict(list)
     unknown = []
     for card in {hero.id: hero for _, hero in heroes_only}.values():
-        if card.rank is None or card.suit is None:
+        rank, suit = rank_of(card), suit_of(card)
+        if rank is None or suit is None:
             unknown.append(card)
         else:
-            tied[(card.rank, card.suit)].append(card)
+            tied[(rank, suit)].append(card)
     for (rank, suit), cards in tied.items():
         if len(cards) > 1:
             out.append(error(f"{', '.join(c.name for c in cards)} are all tied to the "
@@ -187,7 +201,7 @@ TAKTIK52 = Format(
 # -- the opening deal -----------------------------------------------------------------------------
 def _value(card: Card) -> int:
     """A playing card's value in the opening deal."""
-    return VALUE[str(card.rank)]
+    return VALUE[str(rank_of(card))]
 
 
 @dataclass
@@ -316,4 +330,11 @@ def deal(players: int, seed: int, redeal: bool = False) -> Opening:
                 hand.cards = (pile.pop(), pile.pop(), pile.pop())
     return opening(hands)
 
-GAME = Game(NAME, (TAKTIK52,), card_types=frozenset({PLAYING_CARD, "Hero"}), columns=("rank", "suit"))
+
+# A Hero's playing card: its card-sheet columns, stored in Card.extra (rank_of, suit_of read them).
+COLUMNS = (Column("rank", one_of("rank", RANKS, {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K", "1": "A"},
+                                 str.upper)),
+           Column("suit", one_of("suit", SUITS, {"spade": "spades", "heart": "hearts", "diamond": "diamonds",
+                                                 "club": "clubs"}, str.lower, sep=", ")))
+GAME = Game(NAME, (TAKTIK52,), card_types=frozenset({PLAYING_CARD, "Hero"}), columns=tuple(c.name for c in COLUMNS),
+            extra_columns=COLUMNS, rule_columns={heroes: ("rank", "suit")})

@@ -90,8 +90,7 @@ def test_an_unknown_heading_lists_this_games_headings(index):
 
 
 def test_unknown_renown_is_reported_not_passed(index):
-    from dataclasses import replace
-    cards = [replace(c, renown=None, _cache={}) if c.name == "Old Marek" else c for c in index.cards]
+    cards = [c.with_extra(renown=None) if c.name == "Old Marek" else c for c in index.cards]
     report = check(CardIndex(cards), group())
     assert [i.rule for i in report.issues] == ["HL-DATA-UNKNOWN"] and "RS-RENOWN" in report.issues[0].message
 

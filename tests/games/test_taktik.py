@@ -204,10 +204,9 @@ def test_two_heroes_for_one_player_and_a_hero_twice_are_both_told(index):
 
 @pytest.mark.parametrize("rank,suit", [("Q", None), (None, "hearts"), (None, None)])
 def test_a_hero_whose_playing_card_is_half_known_is_unknown_not_compared(index, rank, suit):
-    from dataclasses import replace
 
     from deckcheck.catalog import CardIndex
-    cards = [replace(c, rank=rank, suit=suit, _cache={}) if c.name == "The Crow" else c for c in index.cards]
+    cards = [c.with_extra(rank=rank, suit=suit) if c.name == "The Crow" else c for c in index.cards]
     players = "Anna: The Fox\nBen: The Crow\nCem: The Owl\nDora: The Hare"
     report = check_raw(parse_text(table(players=players), "table"), lambda fmt: CardIndex(cards))
     assert [(i.rule, i.severity) for i in report.issues] == [("HL-DATA-UNKNOWN", "warning")]

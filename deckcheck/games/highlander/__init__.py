@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ...cards import ENDURANCE_TYPES, HIGHLANDER, PREGAME_TYPES, Card
+from ...cards import ENDURANCE_TYPES, GEM_COLOURS, HIGHLANDER, PREGAME_TYPES, Card
 from ...formats import Format, Game
 from . import rules as hl
 from .view import ENDURANCE, PREGAME, HighlanderView
@@ -38,4 +38,8 @@ TYPE2 = Format(
 GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TYPES,
             columns=("immortal", "weapon", "version", "edition", "basic", "grid", "grid_inferred", "restriction",
                      "reserved", "signature", "unique", "hand_icons", "gem_master", "gem_agility", "gem_strength",
-                     "gem_toughness", "gem_empathy", "gem_reason", "requires", "deckbuilding"))
+                     "gem_toughness", "gem_empathy", "gem_reason", "requires", "deckbuilding"),
+            rule_columns={hl.restricted: ("restriction",), hl.section: ("type",), hl.reserved: ("reserved",),
+                          hl.signature: ("signature",), hl.master: ("gem_master",), hl.hand_icons: ("hand_icons",),
+                          hl.attack_grid: ("grid",), hl.block_grid: ("grid",), hl.pregame_unique: ("unique",),
+                          hl.gems: tuple(f"gem_{c}" for c in GEM_COLOURS[1:])})
