@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from deckcheck.cards import Card
@@ -113,45 +114,33 @@ def card_json(card: Card) -> dict:
     return row
 
 
-def _query(q: str, edition: str, set_: str, type_: str, immortal: str, weapon: str, game: str, known: str,
-           unknown: str, sort: str, limit: int, offset: int) -> CardQuery:
+def card_query(q: str = Query("", max_length=200, description="words in name, title, Immortal, weapon, set, type or "
+                                                                "text"),
+               edition: str = Query("", pattern="^[123]?$", description="1, 2 or 3 (empty: any)"),
+               set_: str = Query("", alias="set", max_length=100), type_: str = Query("", alias="type", max_length=100),
+               immortal: str = Query("", max_length=100), weapon: str = Query("", max_length=100),
+               game: str = Query("", max_length=40),
+               known: str = Query("", description=f"only cards whose field is known: {', '.join(UNKNOWABLE)}"),
+               unknown: str = Query("", description=f"only cards whose field is unknown: {', '.join(UNKNOWABLE)}"),
+               sort: str = Query("name", description=f"one of {', '.join(SORTS)}"),
+               limit: int = Query(PAGE_SIZE, ge=1, le=MAX_LIMIT), offset: int = Query(0, ge=0)) -> CardQuery:
+    """The search filters of the card page and of /api/cards, one set of query parameters for both."""
     return CardQuery(q=q.strip(), edition=int(edition) if edition else None, set=set_.strip(), type=type_.strip(),
-                     immortal=immortal.strip(),
-                     weapon=weapon.strip(), game=game.strip(), known=known if known in UNKNOWABLE else "",
-                     unknown=unknown if unknown in UNKNOWABLE else "", sort=sort if sort in SORTS else "name",
-                     limit=limit, offset=offset)
-
-
-FILTERS = dict(q=Query("", max_length=200, description="words in name, title, Immortal, weapon, set, type or text"),
-               edition=Query("", pattern="^[123]?$", description="1, 2 or 3 (empty: any)"),
-               set_=Query("", alias="set", max_length=100),
-               type_=Query("", alias="type", max_length=100), immortal=Query("", max_length=100),
-               weapon=Query("", max_length=100), game=Query("", max_length=40),
-               known=Query("", description=f"only cards whose field is known: {', '.join(UNKNOWABLE)}"),
-               unknown=Query("", description=f"only cards whose field is unknown: {', '.join(UNKNOWABLE)}"),
-               sort=Query("name", description=f"one of {', '.join(SORTS)}"))
+                     immortal=immortal.strip(), weapon=weapon.strip(), game=game.strip(),
+                     known=known if known in UNKNOWABLE else "", unknown=unknown if unknown in UNKNOWABLE else "",
+                     sort=sort if sort in SORTS else "name", limit=limit, offset=offset)
 
 
 @router.get("/api/cards", tags=["api"], summary="Search the cards")
-def api_cards(request: Request, q: str = FILTERS["q"], edition: str = FILTERS["edition"],
-              set_: str = FILTERS["set_"], type_: str = FILTERS["type_"], immortal: str = FILTERS["immortal"],
-              weapon: str = FILTERS["weapon"], game: str = FILTERS["game"], known: str = FILTERS["known"],
-              unknown: str = FILTERS["unknown"], sort: str = FILTERS["sort"],
-              limit: int = Query(PAGE_SIZE, ge=1, le=MAX_LIMIT), offset: int = Query(0, ge=0)) -> dict:
+def api_cards(request: Request, query: Annotated[CardQuery, Depends(card_query)]) -> dict:
     """{"total": N, "cards": [card sheet rows]}: the cards matching every filter, `limit` from `offset`."""
-    query = _query(q, edition, set_, type_, immortal, weapon, game, known, unknown, sort, limit, offset)
     total, page = search(state(request).catalog.cards(), query)
     return {"total": total, "cards": [card_json(c) for c in page]}
 
 
 @router.get("/cards", summary="The card search page")
-def cards_page(request: Request, q: str = FILTERS["q"], edition: str = FILTERS["edition"],
-               set_: str = FILTERS["set_"], type_: str = FILTERS["type_"], immortal: str = FILTERS["immortal"],
-               weapon: str = FILTERS["weapon"], game: str = FILTERS["game"], known: str = FILTERS["known"],
-               unknown: str = FILTERS["unknown"], sort: str = FILTERS["sort"],
-               limit: int = Query(PAGE_SIZE, ge=1, le=MAX_LIMIT), offset: int = Query(0, ge=0)) -> Response:
+def cards_page(request: Request, query: Annotated[CardQuery, Depends(card_query)]) -> Response:
     """Search with filters, a page of results and links to the next and previous pages."""
-    query = _query(q, edition, set_, type_, immortal, weapon, game, known, unknown, sort, limit, offset)
     cards = state(request).catalog.cards()
     total, page = search(cards, query)
     choices = {"set": sorted({c.set for c in cards if c.set}), "type": sorted({c.type for c in cards if c.type}),
