@@ -180,9 +180,7 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
         if any(not item.id_stated for item in items):
             from deckcheck.api import bundled_sets
             items = match_by_name(items, store.cards(), f"changes from {origin}", bundled_sets())
-        ids = [item.card.id for item in items]
-        if len(set(ids)) != len(ids):
-            raise DeckcheckError(f"changes from {origin}: two rows name the same card")
+        ids = [item.card.id for item in items]  # match_by_name refuses two rows naming one card
         stored.update(_stored_cards(con, [i for i in ids if i not in stored]))
         sources = read_sources(con, ids)
         to_write: list[Card] = []
