@@ -12,7 +12,10 @@ Concurrency (SQLite and PostgreSQL alike, several server processes on one databa
 from __future__ import annotations
 
 import json
-from typing import Optional
+import os
+import threading
+from contextlib import contextmanager
+from typing import Iterator, Optional
 
 from sqlalchemy import Table, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -112,17 +115,71 @@ def _submission(row, number: int = 1) -> Submission:
                       number=number)
 
 
+_SQLITE_WRITES = threading.Lock()
+_TURN_FILES: dict[str, int] = {}
+
+
+def sqlite_file(engine) -> str | None:
+    """The file of an engine on a SQLite file; None for another database or an in-memory one."""
+    if engine.dialect.name != "sqlite":
+        return None
+    name = engine.url.database
+    return name if name and name != ":memory:" and not name.startswith("file:") else None
+
+
+@contextmanager
+def _process_turn(path: str) -> Iterator[None]:
+    """Hold an exclusive flock on the database file (called under _SQLITE_WRITES: one thread per process)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: SQLite's own waiting only
+        yield
+        return
+    try:
+        fd = _TURN_FILES.get(path)
+        if fd is not None and os.fstat(fd).st_ino != os.stat(path).st_ino:  # the file was replaced
+            os.close(fd)
+            fd = None
+        if fd is None:
+            fd = _TURN_FILES[path] = os.open(path, os.O_RDONLY)
+    except OSError:  # no file to lock: SQLite says what is wrong when the transaction starts
+        yield
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
 class EventTables:
     """The desk's SQL on one SQLAlchemy engine (the Store's: same database, same tables set-up)."""
 
     def __init__(self, engine):
         self.engine = engine
 
+    @contextmanager
+    def _writing(self) -> Iterator:
+        """A write transaction; on a SQLite file, writers take turns before they ask SQLite for its lock.
+
+        SQLite makes a writer that finds the file locked sleep and retry, up to 100 ms at a time, so a few
+        of forty submissions racing from two server processes waited seconds. Here the threads of a
+        process queue on a lock and the processes on an advisory lock of the file (flock, which SQLite's
+        own fcntl locks do not see): whoever waits is woken the moment the writer before it is done.
+        """
+        path = sqlite_file(self.engine)
+        if path is None:
+            with self.engine.begin() as con:
+                yield con
+            return
+        with _SQLITE_WRITES, _process_turn(path), self.engine.begin() as con:
+            yield con
+
     # -- events ---------------------------------------------------------------------------------
     def add_event(self, event: Event, token_hash: str) -> None:
         """Store a new event."""
         from sqlalchemy import insert
-        with self.engine.begin() as con:
+        with self._writing() as con:
             con.execute(insert(EVENTS).values(
                 id=event.id, name=event.name, format=event.format,
                 deadline=stamp(event.deadline) if event.deadline else None,
@@ -143,7 +200,7 @@ class EventTables:
         """Close the event now (a closed event stays closed); return it."""
         from sqlalchemy import update
         table = EVENTS
-        with self.engine.begin() as con:
+        with self._writing() as con:
             con.execute(update(table).where(table.c.id == event_id, table.c.closed_at.is_(None))
                         .values(closed_at=stamp(now())))
         return self.event(event_id)[0]
@@ -168,7 +225,7 @@ class EventTables:
         # FOR SHARE on PostgreSQL: a close of the event waits for this insert, or this insert sees the close
         add = insert(table).from_select(list(values), source.with_for_update(read=True)).returning(table.c.seq)
         key = (entries.c.event_id == values["event_id"]) & (entries.c.player_key == values["player_key"])
-        with self.engine.begin() as con:
+        with self._writing() as con:
             # the first write of the transaction: on SQLite it takes the database's write lock at once
             con.execute(_insert(con)(entries).values(event_id=values["event_id"], player_key=values["player_key"],
                                                      seq=None, submissions=0).on_conflict_do_nothing())
@@ -227,7 +284,7 @@ class EventTables:
     # -- rate limit -----------------------------------------------------------------------------
     def hit(self, address: str, bucket: int) -> int:
         """Count one submission from an address in a time window; return the window's count so far."""
-        with self.engine.begin() as con:
+        with self._writing() as con:
             insert = _insert(con)
             table = RATES
             stmt = insert(table).values(address=address, bucket=bucket, hits=1)

@@ -238,3 +238,58 @@ def test_racing_submissions_for_one_player_leave_exactly_one_current_deck(db_url
     finally:
         for d in desks:
             d.store.dispose()
+
+
+def test_sqlite_writers_of_two_processes_take_turns(sqlite_url, tmp_path):
+    """A submission waits, without error, while another process holds the writers' turn on the file.
+
+    The turn is an advisory lock (flock) on the database file, beside SQLite's own locks: a writer that
+    waits there is woken as soon as the one before it is done, instead of sleeping in SQLite's retries.
+    """
+    import subprocess
+    import sys
+    pytest.importorskip("fcntl")
+    desk = Desk(sqlite_url, rate_limit=RateLimit(0))
+    event, _token = desk.create_event("Turns", "type1e")
+    path = sqlite_url.removeprefix("sqlite:///")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, os, sys\n"
+         f"fd = os.open({path!r}, os.O_RDONLY); fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True)\n"
+         "sys.stdin.read()"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        done: list = []
+        worker = threading.Thread(target=lambda: done.append(desk.submit_deck(event.id, "Ann", LEGAL)))
+        worker.start()
+        worker.join(0.5)
+        assert worker.is_alive() and not done and desk.rows(event.id) == []  # waiting for its turn
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(10)
+    worker.join(10)
+    assert not worker.is_alive() and len(done) == 1
+    assert [row.player for row in desk.rows(event.id)] == ["Ann"]
+
+
+def test_a_served_sqlite_file_uses_write_ahead_logging_and_every_command_still_reads_it(sqlite_url):
+    """`serve` switches a SQLite file to write-ahead logging (readers never wait for a desk submission);
+    the command line reads and writes such a file as before."""
+    import sqlite3
+
+    from deckcheck.db.store import Store
+
+    from inproc import run_cli
+    before = run_cli("check", str(DECKS / "type1e-connor-legal.txt"), "--json", "--db", sqlite_url)
+    assert before.code == 0, before.err
+    store = Store(sqlite_url)
+    store.share_between_processes()
+    store.dispose()
+    path = sqlite_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as con:
+        assert con.execute("pragma journal_mode").fetchone()[0] == "wal"
+    after = run_cli("check", str(DECKS / "type1e-connor-legal.txt"), "--json", "--db", sqlite_url)
+    assert (after.code, after.out) == (0, before.out)
+    assert run_cli("collection", "add", "Thrust", "--db", sqlite_url).code == 0
+    listed = run_cli("collection", "list", "--db", sqlite_url)
+    assert listed.code == 0 and "Thrust" in listed.text

@@ -67,6 +67,10 @@ def test_serve_with_two_workers_replaces_a_worker_that_dies(web_db):
         wait_healthy(url, proc)
         text = (ROOT / "examples/decks/type1e-kurgan-illegal.txt").read_text()
         assert post_check(url, text)["legal"] is False
+        if web_db.startswith("sqlite:///"):  # set up for many processes: readers never wait for writers
+            import sqlite3
+            with sqlite3.connect(web_db.removeprefix("sqlite:///")) as con:
+                assert con.execute("pragma journal_mode").fetchone()[0] == "wal"
         end = time.monotonic() + 30
         while len(workers := children(proc.pid)) < 2 and time.monotonic() < end:
             time.sleep(0.2)
