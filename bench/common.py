@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -17,9 +18,22 @@ OUT = ROOT / "bench" / "out"
 def data_dir(rows: int = 200_000, decks: int = 1000) -> Path:
     """The benchmark inputs, made once by the shared make_data.py."""
     target = OUT / f"data-{rows}-{decks}"
-    if not (target / "collection.xlsx").exists() or len(list((target / "decks").glob("*.txt"))) < decks:
-        subprocess.run([sys.executable, str(SHARED_BENCH / "make_data.py"), str(target), "--rows", str(rows),
+
+    def complete(folder: Path) -> bool:
+        return (folder / "collection.xlsx").exists() and len(list((folder / "decks").glob("*.txt"))) >= decks
+    if not complete(target):
+        # made beside it and renamed into place: two benchmarks starting together never read half a set
+        partial = OUT / f".data-{rows}-{decks}.{os.getpid()}"
+        shutil.rmtree(partial, ignore_errors=True)
+        subprocess.run([sys.executable, str(SHARED_BENCH / "make_data.py"), str(partial), "--rows", str(rows),
                         "--decks", str(decks)], check=True)
+        if not complete(target):  # else another process put a whole set there meanwhile
+            shutil.rmtree(target, ignore_errors=True)
+            try:
+                partial.rename(target)
+            except OSError:
+                pass
+        shutil.rmtree(partial, ignore_errors=True)
     return target
 
 

@@ -8,4 +8,6 @@ python3 -m venv .venv
 bash scripts/lint.sh  # ruff and mypy: any finding fails the run before the tests start
 source scripts/postgres.sh
 source scripts/chromium.sh  # the browser tests of the web app
-.venv/bin/python -m pytest "$@"
+# two or more processes (one a core; pytest-xdist, `-n 0` to run in one): each gets its own temporary
+# folders and its own PostgreSQL database (tests/conftest.py), and takes tests as it becomes free
+.venv/bin/python -m pytest -n auto --dist worksteal "$@"

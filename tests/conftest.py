@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import os
 from pathlib import Path
 
@@ -64,7 +65,23 @@ def _pg_url() -> str | None:
     url = os.environ.get(PG_ENV)
     if not url and os.environ.get("CI"):
         pytest.fail(f"{PG_ENV} is not set: CI must run the PostgreSQL tests (scripts/postgres.sh sets it)")
-    return url
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return _worker_database(url, worker) if url and worker else url
+
+
+@functools.cache
+def _worker_database(url: str, worker: str) -> str:
+    """A database of its own on the test server for one pytest-xdist worker (tests empty theirs at will)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    engine = create_engine(base, isolation_level="AUTOCOMMIT")
+    with engine.connect() as con:
+        if con.execute(text("select 1 from pg_database where datname = :n"), {"n": name}).first() is None:
+            con.execute(text(f'create database "{name}"'))
+    engine.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
 
 
 def fresh_pg(url: str) -> str:
