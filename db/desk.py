@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Sequence, Union
 from deckcheck.decklist import RawDeck
 from deckcheck.desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, EventClosed, EventNotFound,
                             NotAuthorised, RateLimited, Submission, TooLarge, WrongToken, clean_name, decklist_text,
-                            expected_players, from_stamp, hash_token, new_id, new_token, now, player_key,
-                            token_matches)
+                            expected_players, from_stamp, hash_token, is_id, new_id, new_token, now,
+                            player_key, token_matches)
 from deckcheck.errors import DecklistError
 from deckcheck.formats import get_format
 from deckcheck.report import InputProblem, Report
@@ -86,8 +86,9 @@ class Desk:
         return self._tables
 
     # -- events ---------------------------------------------------------------------------------
-    def create_event(self, name: str, format: str, deadline=None, expected=()) -> tuple[Event, str]:
-        """A new event and its organiser token (shown once; only its hash is stored)."""
+    def create_event(self, name: object, format: str, deadline=None, expected=()) -> tuple[Event, str]:
+        """A new event and its organiser token (shown once; only its hash is stored). DeskError when the name
+        (or an expected player's) is empty, too long or not text."""
         fmt = get_format(format)  # UnknownFormatError: a typed input error
         event = Event(id=new_id(), name=clean_name(name, "event name", MAX_EVENT_NAME), format=fmt.name,
                       deadline=deadline, expected=tuple(expected_players(expected)), created_at=now(),
@@ -98,7 +99,14 @@ class Desk:
 
     def event(self, event_id: str) -> Event:
         """The event (EventNotFound when there is none)."""
-        return self.tables.event(event_id)[0]
+        return self._event(event_id)[0]
+
+    def _event(self, event_id: str) -> tuple[Event, str]:
+        """The event and its token hash; EventNotFound when there is none, or the id is not one desk ids look like
+        (looked up no further: PostgreSQL refuses text with a NUL, for one)."""
+        if not is_id(event_id):
+            raise EventNotFound(f"no event {str(event_id)[:40]!r}")
+        return self.tables.event(event_id)
 
     def authorise(self, event_id: str, token: str | None) -> Event:
         """The event when the token is its organiser's: NotAuthorised without one, WrongToken otherwise.
@@ -108,7 +116,7 @@ class Desk:
         if not token:
             raise NotAuthorised("this needs the organiser's token (Authorization: Bearer TOKEN)")
         try:
-            event, stored = self.tables.event(event_id)
+            event, stored = self._event(event_id)
         except EventNotFound:
             token_matches(token, "0" * 64)  # the same work as a real comparison
             raise WrongToken("wrong organiser token for this event") from None
@@ -166,7 +174,7 @@ class Desk:
         report.format = report.format or event.format
         return report, shown
 
-    def submit_deck(self, event_id: str, player: str, decklist: Decklist, source: str = PASTED,
+    def submit_deck(self, event_id: str, player: object, decklist: Decklist, source: str = PASTED,
                     address: str = "") -> Submission:
         """Check and store a player's deck; it replaces their earlier one. EventClosed after the deadline.
 
@@ -175,21 +183,21 @@ class Desk:
         event = self.event(event_id)
         if not event.is_open():
             raise EventClosed("the event is closed: submissions are no longer taken")
-        player = clean_name(player, "player name", MAX_PLAYER_NAME)
+        name = clean_name(player, "player name", MAX_PLAYER_NAME)
         self.check_rate(address)
-        report, shown = self.check_deck(event, player, decklist, source)
+        report, shown = self.check_deck(event, name, decklist, source)
         deck_id, moment = new_id(), now()
-        data = report.as_dict() | {"player": player}
+        data = report.as_dict() | {"player": name}
         number = self.tables.add_submission({
-            "id": deck_id, "event_id": event_id, "player": player, "player_key": player_key(player),
+            "id": deck_id, "event_id": event_id, "player": name, "player_key": player_key(name),
             "submitted_at": moment, "address": address[:100], "source": source, "text": shown,
             "verdict": verdict(report), "errors": len(report.errors), "warnings": len(report.warnings),
             "persona": report.persona or "", "report": json.dumps(data, ensure_ascii=False)})
-        return Submission(deck_id, event_id, player, moment, source, shown, report, number)
+        return Submission(deck_id, event_id, name, moment, source, shown, report, number)
 
     def submission(self, event_id: str, deck_id: str) -> Submission:
         """One submitted deck by its id (the player's private link); EventNotFound when there is none."""
-        found = self.tables.submission(event_id, deck_id)
+        found = self.tables.submission(event_id, deck_id) if is_id(event_id) and is_id(deck_id) else None
         if found is None:
             raise EventNotFound(f"no deck {deck_id[:40]!r} in this event")
         return found

@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass
 
 from .decklist import RawDeck
@@ -21,7 +22,11 @@ MAX_PLAYER_NAME = 80
 MAX_EVENT_NAME = 200
 MAX_EXPECTED_PLAYERS = 2000
 _SPACES = re.compile(r"\s+")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what new_id makes (with room to spare); nothing else is looked up
+# zero-width and direction-changing characters: in a name they hide it or turn the text around it
+_INVISIBLE = frozenset("\u200b\u200e\u200f\u2060\ufeff\u061c") | frozenset(map(chr, range(0x202A, 0x202F))) \
+    | frozenset(map(chr, range(0x2066, 0x206A)))
+EARLIEST_DEADLINE, LATEST_DEADLINE = 1970, 9998  # years: a deadline is stored as fixed-width text
 
 
 class DeskError(DeckcheckError):
@@ -86,14 +91,40 @@ def token_matches(token: str, stored_hash: str) -> bool:
     return hmac.compare_digest(hash_token(token), stored_hash)
 
 
+def is_id(text: object) -> bool:
+    """Whether text could be an event or deck id (anything else is answered "not found" without a look-up)."""
+    return isinstance(text, str) and _ID.fullmatch(text) is not None
+
+
 def clean_name(text: object, what: str, limit: int) -> str:
-    """A name as shown: spaces collapsed, no control characters; DeskError when empty or too long."""
-    name = _SPACES.sub(" ", _CONTROL.sub(" ", str(text or ""))).strip()
+    """A name as shown: NFC, spaces collapsed; no control, surrogate, zero-width or direction-changing
+    characters (they hide a name or turn the text around it); DeskError when empty, too long or not text."""
+    if text is not None and not isinstance(text, str):
+        raise DeskError(f"{what} must be text, not {_json_kind(text)}")
+    name = "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in
+                   unicodedata.normalize("NFC", text or "")
+                   if c not in _INVISIBLE and unicodedata.category(c) != "Cs")
+    name = _SPACES.sub(" ", name).strip()
     if not name:
-        raise DeskError(f"{what} is empty; type a {what}")
+        raise DeskError(f"{what} is empty; type the {what}")
     if len(name) > limit:
         raise DeskError(f"{what} {name[:40]!r}... is {len(name)} characters long; at most {limit} are allowed")
     return name
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in words ("a list"), for messages about a field of the wrong kind."""
+    kinds = {dict: "an object", list: "a list", bool: "true or false", int: "a number", float: "a number"}
+    return kinds.get(type(value), type(value).__name__)
+
+
+def text_field(value: object, what: str) -> str:
+    """A JSON field that must be text (or missing): its text; DeskError naming the field otherwise."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise DeskError(f"{what} must be text, not {_json_kind(value)}")
+    return value
 
 
 def player_key(name: str) -> str:
@@ -103,10 +134,14 @@ def player_key(name: str) -> str:
 
 def expected_players(text: str | list[str] | None) -> list[str]:
     """The expected players from one name per line (or a list); duplicates by player_key dropped."""
+    if text is not None and not isinstance(text, (str, list, tuple)):
+        raise DeskError(f"expected players must be a list of names or one name per line, not {_json_kind(text)}")
     names = text.splitlines() if isinstance(text, str) else list(text or [])
     seen: dict[str, str] = {}
     for raw in names:
-        if not str(raw).strip():
+        if not isinstance(raw, str):
+            raise DeskError(f"expected players must be names (text), not {_json_kind(raw)}")
+        if not raw.strip():
             continue
         name = clean_name(raw, "player name", MAX_PLAYER_NAME)
         seen.setdefault(player_key(name), name)
@@ -131,17 +166,24 @@ def from_stamp(text: str) -> _dt.datetime:
 
 
 def parse_deadline(text: str | None, offset_minutes: int | None = None) -> _dt.datetime | None:
-    """A deadline from ISO 8601 text; without a zone it is UTC, or local time `offset_minutes` east of UTC."""
-    if text is None or not str(text).strip():
+    """A deadline from ISO 8601 text; without a zone it is UTC, or local time `offset_minutes` east of UTC.
+
+    DeskError for text that is not a date and time, and for a year before 1970 or after 9998."""
+    if text is None or (isinstance(text, str) and not text.strip()):
         return None
+    if not isinstance(text, str):
+        raise DeskError(f"deadline must be text like 2026-12-05T09:30+01:00, not {_json_kind(text)}")
     try:
-        moment = _dt.datetime.fromisoformat(str(text).strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise DeskError(f"deadline {str(text)[:40]!r} is not a date and time (2026-12-05T09:30)") from None
-    if moment.tzinfo is None:
-        zone = _dt.timezone(_dt.timedelta(minutes=offset_minutes or 0))
-        moment = moment.replace(tzinfo=zone)
-    return moment.astimezone(_dt.timezone.utc)
+        moment = _dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+        if moment.tzinfo is None:
+            zone = _dt.timezone(_dt.timedelta(minutes=offset_minutes or 0))
+            moment = moment.replace(tzinfo=zone)
+        moment = moment.astimezone(_dt.timezone.utc)
+    except (ValueError, OverflowError):  # OverflowError: a zone that moves it past year 1 or 9999
+        raise DeskError(f"deadline {text[:40]!r} is not a date and time (2026-12-05T09:30)") from None
+    if not EARLIEST_DEADLINE <= moment.year <= LATEST_DEADLINE:
+        raise DeskError(f"deadline {text[:40]!r} is not between the years {EARLIEST_DEADLINE} and {LATEST_DEADLINE}")
+    return moment
 
 
 def report_from_dict(data: dict) -> Report:

@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from deckcheck.db.desk import MAX_DECKLIST_BYTES, PASTED, REPORT_KINDS, Decklist, Desk, RateLimit
-from deckcheck.desk import DeskError, Event, NotAuthorised, TooLarge, parse_deadline
+from deckcheck.desk import DeskError, Event, NotAuthorised, TooLarge, parse_deadline, text_field
 from deckcheck.errors import DeckcheckError
 
 from . import decks as reading
@@ -44,8 +44,16 @@ def rate_limit(request: Request) -> RateLimit:
     """The server's submission rate limit: app.state.desk_rate_limit, else $DECKCHECK_DESK_RATE, else 60/60."""
     limit = getattr(request.app.state, "desk_rate_limit", None)
     if limit is None:
-        limit = request.app.state.desk_rate_limit = RateLimit.parse(os.environ.get(RATE_ENV) or "60/60")
+        limit = request.app.state.desk_rate_limit = configured_rate_limit()
     return limit
+
+
+def configured_rate_limit() -> RateLimit:
+    """The rate limit $DECKCHECK_DESK_RATE asks for (60/60 when unset); DeskError when it is not N/SECONDS."""
+    try:
+        return RateLimit.parse(os.environ.get(RATE_ENV) or "60/60")
+    except DeskError as exc:
+        raise DeskError(f"${RATE_ENV}: {exc}") from None
 
 
 def desk_of(request: Request) -> Desk:
@@ -105,13 +113,8 @@ async def read_submission(request: Request, event: Event) -> tuple[dict[str, Any
     an unreadable file) and the name it goes by."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "application/json":
-        try:
-            data = await request.json()
-        except ValueError:
-            raise DeskError("the body is not valid JSON") from None
-        if not isinstance(data, dict):
-            raise DeskError('the body must be a JSON object like {"player": ..., "decklist": ...}')
-        return data, _text(data.get("decklist")) or "", PASTED
+        body = await json_body(request, '{"player": ..., "decklist": ...}')
+        return body, text_field(body.get("decklist"), "decklist"), PASTED
     if kind not in ("multipart/form-data", "application/x-www-form-urlencoded"):
         raise DeskError("send a form (player, and file or decklist) or JSON ({\"player\": ..., \"decklist\": ...})")
     try:
@@ -143,6 +146,18 @@ async def read_submission(request: Request, event: Event) -> tuple[dict[str, Any
     return fields, raws, label
 
 
+async def json_body(request: Request, example: str) -> dict[str, Any]:
+    """The request's JSON object; DeskError when the body is not JSON (or nested past Python's reach), or not
+    an object like `example`."""
+    try:
+        data = await request.json()
+    except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested thousands deep
+        raise DeskError("the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise DeskError(f"the body must be a JSON object like {example}")
+    return data
+
+
 def submission_json(request: Request, submission) -> dict:
     """The §3 report of a submitted deck plus its player, id, private link and time."""
     base = str(request.base_url).rstrip("/")
@@ -172,14 +187,13 @@ def organiser(request: Request, event_id: str) -> Event:
 async def api_create_event(request: Request):
     """Create an event: {"name", "format", "deadline"?, "expected"?} -> id, organiser token and links."""
     try:
-        data = await request.json()
-        if not isinstance(data, dict):
-            raise DeskError('the body must be a JSON object like {"name": ..., "format": ...}')
+        data = await json_body(request, '{"name": ..., "format": ...}')
         deadline = parse_deadline(data.get("deadline"))
-        event, token = await run_in_threadpool(desk_of(request).create_event, str(data.get("name") or ""),
-                                               str(data.get("format") or ""), deadline, data.get("expected") or ())
-    except ValueError as exc:
-        return error_json(exc if isinstance(exc, DeckcheckError) else DeskError("the body is not valid JSON"))
+        event, token = await run_in_threadpool(desk_of(request).create_event, data.get("name"),
+                                               text_field(data.get("format"), "format"), deadline,
+                                               data.get("expected"))
+    except DeckcheckError as exc:
+        return error_json(exc)
     return JSONResponse({"id": event.id, "organiser_token": token, **links(request, event, token)}, status_code=201,
                         headers=SECURITY_HEADERS)
 
@@ -201,8 +215,8 @@ async def api_submit(request: Request, event_id: str):
     try:
         event = await run_in_threadpool(desk.event, event_id)
         fields, decklist, source = await read_submission(request, event)
-        submission = await run_in_threadpool(desk.submit_deck, event_id, str(fields.get("player") or ""), decklist,
-                                             source, address(request))
+        submission = await run_in_threadpool(desk.submit_deck, event_id, fields.get("player"), decklist, source,
+                                             address(request))
     except DeckcheckError as exc:
         return error_json(exc)
     return JSONResponse(submission_json(request, submission), status_code=201, headers=SECURITY_HEADERS)
@@ -273,10 +287,6 @@ def report_response(desk: Desk, event_id: str, kind: str) -> Response:
         "Content-Disposition": f'attachment; filename="report.{kind}"'})
 
 
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
 # -- pages: creating an event -------------------------------------------------------------------
 @router.get("/desk", response_class=HTMLResponse)
 def new_event_page(request: Request):
@@ -342,8 +352,8 @@ async def player_submit(request: Request, event_id: str):
     try:
         fields, decklist, source = await read_submission(request, event)
         check_csrf(request, FormData(fields))
-        submission = await run_in_threadpool(desk.submit_deck, event_id, str(fields.get("player") or ""), decklist,
-                                             source, address(request))
+        submission = await run_in_threadpool(desk.submit_deck, event_id, fields.get("player"), decklist, source,
+                                             address(request))
     except DeckcheckError as exc:
         return page(request, "player.html", {"event": desk.event(event_id), "values": fields, "error": str(exc),
                                              "limit_kb": MAX_DECKLIST_BYTES // 1024}, getattr(exc, "status", 400))

@@ -22,6 +22,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, db_url: s
     import uvicorn
 
     from deckcheck.db.store import Store, log
+
+    from .desk import configured_rate_limit
+    configured_rate_limit()  # a bad $DECKCHECK_DESK_RATE stops here (exit 2), not in every desk request
     store = Store(db_url)
     if store.init():
         log.info("created the database %s with the bundled cards", store.where())

@@ -6,6 +6,7 @@ import datetime as dt
 import io
 import json
 import re
+from typing import Any
 
 import pytest
 
@@ -250,7 +251,7 @@ def test_pages_create_submit_watch_and_close(client):
     page = client.get(f"/desk/{event_id}/admin")
     assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text and "<script>alert" not in page.text
-    assert re.search(r'id="missing">Missing: Bob, Zoe<', page.text)
+    assert re.search(r'id="missing">Missing: <bdi>Bob</bdi>, <bdi>Zoe</bdi><', page.text)
     table = client.get(f"/desk/{event_id}/admin/table", params={"verdict": "legal"}).text
     assert "Anna" in table and "alert" not in table
     assert "alert" in client.get(f"/desk/{event_id}/admin/table", params={"q": "kurgan"}).text
@@ -346,3 +347,122 @@ def test_qr_code_is_the_player_link(client):
     segno.make(event["submit_url"], error="m").save(out, kind="svg", scale=8, border=2)
     assert r.content == out.getvalue()
     assert client.get("/desk/nope/qr.svg").status_code == 404
+
+
+# -- bad input: a one-line 4xx, never a 500 -----------------------------------------------------------
+def raw_json(client, url: str, body) -> Any:
+    """POST a body as JSON text as it is written (json.dumps escapes lone surrogates, which httpx cannot send)."""
+    return client.post(url, content=body if isinstance(body, (str, bytes)) else json.dumps(body),
+                       headers={"content-type": "application/json"})
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"name": "X", "format": "type1e", "expected": 5}, "expected players must be"),
+    ({"name": "X", "format": "type1e", "expected": {"Anna": 1}}, "expected players must be"),
+    ({"name": "X", "format": "type1e", "expected": ["Anna", 3]}, "expected players must be names"),
+    ({"name": {"a": 1}, "format": "type1e"}, "event name must be text"),
+    ({"name": "X", "format": ["type1e"]}, "format must be text"),
+    ({"name": "\ud800", "format": "type1e"}, "event name is empty"),
+    ({"name": "\u200b\u2066\u200f", "format": "type1e"}, "event name is empty"),
+    ({"name": "X", "format": "type1e", "deadline": "0001-01-01T00:00:00+01:00"}, "not a date"),
+    ({"name": "X", "format": "type1e", "deadline": "9999-12-31T23:59:59-01:00"}, "not a date"),
+    ({"name": "X", "format": "type1e", "deadline": "0999-01-01T00:00:00"}, "between the years"),
+    ({"name": "X", "format": "type1e", "deadline": "2030-01-01T00:00:00+25:00"}, "not a date"),
+    ({"name": "X", "format": "type1e", "deadline": 1767225600}, "deadline must be text"),
+    ({"name": "X", "format": "type1e", "deadline": True}, "deadline must be text"),
+    ("[" * 100_000, "not valid JSON"),
+    (b"\xff\xfe{", "not valid JSON"),
+])
+def test_creating_an_event_from_odd_json_is_a_400(client, body, message):
+    r = raw_json(client, "/api/events", body)
+    assert r.status_code == 400 and message in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize("player, message", [
+    ("\ud800", "player name is empty"), ("\u200b", "player name is empty"), ("\x85\x9f\u202e", "player name is empty"),
+    (["Anna"], "player name must be text"), (7, "player name must be text"), ("A" * 10_000, "at most 80"),
+])
+def test_odd_player_names_are_a_400(client, player, message):
+    event = new_event(client)
+    r = raw_json(client, f"/api/events/{event['id']}/decks", {"player": player, "decklist": LEGAL})
+    assert r.status_code == 400 and message in r.json()["error"], r.text
+    r = raw_json(client, f"/api/events/{event['id']}/decks", {"player": "Anna", "decklist": ["1 Thrust"]})
+    assert r.status_code == 400 and "decklist must be text" in r.json()["error"]
+    r = raw_json(client, f"/api/events/{event['id']}/decks", "[" * 100_000)
+    assert r.status_code == 400 and "not valid JSON" in r.json()["error"]
+
+
+def test_names_are_stored_without_what_hides_or_turns_them(client):
+    """Direction overrides, zero-width and control characters leave a name; right-to-left script stays, as typed."""
+    event = new_event(client, expected=["Zoe\u200b", "\u0639\u0644\u064a"])
+    shown = submit(client, event, "\u202eAnna\u200b\x07 Smith\u2066", LEGAL)
+    assert shown["player"] == "Anna Smith"
+    assert submit(client, event, "\u0639\u0644\u064a", ILLEGAL)["player"] == "\u0639\u0644\u064a"
+    assert submit(client, event, "Jose\u0301", LEGAL)["player"] == "Jos\u00e9"  # NFC: one player however typed
+    assert submit(client, event, "Jos\u00e9", ILLEGAL)["submissions"] == 2
+    client.get(event["dashboard_url"].replace("http://testserver", ""))
+    page = client.get(f"/desk/{event['id']}/admin").text
+    assert "Missing: <bdi>Zoe</bdi>" in page and "\u202e" not in page and "\u200b" not in page
+
+
+@pytest.mark.parametrize("path", [
+    "/api/events/{nul}", "/api/events/{e}/decks/{nul}", "/desk/{nul}", "/desk/{e}/decks/{nul}",
+    "/desk/{nul}/qr.svg", "/desk/{e}/decks/{long}", "/api/events/{long}", "/desk/{e}/decks/%E2%80%AE",
+])
+def test_malformed_ids_are_not_found(client, path):
+    """Ids that desk ids cannot be (a NUL, which PostgreSQL refuses in text; 5,000 characters) are simply not found."""
+    event = new_event(client)
+    r = client.get(path.format(e=event["id"], nul="%00", long="x" * 5000))
+    assert r.status_code == 404, r.text[:300]
+    r = client.post("/api/events/%00/decks", json={"player": "Anna", "decklist": LEGAL})
+    assert r.status_code == 404
+    assert client.get("/api/events/%00/decks", headers=auth(event)).status_code == 403
+
+
+def test_organiser_pages_with_malformed_ids(client):
+    event = new_event(client)
+    client.get(event["dashboard_url"].replace("http://testserver", ""))
+    base = f"/desk/{event['id']}/admin"
+    assert client.get(f"{base}/decks/%00").status_code == 404
+    assert client.get(f"{base}/diff", params={"a": "\x00", "b": "x"}).status_code == 404
+    assert client.get(f"{base}/report.%00").status_code == 400
+    assert client.get(base, params={"q": "\x00" * 10, "verdict": "\x00"}).status_code == 200
+
+
+@pytest.mark.parametrize("name, data", [
+    ("deck.txt", bytes(range(256)) * 10), ("deck.txt", b"\x00" * 100), ("deck.xlsx", b"PK\x03\x04" + bytes(3000)),
+    ("deck.json", b"[" * 40_000), ("deck.csv", b"\x00,\xff\n" * 100), ("a\x00b.txt", LEGAL.encode()),
+    ("\u202e.txt", LEGAL.encode()), ("deck.exe", b"MZ\x90\x00"), ("../../etc/passwd", LEGAL.encode()),
+])
+def test_odd_uploads_are_an_unreadable_deck_or_a_report(client, name, data):
+    event = new_event(client)
+    r = client.post(f"/api/events/{event['id']}/decks", data={"player": "Upload"}, files={"file": (name, data)})
+    assert r.status_code == 201, r.text[:300]
+    assert r.json()["player"] == "Upload" and r.json()["deck"]
+
+
+def test_wrong_content_types_and_tokens_in_wrong_places(client):
+    event = new_event(client)
+    url = f"/api/events/{event['id']}/decks"
+    for headers in ({"content-type": "text/plain"}, {}, {"content-type": "multipart/form-data"}):
+        r = client.post(url, content=LEGAL.encode(), headers=headers)
+        assert r.status_code == 400 and set(r.json()) == {"error"}
+    token = event["organiser_token"]
+    assert client.get(url, params={"token": token}).status_code == 401  # the API reads the header only
+    client.cookies.set("deckcheck_desk", token)
+    assert client.get(url).status_code == 401  # nor the organiser pages' cookie
+    client.cookies.delete("deckcheck_desk")
+    for value, status in ((f"Basic {token}", 401), ("Bearer", 401), (f"Bearer {token} x", 403),
+                          (b"Bearer \xe9\xff", 403), ("Bearer " + "x" * 10_000, 403), (f"bearer {token}", 200)):
+        assert client.get(url, headers={"Authorization": value}).status_code == status, value
+    assert client.get(f"/desk/{event['id']}/admin", params={"token": ""}).status_code == 401
+
+
+@pytest.mark.parametrize("setting", ["ten", "5/0", "-1/60"])
+def test_serve_refuses_a_bad_rate_limit_setting_before_it_starts(setting, monkeypatch, tmp_path):
+    """A bad $DECKCHECK_DESK_RATE stops `serve` with exit 2 and one line, not every desk request with a 500."""
+    from inproc import run_cli
+    monkeypatch.setenv("DECKCHECK_DESK_RATE", setting)
+    monkeypatch.setattr("uvicorn.run", lambda *a, **k: pytest.fail("the server started"))
+    result = run_cli("serve", "--port", "9", "--db", f"sqlite:///{tmp_path / 'x.db'}")
+    assert result.code == 2 and b"DECKCHECK_DESK_RATE" in result.err and setting.encode() in result.err
