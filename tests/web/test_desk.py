@@ -466,3 +466,38 @@ def test_serve_refuses_a_bad_rate_limit_setting_before_it_starts(setting, monkey
     monkeypatch.setattr("uvicorn.run", lambda *a, **k: pytest.fail("the server started"))
     result = run_cli("serve", "--port", "9", "--db", f"sqlite:///{tmp_path / 'x.db'}")
     assert result.code == 2 and b"DECKCHECK_DESK_RATE" in result.err and setting.encode() in result.err
+
+
+def test_downloads_are_the_very_reports_the_cli_writes(client, tmp_path, monkeypatch):
+    """Decks uploaded under the names the CLI is given: report.csv and .json are byte for byte what
+    `deckcheck tournament check --out` writes, report.xlsx the same cells on every sheet, from the API and
+    from the dashboard's links alike."""
+    from python_calamine import CalamineWorkbook
+
+    from inproc import run_cli
+    event = new_event(client)
+    names = {"anna.txt": LEGAL, "bob.txt": ILLEGAL, "carl.txt": TYPO}
+    for name, text in names.items():
+        (tmp_path / name).write_text(text)
+        r = client.post(f"/api/events/{event['id']}/decks", data={"player": name.removesuffix(".txt")},
+                        files={"file": (name, text.encode())})
+        assert r.status_code == 201, r.text
+    monkeypatch.chdir(tmp_path)
+    db = client.app.state.deckcheck.settings.db_url
+    for kind in ("csv", "json", "xlsx"):
+        run = run_cli("tournament", "check", *names, "--format", "type1e", "--out", f"cli.{kind}", "--db", db)
+        assert run.code == 2, run.err  # a deck is unreadable
+    client.get(event["dashboard_url"].replace("http://testserver", ""))
+    for kind in ("csv", "json", "xlsx"):
+        api = client.get(f"/api/events/{event['id']}/report.{kind}", headers=auth(event))
+        page = client.get(f"/desk/{event['id']}/admin/report.{kind}")
+        assert api.status_code == page.status_code == 200 and api.content == page.content
+        assert api.headers["content-disposition"] == f'attachment; filename="report.{kind}"'
+        cli = (tmp_path / f"cli.{kind}").read_bytes()
+        if kind != "xlsx":
+            assert api.content == cli, kind
+            continue
+        ours, theirs = CalamineWorkbook.from_filelike(io.BytesIO(api.content)), CalamineWorkbook.from_path("cli.xlsx")
+        assert ours.sheet_names == theirs.sheet_names
+        for sheet in theirs.sheet_names:
+            assert ours.get_sheet_by_name(sheet).to_python() == theirs.get_sheet_by_name(sheet).to_python(), sheet
