@@ -6,6 +6,7 @@ Screenshots go to $DECKCHECK_SCREENSHOTS when set (to look at them), else to the
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import re
@@ -19,8 +20,21 @@ from test_desk_serve import EXE, start, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "examples" / "decks"
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+PHONE = {"viewport": {"width": 360, "height": 780}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+ZONE = "Europe/Berlin"  # the organiser's: summer time from March to October
+
+
+def other_season_deadline() -> dt.datetime:
+    """10:00 in ZONE on a date next year whose UTC offset differs from today's (January or July)."""
+    from zoneinfo import ZoneInfo
+    zone = ZoneInfo(ZONE)
+    today = dt.datetime.now(zone)
+    for month in (1, 7):
+        moment = dt.datetime(today.year + 1, month, 15, 10, 0, tzinfo=zone)
+        if moment.utcoffset() != today.utcoffset():
+            return moment
+    raise AssertionError("no date of another offset")
 
 
 @pytest.fixture(scope="module")
@@ -58,16 +72,21 @@ def shots(tmp_path) -> Path:
 def test_an_event_from_creation_to_the_report(desk_server, browser, shots, tmp_path):
     from playwright.sync_api import expect
     base, db_url = desk_server
-    organiser = browser.new_context(**DESKTOP)
+    organiser = browser.new_context(**DESKTOP, timezone_id=ZONE)
     page = organiser.new_page()
     page.goto(f"{base}/desk")
     page.fill("input[name=name]", "Spring Open <2026>")
     page.select_option("select[name=format]", "type1e")
+    deadline = other_season_deadline()
+    page.fill("input[name=deadline]", deadline.strftime("%Y-%m-%dT%H:%M"))
     page.fill("textarea[name=expected]", "Anna\nBob\nCarl\nDora")
     page.click("button[type=submit]")
     expect(page.locator("h1")).to_have_text("Spring Open <2026>")
     dashboard_link = page.input_value("#organiser-link")
     player_link = page.input_value("#player-link")
+    # the deadline was typed in the organiser's local time, on a date whose offset from UTC is not today's
+    with urllib.request.urlopen(player_link.replace("/desk/", "/api/events/")) as r:
+        assert json.load(r)["deadline"] == deadline.astimezone(dt.timezone.utc).isoformat()
     assert re.fullmatch(rf"{base}/desk/[\w-]+/admin\?token=[\w-]{{43}}", dashboard_link)
     assert page.locator(".desk-qr svg").count() == 1
     page.screenshot(path=str(shots / "desk-created-1280.png"), full_page=True)
@@ -87,15 +106,15 @@ def test_an_event_from_creation_to_the_report(desk_server, browser, shots, tmp_p
         else:
             phone.set_input_files("input[name=file]", str(path))
         if player == "Bob":
-            phone.screenshot(path=str(shots / "desk-player-390.png"), full_page=True)
+            phone.screenshot(path=str(shots / "desk-player-360.png"), full_page=True)
         phone.click("#submit-form button[type=submit]")
         expect(phone.locator(".report")).to_have_count(1)
         shown = {"legal": "Legal", "NOT LEGAL": "Not legal", "unreadable": "Not checked"}[verdict]
         expect(phone.locator(".report .verdict strong")).to_have_text(shown)
         if player == "Bob":
-            phone.screenshot(path=str(shots / "desk-report-390.png"), full_page=True)
+            phone.screenshot(path=str(shots / "desk-report-360.png"), full_page=True)
         width = phone.evaluate("document.documentElement.scrollWidth")
-        assert width <= 390, f"the player page scrolls sideways on a phone ({width} px)"
+        assert width <= 360, f"the player page scrolls sideways on a phone ({width} px)"
         phone.context.close()
 
     # the dashboard filled up by itself (htmx polling), without a reload
@@ -128,6 +147,16 @@ def test_an_event_from_creation_to_the_report(desk_server, browser, shots, tmp_p
     expect(page.locator("pre.desk-decklist")).to_contain_text("Kurgan")
     page.go_back()
 
+    # the judges' printout: every decklist on a page of its own
+    with page.expect_popup() as popup:
+        page.click("a[href$='/admin/print']")
+    printout = popup.value
+    printout.wait_for_load_state()
+    printout.screenshot(path=str(shots / "desk-print-1280.png"), full_page=True)
+    pdf = printout.pdf(format="A4")
+    assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == len(decks)
+    printout.close()
+
     # Bob fixes his deck; the organiser sees what changed between his two decks, on a desktop and a phone
     event_id = dashboard_link.split("/desk/")[1].split("/")[0]
     fixed = json.dumps({"player": "Bob", "decklist": (DECKS / "type1e-connor-legal.txt").read_text()}).encode()
@@ -148,8 +177,8 @@ def test_an_event_from_creation_to_the_report(desk_server, browser, shots, tmp_p
     diff_phone.goto(page.url)
     expect(diff_phone.locator("h1")).to_have_text("What changed for Bob")
     width = diff_phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, f"the comparison scrolls sideways on a phone ({width} px)"
-    diff_phone.screenshot(path=str(shots / "desk-diff-390.png"), full_page=True)
+    assert width <= 360, f"the comparison scrolls sideways on a phone ({width} px)"
+    diff_phone.screenshot(path=str(shots / "desk-diff-360.png"), full_page=True)
     diff_phone.context.close()
     page.goto(f"{base}/desk/{event_id}/admin")
     page.on("dialog", lambda dialog: dialog.accept())
@@ -159,9 +188,50 @@ def test_an_event_from_creation_to_the_report(desk_server, browser, shots, tmp_p
     phone = browser.new_context(**PHONE).new_page()
     phone.goto(player_link)
     expect(phone.locator("#desk-closed")).to_contain_text("closed")
-    phone.screenshot(path=str(shots / "desk-closed-390.png"), full_page=True)
+    phone.screenshot(path=str(shots / "desk-closed-360.png"), full_page=True)
     dash_phone = browser.new_context(**PHONE).new_page()
     dash_phone.goto(dashboard_link)
     expect(dash_phone.locator('tr[data-player="Anna"]')).to_be_visible()
-    dash_phone.screenshot(path=str(shots / "desk-dashboard-390.png"), full_page=True)
+    dash_phone.screenshot(path=str(shots / "desk-dashboard-360.png"), full_page=True)
+    assert sideways(dash_phone) == [], "the dashboard scrolls sideways on a phone"
     organiser.close()
+
+
+def sideways(page) -> list[str]:
+    """What is wider than its box on the page: the page itself, or the table's scrolling box."""
+    return page.evaluate("""() => [document.documentElement, ...document.querySelectorAll('.table-wrap')]
+        .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.className || el.tagName)""")
+
+
+def test_long_and_right_to_left_names_fit_a_phone(desk_server, browser, shots):
+    """Names are typed by strangers: 80 letters without a space, Arabic, markup. On a 360 px phone neither the
+    dashboard, the deck page nor the printout scrolls sideways, and the markup is shown as text."""
+    from playwright.sync_api import expect
+    base, _ = desk_server
+    request = urllib.request.Request(f"{base}/api/events", method="POST", headers={"content-type": "application/json"},
+                                     data=json.dumps({"name": "W" * 200, "format": "type1e"}).encode())
+    with urllib.request.urlopen(request) as r:
+        event = json.load(r)
+    names = ["A" * 80, "\u0639\u0644\u064a\u0651 \u0628\u0646 \u0623\u0628\u064a \u0637\u0627\u0644\u0628",
+             "<b>Bold</b> Bob"]
+    for name in names:
+        body = json.dumps({"player": name, "decklist": (DECKS / "type1e-connor-legal.txt").read_text()}).encode()
+        with urllib.request.urlopen(urllib.request.Request(event["submit_url"].replace("/desk/", "/api/events/")
+                                                           + "/decks", data=body, method="POST",
+                                                           headers={"content-type": "application/json"})) as r:
+            deck_url = json.load(r)["deck_url"]
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(event["dashboard_url"])
+    expect(phone.locator("tr[data-player]")).to_have_count(3)
+    expect(phone.locator('tr[data-player="<b>Bold</b> Bob"] a')).to_have_text("<b>Bold</b> Bob")
+    phone.screenshot(path=str(shots / "desk-dashboard-names-360.png"), full_page=True)
+    assert sideways(phone) == [], "the dashboard scrolls sideways"
+    phone.click(f'tr[data-player="{names[0]}"] a')
+    expect(phone.locator("h1")).to_have_text(names[0])
+    assert sideways(phone) == [], "the organiser's deck page scrolls sideways"
+    phone.goto(event["dashboard_url"].split("/admin")[0] + "/admin/print")
+    phone.screenshot(path=str(shots / "desk-print-names-360.png"), full_page=True)
+    assert sideways(phone) == [], "the printout scrolls sideways"
+    phone.goto(deck_url)
+    assert sideways(phone) == [], "the player's own report scrolls sideways"
+    phone.context.close()

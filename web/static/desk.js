@@ -1,10 +1,13 @@
 // Tournament desk: small helpers for pages that work without them (no inline scripts: the CSP forbids them).
 (function () {
   "use strict";
-  // A deadline is typed in local time: tell the server how many minutes east of UTC that is.
+  // A deadline is typed in local time: tell the server how many minutes east of UTC that is, on the
+  // deadline's own date (a July deadline typed in December is in summer time).
   function zones(root) {
     root.querySelectorAll("input.desk-tz").forEach(function (el) {
-      el.value = String(-new Date().getTimezoneOffset());
+      var typed = el.form && el.form.querySelector("input[name=deadline]");
+      var when = typed && typed.value ? new Date(typed.value) : new Date();
+      el.value = String(-(isNaN(when) ? new Date() : when).getTimezoneOffset());
     });
   }
   // Times are sent in UTC; show them in the reader's own time.
@@ -21,10 +24,11 @@
   function setUp(root) { zones(root); localTimes(root); }
   document.addEventListener("DOMContentLoaded", function () { setUp(document); });
   document.addEventListener("htmx:afterSwap", function (e) { setUp(e.target.parentNode || document); });
-  // Forms that ask first (closing an event).
+  // Forms that ask first (closing an event); the deadline's zone as it is when the form leaves.
   document.addEventListener("submit", function (e) {
     var question = e.target.getAttribute("data-confirm");
-    if (question && !window.confirm(question)) { e.preventDefault(); }
+    if (question && !window.confirm(question)) { e.preventDefault(); return; }
+    zones(e.target);
   });
   // Copy a link to the clipboard.
   document.addEventListener("click", function (e) {
