@@ -293,3 +293,26 @@ def test_a_served_sqlite_file_uses_write_ahead_logging_and_every_command_still_r
     assert run_cli("collection", "add", "Thrust", "--db", sqlite_url).code == 0
     listed = run_cli("collection", "list", "--db", sqlite_url)
     assert listed.code == 0 and "Thrust" in listed.text
+
+
+def test_tokens_are_compared_in_constant_time(desk, monkeypatch):
+    """Every token check, for a known event or not, goes through hmac.compare_digest (never ==)."""
+    import hmac
+
+    import deckcheck.desk as pure
+    event, token = desk.create_event("Open", "type1e")
+    calls: list[tuple[str, str]] = []
+    real = hmac.compare_digest
+
+    def spy(a, b):
+        calls.append((a, b))
+        return real(a, b)
+    monkeypatch.setattr(pure.hmac, "compare_digest", spy)
+    assert desk.authorise(event.id, token).id == event.id
+    for wrong in (token[:-1] + "x", "x"):
+        with pytest.raises(WrongToken):
+            desk.authorise(event.id, wrong)
+    with pytest.raises(WrongToken):
+        desk.authorise("no-such-event", token)
+    assert len(calls) == 4 and all(len(a) == len(b) == 64 for a, b in calls)  # hashes of equal length
+    assert calls[0] == (hash_token(token), hash_token(token))

@@ -6,6 +6,7 @@ import datetime as dt
 import io
 import json
 import re
+import uuid
 from typing import Any
 
 import pytest
@@ -501,3 +502,42 @@ def test_downloads_are_the_very_reports_the_cli_writes(client, tmp_path, monkeyp
         assert ours.sheet_names == theirs.sheet_names
         for sheet in theirs.sheet_names:
             assert ours.get_sheet_by_name(sheet).to_python() == theirs.get_sheet_by_name(sheet).to_python(), sheet
+
+
+def test_organiser_pages_refused_show_no_player_and_no_deck(client):
+    """Without the organiser's cookie (401) or with another event's (403), every organiser page and download
+    answers one sentence: no player's name, persona or card."""
+    event, other = new_event(client), new_event(client)
+    anna = submit(client, event, "Secret Sam", ILLEGAL)
+    pages = ["admin", "admin/table", "admin/print", f"admin/decks/{anna['deck_id']}", "admin/report.csv",
+             "admin/report.xlsx", "admin/report.json", f"admin/diff?a={anna['deck_id']}&b={anna['deck_id']}"]
+    client.cookies.clear()
+    for cookie, status in ((None, 401), (other["organiser_token"], 403), ("forged", 403)):
+        if cookie:
+            client.cookies.set("deckcheck_desk", cookie, path=f"/desk/{event['id']}")
+        for path in pages:
+            r = client.get(f"/desk/{event['id']}/{path}")
+            assert r.status_code == status, (path, cookie)
+            assert "Sam" not in r.text and "Kurgan" not in r.text and "Back Away" not in r.text, path
+        r = client.post(f"/desk/{event['id']}/admin/close", data={"csrf_token": csrf(client)})
+        assert r.status_code == status
+    assert client.get(f"/api/events/{event['id']}").json()["open"] is True
+
+
+def test_the_rate_limit_is_set_by_the_environment(module_db_url, monkeypatch):
+    """DECKCHECK_DESK_RATE=N/SECONDS, as README says; the 429 names the limit."""
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    monkeypatch.setenv("DECKCHECK_DESK_RATE", "2/3600")
+    with TestClient(create_app(db_url=module_db_url), client=(f"10.9.{uuid.uuid4().int % 250}.7", 5000)) as c:
+        event = new_event(c)
+        for player in ("A", "B"):
+            submit(c, event, player, LEGAL)
+        r = c.post(f"/api/events/{event['id']}/decks", json={"player": "C", "decklist": LEGAL})
+        assert r.status_code == 429 and "more than 2 submissions" in r.json()["error"]
+    monkeypatch.setenv("DECKCHECK_DESK_RATE", "0")
+    with TestClient(create_app(db_url=module_db_url)) as c:
+        event = new_event(c)
+        for n in range(5):
+            submit(c, event, f"P{n}", LEGAL)

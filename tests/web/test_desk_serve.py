@@ -38,10 +38,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(db_url: str, **env: str) -> tuple[subprocess.Popen, str]:
+def start(db_url: str, *options: str, **env: str) -> tuple[subprocess.Popen, str]:
     """`deckcheck serve` on a free loopback port, once it answers /healthz; its process and base URL."""
     port = free_port()
-    proc = subprocess.Popen([EXE, "serve", "--port", str(port), "--db", db_url], env=dict(os.environ, **env),
+    proc = subprocess.Popen([EXE, "serve", "--port", str(port), "--db", db_url, *options], env=dict(os.environ, **env),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     end = time.monotonic() + 120
@@ -77,13 +77,14 @@ def call(method: str, url: str, body: dict | None = None, token: str | None = No
 
 @pytest.fixture(scope="module")
 def two_servers(module_pg_url):
-    """Two server processes (on their own ports) on one fresh PostgreSQL database."""
+    """Two servers (on their own ports) on one fresh PostgreSQL database: the first as the server set-up
+    runs it, `serve --workers 2` (two worker processes behind one port), the second with one process."""
     url = module_pg_url
     subprocess.run([EXE, "db", "init", "--db", url], check=True, capture_output=True)
     procs, urls = [], []
     try:
-        for _ in range(2):
-            proc, base = start(url, DECKCHECK_DESK_RATE="0")
+        for options in (("--workers", "2"), ()):
+            proc, base = start(url, *options, DECKCHECK_DESK_RATE="0")
             procs.append(proc)
             urls.append(base)
         yield urls
