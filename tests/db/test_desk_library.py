@@ -316,3 +316,27 @@ def test_tokens_are_compared_in_constant_time(desk, monkeypatch):
         desk.authorise("no-such-event", token)
     assert len(calls) == 4 and all(len(a) == len(b) == 64 for a, b in calls)  # hashes of equal length
     assert calls[0] == (hash_token(token), hash_token(token))
+
+
+def test_names_ids_and_deadlines_from_strangers():
+    """The pure rules under the desk's 400s: what a name keeps, what an id may be, which deadlines are taken."""
+    from deckcheck.desk import clean_name, expected_players, is_id, new_id
+    assert clean_name("\u202eAnna\u200b \x00 Smith\u2069", "player name", 80) == "Anna Smith"
+    assert clean_name("Jose\u0301", "player name", 80) == "Jos\u00e9"
+    assert clean_name("\u0639\u0644\u064a", "player name", 80) == "\u0639\u0644\u064a"
+    assert clean_name("Zo\u00eb \U0001F468\u200d\U0001F469", "player name", 80) == "Zo\u00eb \U0001F468\u200d\U0001F469"
+    for bad, message in (("\ud800", "is empty"), ("\u200b\ufeff", "is empty"), ("\x85", "is empty"),
+                         (["Anna"], "must be text, not a list"), (3, "must be text, not a number")):
+        with pytest.raises(DeskError, match=message):
+            clean_name(bad, "player name", 80)
+    assert expected_players("Anna\n\nanna \nBob\u200b") == ["Anna", "Bob"]
+    with pytest.raises(DeskError, match="names"):
+        expected_players(["Anna", None])  # type: ignore[list-item]
+    assert is_id(new_id()) and not any(is_id(x) for x in ("", "a\x00", "x" * 65, "a b", "\u00e9", None, 5))
+    assert parse_deadline("2030-07-01T10:00", 120) == dt.datetime(2030, 7, 1, 8, 0, tzinfo=dt.timezone.utc)
+    assert parse_deadline("2030-07-01T10:00Z", 120) == dt.datetime(2030, 7, 1, 10, 0, tzinfo=dt.timezone.utc)
+    assert parse_deadline("  ") is None and parse_deadline(None) is None
+    for bad in ("0001-01-01T00:30+01:00", "9999-12-31T23:59-01:00", "1969-12-31T23:59Z", "9999-01-01T00:00Z",
+                "2030-02-30T10:00", "2030-01-01T10:00+24:00", 1767225600, ["2030-01-01"]):
+        with pytest.raises(DeskError):
+            parse_deadline(bad)  # type: ignore[arg-type]
