@@ -130,6 +130,23 @@ def at_once(jobs) -> list:
     return results
 
 
+def dashboard_table(base: str, event: dict) -> str:
+    """The dashboard's live table as the organiser's browser gets it: the organiser link sets the cookie."""
+    class Keep(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):  # stop at the 303, to read its cookie
+            return None
+    link = f"{base}/desk/{event['id']}/admin?token={event['organiser_token']}"
+    try:
+        urllib.request.build_opener(Keep()).open(link, timeout=60)
+        raise AssertionError("the organiser link did not redirect")
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 303
+        cookie = exc.headers["set-cookie"].split(";")[0]
+    request = urllib.request.Request(f"{base}/desk/{event['id']}/admin/table", headers={"cookie": cookie})
+    with urllib.request.urlopen(request, timeout=60) as r:
+        return r.read().decode()
+
+
 def test_two_servers_on_one_database_behave_as_one(two_servers):
     a, b = two_servers
     event = new_event(a)
@@ -145,6 +162,10 @@ def test_two_servers_on_one_database_behave_as_one(two_servers):
         assert sorted((d["player"], d["legal"]) for d in decks) == [
             ("Bob", False), ("Carl", None), ("Dora", True), ("anna", False)]
         assert call("GET", f"{base}/api/events/{event['id']}/decks", token="wrong")[0] == 403
+    for base in (a, b):  # the organiser's dashboard on either server lists every player
+        table = dashboard_table(base, event)
+        for player in ("anna", "Bob", "Carl", "Dora"):
+            assert f'data-player="{player}"' in table, (base, player)
     status, closed = call("POST", f"{b}/api/events/{event['id']}/close", token=event["organiser_token"])
     assert status == 200 and closed["closed"]
     assert call("POST", f"{a}/api/events/{event['id']}/decks", {"player": "Eve", "decklist": TEXTS[0]})[0] == 409
