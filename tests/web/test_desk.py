@@ -173,6 +173,7 @@ def test_after_the_deadline_or_the_close_409(client):
     submit(client, event, "Anna", ILLEGAL, status=409)
     r = client.post(f"/desk/{event['id']}", data={"player": "Anna", "decklist": LEGAL, "csrf_token": csrf(client)})
     assert r.status_code == 409 and "closed" in r.text
+    assert r.text.count('class="banner') == 1 and "the organiser no longer takes decklists" in r.text  # said once
     decks = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()
     assert [d["legal"] for d in decks] == [True]
     assert submit(client, {"id": "no-such-event"}, "Anna", LEGAL, status=404)
