@@ -165,6 +165,8 @@ def test_after_the_deadline_or_the_close_409(client):
     past = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=1)).isoformat()
     late = new_event(client, deadline=past)
     assert submit(client, late, "Anna", LEGAL, status=409)["error"].startswith("the event is closed")
+    page = client.get(f"/desk/{late['id']}").text
+    assert "has passed" in page and "decklists until" not in page and 'id="submit-form"' not in page
     event = new_event(client)
     submit(client, event, "Anna", LEGAL)
     assert client.post(f"/api/events/{event['id']}/close", headers={"Authorization": "Bearer x"}).status_code == 403
@@ -174,6 +176,10 @@ def test_after_the_deadline_or_the_close_409(client):
     r = client.post(f"/desk/{event['id']}", data={"player": "Anna", "decklist": LEGAL, "csrf_token": csrf(client)})
     assert r.status_code == 409 and "closed" in r.text
     assert r.text.count('class="banner') == 1 and "the organiser no longer takes decklists" in r.text  # said once
+    soon = new_event(client, deadline=(dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=1)).isoformat())
+    assert "decklists until" in client.get(f"/desk/{soon['id']}").text
+    client.post(f"/api/events/{soon['id']}/close", headers=auth(soon))
+    assert "decklists until" not in client.get(f"/desk/{soon['id']}").text  # closed before its deadline
     decks = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()
     assert [d["legal"] for d in decks] == [True]
     assert submit(client, {"id": "no-such-event"}, "Anna", LEGAL, status=404)
