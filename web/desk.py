@@ -102,6 +102,19 @@ def links(request: Request, event: Event, token: str | None = None) -> dict[str,
     return out
 
 
+def only_this_machine(request: Request) -> bool:
+    """Whether the page was asked for by a loopback name (127.0.0.1, localhost, ::1): the player link and QR
+    code made from it would not open on the players' phones."""
+    import ipaddress
+    host = (request.url.hostname or "").strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def qr_svg(url: str, scale: int = 6) -> str:
     """The QR code of a URL as SVG markup (segno)."""
     import segno
@@ -311,7 +324,8 @@ async def create_event_page(request: Request):
     except (DeckcheckError, ValueError) as exc:
         return page(request, "new.html", {"formats": all_formats(), "values": values, "error": str(exc)}, 400)
     urls = links(request, event, token)
-    return page(request, "created.html", {"event": event, "urls": urls, "qr": qr_svg(urls["submit_url"])}, 201)
+    return page(request, "created.html", {"event": event, "urls": urls, "qr": qr_svg(urls["submit_url"]),
+                                          "loopback": only_this_machine(request)}, 201)
 
 
 @router.get("/desk/{event_id}/qr.svg")
@@ -393,7 +407,7 @@ def dashboard(request: Request, event_id: str, token: str | None = None, verdict
     except DeckcheckError as exc:
         return error_page(request, exc)
     return page(request, "dashboard.html", dashboard_context(request, desk, event, verdict, q)
-                | {"urls": links(request, event)})
+                | {"urls": links(request, event), "loopback": only_this_machine(request)})
 
 
 def dashboard_context(request: Request, desk: Desk, event: Event, verdict: str, q: str) -> dict:

@@ -548,3 +548,18 @@ def test_the_rate_limit_is_set_by_the_environment(module_db_url, monkeypatch):
         event = new_event(c)
         for n in range(5):
             submit(c, event, f"P{n}", LEGAL)
+
+
+@pytest.mark.parametrize("host, warned", [("127.0.0.1:8000", True), ("localhost:8000", True), ("[::1]:8000", True),
+                                          ("192.168.1.20:8000", False), ("desk.example.org", False)])
+def test_links_made_on_a_loopback_address_are_flagged(client, host, warned):
+    """An organiser who opens the desk as http://127.0.0.1:8000 on the server itself would hand the players a
+    link and QR code their phones cannot open: the page says so, where it shows them."""
+    form = {"name": "Club night", "format": "type1e", "csrf_token": csrf(client)}
+    r = client.post("/desk", data=form, headers={"host": host})
+    assert r.status_code == 201
+    assert ('id="desk-loopback"' in r.text) is warned
+    link = found(r'value="(http[^"]+/admin\?token=[^"]+)"', r.text)
+    assert link.startswith(f"http://{host}/desk/")
+    dashboard = client.get(link.split(host, 1)[1], headers={"host": host})
+    assert dashboard.status_code == 200 and ('id="desk-loopback"' in dashboard.text) is warned
