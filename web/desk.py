@@ -372,7 +372,28 @@ async def player_submit(request: Request, event_id: str):
         return page(request, "player.html", {"event": desk.event(event_id), "values": fields, "error": str(exc),
                                              "limit_kb": MAX_DECKLIST_BYTES // 1024}, getattr(exc, "status", 400))
     return page(request, "submitted.html", {"event": event, "submission": submission, "just_sent": True,
+                                            "fixes": suggested_fixes(submission),
                                             "limit_kb": MAX_DECKLIST_BYTES // 1024}, 201)
+
+
+def suggested_fixes(submission) -> list[dict[str, Any]]:
+    """For each suggestion under a line that could not be read: that line as written and as it reads with the
+    suggested name (the check page's rewrite: quantity, [SET] and the rest stay). The player's page turns
+    those suggestions into buttons that rewrite the line in the form below. Only for a decklist kept as
+    written (pasted, or a text file), whose lines are the ones the report numbers."""
+    if submission.source != PASTED and not reading.is_text_upload(submission.source):
+        return []
+    from .check import apply_fix
+    lines = submission.text.splitlines()
+    out = []
+    for problem in submission.report.input_errors:
+        if problem.line is None or not 1 <= problem.line <= len(lines):
+            continue
+        for name in problem.suggestions:
+            fixed = apply_fix(submission.text, f"{problem.line}|{name}").splitlines()
+            out.append({"line": problem.line, "name": name, "from": lines[problem.line - 1],
+                        "to": fixed[problem.line - 1]})
+    return out
 
 
 @router.get("/desk/{event_id}/decks/{deck_id}", response_class=HTMLResponse)
@@ -385,6 +406,7 @@ def player_deck(request: Request, event_id: str, deck_id: str):
     except DeckcheckError as exc:
         return error_page(request, exc)
     return page(request, "submitted.html", {"event": event, "submission": submission, "just_sent": False,
+                                            "fixes": suggested_fixes(submission),
                                             "limit_kb": MAX_DECKLIST_BYTES // 1024})
 
 

@@ -563,3 +563,24 @@ def test_links_made_on_a_loopback_address_are_flagged(client, host, warned):
     assert link.startswith(f"http://{host}/desk/")
     dashboard = client.get(link.split(host, 1)[1], headers={"host": host})
     assert dashboard.status_code == 200 and ('id="desk-loopback"' in dashboard.text) is warned
+
+
+def test_a_suggestion_on_the_players_report_carries_its_rewritten_line(client):
+    """Under a line that could not be read, each suggestion comes with that line as written and as it reads with
+    the suggested name (quantity kept), for the page to write into the form; not for a file whose lines the
+    form does not show as written, and not once the event is closed."""
+    event = new_event(client)
+    r = client.post(f"/desk/{event['id']}", data={"player": "Carl", "decklist": TYPO.replace("3 Uper", "3x  Uper"),
+                                                  "csrf_token": csrf(client)})
+    assert r.status_code == 201
+    fixes = re.findall(r'<li data-line="(\d+)" data-name="([^"]*)" data-from="([^"]*)" data-to="([^"]*)">', r.text)
+    assert ("4", "Upper Left Attack", "3x  Uper Left Attack", "3x  Upper Left Attack") in fixes
+    assert all(to.startswith("2 ") for line, _, _, to in fixes if line == "5") and len(fixes) > 2
+    private = found(rf'href="(/desk/{event["id"]}/decks/[^"]+)"', r.text)
+    assert 'id="desk-fixes"' in client.get(private).text  # the private link offers them too
+    sheet = "name,quantity\nUper Left Attack,3\nThrust,40\n"
+    r = client.post(f"/desk/{event['id']}", data={"player": "Dora", "csrf_token": csrf(client)},
+                    files={"file": ("dora.csv", sheet.encode())})
+    assert r.status_code == 201 and "Uper" in r.text and 'id="desk-fixes"' not in r.text
+    client.post(f"/api/events/{event['id']}/close", headers=auth(event))
+    assert 'id="desk-fixes"' not in client.get(private).text

@@ -235,3 +235,31 @@ def test_long_and_right_to_left_names_fit_a_phone(desk_server, browser, shots):
     phone.goto(deck_url)
     assert sideways(phone) == [], "the player's own report scrolls sideways"
     phone.context.close()
+
+
+def test_a_player_fixes_a_misspelt_line_by_tapping_its_suggestion(desk_server, browser, shots):
+    """On the phone, the suggestions under a line that could not be read are buttons: one tap writes the name on
+    that line of the decklist in the form (its quantity kept), and submitting again checks the fixed deck."""
+    from playwright.sync_api import expect
+    base, _ = desk_server
+    request = urllib.request.Request(f"{base}/api/events", method="POST", headers={"content-type": "application/json"},
+                                     data=json.dumps({"name": "Fix night", "format": "type1e"}).encode())
+    with urllib.request.urlopen(request) as r:
+        event = json.load(r)
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(event["submit_url"])
+    phone.fill("input[name=player]", "Carl")
+    phone.fill("textarea[name=decklist]", (DECKS / "type1e-typo.txt").read_text())
+    phone.click("#submit-form button[type=submit]")
+    expect(phone.locator(".report .verdict strong")).to_have_text("Not checked")
+    box = phone.locator("#submit-form textarea[name=decklist]")
+    assert box.input_value().splitlines()[3] == "3 Uper Left Attack"
+    phone.click(".problem button.chip:text-is('Upper Left Attack')")
+    expect(phone.locator(".problem .desk-fixed").first).to_contain_text("Line 4 now reads")
+    phone.click(".problem button.chip:text-is('Connor MacLeod Back Away')")
+    assert box.input_value().splitlines()[3:5] == ["3 Upper Left Attack", "2 Connor MacLeod Back Away"]
+    phone.screenshot(path=str(shots / "desk-fix-360.png"), full_page=False)
+    phone.click("#submit-form button[type=submit]")
+    expect(phone.locator(".report .verdict strong")).not_to_have_text("Not checked")
+    expect(phone.locator("#desk-received")).to_contain_text("deck 2 from Carl")
+    phone.context.close()

@@ -21,7 +21,60 @@
       el.textContent = when.toLocaleString([], opts);
     });
   }
-  function setUp(root) { zones(root); localTimes(root); }
+  // A suggestion under a line that could not be read becomes a button that writes it on that line of the
+  // decklist in the form below (the server sent each line as written and as it reads with the suggestion).
+  function fixes(root) {
+    var list = root.querySelector("#desk-fixes");
+    if (!list || !root.querySelector("#submit-form textarea[name=decklist]")) { return; }
+    list.querySelectorAll("li").forEach(function (fix) {
+      root.querySelectorAll(".report .problem").forEach(function (item) {
+        var where = item.querySelector(".line");
+        if (!where || where.textContent.trim() !== "line " + fix.dataset.line) { return; }
+        item.querySelectorAll(".suggest span.chip").forEach(function (chip) {
+          if (chip.textContent !== fix.dataset.name) { return; }
+          var button = document.createElement("button");
+          button.type = "button";
+          button.className = "chip";
+          button.textContent = chip.textContent;
+          ["line", "from", "to"].forEach(function (k) { button.dataset[k] = fix.dataset[k]; });
+          button.title = "Write it on line " + fix.dataset.line + " of your decklist below";
+          chip.replaceWith(button);
+        });
+      });
+    });
+  }
+  function say(item, text) {
+    var note = item.querySelector(".desk-fixed");
+    if (!note) {  // above the suggestions, which may be a long list
+      note = document.createElement("p");
+      item.insertBefore(note, item.querySelector(".suggest"));
+    }
+    note.className = "desk-fixed";
+    note.setAttribute("role", "status");
+    note.textContent = text;
+  }
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest("button.chip[data-to]");
+    if (!button) { return; }
+    var box = document.querySelector("#submit-form textarea[name=decklist]");
+    var item = button.closest(".problem");
+    var n = parseInt(button.dataset.line, 10);
+    var lines = box.value.split("\n");
+    var now = (lines[n - 1] || "").replace(/\r$/, "");
+    var mine = [button.dataset.from];  // the line as sent, or as another suggestion of this line wrote it
+    item.querySelectorAll("button.chip[data-to]").forEach(function (b) { mine.push(b.dataset.to); });
+    if (mine.indexOf(now) < 0) {
+      say(item, "Line " + n + " of your decklist below has been changed since: fix it there.");
+      return;
+    }
+    lines[n - 1] = button.dataset.to;
+    box.value = lines.join("\n");
+    item.querySelectorAll("button.chip[data-to]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b === button ? "true" : "false");
+    });
+    say(item, "Line " + n + " now reads \u201c" + button.dataset.to + "\u201d. Submit again below.");
+  });
+  function setUp(root) { zones(root); localTimes(root); fixes(root); }
   document.addEventListener("DOMContentLoaded", function () { setUp(document); });
   document.addEventListener("htmx:afterSwap", function (e) { setUp(e.target.parentNode || document); });
   // Forms that ask first (closing an event); the deadline's zone as it is when the form leaves.
