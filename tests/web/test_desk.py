@@ -274,6 +274,7 @@ def test_pages_create_submit_watch_and_close(client):
     r = client.post(f"/desk/{event_id}/admin/close", data={"csrf_token": csrf_field}, follow_redirects=False)
     assert r.status_code == 303
     assert 'id="event-state">closed' in client.get(f"/desk/{event_id}/admin").text
+    assert 'id="event-state">closed' in client.get(f"/desk/{event_id}/admin/table").text  # in the live part
     assert "closed" in client.get(f"/desk/{event_id}").text
 
 
@@ -584,3 +585,13 @@ def test_a_suggestion_on_the_players_report_carries_its_rewritten_line(client):
     assert r.status_code == 201 and "Uper" in r.text and 'id="desk-fixes"' not in r.text
     client.post(f"/api/events/{event['id']}/close", headers=auth(event))
     assert 'id="desk-fixes"' not in client.get(private).text
+
+
+def test_the_live_table_shows_the_events_state(client):
+    """The event's state is in the part of the dashboard that updates itself (an organiser watching sees the
+    deadline pass), not only in the page as it was loaded."""
+    now = dt.datetime.now(dt.timezone.utc)
+    for moment, state in ((now + dt.timedelta(hours=1), "open"), (now - dt.timedelta(seconds=1), "past the deadline")):
+        event = new_event(client, deadline=moment.isoformat())
+        client.get(event["dashboard_url"].replace("http://testserver", ""))
+        assert f'id="event-state">{state}<' in client.get(f"/desk/{event['id']}/admin/table").text
