@@ -157,6 +157,13 @@ def value(holdings: Iterable[Holding]) -> tuple[dict[str, Decimal], int]:
     return dict(totals), unpriced
 
 
+def money(worth: dict[str, Decimal]) -> str:
+    """What `value` gives, for people: '€12.50, 3.00' (a one-character currency before the amount, a longer
+    one after it), by currency; '' for none."""
+    return ", ".join(f"{cur}{amount:,.2f}" if len(cur) == 1 else f"{amount:,.2f} {cur}".rstrip()
+                     for cur, amount in sorted(worth.items()))
+
+
 class Holdings(list[Holding], Records):
     """The holdings of one or more collections; `records()` gives the collection sheet's rows (CONTRACTS §4)."""
 

@@ -578,10 +578,9 @@ def collection_stats(collection: CollectionOption = "main", db: DbOption = None)
     out.print(f"{collection}: {plural(found.cards, 'card')}, {plural(found.distinct, 'distinct card')}, "
               f"{plural(found.printings, 'distinct printing')}", soft_wrap=True, markup=False)
     if found.value or found.unpriced:
-        amounts = ", ".join(f"{cur}{amount:,.2f}" if len(cur) == 1 else f"{amount:,.2f} {cur}".rstrip()
-                            for cur, amount in sorted(found.value.items()))
-        out.print(f"value: {amounts or 'unknown'}" + (f" ({plural(found.unpriced, 'entry', 'entries')} without a "
-                                                      "price)" if found.unpriced else ""), soft_wrap=True, markup=False)
+        from .collection import money
+        unpriced = f" ({plural(found.unpriced, 'entry', 'entries')} without a price)" if found.unpriced else ""
+        out.print(f"value: {money(found.value) or 'unknown'}{unpriced}", soft_wrap=True, markup=False)
     out.print(simple_table("by set", ("set", "cards"), list(found.by_set.items()), justify_right=("cards",)))
     out.print(simple_table("by edition", ("edition", "cards"), list(found.by_edition.items()),
                            justify_right=("cards",)))

@@ -20,7 +20,7 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from deckcheck.collection import Holding, missing, parse_price
+from deckcheck.collection import Holding, missing, money, parse_price, value
 from deckcheck.errors import DeckcheckError
 from deckcheck.text import normalize
 
@@ -63,31 +63,33 @@ class EntryFilter:
         return True
 
 
-def _price(h: Holding) -> float | None:
-    """The price of one copy, if the entry has one (read by the collection's own price reader)."""
-    parsed = parse_price(str(getattr(h, "price", "") or ""))
-    return float(parsed[1]) if parsed else None
-
-
 def entry_json(h: Holding) -> dict:
-    """A holding as a collection-sheet row (CONTRACTS §4) plus the exact printing."""
+    """A holding as a collection-sheet row (CONTRACTS §4) plus the exact printing; a priced entry adds `price`
+    (the amount of one copy) and `currency` (as written, '' when none was)."""
     out = {"card": h.card.name, "card_id": h.card.id, "set": h.card.set or "", "quantity": h.quantity,
            "condition": h.condition, "language": h.language, "foil": h.foil, "trade_quantity": h.trade_quantity,
            "want_quantity": h.want_quantity, "location": h.location, "notes": h.notes}
-    price = _price(h)
-    if price is not None:
-        out["price"] = price
+    parsed = parse_price(h.price)
+    if parsed is not None:
+        out["price"], out["currency"] = float(parsed[1]), parsed[0]
     return out
 
 
 def collection_data(app_state, name: str, entry_filter: EntryFilter, limit: int = PAGE_MAX) -> dict:
-    """The collection's entries passing the filter (at most `limit`) and the totals over all that pass."""
+    """The collection's entries passing the filter (at most `limit`) and the totals over all that pass.
+
+    Value is counted per currency, as `collection stats` counts it (amounts in different currencies are
+    never added up): `value_by_currency`, and `value`, the one total when every priced entry shares a currency.
+    """
     holdings = [h for h in app_state.collections.holdings(name) if entry_filter.matches(h)]
-    priced = [price * h.quantity for h in holdings if (price := _price(h)) is not None]
+    worth, unpriced = value(holdings)
+    priced = sum(1 for h in holdings if h.quantity and parse_price(h.price) is not None)
     totals = {"entries": len(holdings), "copies": sum(h.quantity for h in holdings),
               "distinct": len({h.card.rules_key for h in holdings if h.quantity}),
               "for_trade": sum(h.trade_quantity for h in holdings), "wanted": sum(h.want_quantity for h in holdings),
-              "value": round(sum(priced), 2) if priced else None, "priced_entries": len(priced)}
+              "value": round(float(next(iter(worth.values()))), 2) if len(worth) == 1 else None,
+              "value_by_currency": {cur: round(float(amount), 2) for cur, amount in sorted(worth.items())},
+              "value_text": money(worth), "priced_entries": priced, "unpriced_entries": unpriced}
     return {"collection": name, "collections": app_state.collections.names(), "totals": totals,
             "entries": [entry_json(h) for h in holdings[:limit]]}
 

@@ -149,3 +149,32 @@ def test_what_saved_decks_need_and_the_want_list(coll_client):
     assert "Download the want list" in page
     wants = coll_client.get("/collection/wants.csv").text.strip().splitlines()
     assert wants[0].startswith("card,set,quantity") and len(wants) == len(needs["together"]) + 1
+
+
+def test_value_is_counted_per_currency_as_collection_stats_counts_it(coll_client, tmp_path):
+    """Euros and dollars are never added up: the page and the JSON give each currency's total, as the CLI does."""
+    sheet = tmp_path / "priced.csv"
+    sheet.write_text("card,quantity,price\nThrust (2),2,€1.50\nUpper Left Attack (1),3,$0.25\nBack Away (Kern),1,\n",
+                     encoding="utf-8")
+    assert confirm(coll_client, preview(coll_client, sheet).text).status_code == 303
+    totals = coll_client.get("/api/collection").json()["totals"]
+    assert totals["value_by_currency"] == {"$": 0.75, "€": 3.0}
+    assert totals["value"] is None  # two currencies: no single total
+    assert (totals["priced_entries"], totals["unpriced_entries"]) == (2, 1)
+    from deckcheck.api import CollectionApp
+    from deckcheck.collection import money
+    stats = CollectionApp(coll_client.app.state.deckcheck.settings.db_url).stats("main")
+    assert totals["value_text"] == money(stats.value) == "$0.75, €3.00"
+    page = coll_client.get("/collection").text
+    assert "<dd>$0.75, €3.00</dd>" in page and "(1 without a price)" in page
+    entries = {e["card"]: e for e in coll_client.get("/api/collection").json()["entries"]}
+    assert (entries["Thrust (2)"]["price"], entries["Thrust (2)"]["currency"]) == (1.5, "€")
+    assert "price" not in entries["Back Away (Kern)"]
+
+
+def test_one_currency_has_a_single_value(coll_client, tmp_path):
+    sheet = tmp_path / "priced.csv"
+    sheet.write_text("card,quantity,price\nThrust (2),2,1.50\nUpper Left Attack (1),3,0.25\n", encoding="utf-8")
+    confirm(coll_client, preview(coll_client, sheet).text)
+    totals = coll_client.get("/api/collection").json()["totals"]
+    assert totals["value"] == 3.75 and totals["value_by_currency"] == {"": 3.75}
