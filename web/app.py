@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException
 from deckcheck.errors import DeckcheckError
 
 from .security import BodyLimit, CsrfCookie, SecurityHeaders
-from .svg import grid_svg
+from .svg import grid_svg, heat
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_UPLOAD_LIMIT = 2 * 1024 * 1024
@@ -157,6 +157,7 @@ def create_app(db_url: str | None = None, admin_token: str | None = None,
     templates.env.globals["nav"] = nav
     templates.env.globals["version"] = _version()
     templates.env.globals["grid_svg"] = grid_svg
+    templates.env.globals["heat"] = heat
     templates.env.globals["all_named"] = lambda message, cards: all(c in message for c in cards)
     app.state.templates = templates
 

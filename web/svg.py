@@ -37,3 +37,21 @@ def _describe(mask: int | None) -> str:
         return "unknown"
     covered = [SQUARE_NAMES[s] for i, s in enumerate(SQUARES) if mask & (1 << i)]
     return ", ".join(covered) if covered else "nothing"
+
+
+NAVY = (31, 42, 68)  # --navy of style.css: the heat grids' ink
+INK, WHITE = "#1d2333", "#ffffff"
+LIGHT_MAX, DARK_MIN = 0.50, 0.70  # the opacities around the middle grey on which neither dark nor white text reads
+
+
+def heat(p: float) -> tuple[str, str]:
+    """(fill opacity of a heat-grid cell for the probability p, its text colour).
+
+    The opacity grows with p, but skips the band of middle greys: below one half the cell stays light
+    (dark text), from one half it is dark (white text), so that either text keeps a contrast of at
+    least 4.5 to 1 (WCAG AA) against its cell.
+    """
+    p = min(max(p, 0.0), 1.0)
+    if p < 0.5:
+        return f"{0.04 + (LIGHT_MAX - 0.04) * p / 0.5:.3f}", INK
+    return f"{DARK_MIN + (0.96 - DARK_MIN) * (p - 0.5) / 0.5:.3f}", WHITE

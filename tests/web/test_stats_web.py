@@ -75,3 +75,39 @@ def test_diff_of_unknown_decks_is_404_and_escapes_the_input(client):
     assert r.status_code == 404 and "<script>alert" not in r.text and "&lt;script&gt;" in r.text
     r = client.get("/api/diff", params={"a": "abcdefgh", "b": "abcdefgi"})
     assert r.status_code == 404 and "no saved deck has the link /decks/abcdefgh" in r.json()["error"]
+
+
+def contrast(fg: tuple[float, ...], bg: tuple[float, ...]) -> float:
+    """WCAG contrast ratio of two sRGB colours (0-255 channels)."""
+    def lum(c):
+        lin = [v / 255 / 12.92 if v / 255 <= 0.03928 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    high, low = sorted((lum(fg), lum(bg)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def rgb(hex_colour: str) -> tuple[int, int, int]:
+    return int(hex_colour[1:3], 16), int(hex_colour[3:5], 16), int(hex_colour[5:7], 16)
+
+
+@pytest.mark.parametrize("deck", ["type1e-kurgan-illegal.txt", "type1e-connor-legal.txt", "type2-duncan-katana.txt"])
+def test_heat_grid_text_reads_on_its_cell(client, deck):
+    """Each cell's two lines (the chance and the count) keep a contrast of at least 4.5:1 (WCAG AA) against the
+    cell's colour, the navy laid over white at the cell's opacity, whatever the chance."""
+    import re
+    page = client.post("/check", data={"decklist": (ROOT / "examples/decks" / deck).read_text()}).text
+    cells = re.findall(r'<g class="cell">(.*?)</g>', page, flags=re.S)
+    assert len(cells) == 27, deck
+    for cell in cells:
+        found = re.search(r'fill="#1f2a44"\s+fill-opacity="([\d.]+)"', cell)
+        assert found is not None, cell
+        opacity = float(found.group(1))
+        background = tuple(255 * (1 - opacity) + c * opacity for c in rgb("#1f2a44"))
+        for colour in re.findall(r'<text [^>]*fill="(#[0-9a-f]{6})"', cell):
+            assert contrast(rgb(colour), background) >= 4.5, (deck, opacity, colour)
+
+
+def test_heat_grid_gets_darker_as_the_chance_grows():
+    from deckcheck.web.svg import heat
+    opacities = [float(heat(p / 100)[0]) for p in range(101)]
+    assert opacities == sorted(opacities) and opacities[0] < 0.1 and opacities[-1] > 0.9

@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("DECKCHECK_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
-WIDTHS = {"phone": 390, "desktop": 1280}
+WIDTHS = {"phone": 360, "desktop": 1280}  # issue 12: usable at 360 px wide
 TIMEOUT = 30_000  # ms: the machine may be busy
+SAVED = "kurgan-saved"  # a saved deck the server starts with
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +43,13 @@ def server(tmp_path_factory, web_db):
     import uvicorn
 
     from deckcheck.web import create_app
+    from deckcheck.api import CollectionApp
     db = tmp_path_factory.mktemp("browser") / "browser.db"
     shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    library = CollectionApp(f"sqlite:///{db}")  # a collection and a saved deck for the pages that show them
+    library.import_sheet(ROOT / "examples/collection/my-binder.csv", "shelf")
+    library.save_deck(SAVED, str(ROOT / "examples/decks/type1e-kurgan-illegal.txt"))
+    library.catalog.store.dispose()
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -81,6 +87,60 @@ def shot(page, name: str) -> None:
 
 def no_sideways_scroll(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+# What a page must hold to be usable on a phone: nothing wider than the window, no table cut off in its
+# scroll box, and every control at least 24 x 24 px (WCAG 2.2 target size; a radio or checkbox counts with
+# the label that wraps it, which takes the tap too).
+LAYOUT_PROBLEMS = """() => {
+  const problems = [];
+  if (document.documentElement.scrollWidth > window.innerWidth + 1)
+    problems.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' px');
+  for (const box of document.querySelectorAll('.table-wrap, .table-scroll'))
+    if (box.scrollWidth > box.clientWidth + 1)
+      problems.push('a table is cut off: ' + box.textContent.trim().slice(0, 40));
+  for (const e of document.querySelectorAll('button, select, input:not([type=hidden]), a.button, .chip, '
+                                            + 'header nav a, .pager a')) {
+    const target = e.matches('input[type=radio], input[type=checkbox]') && e.closest('label') || e;
+    const r = target.getBoundingClientRect();
+    if (r.width === 0 || getComputedStyle(target).visibility === 'hidden') continue;
+    if (r.width < 24 || r.height < 24)
+      problems.push('too small to tap: ' + e.outerHTML.slice(0, 60) + ' ' + r.width + 'x' + r.height);
+  }
+  return problems;
+}"""
+# Field names and "not recorded" on a card page: broken inside a word, they read as nonsense ("recorde d").
+BROKEN_WORDS = """() => [...document.querySelectorAll('table.fields th, table.fields td.source span')]
+  .filter(e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length > 1; })
+  .map(e => e.textContent)"""
+PAGES = ["/", "/?deck=" + SAVED, "/decks/" + SAVED, "/cards", "/cards?q=attack&limit=5",
+         "/cards/ME-the-kurgan-back-away", "/cards/SE-connor-macleod-persona", "/collection",
+         "/collection?collection=shelf", "/formats", "/api", f"/diff?a={SAVED}&b={SAVED}"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_fits_the_screen_and_is_easy_to_tap(page, server, path):
+    page.goto(server + path)
+    assert page.evaluate(LAYOUT_PROBLEMS) == [], path
+    assert page.evaluate(BROKEN_WORDS) == [], path
+    shot(page, "page" + path.replace("/", "_").replace("?", "_"))
+
+
+def test_the_import_preview_fits_a_phone(page, server):
+    page.goto(server + "/collection?collection=shelf")
+    form = "form[action='/collection/import']"
+    page.set_input_files(f"{form} input[name=file]", str(ROOT / "examples/collection/my-binder.csv"))
+    page.fill(f"{form} input[name=collection]", "shelf")
+    page.click("text=Preview the changes")
+    page.wait_for_selector("table.changes")
+    assert page.evaluate(LAYOUT_PROBLEMS) == []
+    cells = page.evaluate("""() => [...document.querySelector('table.changes tbody tr').cells].map(td => ({
+        text: td.textContent.trim(), right: td.getBoundingClientRect().right,
+        label: getComputedStyle(td, '::before').content}))""")
+    width = WIDTHS[page.width_name]
+    assert [c["text"] for c in cells if c["right"] > width] == []  # every value of a change in sight
+    if page.width_name == "phone":  # each change a block of labelled values
+        assert '"condition "' in [c["label"] for c in cells]
 
 
 def deck(name: str) -> str:
