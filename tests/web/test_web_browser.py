@@ -233,10 +233,20 @@ def test_import_a_collection_with_preview_and_confirm(page, server):
     shot(page, "collection")
 
 
-def test_works_without_javascript(browser, server):
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 800}, bypass_csp=True)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
+@pytest.fixture()
+def plain_page(browser):
+    """A phone with JavaScript switched off: every page must work as plain forms and links."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": WIDTHS["phone"], "height": 800},
+                                  bypass_csp=True)
+    context.set_default_timeout(TIMEOUT)
+    p = context.new_page()
+    p.width_name = "nojs"
+    yield p
+    context.close()
+
+
+def test_works_without_javascript(plain_page, server):
+    page = plain_page
     page.goto(server + "/")
     page.fill("#decklist", deck("type1e-typo.txt"))
     page.click("button.primary:text-is('Check')")
@@ -244,5 +254,61 @@ def test_works_without_javascript(browser, server):
     page.click("button.chip:text-is('Upper Left Attack')")  # a plain form post rewrites the line
     page.wait_for_selector(".report")
     assert "3 Upper Left Attack" in page.input_value("#decklist")
-    assert page.evaluate("document.documentElement.scrollWidth <= 361")
-    context.close()
+    no_sideways_scroll(page)
+
+
+def test_upload_and_save_without_javascript(plain_page, server):
+    page = plain_page
+    page.goto(server + "/")
+    page.set_input_files("input[name=file]", str(ROOT / "examples/decks/type1e-connor-legal.txt"))
+    page.click("button.primary:text-is('Check')")
+    page.wait_for_selector(".report.legal")
+    assert "Connor MacLeod Persona" in page.input_value("#decklist")  # the upload lands in the box
+    page.click("button:text-is('Save & share')")
+    page.wait_for_url(re.compile(r".*/decks/[A-Za-z0-9_-]{8}$"))
+    link = page.url
+    page.goto(server + "/")
+    page.goto(link)
+    assert page.locator(".report.legal").count() == 1
+    assert "Connor MacLeod Persona" in page.inner_text("pre.decklist")
+    page.click("text=open in the checker")
+    assert "Connor MacLeod Persona" in page.input_value("#decklist")
+
+
+def test_cards_without_javascript(plain_page, server):
+    page = plain_page
+    page.goto(server + "/cards")
+    page.fill("input[name=q]", "kurgan back away")
+    page.click("button.primary:text-is('Search')")
+    page.wait_for_url(re.compile(r".*/cards\?.*q=kurgan"))
+    assert page.locator(".card-title").all_inner_texts() == ["The Kurgan Back Away"]
+    page.click("summary:text-is('Filters')")  # <details> opens without scripts
+    page.select_option("select[name=type]", "Attack")
+    page.fill("input[name=q]", "")
+    page.click("button.primary:text-is('Search')")
+    page.wait_for_url(re.compile(r".*type=Attack"))
+    types = page.locator(".card-row .tag.type").all_inner_texts()
+    assert len(types) == 50 and set(types) == {"Attack"}
+    page.click("a[rel=next]")
+    page.wait_for_url(re.compile(r".*offset=50"))
+    page.click(".card-row >> nth=0")
+    page.wait_for_selector("table.fields")
+
+
+def test_collection_import_without_javascript(plain_page, server):
+    page = plain_page
+    page.goto(server + "/collection")
+    form = "form[action='/collection/import']"
+    page.set_input_files(f"{form} input[name=file]", str(ROOT / "examples/collection/my-binder.csv"))
+    page.fill(f"{form} input[name=collection]", "plain")
+    page.click("text=Preview the changes")
+    page.wait_for_selector("table.changes")
+    page.click("text=Confirm the import")
+    page.wait_for_selector(".flash")
+    assert page.locator("table.entries tbody tr").count() == 6
+    page.fill("input[name=q]", "kern")
+    page.click("button.primary:text-is('Filter')")
+    page.wait_for_url(re.compile(r".*q=kern"))
+    assert page.locator("table.entries tbody tr").count() == 1
+    page.goto(server + "/formats")
+    assert page.locator("section.format").count() >= 4
