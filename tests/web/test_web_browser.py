@@ -126,13 +126,18 @@ def test_every_page_fits_the_screen_and_is_easy_to_tap(page, server, path):
     shot(page, "page" + path.replace("/", "_").replace("?", "_"))
 
 
-def test_the_import_preview_fits_a_phone(page, server):
-    page.goto(server + "/collection?collection=shelf")
+def preview_import(page, server: str, collection: str) -> None:
+    """Upload the example binder into a collection through the page's form, up to its preview."""
+    page.goto(server + "/collection")
     form = "form[action='/collection/import']"
     page.set_input_files(f"{form} input[name=file]", str(ROOT / "examples/collection/my-binder.csv"))
-    page.fill(f"{form} input[name=collection]", "shelf")
+    page.fill(f"{form} input[name=collection]", collection)
     page.click("text=Preview the changes")
     page.wait_for_selector("table.changes")
+
+
+def test_the_import_preview_fits_a_phone(page, server):
+    preview_import(page, server, "shelf")
     assert page.evaluate(LAYOUT_PROBLEMS) == []
     cells = page.evaluate("""() => [...document.querySelector('table.changes tbody tr').cells].map(td => ({
         text: td.textContent.trim(), right: td.getBoundingClientRect().right,
@@ -217,12 +222,7 @@ def test_search_cards_and_open_one(page, server):
 
 def test_import_a_collection_with_preview_and_confirm(page, server):
     name = f"binder-{page.width_name}"
-    page.goto(server + "/collection")
-    form = "form[action='/collection/import']"
-    page.set_input_files(f"{form} input[name=file]", str(ROOT / "examples/collection/my-binder.csv"))
-    page.fill(f"{form} input[name=collection]", name)
-    page.click("text=Preview the changes")
-    page.wait_for_selector("table.changes")
+    preview_import(page, server, name)
     assert page.locator("table.changes tr.added").count() == 6
     no_sideways_scroll(page)
     shot(page, "import-preview")
@@ -297,12 +297,7 @@ def test_cards_without_javascript(plain_page, server):
 
 def test_collection_import_without_javascript(plain_page, server):
     page = plain_page
-    page.goto(server + "/collection")
-    form = "form[action='/collection/import']"
-    page.set_input_files(f"{form} input[name=file]", str(ROOT / "examples/collection/my-binder.csv"))
-    page.fill(f"{form} input[name=collection]", "plain")
-    page.click("text=Preview the changes")
-    page.wait_for_selector("table.changes")
+    preview_import(page, server, "plain")
     page.click("text=Confirm the import")
     page.wait_for_selector(".flash")
     assert page.locator("table.entries tbody tr").count() == 6
