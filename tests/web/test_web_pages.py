@@ -128,3 +128,46 @@ def test_formats_page_lists_every_rule(client):
 def test_api_page_describes_the_endpoints(client):
     page = client.get("/api").text
     assert "/api/check" in page and "/api/formats" in page and "/healthz" in page
+
+
+def visible_text(markup: str) -> str:
+    """The text a reader sees in a piece of a page: tags dropped, entities read, spaces folded."""
+    import html
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
+
+
+def folded(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples/decks").iterdir()), ids=lambda p: p.name)
+def test_the_page_shows_all_that_the_report_holds(client, path):
+    """The check page is the terminal's report: verdict, format, persona, counts, every issue with its rule, cards,
+    limit, actual and fix, every input error at its line with its suggestions, every notice; for each example
+    deck, compared with /api/check (which is the CLI's --json, test_web_api)."""
+    upload = {"file": (path.name, path.read_bytes())}
+    report = client.post("/api/check", files=upload).json()
+    page = client.post("/check", files=upload, data={"decklist": ""}).text
+    verdict = {True: "legal", False: "illegal", None: "unchecked"}[report["legal"]]
+    start = page.index(f'<section class="report {verdict}">')
+    shown = visible_text(page[start:page.index('<section class="stats-panel"', start) if "stats-panel" in page
+                              else page.index("</main>")])
+    assert folded(report["format"] or "no format") in shown
+    if report["persona"] and report["legal"] is not None:
+        assert report["persona"] in shown
+    for section, n in report["counts"].items():
+        assert f"{section} {n}" in shown
+    for issue in report["issues"]:
+        assert issue["rule"] in shown and folded(issue["message"]) in shown, issue
+        limit, actual = issue.get("limit"), issue.get("actual")
+        if limit is not None or actual is not None:
+            assert f"limit {'—' if limit is None else limit} · actual {'—' if actual is None else actual}" in shown
+        if issue.get("fix"):
+            assert f"Fix: {folded(issue['fix'])}" in shown
+        assert all(card in shown for card in issue.get("cards", [])), issue
+    for error in report["input_errors"]:
+        where = "file" if error["line"] is None else f"line {error['line']}"
+        assert f"{where} {folded(error['text'])} {folded(error['message'])}" in shown, error
+        assert all(s in shown for s in error["suggestions"]), error
+    for notice in report.get("notices", []):
+        assert folded(notice) in shown, notice
