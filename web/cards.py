@@ -151,6 +151,14 @@ def cards_page(request: Request, query: Annotated[CardQuery, Depends(card_query)
 
 
 # -- one card ------------------------------------------------------------------------------------
+def columns_of(card: Card) -> list[str]:
+    """The card-sheet columns a card's page lists: every core column, and the columns only its own game adds."""
+    from deckcheck.cardsheet import EXTRA
+    from deckcheck.games import GAMES
+    own = {c.name for game in GAMES if game.name == card.game for c in game.extra_columns}
+    return [c for c in COLUMNS if c not in EXTRA or c in own]
+
+
 def find_card(cards: list[Card], card_id: str) -> Card | None:
     """The card with this id, or None."""
     return next((c for c in cards if c.id == card_id), None)
@@ -214,7 +222,7 @@ def card_page(request: Request, card_id: str, edited: str = Query("", max_length
     if card is None:
         return error_response(request, 404, f"no card has the id {card_id!r}")
     detail = card_detail(app_state, card)
-    return render(request, "card.html", {**detail, "the_card": card, "columns": COLUMNS,
+    return render(request, "card.html", {**detail, "the_card": card, "columns": columns_of(card),
                                          "unknown_columns": [c for c in UNKNOWABLE if is_unknown(card, c)],
                                          "can_edit": app_state.settings.admin_token is not None,
                                          "editable": EDITABLE, "edited": edited})

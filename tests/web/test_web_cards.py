@@ -258,3 +258,55 @@ def test_values_stored_without_a_source_say_not_recorded(tmp_path, web_db):
         page = client.get("/cards/SE-connor-macleod-persona").text
         row = page[page.index('<th scope="row">set</th>'):]
         assert "not recorded" in row[:row.index("</tr>")]
+
+
+def test_api_cards_weapon_filter(client):
+    body = client.get("/api/cards", params={"weapon": "katana", "limit": 500}).json()
+    assert body["total"] > 0 and all("Katana" in c["weapon"] for c in body["cards"])
+    everything = client.get("/api/cards", params={"limit": 500}).json()["total"]
+    assert body["total"] < everything
+
+
+def test_api_cards_words_of_the_text(client):
+    """Words of a card's rules text find it, though its name holds none of them."""
+    body = client.get("/api/cards", params={"q": "look at hidden attacks", "limit": 500}).json()
+    assert body["total"] >= 1
+    assert all("look at Hidden attacks" in c["text"] for c in body["cards"])
+    assert "SE-connor-macleod-persona" in [c["id"] for c in body["cards"]]
+
+
+def test_card_page_shows_the_grid_and_the_printings(client):
+    block = client.get("/api/cards", params={"known": "grid", "type": "Block", "limit": 1}).json()["cards"][0]
+    page = client.get(f"/cards/{block['id']}").text
+    from deckcheck.grid import SQUARE_NAMES, SQUARES, parse_grid
+    mask = parse_grid(block["grid"])
+    covered = ", ".join(SQUARE_NAMES[s] for i, s in enumerate(SQUARES) if mask & (1 << i))
+    assert covered and f'<svg class="grid" viewBox="0 0 78 78" width="117" height="117" role="img" ' \
+                       f'aria-label="grid: {covered}">' in page
+    unknown = client.get("/api/cards", params={"unknown": "grid", "type": "Block", "limit": 1}).json()["cards"][0]
+    page = client.get(f"/cards/{unknown['id']}").text
+    assert 'aria-label="grid: unknown"' in page and "grid unknown" in page
+    page = client.get("/cards/SE-connor-macleod-persona").text
+    printings = page[page.index("<h2>Printings</h2>"):page.index("<h2>Owned copies</h2>")]
+    assert '<a href="/cards/ME-connor-macleod-persona">' in printings
+    assert '<a href="/cards/TIN-connor-macleod-persona">' in printings
+
+
+def test_card_page_lists_its_own_games_fields_and_none_blank(client):
+    """Every field of the card's game has a row with a value, 'unknown', or a dash for none; never an empty cell.
+    Fields only another game has (a taktik52 suit, a Raven renown) are not listed for a Highlander card."""
+    import re
+    for card_id in ("SE-connor-macleod-persona", _unknown_attack(client)["id"]):
+        page = client.get(f"/cards/{card_id}").text
+        table = page[page.index('<table class="fields">'):page.index("</table>")]
+        rows = re.findall(r'<th scope="row">([^<]+)</th>\s*<td>(.*?)</td>', table, flags=re.S)
+        names = [name for name, _ in rows]
+        assert "suit" not in names and "renown" not in names
+        assert {"type", "grid", "restriction", "gem_master", "rarity"} <= set(names)
+        assert [name for name, value in rows if not value.strip()] == []
+
+
+def test_card_page_shows_the_owned_copies(owned_client):
+    page = owned_client.get("/cards/SE-connor-macleod-persona").text
+    owned = page[page.index("<h2>Owned copies</h2>"):page.index("<h2>Saved decks using it</h2>")]
+    assert '<td class="lead">main</td>' in owned and 'data-label="copies">1</td>' in owned
