@@ -171,3 +171,81 @@ def test_the_page_shows_all_that_the_report_holds(client, path):
         assert all(s in shown for s in error["suggestions"]), error
     for notice in report.get("notices", []):
         assert folded(notice) in shown, notice
+
+
+def test_formats_page_shows_each_formats_limits(client):
+    page = client.get("/formats").text
+    for fmt in client.get("/api/formats").json():
+        start = page.index(f'<section class="panel format" id="{fmt["name"]}">')
+        section = page[start:page.index("</section>", start)]
+        assert fmt["limits"], fmt["name"]
+        for key, value in fmt["limits"].items():
+            assert f'<span class="chip">{key} = {value}</span>' in section, (fmt["name"], key)
+
+
+def post_forms(markup: str) -> list[tuple[str, str]]:
+    """(action, the form's markup) of every form of a page that posts."""
+    forms = []
+    for m in re.finditer(r"<form\b([^>]*)>.*?</form>", markup, flags=re.S | re.I):
+        if re.search(r'method="post"', m.group(1), flags=re.I):
+            action = re.search(r'action="([^"]*)"', m.group(1))
+            forms.append((action.group(1) if action else "", m.group(0)))
+    return forms
+
+
+def test_every_form_that_changes_data_carries_the_csrf_token(tmp_path, web_db):
+    """Every posting form of every page carries the visitor's token, and each endpoint that changes data refuses a
+    post without it (403), changing nothing. Only the check form, which changes nothing, may do without."""
+    import shutil
+
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    from deckcheck.web.security import CSRF_COOKIE
+    db = tmp_path / "forms.db"
+    shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    with TestClient(create_app(db_url=f"sqlite:///{db}", admin_token="tok")) as client:
+        client.get("/")
+        token = client.cookies[CSRF_COOKIE]
+        text = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
+        deck = client.post("/decks", data={"decklist": text, "csrf_token": token}, follow_redirects=False)
+        binder = ROOT / "examples/collection/my-binder.csv"
+        preview = client.post("/collection/import", data={"csrf_token": token},
+                              files={"file": (binder.name, binder.read_bytes())}).text
+        pages = [client.get(path).text for path in ("/", deck.headers["location"], "/cards/SE-connor-macleod-persona",
+                                                    "/collection", "/formats", "/cards")] + [preview]
+        forms = [form for page in pages for form in post_forms(page)]
+        actions = {action for action, _ in forms}
+        assert {"/check", "/collection/import", "/collection/import/confirm",
+                "/cards/SE-connor-macleod-persona/edit"} <= actions
+        for action, form in forms:
+            if action != "/check":
+                assert f'<input type="hidden" name="csrf_token" value="{token}">' in form, action
+        saved = client.get("/api/collection/missing").json()
+        before = (client.get("/api/collection").json(), client.get("/api/cards/SE-connor-macleod-persona").json())
+        pending = re.search(r'name="token" value="([^"]+)"', preview)
+        assert pending is not None
+        refused = {
+            "/decks": client.post("/decks", data={"decklist": text}),
+            "/collection/import": client.post("/collection/import", files={"file": (binder.name, binder.read_bytes())}),
+            "/collection/import/confirm": client.post("/collection/import/confirm",
+                                                      data={"token": pending.group(1), "mode": "merge"}),
+            "edit": client.post("/cards/SE-connor-macleod-persona/edit",
+                                data={"who": "x", "admin_token": "tok", "restriction": "1"}),
+        }
+        assert {name: r.status_code for name, r in refused.items()} == dict.fromkeys(refused, 403)
+        assert client.get("/api/collection/missing").json() == saved  # no deck saved
+        assert (client.get("/api/collection").json(), client.get("/api/cards/SE-connor-macleod-persona").json()) == \
+            before
+
+
+def test_admin_token_from_the_environment(monkeypatch, web_db):
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    monkeypatch.setenv("DECKCHECK_ADMIN_TOKEN", "from-env")
+    with TestClient(create_app(db_url=web_db)) as client:
+        assert 'action="/cards/SE-connor-macleod-persona/edit"' in client.get("/cards/SE-connor-macleod-persona").text
+    monkeypatch.delenv("DECKCHECK_ADMIN_TOKEN")
+    with TestClient(create_app(db_url=web_db)) as client:
+        assert "/edit" not in client.get("/cards/SE-connor-macleod-persona").text
