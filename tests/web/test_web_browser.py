@@ -307,3 +307,53 @@ def test_collection_import_without_javascript(plain_page, server):
     assert page.locator("table.entries tbody tr").count() == 1
     page.goto(server + "/formats")
     assert page.locator("section.format").count() >= 4
+
+
+README_PICTURE = ROOT / "docs/check-page.png"
+PICTURE_KEY = b"deckcheck-page"  # a PNG text chunk: a digest of what the page said when the picture was taken
+
+
+def png_text(data: bytes) -> dict[bytes, str]:
+    """The tEXt chunks of a PNG."""
+    import struct
+    out, at = {}, 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"tEXt":
+            key, _, value = data[at + 8:at + 8 + length].partition(b"\0")
+            out[key] = value.decode("latin-1")
+        at += 12 + length
+    return out
+
+
+def with_text(data: bytes, key: bytes, text: str) -> bytes:
+    """The PNG with a tEXt chunk added after its header."""
+    import struct
+    import zlib
+    body = b"tEXt" + key + b"\0" + text.encode("latin-1")
+    chunk = struct.pack(">I", len(body) - 4) + body + struct.pack(">I", zlib.crc32(body))
+    return data[:33] + chunk + data[33:]  # 8 bytes of signature, 25 of IHDR
+
+
+def test_the_readme_picture_is_of_todays_check_page(browser, server, update_golden):
+    """The README shows the check page with the typo deck at 1280 px; the picture records the page's words, and a
+    page that says anything else (another menu, another report) fails here: `pytest --update-golden` retakes it."""
+    import struct
+    assert "](docs/check-page.png)" in (ROOT / "README.md").read_text()
+    context = browser.new_context(viewport={"width": WIDTHS["desktop"], "height": 900}, bypass_csp=True)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    page.goto(server + "/")
+    page.fill("#decklist", deck("type1e-typo.txt"))
+    page.wait_for_selector(".report.unchecked")
+    page.locator("#decklist").blur()
+    import hashlib
+    words = " ".join((page.inner_text("header.top") + " " + page.inner_text("main")).split())
+    digest = hashlib.sha256(words.encode()).hexdigest()
+    if update_golden:
+        README_PICTURE.write_bytes(with_text(page.screenshot(full_page=True), PICTURE_KEY, digest))
+    context.close()
+    data = README_PICTURE.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">I", data[16:20])[0] == WIDTHS["desktop"]
+    assert png_text(data).get(PICTURE_KEY) == digest, f"the check page changed: retake the picture with " \
+                                                      f"--update-golden; it now says: {words[:300]}"
