@@ -158,11 +158,26 @@ def test_paste_checks_as_you_type(page, server):
     page.wait_for_selector(".report.legal")
     assert "Connor MacLeod" in page.inner_text(".verdict")
     assert page.locator("svg.grid").count() == 2
+    page.select_option("select[name=format]", "type2")  # picking a format re-checks under it
+    page.wait_for_selector(".verdict .meta:has-text('type2')")
+    page.select_option("select[name=format]", "")  # back to the deck's own Format: line
+    page.wait_for_selector(".verdict .meta:has-text('type1e')")
     page.fill("#decklist", deck("type1e-kurgan-illegal.txt"))  # typing again re-checks
     page.wait_for_selector(".report.illegal")
     assert page.locator(".issue.error").count() >= 1
     no_sideways_scroll(page)
     shot(page, "check-illegal")
+
+
+def test_typing_rechecks_once_the_typist_pauses(page, server):
+    """Debounced: a line typed key by key (40 ms apart) is checked once after the pause, not once per key."""
+    page.goto(server + "/")
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/check") else None)
+    page.locator("#decklist").press_sequentially("Format: type1e\n1 Connor MacLeod Persona", delay=40)
+    page.wait_for_selector(".verdict:has-text('Connor MacLeod')")
+    page.wait_for_timeout(800)  # longer than the 500 ms pause: any late check would have been sent
+    assert 1 <= len(posts) <= 3, posts  # one per key would be 39; a stall on a busy machine may add one
 
 
 def test_upload_shows_the_report_and_the_text(page, server):
