@@ -178,3 +178,38 @@ def test_one_currency_has_a_single_value(coll_client, tmp_path):
     confirm(coll_client, preview(coll_client, sheet).text)
     totals = coll_client.get("/api/collection").json()["totals"]
     assert totals["value"] == 3.75 and totals["value_by_currency"] == {"": 3.75}
+
+
+NASTY = '<img src=x onerror=alert(1)>'
+
+
+def test_sheet_text_is_escaped_in_the_preview_and_the_collection(coll_client, tmp_path):
+    """A stranger's sheet: a bad card name, notes and a location holding markup are shown as text everywhere."""
+    sheet = tmp_path / "nasty.csv"
+    sheet.write_text(f'card,quantity,location,notes\nThrust (2),1,"{NASTY}","{NASTY}"\n"{NASTY}",1,,\n',
+                     encoding="utf-8")
+    escaped = "&lt;img src=x onerror=alert(1)&gt;"
+    page = preview(coll_client, sheet, skip_bad="yes").text
+    assert NASTY not in page and escaped in page  # the bad row quotes its value
+    assert confirm(coll_client, page).status_code == 303
+    for path in ("/collection", "/cards/" + coll_client.get("/api/collection").json()["entries"][0]["card_id"]):
+        shown = coll_client.get(path).text
+        assert NASTY not in shown, path
+    assert escaped in coll_client.get("/collection").text
+
+
+def test_an_import_over_the_limit_is_413_before_it_is_read(tmp_path, pristine_db):
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    from deckcheck.web.collection import PENDING_DIR
+
+    def kept() -> set[str]:
+        return {p.name for p in PENDING_DIR.iterdir()} if PENDING_DIR.exists() else set()
+    with TestClient(create_app(db_url=pristine_db, upload_limit=32 * 1024)) as client:
+        client.get("/")
+        before = kept()
+        r = client.post("/collection/import", data={"csrf_token": token(client)},
+                        files={"file": ("big.csv", b"card,quantity\n" + b"Thrust (2),1\n" * 5000)})
+        assert r.status_code == 413 and "limit" in r.text
+        assert kept() == before  # nothing of it was kept

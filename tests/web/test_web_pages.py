@@ -249,3 +249,13 @@ def test_admin_token_from_the_environment(monkeypatch, web_db):
     monkeypatch.delenv("DECKCHECK_ADMIN_TOKEN")
     with TestClient(create_app(db_url=web_db)) as client:
         assert "/edit" not in client.get("/cards/SE-connor-macleod-persona").text
+
+
+def test_a_saved_decks_page_escapes_its_text(client, csrf):
+    nasty = '<img src=x onerror=alert(1)>'
+    text = f"# {nasty}\n" + (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
+    r = client.post("/decks", data={"decklist": text, "csrf_token": csrf}, follow_redirects=False)
+    assert r.status_code == 303
+    for path in (r.headers["location"], "/?deck=" + r.headers["location"].rsplit("/", 1)[1]):
+        page = client.get(path).text
+        assert nasty not in page and "# &lt;img src=x onerror=alert(1)&gt;" in page, path
