@@ -1,12 +1,12 @@
 """The API page (`/api`): every JSON endpoint with its parameters, read from the app's OpenAPI schema.
 
-FastAPI's own /docs page loads its scripts from a CDN; this one works with no internet.
-The schema itself is at /openapi.json.
+FastAPI's own /docs page loads its scripts from a CDN; this one works with no internet, and /docs
+(where FastAPI users look first) leads here. The schema itself is at /openapi.json.
 """
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 
 from .app import render
 
@@ -31,3 +31,9 @@ def endpoints(schema: dict) -> list[dict]:
 def api_page(request: Request) -> Response:
     """Every JSON endpoint, its parameters and what it returns."""
     return render(request, "api.html", {"endpoints": endpoints(request.app.openapi())})
+
+
+@router.get("/docs", include_in_schema=False)
+def docs() -> Response:
+    """FastAPI's usual address of the API documentation: this app's own page, which needs no internet."""
+    return RedirectResponse("/api", status_code=308)

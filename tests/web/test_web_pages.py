@@ -130,6 +130,15 @@ def test_api_page_describes_the_endpoints(client):
     assert "/api/check" in page and "/api/formats" in page and "/healthz" in page
 
 
+def test_docs_leads_to_the_api_page_and_the_schema_is_served(client):
+    """Issue 12 names /docs for the OpenAPI documentation; FastAPI's page would load scripts from a CDN."""
+    r = client.get("/docs", follow_redirects=False)
+    assert r.status_code == 308 and r.headers["location"] == "/api"
+    assert "https://" not in client.get("/docs").text
+    schema = client.get("/openapi.json").json()
+    assert "/api/check" in schema["paths"] and "/docs" not in schema["paths"]
+
+
 def visible_text(markup: str) -> str:
     """The text a reader sees in a piece of a page: tags dropped, entities read, spaces folded."""
     import html
