@@ -148,6 +148,12 @@ def test_the_import_preview_fits_a_phone(page, server):
         assert '"condition "' in [c["label"] for c in cells]
 
 
+def one_of_each(page) -> None:
+    """Live updates replace the checker and the report whole: never a copy nested inside the old one."""
+    counts = page.evaluate("['checker', 'reports', 'decklist'].map(id => document.querySelectorAll('#' + id).length)")
+    assert counts == [1, 1, 1], counts
+
+
 def deck(name: str) -> str:
     return (ROOT / "examples/decks" / name).read_text()
 
@@ -165,6 +171,7 @@ def test_paste_checks_as_you_type(page, server):
     page.fill("#decklist", deck("type1e-kurgan-illegal.txt"))  # typing again re-checks
     page.wait_for_selector(".report.illegal")
     assert page.locator(".issue.error").count() >= 1
+    one_of_each(page)
     no_sideways_scroll(page)
     shot(page, "check-illegal")
 
@@ -188,6 +195,7 @@ def test_upload_shows_the_report_and_the_text(page, server):
     assert "type1e-kurgan-illegal.txt" in page.inner_text(".checker")
     page.set_input_files("input[name=file]", str(ROOT / "examples/decks/type1e-methos.json"))
     page.wait_for_selector(".verdict:has-text('Methos')")
+    one_of_each(page)
     shot(page, "check-upload")
 
 
@@ -202,6 +210,9 @@ def test_clicking_a_suggestion_rewrites_the_line(page, server):
     assert "Uper" not in text and "2 Back Away" in text
     page.wait_for_selector(".problem:has-text('Back Away')")
     assert page.locator(".problem").count() == 1  # only the ambiguous line is left
+    one_of_each(page)
+    top = page.evaluate("document.querySelector('#reports').getBoundingClientRect().top")
+    assert -2 <= top < 100, top  # the reader is shown what is left to fix, not the foot of a shorter page
 
 
 def test_save_gives_a_link_that_opens(page, server, browser):
