@@ -217,10 +217,19 @@ async def save_deck(request: Request) -> Response:
     except BadRequest as exc:
         return error_response(request, 400, str(exc))
     check_csrf(request, form)
+    if not got.text.strip() and got.file_data is not None and reading.is_text_upload(got.file_label):
+        got.text = got.file_data.decode("utf-8-sig", errors="replace")  # a text file chosen, then Save pressed
     if not got.text.strip():
-        return error_response(request, 400, "there is no decklist text to save")
+        message = ("a saved deck is decklist text: check the file, then save the text it puts in the box"
+                   if got.file_data else "there is no decklist text to save")
+        return error_response(request, 400, message)
     deck_id = secrets.token_urlsafe(6)
-    await run_in_threadpool(_save, state(request), deck_id, got)
+    try:
+        await run_in_threadpool(_save, state(request), deck_id, got)
+    except DeckcheckError as exc:  # the check page again, the text and its report kept, with why it was not saved
+        got.file_data = got.file_label = None
+        reports = await run_in_threadpool(check_input, state(request).catalog, got, True)
+        return render(request, "check.html", page_context(got, reports, save_error=str(exc)), status_code=400)
     return RedirectResponse(f"/decks/{deck_id}", status_code=303)
 
 

@@ -107,9 +107,26 @@ def test_save_gives_a_short_link_that_shows_the_deck_and_its_report(client, csrf
     assert "Connor MacLeod Persona" in again.text.split("<textarea", 1)[1]
 
 
-def test_a_deck_with_input_errors_is_not_saved(client, csrf):
+def test_a_deck_with_input_errors_is_not_saved_and_the_text_stays(client, csrf):
+    """Not saved, and said why on the check page itself: the text stays in the box with its report."""
     r = client.post("/decks", data={"decklist": TYPO, "csrf_token": csrf}, follow_redirects=False)
-    assert r.status_code == 400 and "input errors" in r.text
+    assert r.status_code == 400
+    assert 'role="alert">Not saved: the decklist has input errors; fix them before saving.' in r.text
+    box = r.text.split("<textarea", 1)[1].split("</textarea>")[0]
+    assert "3 Uper Left Attack" in box
+    assert 'class="report unchecked"' in r.text and "4|Upper Left Attack" in r.text  # the fixes are offered
+
+
+def test_save_straight_from_a_chosen_text_file(client, csrf):
+    connor = (ROOT / "examples/decks/type1e-connor-legal.txt").read_bytes()
+    r = client.post("/decks", data={"decklist": "", "csrf_token": csrf}, files={"file": ("connor.txt", connor)},
+                    follow_redirects=False)
+    assert r.status_code == 303
+    assert "Connor MacLeod Persona" in client.get(r.headers["location"]).text
+    r = client.post("/decks", data={"decklist": "", "csrf_token": csrf},
+                    files={"file": ("methos.json", (ROOT / "examples/decks/type1e-methos.json").read_bytes())},
+                    follow_redirects=False)
+    assert r.status_code == 400 and "check the file, then save the text" in r.text
 
 
 @pytest.mark.parametrize("link", ["/decks/nope-nope", "/decks/..%2F..%2Fetc", "/decks/" + "a" * 40])
