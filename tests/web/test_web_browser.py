@@ -109,8 +109,10 @@ LAYOUT_PROBLEMS = """() => {
   }
   return problems;
 }"""
-# Field names and "not recorded" on a card page: broken inside a word, they read as nonsense ("recorde d").
-BROKEN_WORDS = """() => [...document.querySelectorAll('table.fields th, table.fields td.source span')]
+# Field names, "not recorded" on a card page, ids in tables (rule ids, parameters): broken inside a word, they
+# read as nonsense ("recorde d", "HL- DECK -MIN").
+BROKEN_WORDS = """() => [...document.querySelectorAll('table.fields th, table.fields td.source span.muted'),
+                         ...[...document.querySelectorAll('table td code')].filter(e => !/\\s/.test(e.textContent))]
   .filter(e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length > 1; })
   .map(e => e.textContent)"""
 PAGES = ["/", "/?deck=" + SAVED, "/decks/" + SAVED, "/cards", "/cards?q=attack&limit=5",
