@@ -128,6 +128,17 @@ def test_every_page_fits_the_screen_and_is_easy_to_tap(page, server, path):
     shot(page, "page" + path.replace("/", "_").replace("?", "_"))
 
 
+def test_the_statistics_panel_text_is_big_enough_to_read(page, server):
+    """The panel's SVG text scales with its drawing: on a desktop, where the report is a column beside the
+    decklist, three heat grids in a row drew their counts about 8 px high."""
+    page.goto(server + "/")
+    page.fill("#decklist", deck("type1e-connor-legal.txt"))
+    page.wait_for_selector(".stats-panel")
+    heights = page.evaluate("""() => [...document.querySelectorAll('.stats-panel svg text')]
+        .map(t => t.getBoundingClientRect().height)""")
+    assert heights and min(heights) >= 12, min(heights)
+
+
 def preview_import(page, server: str, collection: str) -> None:
     """Upload the example binder into a collection through the page's form, up to its preview."""
     page.goto(server + "/collection")
