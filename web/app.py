@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException
 
 from deckcheck.errors import DeckcheckError
 
-from .security import BodyLimit, CsrfCookie, SecurityHeaders
+from .security import TITLES, BodyLimit, CsrfCookie, SecurityHeaders, htmx_error
 from .svg import grid_svg, heat
 
 HERE = Path(__file__).resolve().parent
@@ -158,6 +158,7 @@ def create_app(db_url: str | None = None, admin_token: str | None = None,
     templates.env.globals["version"] = _version()
     templates.env.globals["grid_svg"] = grid_svg
     templates.env.globals["heat"] = heat
+    templates.env.globals["error_titles"] = TITLES
     templates.env.globals["all_named"] = lambda message, cards: all(c in message for c in cards)
     app.state.templates = templates
 
@@ -183,9 +184,13 @@ def wants_json(request: Request) -> bool:
 
 
 def error_response(request: Request, status: int, message: str) -> Response:
-    """{"error": message} for the API; a small page with the message for people."""
+    """{"error": message} for the API; for a live update, the part of the page it asked for holding the message;
+    otherwise a small page with the message for people."""
     if wants_json(request):
         return JSONResponse({"error": message}, status_code=status)
+    fragment = htmx_error(request.headers.get("HX-Request"), request.headers.get("HX-Target"), status, message)
+    if fragment is not None:
+        return HTMLResponse(fragment[0], status_code=status, headers=fragment[1])
     return render(request, "error.html", {"status": status, "message": message}, status_code=status)
 
 

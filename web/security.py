@@ -22,7 +22,8 @@ class BodyTooLarge(HTTPException):
     """A request body over the server's limit (HTTP 413)."""
 
     def __init__(self, limit: int):
-        super().__init__(413, f"the request body is over the limit of {limit:,} bytes")
+        size = f"{limit / 2**20:g} MB" if limit >= 2**20 else f"{limit / 2**10:g} KB"
+        super().__init__(413, f"the request body is over the limit of {size} ({limit:,} bytes)")
 
 
 class BodyLimit:
@@ -127,19 +128,48 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+TITLES = {400: "That request could not be used", 403: "Not allowed", 404: "Not found", 409: "Conflict",
+          413: "Too large", 500: "Something went wrong"}
+# The parts of pages that live updates (htmx) replace, and where an error answer to such an update is shown
+# instead: an error in place of the whole checker would take the decklist away, so it goes in its report.
+HTMX_TARGETS = {"checker": "reports", "reports": "reports", "results": "results", "entries": "entries"}
+
+
+def htmx_error(hx_request: str | None, hx_target: str | None, status: int, message: str
+               ) -> tuple[bytes, dict[str, str]] | None:
+    """For a live update of a known part of a page: the error as that part (same id), with the headers that
+    tell htmx where it goes (web/static/errors.js lets htmx show an answer so marked). None otherwise."""
+    from html import escape
+    target = HTMX_TARGETS.get(hx_target or "") if hx_request == "true" else None
+    if target is None:
+        return None
+    body = (f'<div id="{target}" role="alert"><section class="panel failure"><h2>{TITLES.get(status, "Error")}</h2>'
+            f'<p class="message">{escape(message)}</p></section></div>').encode()
+    return body, {"HX-Retarget": f"#{target}", "HX-Reswap": "outerHTML"}
+
+
 async def _plain_error(scope: Scope, send: Send, status: int, message: str) -> None:
-    """An error answered by the middleware itself: JSON for the API, a short HTML page otherwise."""
+    """An error answered by the middleware itself: JSON for the API, the part of a page a live update asked
+    for, or a short HTML page."""
     path = scope.get("path", "")
+    extra: dict[str, str] = {}
+    fragment = htmx_error(_header(scope, b"hx-request"), _header(scope, b"hx-target"), status, message)
     if path.startswith("/api/"):
         body, kind = json.dumps({"error": message}).encode(), b"application/json"
+    elif fragment is not None:
+        (body, extra), kind = fragment, b"text/html; charset=utf-8"
     else:
         from html import escape
-        body = (f"<!doctype html><meta charset=utf-8><title>{status}</title>"
-                f"<p>{escape(message)}. <a href=\"/\">Back</a></p>").encode()
+        body = (f'<!doctype html><html lang="en"><meta charset="utf-8">'
+                f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+                f'<title>{status} · deckcheck</title><link rel="stylesheet" href="/static/style.css">'
+                f'<main><section class="panel"><h1>{TITLES.get(status, "Error")}</h1>'
+                f'<p class="message">{escape(message)}.</p><p><a class="button" href="/">Back to the deck check</a>'
+                f"</p></section></main></html>").encode()
         kind = b"text/html; charset=utf-8"
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
+    headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
+    headers += [(k.lower().encode(), v.encode()) for k, v in extra.items()]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 

@@ -236,3 +236,26 @@ def test_a_bug_in_an_endpoint_is_still_the_apis_json_error(web_db, monkeypatch):
         for response in (r, page):
             assert response.headers["x-content-type-options"] == "nosniff"
             assert "script-src 'self'" in response.headers["content-security-policy"]
+
+
+def test_a_live_update_over_the_limit_gets_its_error_where_the_report_goes(client):
+    """htmx shows no 4xx answer unless marked: an update of the checker (or its report) over the limit gets the
+    413 as the report's part of the page, with HX-Retarget; a plain form post gets a whole page for a phone."""
+    big = {"decklist": "1 Thrust\n" * 10_000}
+    for target in ("checker", "reports"):
+        r = client.post("/check", data=big, headers={"HX-Request": "true", "HX-Target": target})
+        assert r.status_code == 413 and r.headers["hx-retarget"] == "#reports" and r.headers["hx-reswap"] == "outerHTML"
+        assert r.text.startswith('<div id="reports" role="alert">') and "64 KB (65,536 bytes)" in r.text
+    page = client.post("/check", data=big)
+    assert page.status_code == 413 and "hx-retarget" not in page.headers
+    assert '<meta name="viewport"' in page.text and "/static/style.css" in page.text
+    other = client.post("/check", data=big, headers={"HX-Request": "true", "HX-Target": "desk-table"})
+    assert "hx-retarget" not in other.headers  # only the parts this app's pages know
+
+
+def test_a_refused_live_update_is_shown_in_its_place(client):
+    r = client.get("/cards", params={"limit": 0}, headers={"HX-Request": "true", "HX-Target": "results"})
+    assert r.status_code == 400 and r.headers["hx-retarget"] == "#results"
+    assert r.text.startswith('<div id="results" role="alert">') and "limit" in r.text
+    r = client.get("/cards", params={"limit": 0})
+    assert r.status_code == 400 and "<html" in r.text and "hx-retarget" not in r.headers

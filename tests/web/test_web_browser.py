@@ -189,6 +189,19 @@ def test_paste_checks_as_you_type(page, server):
     shot(page, "check-illegal")
 
 
+def test_a_decklist_over_the_limit_says_so_and_keeps_the_box(page, server):
+    """Past the server's body limit the check answers 413: the reader is told in the report's place, and the
+    next check (of a decklist that fits) brings the report back."""
+    page.goto(server + "/")
+    page.evaluate("text => { document.querySelector('#decklist').value = text; }", ("x" * 4000 + "\n") * 550)
+    page.click("button.primary:text-is('Check')")
+    page.wait_for_selector("#reports .failure")
+    assert "over the limit of 2 MB" in page.inner_text("#reports")
+    page.fill("#decklist", deck("type1e-connor-legal.txt"))
+    page.wait_for_selector(".report.legal")
+    one_of_each(page)
+
+
 def test_typing_rechecks_once_the_typist_pauses(page, server):
     """Debounced: a line typed key by key (40 ms apart) is checked once after the pause, not once per key."""
     page.goto(server + "/")
