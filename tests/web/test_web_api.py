@@ -259,3 +259,21 @@ def test_a_refused_live_update_is_shown_in_its_place(client):
     assert r.text.startswith('<div id="results" role="alert">') and "limit" in r.text
     r = client.get("/cards", params={"limit": 0})
     assert r.status_code == 400 and "<html" in r.text and "hx-retarget" not in r.headers
+
+
+def test_an_xlsx_decklist_upload_equals_the_cli(client, web_db, tmp_path):
+    """§2's XLSX form (no example deck is one): the sheet of the CSV example, uploaded, is what the CLI says."""
+    import csv
+
+    from openpyxl import Workbook
+    book = Workbook()
+    sheet = book.active
+    with open(EXAMPLES / "decks/type1e-richie-ryan.csv", encoding="utf-8", newline="") as f:
+        for row in csv.reader(f):
+            sheet.append([int(cell) if cell.isdigit() else cell for cell in row])
+    path = tmp_path / "richie.xlsx"
+    book.save(path)
+    expected = cli_reports([str(path)], web_db)[0]
+    got = client.post("/api/check", files={"file": (str(path), path.read_bytes())})
+    assert got.status_code == 200 and got.json() == expected
+    assert expected["legal"] is not None and expected["counts"]["Endurance"] > 0
