@@ -16,7 +16,7 @@ from deckcheck.formats import all_formats
 from deckcheck.report import Report
 
 from . import decks as reading
-from .app import error_response, render, state
+from .app import error_response, render, request_json, state
 from .security import check_csrf
 
 router = APIRouter()
@@ -52,7 +52,7 @@ async def read_input(request: Request) -> tuple[CheckInput, FormData | None]:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "application/json":
         try:
-            data = await request.json()
+            data = await request_json(request)
         except ValueError as exc:
             raise BadRequest(f"the body is not valid JSON ({exc})") from exc
         if not isinstance(data, dict):

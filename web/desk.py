@@ -22,7 +22,7 @@ from deckcheck.desk import DeskError, Event, NotAuthorised, TooLarge, parse_dead
 from deckcheck.errors import DeckcheckError
 
 from . import decks as reading
-from .app import render, state
+from .app import render, request_json, state
 from .security import check_csrf
 
 COOKIE = "deckcheck_desk"
@@ -163,8 +163,8 @@ async def json_body(request: Request, example: str) -> dict[str, Any]:
     """The request's JSON object; DeskError when the body is not JSON (or nested past Python's reach), or not
     an object like `example`."""
     try:
-        data = await request.json()
-    except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested thousands deep
+        data = await request_json(request)
+    except ValueError:
         raise DeskError("the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise DeskError(f"the body must be a JSON object like {example}")

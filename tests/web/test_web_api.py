@@ -130,6 +130,8 @@ def test_upload_names_are_labels_not_paths(client, name, tmp_path):
 
 @pytest.mark.parametrize("request_kwargs, message", [
     ({"content": b"{", "headers": {"content-type": "application/json"}}, "not valid JSON"),
+    # nested past Python's parser, which raises RecursionError rather than ValueError
+    ({"content": b"[" * 5_000, "headers": {"content-type": "application/json"}}, "nested too deep"),
     ({"json": ["1 Thrust"]}, "JSON body is an object"),
     ({"json": {"decklist": 5}}, "are strings"),
     ({"json": {}}, "no decklist"),
