@@ -112,7 +112,9 @@ def check_csrf(request, form: FormData | None = None) -> None:
     """Raise 403 unless the form field (or X-CSRF-Token header) equals the visitor's CSRF cookie."""
     cookie = request.cookies.get(CSRF_COOKIE, "")
     sent = (form.get(CSRF_FIELD) if form is not None else None) or request.headers.get(CSRF_HEADER, "")
-    if not cookie or not isinstance(sent, str) or not hmac.compare_digest(cookie.encode(), sent.encode()):
+    # surrogatepass: a JSON body may carry a lone surrogate ("\ud800"), which plain UTF-8 cannot encode
+    if not cookie or not isinstance(sent, str) or not hmac.compare_digest(cookie.encode(),
+                                                                           sent.encode("utf-8", "surrogatepass")):
         raise HTTPException(403, "the form's security token is missing or out of date; reload the page and "
                                  "try again")
 

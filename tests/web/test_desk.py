@@ -278,6 +278,16 @@ def test_pages_create_submit_watch_and_close(client):
     assert "closed" in client.get(f"/desk/{event_id}").text
 
 
+@pytest.mark.parametrize("token", ['"\\ud800"', "[1]", "7", '{"a": 1}'])
+def test_a_player_page_sent_json_with_a_token_of_the_wrong_kind_is_403(client, token):
+    """The player page reads JSON too: a csrf_token that is not plain text is refused like a wrong one."""
+    event = new_event(client)
+    csrf(client)  # the visitor has a cookie: the token sent is what gets compared
+    r = raw_json(client, f"/desk/{event['id']}", f'{{"player": "Anna", "decklist": "1 Thrust", "csrf_token": {token}}}')
+    assert r.status_code == 403 and "security token" in r.text
+    assert client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json() == []
+
+
 def test_organiser_pages_refuse_another_events_cookie(client):
     one, link_one = create_by_form(client)
     two, _ = create_by_form(client)
