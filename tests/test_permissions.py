@@ -102,3 +102,36 @@ def test_other_readers_say_permission_denied(place, args):
     name = next(a for a in args if a.startswith(("deal", "cards.")))
     said = " ".join(r.stderr.split())  # typer checks its Path arguments itself: "path 'x' is not readable"
     assert ("permission denied" in said or "is not readable" in said) and name in said
+
+
+def test_serve_runs_on_a_database_it_may_only_read(place):
+    """`serve` asks for write-ahead logging, which a file the server may only read cannot take: it serves the
+    file as it is (checks and card pages need no writing) rather than refusing to start."""
+    import socket
+    import time
+    import urllib.request
+    d, _run = place
+    (d / "cards.db").chmod(0o444)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, DECKCHECK_DB=f"sqlite:///{d / 'cards.db'}", HOME=str(d))
+    proc = subprocess.Popen(_as_other_user() + [EXE, "serve", "--port", str(port)], cwd=d, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=2).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        request = urllib.request.Request(base + "/api/check", data=json.dumps({"decklist": DECK}).encode(),
+                                         headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as r:
+            assert json.load(r)["legal"] is True
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    assert "write-ahead" in (proc.stderr.read() if proc.stderr else "")
