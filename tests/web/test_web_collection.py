@@ -198,18 +198,21 @@ def test_sheet_text_is_escaped_in_the_preview_and_the_collection(coll_client, tm
     assert escaped in coll_client.get("/collection").text
 
 
-def test_an_import_over_the_limit_is_413_before_it_is_read(tmp_path, pristine_db):
+def test_an_import_over_the_limit_is_413_before_it_is_read(tmp_path, pristine_db, monkeypatch):
     from fastapi.testclient import TestClient
 
+    import deckcheck.web.collection as collection
     from deckcheck.web import create_app
-    from deckcheck.web.collection import PENDING_DIR
 
-    def kept() -> set[str]:
-        return {p.name for p in PENDING_DIR.iterdir()} if PENDING_DIR.exists() else set()
+    # a folder of this test's own: the shared one in /tmp also gets the previews of tests running beside it
+    pending = tmp_path / "pending"
+    monkeypatch.setattr(collection, "PENDING_DIR", pending)
     with TestClient(create_app(db_url=pristine_db, upload_limit=32 * 1024)) as client:
         client.get("/")
-        before = kept()
         r = client.post("/collection/import", data={"csrf_token": token(client)},
                         files={"file": ("big.csv", b"card,quantity\n" + b"Thrust (2),1\n" * 5000)})
         assert r.status_code == 413 and "limit" in r.text
-        assert kept() == before  # nothing of it was kept
+        assert not pending.exists() or list(pending.iterdir()) == []  # nothing of it was kept
+        small = client.post("/collection/import", data={"csrf_token": token(client)},
+                            files={"file": ("small.csv", b"card,quantity\nThrust (2),1\n")})
+        assert small.status_code == 200 and len(list(pending.iterdir())) == 1  # the folder the app keeps them in
