@@ -69,7 +69,7 @@ def parse_modifiers(text: str) -> Modifiers:
                 raise DeckcheckError(f"modifier {key!r} takes no value, got {item!r}")
             values[key] = True
         elif key in _INT_MODIFIERS:
-            if not value.isdigit():
+            if not (value.isascii() and value.isdigit()):  # isdigit() alone takes '\u00b2', which int() refuses
                 raise DeckcheckError(f"modifier {key!r} needs a whole number, got {item!r}")
             values[key] = int(value)
         elif key == "grants":

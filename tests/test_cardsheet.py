@@ -60,6 +60,15 @@ def test_every_bad_cell_is_named_with_row_column_value():
     assert "unknown deck-building modifier 'fly'" in str(exc.value)
 
 
+@pytest.mark.parametrize("value", ["woc_max=\u00b2", "deck_min=\u0664\u0660", "deck_min=-1", "deck_min="])
+def test_a_modifier_number_that_is_not_plain_digits_is_a_bad_cell(value):
+    """A superscript two is a digit to str.isdigit() but not to int(): a bad cell, never a traceback."""
+    with pytest.raises(CardSheetError) as exc:
+        cards_from_rows([(2, {"name": "Odd", "deckbuilding": value})], "sheet.csv")
+    assert [(p.row, p.column, p.value) for p in exc.value.problems] == [(2, "deckbuilding", value)]
+    assert "needs a whole number" in str(exc.value)
+
+
 def test_skip_bad_keeps_the_good_rows():
     cards, problems = cards_from_rows([(2, {"name": "A"}), (3, {"name": "B", "basic": "maybe"})], "s", skip_bad=True)
     assert [c.name for c in cards] == ["A"] and problems[0].row == 3
