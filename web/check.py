@@ -183,7 +183,7 @@ def apply_fix(text: str, fix: str) -> str:
     """
     number, _, new = fix.partition("|")
     lines = text.splitlines(keepends=True)  # numbered as the decklist reader numbers them
-    if not number.isdigit() or not 1 <= int(number) <= len(lines) or not new.strip() or len(new.splitlines()) != 1:
+    if not number.isdecimal() or not 1 <= int(number) <= len(lines) or not new.strip() or len(new.splitlines()) != 1:
         return text
     line = lines[int(number) - 1]
     body = line.rstrip("\r\n")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -316,9 +317,11 @@ async def create_event_page(request: Request):
     check_csrf(request, form)
     values = {k: v for k, v in form.items() if isinstance(v, str)}
     try:
+        # the browser's minutes east of UTC (desk.js); anything else, such as '²' (a digit to str.isdigit()
+        # that int() refuses), counts as UTC
         offset = values.get("tz_offset", "").strip()
-        minutes = int(offset) if offset.lstrip("-").isdigit() and len(offset) < 6 else 0
-        deadline = parse_deadline(values.get("deadline"), minutes if abs(minutes) < 1000 else 0)
+        minutes = int(offset) if re.fullmatch(r"-?[0-9]{1,3}", offset) else 0
+        deadline = parse_deadline(values.get("deadline"), minutes)
         event, token = await run_in_threadpool(desk_of(request).create_event, values.get("name", ""),
                                                values.get("format", ""), deadline, values.get("expected", ""))
     except (DeckcheckError, ValueError) as exc:

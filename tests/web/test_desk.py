@@ -237,6 +237,13 @@ def create_by_form(client, **values) -> tuple[str, str]:
     return link.split("/desk/")[1].split("/")[0], link.replace("http://testserver", "")
 
 
+@pytest.mark.parametrize("offset, hour", [("120", 8), ("-300", 15), ("0", 10), ("\u00b2", 10), ("--5", 10),
+                                          ("1440", 10), ("", 10)])
+def test_the_forms_deadline_is_in_the_browsers_time_and_odd_offsets_count_as_utc(client, offset, hour):
+    event_id, _link = create_by_form(client, deadline="2030-07-01T10:00", tz_offset=offset)
+    assert client.get(f"/api/events/{event_id}").json()["deadline"] == f"2030-07-01T{hour:02}:00:00+00:00"
+
+
 def test_pages_create_submit_watch_and_close(client):
     event_id, link = create_by_form(client, expected="Anna\nBob\nZoe")
     assert client.post("/desk", data={"name": "x", "format": "type1e"}).status_code == 403  # no CSRF token

@@ -71,10 +71,16 @@ def test_input_errors_offer_suggestions_that_rewrite_the_line(client):
     ("Thrustt x3\n", "1|Thrust", "Thrust x3\n"),
     ("1 Thrust\n", "9|Thrust", "1 Thrust\n"),          # no such line: nothing changes
     ("1 Thrust\n", "x|Thrust", "1 Thrust\n"),
+    ("1 Thrust\n", "\u00b9|Lunge", "1 Thrust\n"),         # a superscript one: a digit to str.isdigit, not to int()
     ("1 Thrust\n", "1|two\nlines", "1 Thrust\n"),
 ])
 def test_apply_fix(text, fix, expected):
     assert apply_fix(text, fix) == expected
+
+
+def test_a_fix_with_an_odd_line_number_leaves_the_deck_as_it_was(client):
+    r = client.post("/check", data={"decklist": "1 Thrust\n", "fix": "\u00b2|Lunge"})
+    assert r.status_code == 200 and "1 Thrust" in r.text.split("<textarea", 1)[1].split("</textarea>")[0]
 
 
 def test_user_text_is_escaped_everywhere(client):
