@@ -272,6 +272,20 @@ def test_sqlite_writers_of_two_processes_take_turns(sqlite_url, tmp_path):
     assert [row.player for row in desk.rows(event.id)] == ["Ann"]
 
 
+def test_a_file_system_without_flock_still_takes_submissions(sqlite_url, monkeypatch):
+    """The writers' turn is a speed-up: where the file system refuses flock, SQLite's own waiting does."""
+    import errno
+    fcntl = pytest.importorskip("fcntl")
+
+    def no_locks(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    desk = Desk(sqlite_url, rate_limit=RateLimit(0))
+    event, _token = desk.create_event("No locks", "type1e")
+    desk.submit_deck(event.id, "Ann", LEGAL)
+    assert [row.player for row in desk.rows(event.id)] == ["Ann"]
+
+
 def test_a_served_sqlite_file_uses_write_ahead_logging_and_every_command_still_reads_it(sqlite_url):
     """`serve` switches a SQLite file to write-ahead logging (readers never wait for a desk submission);
     the command line reads and writes such a file as before."""
