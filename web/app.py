@@ -228,6 +228,9 @@ def _error_handlers(app: FastAPI) -> None:
         message = "an internal error; it was logged for the server's keeper"
         if wants_json(request):
             return JSONResponse({"error": message}, status_code=500, headers=HEADERS)
+        fragment = htmx_error(request.headers.get("HX-Request"), request.headers.get("HX-Target"), 500, message)
+        if fragment is not None:  # a live update: shown in its place, as a refused one is
+            return HTMLResponse(fragment[0], status_code=500, headers={**HEADERS, **fragment[1]})
         return HTMLResponse(f"<!doctype html><title>500</title><p>{message}</p>", status_code=500, headers=HEADERS)
 
 

@@ -240,6 +240,25 @@ def test_a_bug_in_an_endpoint_is_still_the_apis_json_error(web_db, monkeypatch):
             assert "script-src 'self'" in response.headers["content-security-policy"]
 
 
+def test_a_bug_in_a_live_update_is_shown_in_its_place(web_db, monkeypatch):
+    """A 500 to a live update is marked like a 4xx (htmx would drop it, and the page would look as if nothing
+    happened), and still says nothing of the bug."""
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import check, create_app
+
+    def broken(*args, **kwargs) -> list:
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(check, "check_input", broken)
+    with TestClient(create_app(db_url=web_db), raise_server_exceptions=False) as client:
+        r = client.post("/check", data={"decklist": "1 Thrust"}, headers={"HX-Request": "true", "HX-Target": "reports"})
+        assert r.status_code == 500 and r.headers["hx-retarget"] == "#reports"
+        assert r.text.startswith('<div id="reports" role="alert">') and "internal error" in r.text
+        assert "a bug" not in r.text and r.headers["x-content-type-options"] == "nosniff"
+        page = client.post("/check", data={"decklist": "1 Thrust"})
+        assert page.status_code == 500 and "hx-retarget" not in page.headers
+
+
 def test_a_live_update_over_the_limit_gets_its_error_where_the_report_goes(client):
     """htmx shows no 4xx answer unless marked: an update of the checker (or its report) over the limit gets the
     413 as the report's part of the page, with HX-Retarget; a plain form post gets a whole page for a phone."""
