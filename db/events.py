@@ -119,12 +119,8 @@ _SQLITE_WRITES = threading.Lock()
 _TURN_FILES: dict[str, int] = {}
 
 
-def sqlite_file(engine) -> str | None:
-    """The file of an engine on a SQLite file; None for another database or an in-memory one."""
-    if engine.dialect.name != "sqlite":
-        return None
-    name = engine.url.database
-    return name if name and name != ":memory:" and not name.startswith("file:") else None
+def _identity(stat: os.stat_result) -> tuple[int, int]:
+    return stat.st_dev, stat.st_ino
 
 
 @contextmanager
@@ -137,7 +133,7 @@ def _process_turn(path: str) -> Iterator[None]:
         return
     try:
         fd = _TURN_FILES.get(path)
-        if fd is not None and os.fstat(fd).st_ino != os.stat(path).st_ino:  # the file was replaced
+        if fd is not None and _identity(os.fstat(fd)) != _identity(os.stat(path)):  # the file was replaced
             os.close(fd)
             fd = None
         if fd is None:
@@ -171,12 +167,13 @@ class EventTables:
         process queue on a lock and the processes on an advisory lock of the file (flock, which SQLite's
         own fcntl locks do not see): whoever waits is woken the moment the writer before it is done.
         """
-        path = sqlite_file(self.engine)
+        from .engine import sqlite_path
+        path = sqlite_path(self.engine.url.render_as_string(hide_password=False))
         if path is None:
             with self.engine.begin() as con:
                 yield con
             return
-        with _SQLITE_WRITES, _process_turn(path), self.engine.begin() as con:
+        with _SQLITE_WRITES, _process_turn(str(path)), self.engine.begin() as con:
             yield con
 
     # -- events ---------------------------------------------------------------------------------

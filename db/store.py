@@ -282,32 +282,6 @@ class Store:
             self._engine = self._connect()
         return self.ensure_initialized(empty)
 
-    def share_between_processes(self) -> bool:
-        """Set a SQLite file up for a server's many processes and threads: write-ahead logging. True when on.
-
-        In SQLite's default journal a reader waits for a writer and a commit takes the whole file; a
-        waiting writer sleeps up to 100 ms between tries, which gave desk submissions racing from two
-        server processes waits of seconds. With write-ahead logging readers never wait and a commit is a
-        short append. The setting stays with the file (its companions `-wal` and `-shm` appear beside it
-        while it is open). It is a speed-up, not a need: a file the server may only read (or that another
-        process holds locked just then) stays as it is, with a warning, and is served as before. Other
-        databases: nothing.
-        """
-        from sqlalchemy.exc import DBAPIError
-
-        from .engine import sqlite_path
-        path = sqlite_path(self.url)
-        if path is None:
-            return False
-        try:
-            with self.engine.connect() as con:
-                mode = con.exec_driver_sql("pragma journal_mode=wal").scalar()
-        except DBAPIError as exc:
-            log.warning("database %s keeps its journal (no write-ahead logging): %s", self.where(),
-                        _why(exc, self.lock_wait()) or exc)
-            return False
-        return str(mode).lower() == "wal"
-
     def ensure_initialized(self, empty: bool = False) -> bool:
         """Load the bundled cards into a new database (once). True when this call did it."""
         if self.is_initialized():

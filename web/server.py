@@ -28,7 +28,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, db_url: s
     store = Store(db_url)
     if store.init():
         log.info("created the database %s with the bundled cards", store.where())
-    store.share_between_processes()
     store.dispose()
     os.environ[DB_ENV] = store.url
     os.environ[UPLOAD_LIMIT_ENV] = str(upload_limit)

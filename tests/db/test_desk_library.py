@@ -286,29 +286,6 @@ def test_a_file_system_without_flock_still_takes_submissions(sqlite_url, monkeyp
     assert [row.player for row in desk.rows(event.id)] == ["Ann"]
 
 
-def test_a_served_sqlite_file_uses_write_ahead_logging_and_every_command_still_reads_it(sqlite_url):
-    """`serve` switches a SQLite file to write-ahead logging (readers never wait for a desk submission);
-    the command line reads and writes such a file as before."""
-    import sqlite3
-
-    from deckcheck.db.store import Store
-
-    from inproc import run_cli
-    before = run_cli("check", str(DECKS / "type1e-connor-legal.txt"), "--json", "--db", sqlite_url)
-    assert before.code == 0, before.err
-    store = Store(sqlite_url)
-    store.share_between_processes()
-    store.dispose()
-    path = sqlite_url.removeprefix("sqlite:///")
-    with sqlite3.connect(path) as con:
-        assert con.execute("pragma journal_mode").fetchone()[0] == "wal"
-    after = run_cli("check", str(DECKS / "type1e-connor-legal.txt"), "--json", "--db", sqlite_url)
-    assert (after.code, after.out) == (0, before.out)
-    assert run_cli("collection", "add", "Thrust", "--db", sqlite_url).code == 0
-    listed = run_cli("collection", "list", "--db", sqlite_url)
-    assert listed.code == 0 and "Thrust" in listed.text
-
-
 def test_tokens_are_compared_in_constant_time(desk, monkeypatch):
     """Every token check, for a known event or not, goes through hmac.compare_digest (never ==)."""
     import hmac
