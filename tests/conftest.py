@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import functools
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,13 @@ def bundled():
 def bundled_index(bundled):
     from deckcheck.api import bundled_sets
     return CardIndex(bundled, sets=bundled_sets())
+
+
+def free_port() -> int:
+    """A TCP port free on loopback just now, for a server a test starts."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def _pg_url() -> str | None:

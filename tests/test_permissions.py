@@ -107,14 +107,13 @@ def test_other_readers_say_permission_denied(place, args):
 def test_serve_runs_on_a_database_it_may_only_read(place):
     """`serve` on a file the server may only read serves checks and card pages (they need no writing) rather
     than refusing to start, and leaves the file as it was."""
-    import socket
     import time
     import urllib.request
+
+    from conftest import free_port
     d, _run = place
     (d / "cards.db").chmod(0o444)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     env = dict(os.environ, DECKCHECK_DB=f"sqlite:///{d / 'cards.db'}", HOME=str(d))
     proc = subprocess.Popen(_as_other_user() + [EXE, "serve", "--port", str(port)], cwd=d, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

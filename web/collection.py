@@ -83,7 +83,7 @@ def collection_data(app_state, name: str, entry_filter: EntryFilter, limit: int 
     """
     holdings = [h for h in app_state.collections.holdings(name) if entry_filter.matches(h)]
     worth, unpriced = value(holdings)
-    priced = sum(1 for h in holdings if h.quantity and parse_price(h.price) is not None)
+    priced = sum(1 for h in holdings if h.quantity) - unpriced  # value() counts the held entries without a price
     totals = {"entries": len(holdings), "copies": sum(h.quantity for h in holdings),
               "distinct": len({h.card.rules_key for h in holdings if h.quantity}),
               "for_trade": sum(h.trade_quantity for h in holdings), "wanted": sum(h.want_quantity for h in holdings),

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -21,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from conftest import free_port
+
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "examples" / "decks"
@@ -31,11 +32,6 @@ EXE = str(Path(sys.executable).with_name("deckcheck"))
 
 pytestmark = pytest.mark.postgres
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start(db_url: str, *options: str, **env: str) -> tuple[subprocess.Popen, str]:

@@ -4,22 +4,18 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
+from conftest import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 EXE = str(Path(sys.executable).with_name("deckcheck"))
 WEB_MODULES = {"fastapi", "starlette", "uvicorn", "jinja2", "multipart", "python_multipart", "deckcheck.web"}
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_healthy(url: str, proc: subprocess.Popen, seconds: float = 60) -> None:
