@@ -141,21 +141,27 @@ def diff(a: Annotated[str, typer.Argument(help="The deck before: a decklist file
 
 
 @app.command()
-def serve(host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
-          port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-          workers: Annotated[int, typer.Option(min=1, help="Server processes (a process that dies is "
-                                                           "replaced).")] = 1,
-          admin_token: Annotated[Optional[str], typer.Option("--admin-token", envvar="DECKCHECK_ADMIN_TOKEN",
-                                                             show_envvar=True,
-                                                             help="Lets whoever gives it edit card data on the "
-                                                                  "card pages; without it the cards are "
-                                                                  "read-only.")] = None,
-          upload_limit: Annotated[int, typer.Option("--upload-limit", min=1024, help="Largest request body "
-                                                    "in bytes (larger: HTTP 413).")] = 2 * 1024 * 1024,
+def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on (127.0.0.1: this machine only) "
+                                                          "[default: 127.0.0.1].")] = None,
+          port: Annotated[Optional[int], typer.Option(help="Port to listen on [default: 8000].")] = None,
+          workers: Annotated[Optional[int], typer.Option(min=1, help="Server processes (a process that dies is "
+                                                                    "replaced) [default: 1].")] = None,
+          admin_token: Annotated[Optional[str], typer.Option("--admin-token", help="Lets whoever gives it edit card "
+                                                             "data on the card pages; without it the cards are "
+                                                             "read-only [env var: DECKCHECK_ADMIN_TOKEN].")] = None,
+          upload_limit: Annotated[Optional[int], typer.Option("--upload-limit", min=1024, help="Largest request body "
+                                                              "in bytes (larger: HTTP 413) [default: 2097152; env "
+                                                              "var: DECKCHECK_UPLOAD_LIMIT].")] = None,
+          desk_rate: Annotated[Optional[str], typer.Option("--desk-rate", help="Tournament desk submissions per "
+                                                           "client address: N/SECONDS, or 0 for no limit [default: "
+                                                           "60/60; env var: DECKCHECK_DESK_RATE].")] = None,
           db: DbOption = None) -> None:
     """Start the web app: check decks, browse cards, keep a collection, in a browser (needs the web extra)."""
+    # Each option's default and environment variable are declared once, in deckcheck.web.settings.Settings.
     from .web.server import serve as run_server
-    run_server(host=host, port=port, workers=workers, db_url=db, admin_token=admin_token, upload_limit=upload_limit)
+    from .web.settings import Settings
+    run_server(Settings.from_env(host=host, port=port, workers=workers, db_url=db, admin_token=admin_token,
+                                 upload_limit=upload_limit, desk_rate=desk_rate))
 
 
 # -- tournament -----------------------------------------------------------------------------------

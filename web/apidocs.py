@@ -8,7 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from .app import render
+from .deps import PagesDep
 
 router = APIRouter()
 
@@ -28,9 +28,9 @@ def endpoints(schema: dict) -> list[dict]:
 
 
 @router.get("/api", summary="The JSON API, described")
-def api_page(request: Request) -> Response:
+def api_page(request: Request, pages: PagesDep) -> Response:
     """Every JSON endpoint, its parameters and what it returns."""
-    return render(request, "api.html", {"endpoints": endpoints(request.app.openapi())})
+    return pages("api.html", {"endpoints": endpoints(request.app.openapi())})
 
 
 @router.get("/docs", include_in_schema=False)

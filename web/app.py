@@ -8,10 +8,6 @@ Templates extend "base.html" and fill its blocks `title`, `content` and `scripts
 from __future__ import annotations
 
 import importlib
-import os
-import threading
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,123 +21,37 @@ from starlette.exceptions import HTTPException
 
 from deckcheck.errors import DeckcheckError
 
+from .deps import Deckcheck, Pages, server
+from .errors import status_of
 from .security import TITLES, BodyLimit, CsrfCookie, SecurityHeaders, htmx_error
+from .settings import Settings
 from .svg import grid_svg, heat
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_UPLOAD_LIMIT = 2 * 1024 * 1024
-ADMIN_TOKEN_ENV = "DECKCHECK_ADMIN_TOKEN"
+ADMIN_TOKEN_ENV = Settings.env_names()["admin_token"]
 
 # Routers in navigation order. A module here defines `router` and optionally `NAV` and `TEMPLATES`.
 ROUTERS = ["deckcheck.web.check", "deckcheck.web.stats", "deckcheck.web.cards", "deckcheck.web.collection",
            "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.apidocs"]
 
 
-@dataclass
-class Settings:
-    """What a server is started with: its database, the admin token (None: read-only), the body limit."""
-
-    db_url: str | None = None
-    admin_token: str | None = None
-    upload_limit: int = DEFAULT_UPLOAD_LIMIT
-
-
-@dataclass
-class Deckcheck:
-    """What every request of one server process shares: settings, and the library over the database.
-
-    `library` is deckcheck.api.CollectionApp: the card catalogue (read once, its name indexes built
-    once) and the collections and saved decks.
-    """
-
-    settings: Settings
-    _library: Any = None
-    _cards_stamp: str | None = None
-    _checked_at: float = 0.0
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def library(self):
-        """The CollectionApp of the server's database, made on first use, made again when cards changed.
-
-        Another worker's card edit is seen within STALE_SECONDS: the database's `cards_changed` stamp is
-        read at most that often.
-        """
-        now = time.monotonic()
-        if self._library is not None and now - self._checked_at > STALE_SECONDS:
-            self._checked_at = now
-            if cards_stamp(self._library.catalog.store) != self._cards_stamp:
-                self._library = None
-        if self._library is None:
-            with self._lock:
-                if self._library is None:
-                    from deckcheck.api import CollectionApp
-                    library = CollectionApp(self.settings.db_url)
-                    self._cards_stamp = cards_stamp(library.catalog.store)
-                    self._checked_at = now
-                    self._library = library
-        return self._library
-
-    @property
-    def catalog(self):
-        """The card catalogue (deckcheck.api.Catalog)."""
-        return self.library.catalog
-
-    @property
-    def collections(self):
-        """The collections and saved decks (deckcheck.db.collections.Collections)."""
-        return self.library.collections
-
-    def catalog_collections(self):
-        """The collections and saved decks (the name the statistics panel calls)."""
-        return self.collections
-
-    def cards_changed(self) -> None:
-        """After this process changed cards: stamp the database (for the other workers) and read them again."""
-        mark_cards_changed(self.library.catalog.store)
-        with self._lock:
-            self._library = None
-
-
-STALE_SECONDS = 2.0
-_STAMP_KEY = "web_cards_changed"
-
-
-def cards_stamp(store) -> str | None:
-    """When cards were last changed through the web app (None: never)."""
-    from sqlalchemy import text
-    with store.engine.connect() as con:
-        row = con.execute(text("select value from deckcheck_meta where key = :k"), {"k": _STAMP_KEY}).first()
-    return row[0] if row else None
-
-
-def mark_cards_changed(store) -> None:
-    """Record that cards changed now (an upsert of one meta row; SQLite and PostgreSQL alike)."""
-    import datetime as dt
-
-    from sqlalchemy import text
-    stamp = dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
-    with store.engine.begin() as con:
-        con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v) "
-                         "on conflict (key) do update set value = excluded.value"), {"k": _STAMP_KEY, "v": stamp})
-
-
 def state(request: Request) -> Deckcheck:
-    """The Deckcheck state of the app serving a request."""
-    return request.app.state.deckcheck
+    """The Deckcheck state of the app serving a request (routes declare `srv: ServerDep` instead)."""
+    return server(request)
 
 
-def create_app(db_url: str | None = None, admin_token: str | None = None,
-               upload_limit: int = DEFAULT_UPLOAD_LIMIT) -> FastAPI:
-    """A web app over one database. Without an admin token (argument or $DECKCHECK_ADMIN_TOKEN) cards are read-only."""
-    settings = Settings(db_url=db_url, admin_token=admin_token or os.environ.get(ADMIN_TOKEN_ENV) or None,
-                        upload_limit=upload_limit)
+def create_app(settings: Settings | None = None, *, db_url: str | None = None, admin_token: str | None = None,
+               upload_limit: int | None = None) -> FastAPI:
+    """A web app over one database, with these settings (deckcheck.web.settings; default: from the environment,
+    the keyword arguments overriding). Without an admin token cards are read-only."""
+    if settings is None:
+        settings = Settings.from_env(db_url=db_url, admin_token=admin_token, upload_limit=upload_limit)
     app = FastAPI(title="deckcheck", summary="Deck checking and collections for Highlander: The Card Game",
                   version=_version(), docs_url=None, redoc_url=None)  # their pages load scripts from a CDN
     app.state.deckcheck = Deckcheck(settings)
     app.add_middleware(CsrfCookie)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(BodyLimit, limit=upload_limit)
+    app.add_middleware(BodyLimit, limit=settings.upload_limit)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     folders = [HERE / "templates"]
@@ -172,10 +82,10 @@ def create_app(db_url: str | None = None, admin_token: str | None = None,
 
 
 def render(request: Request, template: str, context: dict, status_code: int = 200) -> HTMLResponse:
-    """A page (or, for an htmx request, the same template's fragment) rendered with the request's CSRF token."""
-    context = {"request": request, "csrf_token": request.state.csrf_token,
-               "is_htmx": request.headers.get("HX-Request") == "true", **context}
-    return request.app.state.templates.TemplateResponse(request, template, context, status_code=status_code)
+    """A page (or, for an htmx request, the same template's fragment) rendered with the request's CSRF token.
+    Routes take `pages: PagesDep` (deckcheck.web.deps) instead; the error handlers, which get no dependencies,
+    call this."""
+    return Pages(request, request.app.state.templates)(template, context, status_code)
 
 
 async def request_json(request: Request) -> Any:
@@ -192,15 +102,20 @@ def wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/") or request.url.path == "/healthz"
 
 
+NO_STORE = {"Cache-Control": "no-store"}  # an error answers this request only: never kept by a cache
+
+
 def error_response(request: Request, status: int, message: str) -> Response:
     """{"error": message} for the API; for a live update, the part of the page it asked for holding the message;
     otherwise a small page with the message for people."""
     if wants_json(request):
-        return JSONResponse({"error": message}, status_code=status)
+        return JSONResponse({"error": message}, status_code=status, headers=NO_STORE)
     fragment = htmx_error(request.headers.get("HX-Request"), request.headers.get("HX-Target"), status, message)
     if fragment is not None:
-        return HTMLResponse(fragment[0], status_code=status, headers=fragment[1])
-    return render(request, "error.html", {"status": status, "message": message}, status_code=status)
+        return HTMLResponse(fragment[0], status_code=status, headers={**NO_STORE, **fragment[1]})
+    response = render(request, "error.html", {"status": status, "message": message}, status_code=status)
+    response.headers.update(NO_STORE)
+    return response
 
 
 def _error_handlers(app: FastAPI) -> None:
@@ -219,7 +134,8 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(DeckcheckError)
     async def bad_input(request: Request, exc: DeckcheckError) -> Response:
-        return error_response(request, 400, str(exc) or "bad input")
+        """Every input error a route raises, answered with its type's status (deckcheck.web.errors)."""
+        return error_response(request, status_of(exc), str(exc) or "bad input")
 
     @app.exception_handler(Exception)
     async def broken(request: Request, exc: Exception) -> Response:

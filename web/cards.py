@@ -11,13 +11,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException
 
+from deckcheck.api import Catalog
 from deckcheck.cards import Card
 from deckcheck.cardsheet import COLUMNS, UNKNOWN, card_to_row, value_of
 from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
-from .app import error_response, render, state
+from .deps import CatalogDep, CollectionsDep, PagesDep, ServerDep, SettingsDep
 
 router = APIRouter()
 NAV = [("Cards", "/cards")]
@@ -132,21 +134,22 @@ def card_query(q: str = Query("", max_length=200, description="words in name, ti
 
 
 @router.get("/api/cards", tags=["api"], summary="Search the cards")
-def api_cards(request: Request, query: Annotated[CardQuery, Depends(card_query)]) -> dict:
+def api_cards(catalog: CatalogDep, query: Annotated[CardQuery, Depends(card_query)]) -> dict:
     """{"total": N, "cards": [card sheet rows]}: the cards matching every filter, `limit` from `offset`."""
-    total, page = search(state(request).catalog.cards(), query)
+    total, page = search(catalog.cards(), query)
     return {"total": total, "cards": [card_json(c) for c in page]}
 
 
 @router.get("/cards", summary="The card search page")
-def cards_page(request: Request, query: Annotated[CardQuery, Depends(card_query)]) -> Response:
+def cards_page(request: Request, catalog: CatalogDep, pages: PagesDep,
+               query: Annotated[CardQuery, Depends(card_query)]) -> Response:
     """Search with filters, a page of results and links to the next and previous pages."""
-    cards = state(request).catalog.cards()
+    cards = catalog.cards()
     total, page = search(cards, query)
     choices = {"set": sorted({c.set for c in cards if c.set}), "type": sorted({c.type for c in cards if c.type}),
                "game": sorted({c.game for c in cards}), "edition": sorted({c.edition for c in cards})}
     template = "_card_results.html" if request.headers.get("HX-Request") == "true" else "cards.html"
-    return render(request, template, {"query": query, "total": total, "cards": page, "choices": choices,
+    return pages(template, {"query": query, "total": total, "cards": page, "choices": choices,
                                       "sorts": list(SORTS), "unknowable": UNKNOWABLE, "is_unknown": is_unknown})
 
 
@@ -164,12 +167,19 @@ def find_card(cards: list[Card], card_id: str) -> Card | None:
     return next((c for c in cards if c.id == card_id), None)
 
 
-def card_detail(app_state, card: Card) -> dict:
+def the_card(catalog: Catalog, card_id: str) -> Card:
+    """The card with this id; 404 when there is none."""
+    card = find_card(catalog.cards(), card_id)
+    if card is None:
+        raise HTTPException(404, f"no card has the id {card_id!r}")
+    return card
+
+
+def card_detail(catalog: Catalog, collections, card: Card) -> dict:
     """Everything the card page shows: the card, its printings, owned copies and saved decks using it."""
-    cards = app_state.catalog.cards()
+    cards = catalog.cards()
     printings = [c for c in cards if c.specific_key == card.specific_key and c.id != card.id]
     ids = {card.id} | {c.id for c in printings}
-    collections = app_state.collections
     owned = [h for h in collections.holdings(None) if h.card.id in ids]
     decks = []
     for name, fmt, saved, _count in collections.decks():
@@ -177,7 +187,7 @@ def card_detail(app_state, card: Card) -> dict:
         copies = sum(q for c, _section, q in entries if c.id in ids)
         if copies:
             decks.append({"name": name, "format": fmt, "saved": saved, "copies": copies})
-    recorded = app_state.catalog.sources([card.id]).get(card.id, {})
+    recorded = catalog.sources([card.id]).get(card.id, {})
     return {"card": card_json(card), "sources": sources_json(card, recorded),
             "printings": [card_json(c) for c in printings],
             "owned": [{"collection": h.collection, "card_id": h.card.id, "set": h.card.set,
@@ -204,28 +214,23 @@ def sources_json(card: Card, sources: Mapping[str, Provenance]) -> dict[str, dic
 
 
 @router.get("/api/cards/{card_id:path}", tags=["api"], summary="One card")
-def api_card(request: Request, card_id: str,
+def api_card(catalog: CatalogDep, collections: CollectionsDep, card_id: str,
              detail: bool = Query(False, description="also its printings, owned copies and saved decks")) -> Response:
     """The card sheet row of one card (404 if no card has that id); with detail, what its page shows."""
-    app_state = state(request)
-    card = find_card(app_state.catalog.cards(), card_id)
-    if card is None:
-        return JSONResponse({"error": f"no card has the id {card_id!r}"}, status_code=404)
-    return JSONResponse(card_detail(app_state, card) if detail else card_json(card))
+    card = the_card(catalog, card_id)
+    return JSONResponse(card_detail(catalog, collections, card) if detail else card_json(card))
 
 
 @router.get("/cards/{card_id:path}", summary="A card's page")
-def card_page(request: Request, card_id: str, edited: str = Query("", max_length=500)) -> Response:
+def card_page(catalog: CatalogDep, collections: CollectionsDep, settings: SettingsDep, pages: PagesDep,
+              card_id: str, edited: str = Query("", max_length=500)) -> Response:
     """Every field (unknown shown as unknown), the grid, printings, owned copies, saved decks using it."""
-    app_state = state(request)
-    card = find_card(app_state.catalog.cards(), card_id)
-    if card is None:
-        return error_response(request, 404, f"no card has the id {card_id!r}")
-    detail = card_detail(app_state, card)
-    return render(request, "card.html", {**detail, "the_card": card, "columns": columns_of(card),
-                                         "unknown_columns": [c for c in UNKNOWABLE if is_unknown(card, c)],
-                                         "can_edit": app_state.settings.admin_token is not None,
-                                         "editable": EDITABLE, "edited": edited})
+    card = the_card(catalog, card_id)
+    detail = card_detail(catalog, collections, card)
+    return pages("card.html", {**detail, "the_card": card, "columns": columns_of(card),
+                               "unknown_columns": [c for c in UNKNOWABLE if is_unknown(card, c)],
+                               "can_edit": settings.admin_token is not None,
+                               "editable": EDITABLE, "edited": edited})
 
 
 # -- editing (admin token) ------------------------------------------------------------------------
@@ -255,36 +260,27 @@ def edit_card(app_state, card: Card, changes: dict[str, str], who: str) -> list[
 
 
 @router.post("/cards/{card_id:path}/edit", summary="Correct a card's data (admin token)")
-async def card_edit(request: Request, card_id: str) -> Response:
+async def card_edit(request: Request, srv: ServerDep, card_id: str) -> Response:
     """Fill in unknown or wrong fields; needs the server's admin token, your name and the CSRF token."""
     import hmac
 
     from starlette.concurrency import run_in_threadpool
 
-    from deckcheck.errors import DeckcheckError
-
     from .security import check_csrf
-    app_state = state(request)
     form = await request.form(max_files=0, max_fields=len(EDITABLE) + 10, max_part_size=VALUE_MAX * 4)
     check_csrf(request, form)
-    token = app_state.settings.admin_token
+    token = srv.settings.admin_token
     if token is None:
-        return error_response(request, 403, "cards are read-only on this server (it was started without "
-                                            "--admin-token)")
+        raise HTTPException(403, "cards are read-only on this server (it was started without --admin-token)")
     sent = str(form.get("admin_token") or "")
     if not hmac.compare_digest(sent.encode(), token.encode()):
-        return error_response(request, 403, "wrong admin token")
+        raise HTTPException(403, "wrong admin token")
     who = " ".join(str(form.get("who") or "").split())[:WHO_MAX]
     if not who:
-        return error_response(request, 400, "say who you are: the change is recorded with your name")
-    card = find_card(app_state.catalog.cards(), card_id)
-    if card is None:
-        return error_response(request, 404, f"no card has the id {card_id!r}")
+        raise HTTPException(400, "say who you are: the change is recorded with your name")
+    card = the_card(srv.catalog, card_id)
     changes = {c: str(form.get(c) or "")[:VALUE_MAX] for c in EDITABLE if form.get(c) is not None}
-    try:
-        changed = await run_in_threadpool(edit_card, app_state, card, changes, who)
-    except DeckcheckError as exc:
-        return error_response(request, 400, str(exc))
+    changed = await run_in_threadpool(edit_card, srv, card, changes, who)
     from urllib.parse import quote, urlencode
     return RedirectResponse(f"/cards/{quote(card.id, safe='')}?{urlencode({'edited': ','.join(changed) or 'none'})}",
                             status_code=303)

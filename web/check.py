@@ -6,17 +6,22 @@ import re
 import secrets
 from dataclasses import dataclass, field
 
-from fastapi import APIRouter, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 
+from deckcheck.api import Catalog
+from deckcheck.db.collections import Collections
 from deckcheck.errors import DeckcheckError
 from deckcheck.formats import all_formats
 from deckcheck.report import Report
 
 from . import decks as reading
-from .app import error_response, render, request_json, state
+from .app import request_json
+from .deps import CatalogDep, CollectionsDep, PagesDep, SettingsDep
 from .security import check_csrf
 
 router = APIRouter()
@@ -43,11 +48,11 @@ class CheckInput:
         return bool(self.file_data) or bool(self.text.strip())
 
 
-class BadRequest(Exception):
+class BadRequest(DeckcheckError):
     """A malformed request (HTTP 400)."""
 
 
-async def read_input(request: Request) -> tuple[CheckInput, FormData | None]:
+async def read_input(request: Request, limit: int) -> tuple[CheckInput, FormData | None]:
     """The decklist and format of a form (multipart or urlencoded) or JSON request; BadRequest if malformed."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "application/json":
@@ -64,7 +69,6 @@ async def read_input(request: Request) -> tuple[CheckInput, FormData | None]:
     if kind not in ("multipart/form-data", "application/x-www-form-urlencoded"):
         raise BadRequest("send multipart/form-data (file or decklist, format) or application/json "
                          '({"decklist": "...", "format": "..."})')
-    limit = state(request).settings.upload_limit
     try:
         form = await request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=limit)
     except DeckcheckError:
@@ -106,28 +110,24 @@ def check_input(catalog, got: CheckInput, details: bool = False) -> list[Report]
     return reading.check_raws(raws, catalog, got.fmt, details)
 
 
-async def api_input(request: Request) -> CheckInput | JSONResponse:
-    """The decklist an API request sent, or the 400 response saying what is wrong with the request."""
-    try:
-        got, _form = await read_input(request)
-    except BadRequest as exc:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+async def api_input(request: Request, settings: SettingsDep) -> CheckInput:
+    """The decklist an API request sent (a dependency of the API routes); BadRequest saying what is wrong."""
+    got, _form = await read_input(request, settings.upload_limit)
     if not got.has_deck:
-        return JSONResponse({"error": "no decklist: send `decklist` (text) or `file`"}, status_code=400)
+        raise BadRequest("no decklist: send `decklist` (text) or `file`")
     return got
 
 
+ApiInput = Annotated[CheckInput, Depends(api_input)]
+
+
 @router.post("/api/check", tags=["api"], summary="Check a decklist: the report of `deckcheck check --json`")
-async def api_check(request: Request) -> Response:
+async def api_check(got: ApiInput, catalog: CatalogDep) -> Response:
     """`file` (any decklist form) or `decklist` (text), and `format`: 200 and the §3 report, whatever the verdict."""
-    got = await api_input(request)
-    if isinstance(got, JSONResponse):
-        return got
-    reports = await run_in_threadpool(check_input, state(request).catalog, got)
+    reports = await run_in_threadpool(check_input, catalog, got)
     if len(reports) != 1:
-        return JSONResponse({"error": f"the file holds {len(reports)} decks; send one deck at a time "
-                                      "(a registration workbook goes to `deckcheck tournament check`)"},
-                            status_code=400)
+        raise BadRequest(f"the file holds {len(reports)} decks; send one deck at a time "
+                         "(a registration workbook goes to `deckcheck tournament check`)")
     return JSONResponse(reports[0].as_dict())
 
 
@@ -144,36 +144,33 @@ def page_context(got: CheckInput, reports: list[Report] | None, **extra) -> dict
 
 
 @router.get("/", summary="The check page")
-def check_page(request: Request, deck: str | None = None) -> Response:
+def check_page(pages: PagesDep, collections: CollectionsDep, deck: str | None = None) -> Response:
     """The check form (empty, or holding a saved deck to edit)."""
     got = CheckInput()
     if deck is not None and DECK_ID.match(deck):
         try:
-            fmt, text, _entries = state(request).collections.deck(deck)
+            fmt, text, _entries = collections.deck(deck)
             got = CheckInput(text=text, fmt=fmt)
-        except DeckcheckError:
+        except DeckcheckError:  # an unknown deck: the empty form
             pass
-    return render(request, "check.html", page_context(got, None))
+    return pages("check.html", page_context(got, None))
 
 
 @router.post("/check", summary="Check a decklist and show the report (the page's form)")
-async def check_submit(request: Request) -> Response:
+async def check_submit(request: Request, settings: SettingsDep, catalog: CatalogDep, pages: PagesDep) -> Response:
     """The form posted: the page with its report (for htmx, the report fragment or the whole checker)."""
-    try:
-        got, form = await read_input(request)
-    except BadRequest as exc:
-        return error_response(request, 400, str(exc))
+    got, form = await read_input(request, settings.upload_limit)
     fix = form.get("fix") if form is not None else None
     if isinstance(fix, str) and fix:
         got.text = apply_fix(got.text, fix)
-    reports = await run_in_threadpool(check_input, state(request).catalog, got, True) if got.has_deck else []
+    reports = await run_in_threadpool(check_input, catalog, got, True) if got.has_deck else []
     if got.file_data is not None and reading.is_text_upload(got.file_label):
         got.text = got.file_data.decode("utf-8-sig", errors="replace")  # an uploaded text lands in the box
     context = page_context(got, reports)
     if request.headers.get("HX-Request") == "true":
         target = request.headers.get("HX-Target", "")
-        return render(request, "_checker.html" if target == "checker" else "_reports.html", context)
-    return render(request, "check.html", context)
+        return pages("_checker.html" if target == "checker" else "_reports.html", context)
+    return pages("check.html", context)
 
 
 def apply_fix(text: str, fix: str) -> str:
@@ -210,70 +207,65 @@ def name_written(line: str) -> str:
 
 
 @router.post("/decks", summary="Save a decklist under a short link")
-async def save_deck(request: Request) -> Response:
+async def save_deck(request: Request, settings: SettingsDep, catalog: CatalogDep, collections: CollectionsDep,
+                    pages: PagesDep) -> Response:
     """Keep the decklist (it must resolve) and go to its short link /decks/{id}."""
-    try:
-        got, form = await read_input(request)
-    except BadRequest as exc:
-        return error_response(request, 400, str(exc))
+    got, form = await read_input(request, settings.upload_limit)
     check_csrf(request, form)
     if not got.text.strip() and got.file_data is not None and reading.is_text_upload(got.file_label):
         got.text = got.file_data.decode("utf-8-sig", errors="replace")  # a text file chosen, then Save pressed
     if not got.text.strip():
         message = ("a saved deck is decklist text: check the file, then save the text it puts in the box"
                    if got.file_data else "there is no decklist text to save")
-        return error_response(request, 400, message)
+        raise BadRequest(message)
     deck_id = secrets.token_urlsafe(6)
     try:
-        await run_in_threadpool(_save, state(request), deck_id, got)
+        await run_in_threadpool(_save, catalog, collections, deck_id, got)
     except DeckcheckError as exc:  # the check page again, the text and its report kept, with why it was not saved
         got.file_data = got.file_label = None
-        reports = await run_in_threadpool(check_input, state(request).catalog, got, True)
-        return render(request, "check.html", page_context(got, reports, save_error=str(exc)), status_code=400)
+        reports = await run_in_threadpool(check_input, catalog, got, True)
+        return pages("check.html", page_context(got, reports, save_error=str(exc)), status_code=400)
     return RedirectResponse(f"/decks/{deck_id}", status_code=303)
 
 
-def _save(app_state, deck_id: str, got: CheckInput) -> None:
+def _save(catalog: Catalog, collections: Collections, deck_id: str, got: CheckInput) -> None:
     from deckcheck.check import choose_format
     from deckcheck.decks import build_deck
     raw = reading.read_text(got.text, deck_id)[0]
     fmt = choose_format(raw, got.fmt)
-    deck, problems = build_deck(raw, app_state.catalog.index(fmt), fmt)
+    deck, problems = build_deck(raw, catalog.index(fmt), fmt)
     if problems or raw.problems:
         raise DeckcheckError("the decklist has input errors; fix them before saving")
     entries = [(e.card, e.section, e.quantity) for e in deck.entries]
-    app_state.collections.save_deck(deck_id, fmt.name, got.text, entries)
+    collections.save_deck(deck_id, fmt.name, got.text, entries)
 
 
-def saved_deck_data(app_state, deck_id: str) -> tuple[CheckInput, Report] | None:
-    """A saved deck's text and format, and its report checked now against the current cards (None: no such deck)."""
+def saved_deck_data(catalog: Catalog, collections: Collections, deck_id: str,
+                    missing: str = "no saved deck has that id") -> tuple[CheckInput, Report]:
+    """A saved deck's text and format, and its report checked now against the current cards; NoSavedDeckError
+    (404) saying `missing` when no deck has that id."""
+    from deckcheck.statsapi import NoSavedDeckError
     if not DECK_ID.match(deck_id):
-        return None
+        raise NoSavedDeckError(deck_id, missing)
     try:
-        fmt, text, _entries = app_state.collections.deck(deck_id)
+        fmt, text, _entries = collections.deck(deck_id)
     except DeckcheckError:
-        return None
+        raise NoSavedDeckError(deck_id, missing) from None
     got = CheckInput(text=text, fmt=fmt)
-    report = check_input(app_state.catalog, got, details=True)[0]
+    report = check_input(catalog, got, details=True)[0]
     report.deck = f"/decks/{deck_id}"
     return got, report
 
 
 @router.get("/api/decks/{deck_id}", tags=["api"], summary="A saved deck and its report")
-def api_saved_deck(request: Request, deck_id: str) -> Response:
+def api_saved_deck(catalog: CatalogDep, collections: CollectionsDep, deck_id: str) -> Response:
     """{"id", "format", "decklist", "report": the §3 report, checked now} (404 if no deck has that id)."""
-    found = saved_deck_data(state(request), deck_id)
-    if found is None:
-        return JSONResponse({"error": "no saved deck has that id"}, status_code=404)
-    got, report = found
+    got, report = saved_deck_data(catalog, collections, deck_id)
     return JSONResponse({"id": deck_id, "format": got.fmt, "decklist": got.text, "report": report.as_dict()})
 
 
 @router.get("/decks/{deck_id}", summary="A saved deck and its report")
-def saved_deck(request: Request, deck_id: str) -> Response:
+def saved_deck(catalog: CatalogDep, collections: CollectionsDep, pages: PagesDep, deck_id: str) -> Response:
     """The saved deck's text and its report, checked now against the current cards."""
-    found = saved_deck_data(state(request), deck_id)
-    if found is None:
-        return error_response(request, 404, "no saved deck has that link")
-    got, report = found
-    return render(request, "deck.html", page_context(got, [report], deck_id=deck_id))
+    got, report = saved_deck_data(catalog, collections, deck_id, "no saved deck has that link")
+    return pages("deck.html", page_context(got, [report], deck_id=deck_id))

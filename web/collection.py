@@ -17,14 +17,16 @@ from pathlib import Path, PurePath
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, RedirectResponse, Response
 from starlette.background import BackgroundTask
+from starlette.exceptions import HTTPException
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
+from deckcheck.db.collections import Collections
 from deckcheck.collection import Holding, missing, money, parse_price, value
 from deckcheck.errors import DeckcheckError
 from deckcheck.text import normalize
 
-from .app import error_response, render, state
+from .deps import CollectionsDep, Deckcheck, PagesDep, ServerDep, SettingsDep
 from .security import check_csrf
 
 router = APIRouter()
@@ -75,13 +77,13 @@ def entry_json(h: Holding) -> dict:
     return out
 
 
-def collection_data(app_state, name: str, entry_filter: EntryFilter, limit: int = PAGE_MAX) -> dict:
+def collection_data(collections: Collections, name: str, entry_filter: EntryFilter, limit: int = PAGE_MAX) -> dict:
     """The collection's entries passing the filter (at most `limit`) and the totals over all that pass.
 
     Value is counted per currency, as `collection stats` counts it (amounts in different currencies are
     never added up): `value_by_currency`, and `value`, the one total when every priced entry shares a currency.
     """
-    holdings = [h for h in app_state.collections.holdings(name) if entry_filter.matches(h)]
+    holdings = [h for h in collections.holdings(name) if entry_filter.matches(h)]
     worth, unpriced = value(holdings)
     priced = sum(1 for h in holdings if h.quantity) - unpriced  # value() counts the held entries without a price
     totals = {"entries": len(holdings), "copies": sum(h.quantity for h in holdings),
@@ -90,22 +92,21 @@ def collection_data(app_state, name: str, entry_filter: EntryFilter, limit: int 
               "value": round(float(next(iter(worth.values()))), 2) if len(worth) == 1 else None,
               "value_by_currency": {cur: round(float(amount), 2) for cur, amount in sorted(worth.items())},
               "value_text": money(worth), "priced_entries": priced, "unpriced_entries": unpriced}
-    return {"collection": name, "collections": app_state.collections.names(), "totals": totals,
+    return {"collection": name, "collections": collections.names(), "totals": totals,
             "entries": [entry_json(h) for h in holdings[:limit]]}
 
 
-def saved_decks_missing(app_state, name: str):
+def saved_decks_missing(collections: Collections, name: str):
     """deckcheck.collection.missing for every saved deck against the collection."""
-    collections = app_state.collections
     decks = {deck: [(card, q) for card, _section, q in collections.deck(deck)[2]]
              for deck, _fmt, _saved, _n in collections.decks()}
     return missing(decks, collections.holdings(name))
 
 
-def needs_data(app_state, name: str) -> dict:
+def needs_data(collections: Collections, name: str) -> dict:
     """What the saved decks still need from the collection: the object of `collection missing --json` for every
     saved deck, each row with the card's id too (for a link), and `short`, the copies short in all."""
-    result = saved_decks_missing(app_state, name)
+    result = saved_decks_missing(collections, name)
     data = result.as_dict(name)
     for needs, rows in [(result.together, data["together"])] + [(result.per_deck[k], data["decks"][k])
                                                                   for k in result.per_deck]:
@@ -123,35 +124,35 @@ def _name(collection: str) -> str:
 
 
 @router.get("/api/collection", tags=["api"], summary="A collection's entries and totals")
-def api_collection(request: Request, collection: str = Query("main", max_length=NAME_MAX),
+def api_collection(collections: CollectionsDep, collection: str = Query("main", max_length=NAME_MAX),
                    q: str = Query("", max_length=200), set_: str = Query("", alias="set", max_length=100),
                    condition: str = Query(""), foil: str = Query(""),
                    limit: int = Query(PAGE_MAX, ge=1, le=100_000)) -> dict:
     """{"collection", "collections", "totals": {...}, "entries": [collection sheet rows]}."""
-    return collection_data(state(request), _name(collection), EntryFilter(q, set_, condition, foil), limit)
+    return collection_data(collections, _name(collection), EntryFilter(q, set_, condition, foil), limit)
 
 
 @router.get("/api/collection/missing", tags=["api"], summary="What the saved decks still need")
-def api_missing(request: Request, collection: str = Query("main", max_length=NAME_MAX)) -> dict:
+def api_missing(collections: CollectionsDep, collection: str = Query("main", max_length=NAME_MAX)) -> dict:
     """Per saved deck and all together: cards needed, owned and short (as `collection missing --json`)."""
-    return needs_data(state(request), _name(collection))
+    return needs_data(collections, _name(collection))
 
 
 @router.get("/collection", summary="The collection page")
-def collection_page(request: Request, collection: str = Query("main", max_length=NAME_MAX),
-                    q: str = Query("", max_length=200), set_: str = Query("", alias="set", max_length=100),
+def collection_page(request: Request, collections: CollectionsDep, pages: PagesDep,
+                    collection: str = Query("main", max_length=NAME_MAX), q: str = Query("", max_length=200),
+                    set_: str = Query("", alias="set", max_length=100),
                     condition: str = Query(""), foil: str = Query(""), imported: str = "") -> Response:
     """Entries with filters and totals, the import form, exports, and what the saved decks need."""
-    app_state = state(request)
     name = _name(collection)
     entry_filter = EntryFilter(q, set_, condition, foil)
-    data = collection_data(app_state, name, entry_filter)
-    context = {**data, "filter": entry_filter, "needs": needs_data(app_state, name), "conditions": CONDITIONS,
+    data = collection_data(collections, name, entry_filter)
+    context = {**data, "filter": entry_filter, "needs": needs_data(collections, name), "conditions": CONDITIONS,
                "sets": sorted({e["set"] for e in data["entries"] if e["set"]}), "imported": imported[:200],
                "page_max": PAGE_MAX}
     if request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == "entries":
-        return render(request, "_entries.html", context)
-    return render(request, "collection.html", context)
+        return pages("_entries.html", context)
+    return pages("collection.html", context)
 
 
 # -- import: preview, then confirm ------------------------------------------------------------------
@@ -187,9 +188,9 @@ def pending_path(token: str) -> Path | None:
     return None
 
 
-def run_import(app_state, path: Path, collection: str, mode: str, skip_bad: bool, dry_run: bool) -> dict:
+def run_import(srv: Deckcheck, path: Path, collection: str, mode: str, skip_bad: bool, dry_run: bool) -> dict:
     """Import (or, dry, preview) a kept sheet: layout, rows, every change (up to PREVIEW_MAX), bad rows."""
-    layout, changes, problems, rows = app_state.library.import_sheet(path, collection, mode, dry_run, skip_bad,
+    layout, changes, problems, rows = srv.library.import_sheet(path, collection, mode, dry_run, skip_bad,
                                                                       sample=PREVIEW_MAX)
     return {"layout": layout, "rows": rows, "problems": [p.as_dict() for p in problems],
             "changes": {name: {"added": c.added, "updated": c.updated, "removed": c.removed,
@@ -203,57 +204,59 @@ def _sheet_error(exc: DeckcheckError, label: str, path: Path) -> str:
 
 
 @router.post("/collection/import", summary="Preview a collection import (nothing changes yet)")
-async def import_preview(request: Request) -> Response:
+async def import_preview(request: Request, srv: ServerDep, settings: SettingsDep, pages: PagesDep) -> Response:
     """Read the uploaded sheet, show every change it would make and every bad row, and ask to confirm."""
-    form = await request.form(max_files=1, max_fields=20, max_part_size=state(request).settings.upload_limit)
+    form = await request.form(max_files=1, max_fields=20, max_part_size=settings.upload_limit)
     check_csrf(request, form)
     upload = form.get("file")
     if not isinstance(upload, UploadFile) or not upload.filename:
-        return error_response(request, 400, "choose a collection sheet (.csv or .xlsx) to import")
+        raise DeckcheckError("choose a collection sheet (.csv or .xlsx) to import")
     label = "".join(c for c in upload.filename if c.isprintable())[:200]
     suffix = PurePath(label).suffix.lower()
     if suffix not in SHEET_SUFFIXES:
-        return error_response(request, 400, f"{label!r}: a collection sheet is .csv or .xlsx")
-    mode = str(form.get("mode") or "merge")
-    if mode not in ("merge", "replace"):
-        return error_response(request, 400, "mode is merge or replace")
+        raise DeckcheckError(f"{label!r}: a collection sheet is .csv or .xlsx")
+    mode = _mode(form.get("mode"))
     collection = _name(str(form.get("collection") or "main"))
     skip_bad = form.get("skip_bad") == "yes"
     token = keep_pending(await upload.read(), suffix)
     path = pending_path(token)
     assert path is not None
     try:
-        preview = await run_in_threadpool(run_import, state(request), path, collection, mode, True, True)
-    except DeckcheckError as exc:
+        preview = await run_in_threadpool(run_import, srv, path, collection, mode, True, True)
+    except DeckcheckError as exc:  # said with the name the user gave the file, not the kept copy's
         path.unlink(missing_ok=True)
-        return error_response(request, 400, _sheet_error(exc, label, path))
-    return render(request, "import_preview.html", {**preview, "token": token, "label": label, "mode": mode,
-                                                   "collection": collection, "skip_bad": skip_bad,
-                                                   "preview_max": PREVIEW_MAX})
+        raise DeckcheckError(_sheet_error(exc, label, path)) from None
+    return pages("import_preview.html", {**preview, "token": token, "label": label, "mode": mode,
+                                         "collection": collection, "skip_bad": skip_bad, "preview_max": PREVIEW_MAX})
 
 
 @router.post("/collection/import/confirm", summary="Carry out a previewed collection import")
-async def import_confirm(request: Request) -> Response:
+async def import_confirm(request: Request, srv: ServerDep) -> Response:
     """Import the previewed sheet for real (all rows or none, or the good rows with skip_bad)."""
     form = await request.form(max_files=0, max_fields=20)
     check_csrf(request, form)
     path = pending_path(str(form.get("token") or ""))
     if path is None:
-        return error_response(request, 400, "that preview has expired; upload the sheet again")
-    mode = str(form.get("mode") or "merge")
-    if mode not in ("merge", "replace"):
-        return error_response(request, 400, "mode is merge or replace")
+        raise DeckcheckError("that preview has expired; upload the sheet again")
+    mode = _mode(form.get("mode"))
     collection = _name(str(form.get("collection") or "main"))
     try:
-        result = await run_in_threadpool(run_import, state(request), path, collection, mode,
+        result = await run_in_threadpool(run_import, srv, path, collection, mode,
                                          form.get("skip_bad") == "yes", False)
     except DeckcheckError as exc:
-        return error_response(request, 400, _sheet_error(exc, "the sheet", path))
+        raise DeckcheckError(_sheet_error(exc, "the sheet", path)) from None
     finally:
         path.unlink(missing_ok=True)
     done = sum(c["added"] + c["updated"] + c["removed"] for c in result["changes"].values())
     target = next(iter(result["changes"]), collection)
     return RedirectResponse(f"/collection?{_query(collection=target, imported=str(done))}", status_code=303)
+
+
+def _mode(value: object) -> str:
+    mode = str(value or "merge")
+    if mode not in ("merge", "replace"):
+        raise DeckcheckError("mode is merge or replace")
+    return mode
 
 
 def _query(**params: str) -> str:
@@ -273,22 +276,22 @@ def _download(write, filename: str) -> FileResponse:
 
 
 @router.get("/collection/export.{kind}", summary="Download the collection as CSV or XLSX")
-def export(request: Request, kind: str, collection: str = Query("main", max_length=NAME_MAX),
+def export(collections: CollectionsDep, kind: str, collection: str = Query("main", max_length=NAME_MAX),
            all_collections: bool = Query(False, alias="all")) -> Response:
     """The collection sheet (§4, with card_id) of one collection, or of all (`all=true`)."""
     if kind not in ("csv", "xlsx"):
-        return error_response(request, 404, "exports are .csv or .xlsx")
+        raise HTTPException(404, "exports are .csv or .xlsx")
     from deckcheck.importers.collection import write_collection
     name = _name(collection)
-    holdings = state(request).collections.holdings(None if all_collections else name)
+    holdings = collections.holdings(None if all_collections else name)
     filename = f"{'collections' if all_collections else 'collection'}.{kind}"
     return _download(lambda path: write_collection(path, holdings, by_collection=all_collections), filename)
 
 
 @router.get("/collection/wants.csv", summary="Download the want list of what the saved decks need")
-def want_list(request: Request, collection: str = Query("main", max_length=NAME_MAX)) -> Response:
+def want_list(collections: CollectionsDep, collection: str = Query("main", max_length=NAME_MAX)) -> Response:
     """A collection sheet of want quantities that `collection import` (or this page's import) reads back."""
     from deckcheck.importers.collection import write_collection
-    result = saved_decks_missing(state(request), _name(collection))
+    result = saved_decks_missing(collections, _name(collection))
     wants = [Holding(n.card, want_quantity=n.short, quantity=0) for n in result.together]
     return _download(lambda path: write_collection(path, wants), "want-list.csv")

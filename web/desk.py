@@ -8,7 +8,6 @@ to a URL without it. Deck ids are random: a player's report link is theirs alone
 from __future__ import annotations
 
 import logging
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -18,12 +17,13 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from deckcheck.db.desk import MAX_DECKLIST_BYTES, PASTED, REPORT_KINDS, Decklist, Desk, RateLimit
+from deckcheck.db.desk import MAX_DECKLIST_BYTES, PASTED, REPORT_KINDS, Decklist, Desk
 from deckcheck.desk import DeskError, Event, NotAuthorised, TooLarge, parse_deadline, text_field
 from deckcheck.errors import DeckcheckError
 
 from . import decks as reading
-from .app import render, request_json, state
+from .app import request_json
+from .deps import DeskDep, Pages, PagesDep
 from .security import check_csrf
 
 COOKIE = "deckcheck_desk"
@@ -31,9 +31,7 @@ POLL_SECONDS = 3
 VERDICTS = ("legal", "NOT LEGAL", "unreadable")
 MEDIA = {"xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
          "csv": "text/csv; charset=utf-8", "json": "application/json"}
-SECURITY_HEADERS = {"Cache-Control": "no-store"}  # the app adds Referrer-Policy: same-origin
-
-RATE_ENV = "DECKCHECK_DESK_RATE"  # submissions per address: "N/SECONDS" (default 60/60), "0" for no limit
+SECURITY_HEADERS = {"Cache-Control": "no-store"}  # the app adds Referrer-Policy: same-origin; errors carry it too
 
 router = APIRouter()
 NAV = [("Tournament desk", "/desk")]
@@ -41,43 +39,9 @@ TEMPLATES = str(Path(__file__).resolve().parent / "templates")
 
 
 # -- helpers ------------------------------------------------------------------------------------
-def rate_limit(request: Request) -> RateLimit:
-    """The server's submission rate limit: app.state.desk_rate_limit, else $DECKCHECK_DESK_RATE, else 60/60."""
-    limit = getattr(request.app.state, "desk_rate_limit", None)
-    if limit is None:
-        limit = request.app.state.desk_rate_limit = configured_rate_limit()
-    return limit
-
-
-def configured_rate_limit() -> RateLimit:
-    """The rate limit $DECKCHECK_DESK_RATE asks for (60/60 when unset); DeskError when it is not N/SECONDS."""
-    try:
-        return RateLimit.parse(os.environ.get(RATE_ENV) or "60/60")
-    except DeskError as exc:
-        raise DeskError(f"${RATE_ENV}: {exc}") from None
-
-
-def desk_of(request: Request) -> Desk:
-    """The desk on the app's database and card catalogue (a light object: made per request)."""
-    return Desk(catalog=state(request).catalog, rate_limit=rate_limit(request))
-
-
-def page(request: Request, name: str, context: dict, status: int = 200) -> HTMLResponse:
+def page(pages: Pages, name: str, context: dict, status: int = 200) -> HTMLResponse:
     """A desk page, never cached (it holds a player's deck or the organiser's table)."""
-    response = render(request, f"desk/{name}", context, status)
-    response.headers.update(SECURITY_HEADERS)
-    return response
-
-
-def error_json(exc: DeckcheckError) -> JSONResponse:
-    """{"error": message} with the status the exception stands for (400 for any other input error)."""
-    return JSONResponse({"error": str(exc)}, status_code=getattr(exc, "status", 400), headers=SECURITY_HEADERS)
-
-
-def error_page(request: Request, exc: DeckcheckError) -> HTMLResponse:
-    """The same refusal as a page: one sentence, the right status."""
-    status = getattr(exc, "status", 400)
-    response = render(request, "error.html", {"status": status, "message": str(exc)}, status)
+    response = pages(f"desk/{name}", context, status)
     response.headers.update(SECURITY_HEADERS)
     return response
 
@@ -188,110 +152,84 @@ def event_json(event: Event) -> dict:
             "closed": event.closed_at is not None, "open": event.is_open()}
 
 
-def organiser(request: Request, event_id: str) -> Event:
+def organiser(request: Request, desk: Desk, event_id: str) -> Event:
     """The event of an organiser page, by the event's cookie (401 without, 403 when wrong)."""
     token = request.cookies.get(COOKIE)
     if not token:
         raise NotAuthorised("this page is the organiser's: open the organiser link (the one ending in ?token=...)")
-    return desk_of(request).authorise(event_id, token)
+    return desk.authorise(event_id, token)
 
 
 # -- JSON API -----------------------------------------------------------------------------------
+# Refusals are raised (DeskError and its kinds); the app's exception handler answers each with its status.
+def api_json(data: Any, status: int = 200) -> JSONResponse:
+    """A desk API answer, never cached."""
+    return JSONResponse(data, status_code=status, headers=SECURITY_HEADERS)
+
+
 @router.post("/api/events", status_code=201, tags=["api"], summary="Tournament desk: create an event")
-async def api_create_event(request: Request):
+async def api_create_event(request: Request, desk: DeskDep):
     """Create an event: {"name", "format", "deadline"?, "expected"?} -> id, organiser token and links."""
-    try:
-        data = await json_body(request, '{"name": ..., "format": ...}')
-        deadline = parse_deadline(data.get("deadline"))
-        event, token = await run_in_threadpool(desk_of(request).create_event, data.get("name"),
-                                               text_field(data.get("format"), "format"), deadline,
-                                               data.get("expected"))
-    except DeckcheckError as exc:
-        return error_json(exc)
-    return JSONResponse({"id": event.id, "organiser_token": token, **links(request, event, token)}, status_code=201,
-                        headers=SECURITY_HEADERS)
+    data = await json_body(request, '{"name": ..., "format": ...}')
+    deadline = parse_deadline(data.get("deadline"))
+    event, token = await run_in_threadpool(desk.create_event, data.get("name"),
+                                           text_field(data.get("format"), "format"), deadline, data.get("expected"))
+    return api_json({"id": event.id, "organiser_token": token, **links(request, event, token)}, 201)
 
 
 @router.get("/api/events/{event_id}", tags=["api"], summary="Tournament desk: an event's public facts")
-def api_event(request: Request, event_id: str):
+def api_event(desk: DeskDep, event_id: str):
     """The public facts of an event (name, format, deadline, open)."""
-    try:
-        return event_json(desk_of(request).event(event_id))
-    except DeckcheckError as exc:
-        return error_json(exc)
+    return event_json(desk.event(event_id))
 
 
 @router.post("/api/events/{event_id}/decks", status_code=201, tags=["api"],
              summary="Tournament desk: submit a player's deck")
-async def api_submit(request: Request, event_id: str):
+async def api_submit(request: Request, desk: DeskDep, event_id: str):
     """Submit a player's deck (form or JSON: player, and file or decklist) -> 201 and its report."""
-    desk = desk_of(request)
-    try:
-        event = await run_in_threadpool(desk.event, event_id)
-        fields, decklist, source = await read_submission(request, event)
-        submission = await run_in_threadpool(desk.submit_deck, event_id, fields.get("player"), decklist, source,
-                                             address(request))
-    except DeckcheckError as exc:
-        return error_json(exc)
-    return JSONResponse(submission_json(request, submission), status_code=201, headers=SECURITY_HEADERS)
+    event = await run_in_threadpool(desk.event, event_id)
+    fields, decklist, source = await read_submission(request, event)
+    submission = await run_in_threadpool(desk.submit_deck, event_id, fields.get("player"), decklist, source,
+                                         address(request))
+    return api_json(submission_json(request, submission), 201)
 
 
 @router.get("/api/events/{event_id}/decks", tags=["api"], summary="Tournament desk: every player's deck (organiser)")
-def api_decks(request: Request, event_id: str):
+def api_decks(request: Request, desk: DeskDep, event_id: str):
     """Every player's current deck with its report (organiser only)."""
-    desk = desk_of(request)
-    try:
-        desk.authorise(event_id, bearer(request))
-        return JSONResponse([submission_json(request, s) for s in desk.list_submissions(event_id)],
-                            headers=SECURITY_HEADERS)
-    except DeckcheckError as exc:
-        return error_json(exc)
+    desk.authorise(event_id, bearer(request))
+    return api_json([submission_json(request, s) for s in desk.list_submissions(event_id)])
 
 
 @router.get("/api/events/{event_id}/decks/{deck_id}", tags=["api"], summary="Tournament desk: one submitted deck")
-def api_deck(request: Request, event_id: str, deck_id: str):
+def api_deck(request: Request, desk: DeskDep, event_id: str, deck_id: str):
     """One submitted deck by its random id (the player's own link)."""
-    try:
-        return JSONResponse(submission_json(request, desk_of(request).submission(event_id, deck_id)),
-                            headers=SECURITY_HEADERS)
-    except DeckcheckError as exc:
-        return error_json(exc)
+    return api_json(submission_json(request, desk.submission(event_id, deck_id)))
 
 
 @router.get("/api/events/{event_id}/diff", tags=["api"],
             summary="Tournament desk: two submitted decks compared (organiser)")
-def api_diff(request: Request, event_id: str, a: str, b: str, hand: int | None = None, exertion: int | None = None):
+def api_diff(request: Request, desk: DeskDep, event_id: str, a: str, b: str, hand: int | None = None,
+             exertion: int | None = None):
     """Deck `a` (before) against deck `b` (after), both submissions of this event: the object of
     `deckcheck diff --json` (organiser only); 400 naming the lines when a decklist has lines that do not resolve."""
-    desk = desk_of(request)
-    try:
-        desk.authorise(event_id, bearer(request))
-        return JSONResponse(desk.compare(event_id, a, b, hand, exertion).as_dict(), headers=SECURITY_HEADERS)
-    except DeckcheckError as exc:
-        return error_json(exc)
+    desk.authorise(event_id, bearer(request))
+    return api_json(desk.compare(event_id, a, b, hand, exertion).as_dict())
 
 
 @router.get("/api/events/{event_id}/report.{kind}", tags=["api"],
             summary="Tournament desk: report.xlsx, .csv or .json (organiser)")
-def api_report(request: Request, event_id: str, kind: str):
+def api_report(request: Request, desk: DeskDep, event_id: str, kind: str):
     """report.xlsx, .csv or .json: what `deckcheck tournament check --out` writes (organiser only)."""
-    desk = desk_of(request)
-    try:
-        desk.authorise(event_id, bearer(request))
-        return report_response(desk, event_id, kind)
-    except DeckcheckError as exc:
-        return error_json(exc)
+    desk.authorise(event_id, bearer(request))
+    return report_response(desk, event_id, kind)
 
 
 @router.post("/api/events/{event_id}/close", tags=["api"], summary="Tournament desk: close the event (organiser)")
-def api_close(request: Request, event_id: str):
+def api_close(request: Request, desk: DeskDep, event_id: str):
     """Close the event (organiser only): later submissions get 409."""
-    desk = desk_of(request)
-    try:
-        desk.authorise(event_id, bearer(request))
-        return JSONResponse(event_json(desk.close_event(event_id)), headers=SECURITY_HEADERS)
-    except DeckcheckError as exc:
-        return error_json(exc)
+    desk.authorise(event_id, bearer(request))
+    return api_json(event_json(desk.close_event(event_id)))
 
 
 def report_response(desk: Desk, event_id: str, kind: str) -> Response:
@@ -303,14 +241,14 @@ def report_response(desk: Desk, event_id: str, kind: str) -> Response:
 
 # -- pages: creating an event -------------------------------------------------------------------
 @router.get("/desk", response_class=HTMLResponse)
-def new_event_page(request: Request):
+def new_event_page(pages: PagesDep):
     """The form that creates an event."""
     from deckcheck.formats import all_formats
-    return page(request, "new.html", {"formats": all_formats(), "values": {}})
+    return page(pages, "new.html", {"formats": all_formats(), "values": {}})
 
 
 @router.post("/desk", response_class=HTMLResponse)
-async def create_event_page(request: Request):
+async def create_event_page(request: Request, desk: DeskDep, pages: PagesDep):
     """Create an event and show its two links and the QR code (the organiser link only this once)."""
     from deckcheck.formats import all_formats
     form = await request.form(max_files=0, max_fields=20)
@@ -322,22 +260,19 @@ async def create_event_page(request: Request):
         offset = values.get("tz_offset", "").strip()
         minutes = int(offset) if re.fullmatch(r"-?[0-9]{1,3}", offset) else 0
         deadline = parse_deadline(values.get("deadline"), minutes)
-        event, token = await run_in_threadpool(desk_of(request).create_event, values.get("name", ""),
+        event, token = await run_in_threadpool(desk.create_event, values.get("name", ""),
                                                values.get("format", ""), deadline, values.get("expected", ""))
-    except (DeckcheckError, ValueError) as exc:
-        return page(request, "new.html", {"formats": all_formats(), "values": values, "error": str(exc)}, 400)
+    except ValueError as exc:  # a DeckcheckError, or a deadline past what datetime holds: the form again
+        return page(pages, "new.html", {"formats": all_formats(), "values": values, "error": str(exc)}, 400)
     urls = links(request, event, token)
-    return page(request, "created.html", {"event": event, "urls": urls, "qr": qr_svg(urls["submit_url"]),
-                                          "loopback": only_this_machine(request)}, 201)
+    return page(pages, "created.html", {"event": event, "urls": urls, "qr": qr_svg(urls["submit_url"]),
+                                        "loopback": only_this_machine(request)}, 201)
 
 
 @router.get("/desk/{event_id}/qr.svg")
-def qr_code(request: Request, event_id: str):
+def qr_code(request: Request, desk: DeskDep, event_id: str):
     """The player link of an event as a QR code (SVG), to print or show at the venue."""
-    try:
-        event = desk_of(request).event(event_id)
-    except DeckcheckError as exc:
-        return error_json(exc)
+    event = desk.event(event_id)
     import io
 
     import segno
@@ -348,35 +283,29 @@ def qr_code(request: Request, event_id: str):
 
 # -- pages: players -----------------------------------------------------------------------------
 @router.get("/desk/{event_id}", response_class=HTMLResponse)
-def player_page(request: Request, event_id: str):
+def player_page(desk: DeskDep, pages: PagesDep, event_id: str):
     """The player link: name, decklist (paste or file), submit."""
-    try:
-        event = desk_of(request).event(event_id)
-    except DeckcheckError as exc:
-        return error_page(request, exc)
-    return page(request, "player.html", {"event": event, "values": {}, "limit_kb": MAX_DECKLIST_BYTES // 1024})
+    event = desk.event(event_id)
+    return page(pages, "player.html", {"event": event, "values": {}, "limit_kb": MAX_DECKLIST_BYTES // 1024})
 
 
 @router.post("/desk/{event_id}", response_class=HTMLResponse)
-async def player_submit(request: Request, event_id: str):
+async def player_submit(request: Request, desk: DeskDep, pages: PagesDep, event_id: str):
     """Check and store the player's deck, then show its report at once (201), or why not (409, 429, 413...)."""
-    desk = desk_of(request)
-    try:
-        event = await run_in_threadpool(desk.event, event_id)
-    except DeckcheckError as exc:
-        return error_page(request, exc)
+    from .errors import status_of
+    event = await run_in_threadpool(desk.event, event_id)
     fields: dict[str, Any] = {}
     try:
         fields, decklist, source = await read_submission(request, event)
         check_csrf(request, FormData(fields))
         submission = await run_in_threadpool(desk.submit_deck, event_id, fields.get("player"), decklist, source,
                                              address(request))
-    except DeckcheckError as exc:
-        return page(request, "player.html", {"event": desk.event(event_id), "values": fields, "error": str(exc),
-                                             "limit_kb": MAX_DECKLIST_BYTES // 1024}, getattr(exc, "status", 400))
-    return page(request, "submitted.html", {"event": event, "submission": submission, "just_sent": True,
-                                            "fixes": suggested_fixes(submission),
-                                            "limit_kb": MAX_DECKLIST_BYTES // 1024}, 201)
+    except DeckcheckError as exc:  # the form again, as filled in, saying why it was refused
+        return page(pages, "player.html", {"event": desk.event(event_id), "values": fields, "error": str(exc),
+                                           "limit_kb": MAX_DECKLIST_BYTES // 1024}, status_of(exc))
+    return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": True,
+                                          "fixes": suggested_fixes(submission),
+                                          "limit_kb": MAX_DECKLIST_BYTES // 1024}, 201)
 
 
 def suggested_fixes(submission) -> list[dict[str, Any]]:
@@ -400,42 +329,32 @@ def suggested_fixes(submission) -> list[dict[str, Any]]:
 
 
 @router.get("/desk/{event_id}/decks/{deck_id}", response_class=HTMLResponse)
-def player_deck(request: Request, event_id: str, deck_id: str):
+def player_deck(desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str):
     """A player's private link: their deck's report, and the form to fix and resubmit it."""
-    desk = desk_of(request)
-    try:
-        event = desk.event(event_id)
-        submission = desk.submission(event_id, deck_id)
-    except DeckcheckError as exc:
-        return error_page(request, exc)
-    return page(request, "submitted.html", {"event": event, "submission": submission, "just_sent": False,
-                                            "fixes": suggested_fixes(submission),
-                                            "limit_kb": MAX_DECKLIST_BYTES // 1024})
+    event = desk.event(event_id)
+    submission = desk.submission(event_id, deck_id)
+    return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": False,
+                                          "fixes": suggested_fixes(submission),
+                                          "limit_kb": MAX_DECKLIST_BYTES // 1024})
 
 
 # -- pages: the organiser -----------------------------------------------------------------------
 @router.get("/desk/{event_id}/admin", response_class=HTMLResponse)
-def dashboard(request: Request, event_id: str, token: str | None = None, verdict: str = "", q: str = ""):
+def dashboard(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, token: str | None = None,
+              verdict: str = "", q: str = ""):
     """The organiser's live table. The link's ?token= becomes a cookie for this event, then leaves the URL."""
-    desk = desk_of(request)
     if token is not None:
-        try:
-            desk.authorise(event_id, token)
-        except DeckcheckError as exc:
-            return error_page(request, exc)
+        desk.authorise(event_id, token)
         response = RedirectResponse(f"/desk/{event_id}/admin", status_code=303, headers=SECURITY_HEADERS)
         response.set_cookie(COOKIE, token, path=f"/desk/{event_id}", httponly=True, samesite="lax",
                             secure=request.url.scheme == "https")
         return response
-    try:
-        event = organiser(request, event_id)
-    except DeckcheckError as exc:
-        return error_page(request, exc)
-    return page(request, "dashboard.html", dashboard_context(request, desk, event, verdict, q)
+    event = organiser(request, desk, event_id)
+    return page(pages, "dashboard.html", dashboard_context(desk, event, verdict, q)
                 | {"urls": links(request, event), "loopback": only_this_machine(request)})
 
 
-def dashboard_context(request: Request, desk: Desk, event: Event, verdict: str, q: str) -> dict:
+def dashboard_context(desk: Desk, event: Event, verdict: str, q: str) -> dict:
     """What the table shows: the rows as filtered, totals by verdict, missing expected players."""
     every = desk.rows(event.id)
     chosen = tuple(v for v in VERDICTS if v == verdict)
@@ -447,87 +366,63 @@ def dashboard_context(request: Request, desk: Desk, event: Event, verdict: str, 
 
 
 @router.get("/desk/{event_id}/admin/table", response_class=HTMLResponse)
-def dashboard_table(request: Request, event_id: str, verdict: str = "", q: str = ""):
+def dashboard_table(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, verdict: str = "",
+                    q: str = ""):
     """The table alone, for htmx to swap in every few seconds."""
-    desk = desk_of(request)
-    try:
-        event = organiser(request, event_id)
-    except DeckcheckError as exc:
-        return error_page(request, exc)
-    return page(request, "table.html", dashboard_context(request, desk, event, verdict, q))
+    event = organiser(request, desk, event_id)
+    return page(pages, "table.html", dashboard_context(desk, event, verdict, q))
 
 
 @router.get("/desk/{event_id}/admin/decks/{deck_id}", response_class=HTMLResponse)
-def organiser_deck(request: Request, event_id: str, deck_id: str):
+def organiser_deck(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str):
     """One deck in full for the organiser: report, decklist, and the player's earlier submissions."""
-    desk = desk_of(request)
-    try:
-        event = organiser(request, event_id)
-        submission = desk.submission(event_id, deck_id)
-    except DeckcheckError as exc:
-        return error_page(request, exc)
+    event = organiser(request, desk, event_id)
+    submission = desk.submission(event_id, deck_id)
     history = desk.history(event_id, submission.player)
     at = next((n for n, s in enumerate(history) if s.id == submission.id), 0)
     from deckcheck.formats import get_format
     comparable = get_format(event.format).game == "highlander"  # what changed is told in draw odds: Highlander's
-    return page(request, "deck.html", {"event": event, "submission": submission, "history": history,
-                                       "previous": history[at - 1] if at > 0 and comparable else None,
-                                       "comparable": comparable})
+    return page(pages, "deck.html", {"event": event, "submission": submission, "history": history,
+                                     "previous": history[at - 1] if at > 0 and comparable else None,
+                                     "comparable": comparable})
 
 
 @router.get("/desk/{event_id}/admin/diff", response_class=HTMLResponse)
-def organiser_diff(request: Request, event_id: str, a: str, b: str, hand: int | None = None,
-                   exertion: int | None = None):
+def organiser_diff(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, a: str, b: str,
+                   hand: int | None = None, exertion: int | None = None):
     """What changed between two submissions (a player's earlier deck and a later one): cards, verdicts, odds."""
     from urllib.parse import urlencode
-    desk = desk_of(request)
-    try:
-        event = organiser(request, event_id)
-        before, after = desk.submission(event_id, a), desk.submission(event_id, b)
-        diff = desk.compare(event_id, a, b, hand, exertion)
-    except DeckcheckError as exc:
-        return error_page(request, exc)
+    event = organiser(request, desk, event_id)
+    before, after = desk.submission(event_id, a), desk.submission(event_id, b)
+    diff = desk.compare(event_id, a, b, hand, exertion)
     query = urlencode({k: v for k, v in (("a", a), ("b", b), ("hand", hand), ("exertion", exertion))
                        if v is not None})
-    return page(request, "diff.html", {"event": event, "before": before, "after": after, "diff": diff,
-                                       "json_url": f"/api/events/{event_id}/diff?{query}",
-                                       "before_href": f"/desk/{event_id}/admin/decks/{before.id}",
-                                       "after_href": f"/desk/{event_id}/admin/decks/{after.id}"})
+    return page(pages, "diff.html", {"event": event, "before": before, "after": after, "diff": diff,
+                                     "json_url": f"/api/events/{event_id}/diff?{query}",
+                                     "before_href": f"/desk/{event_id}/admin/decks/{before.id}",
+                                     "after_href": f"/desk/{event_id}/admin/decks/{after.id}"})
 
 
 @router.get("/desk/{event_id}/admin/print", response_class=HTMLResponse)
-def print_decklists(request: Request, event_id: str):
+def print_decklists(request: Request, desk: DeskDep, pages: PagesDep, event_id: str):
     """Every current decklist, one per printed page, for the judges."""
-    desk = desk_of(request)
-    try:
-        event = organiser(request, event_id)
-    except DeckcheckError as exc:
-        return error_page(request, exc)
-    return page(request, "print.html", {"event": event, "submissions": desk.list_submissions(event_id)})
+    event = organiser(request, desk, event_id)
+    return page(pages, "print.html", {"event": event, "submissions": desk.list_submissions(event_id)})
 
 
 @router.get("/desk/{event_id}/admin/report.{kind}")
-def organiser_report(request: Request, event_id: str, kind: str):
+def organiser_report(request: Request, desk: DeskDep, event_id: str, kind: str):
     """The report download from the dashboard (the organiser's cookie)."""
-    desk = desk_of(request)
-    try:
-        organiser(request, event_id)
-        if kind not in REPORT_KINDS:
-            raise DeskError(f"no report {kind[:20]!r}")
-        return report_response(desk, event_id, kind)
-    except DeckcheckError as exc:
-        return error_page(request, exc)
+    organiser(request, desk, event_id)
+    if kind not in REPORT_KINDS:
+        raise DeskError(f"no report {kind[:20]!r}")
+    return report_response(desk, event_id, kind)
 
 
 @router.post("/desk/{event_id}/admin/close")
-async def close_page(request: Request, event_id: str):
+async def close_page(request: Request, desk: DeskDep, event_id: str):
     """Close the event from the dashboard (the form carries the CSRF token)."""
-    desk = desk_of(request)
-    try:
-        await run_in_threadpool(organiser, request, event_id)
-        check_csrf(request, await request.form(max_files=0, max_fields=5))
-        await run_in_threadpool(desk.close_event, event_id)
-    except DeckcheckError as exc:
-        return error_page(request, exc)
+    await run_in_threadpool(organiser, request, desk, event_id)
+    check_csrf(request, await request.form(max_files=0, max_fields=5))
+    await run_in_threadpool(desk.close_event, event_id)
     return RedirectResponse(f"/desk/{event_id}/admin", status_code=303, headers=SECURITY_HEADERS)
-

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import Response
 
 from deckcheck.formats import all_formats
 
-from .app import render
+from .deps import PagesDep
 
 router = APIRouter()
 NAV = [("Formats", "/formats")]
@@ -39,6 +39,6 @@ def api_formats() -> list[dict]:
 
 
 @router.get("/formats", summary="The formats page")
-def formats_page(request: Request) -> Response:
+def formats_page(pages: PagesDep) -> Response:
     """Each format's rules, ids and severities."""
-    return render(request, "formats.html", {"formats": formats_data()})
+    return pages("formats.html", {"formats": formats_data()})

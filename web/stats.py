@@ -12,26 +12,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from deckcheck.api import Catalog
+from deckcheck.db.collections import Collections
 from deckcheck.deckdiff import DeckDiff, diff_decks
-from deckcheck.errors import DeckcheckError
 from deckcheck.stats import EXERTION, HAND, DeckStats, check_draw, stats_of
 from deckcheck.statsapi import NoSavedDeckError, resolve, saved_deck
 
 from . import decks as reading
-from .app import error_response, render, state
-from .check import DECK_ID, api_input
+from .check import DECK_ID, ApiInput, BadRequest, CheckInput
+from .deps import CatalogDep, CollectionsDep, PagesDep
 
 router = APIRouter()
 NAV = [("Compare", "/diff")]
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "stats"
 
 
-class NoSuchDeck(DeckcheckError):
-    """A saved-deck id or link that names no saved deck (HTTP 404)."""
+class NoSuchDeck(NoSavedDeckError):
+    """A saved-deck id or link that names no saved deck (HTTP 404, as every NoSavedDeckError)."""
+
+    def __init__(self, message: str):
+        super().__init__("", message)
 
 
 def deck_id_of(text: str) -> str:
@@ -42,51 +46,44 @@ def deck_id_of(text: str) -> str:
     return tail
 
 
-def saved(request: Request, text: str):
+def saved(collections: Collections, text: str):
     """(deck, format) of a saved deck named by id or link, its source its link; NoSuchDeck when there is none."""
     deck_id = deck_id_of(text)
     try:
-        deck, fmt = saved_deck(deck_id, state(request).catalog_collections())
+        deck, fmt = saved_deck(deck_id, collections)
     except NoSavedDeckError as exc:
         raise NoSuchDeck(f"no saved deck has the link /decks/{deck_id}") from exc
     deck.source = f"/decks/{deck_id}"
     return deck, fmt
 
 
-def stats_of_saved(request: Request, deck_id: str, hand: int, exertion: int) -> DeckStats:
+def stats_of_saved(collections: Collections, deck_id: str, hand: int, exertion: int) -> DeckStats:
     """The statistics of a saved deck, named by its id or link."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    deck, fmt = saved(request, deck_id)
+    deck, fmt = saved(collections, deck_id)
     return stats_of(deck, fmt.name, hand, exertion)
 
 
-def compare(request: Request, a: str, b: str, hand: int, exertion: int) -> DeckDiff:
+def compare(collections: Collections, a: str, b: str, hand: int, exertion: int) -> DeckDiff:
     """Two saved decks compared, as `deckcheck diff` compares them."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    (deck_a, fmt_a), (deck_b, fmt_b) = saved(request, a), saved(request, b)
+    (deck_a, fmt_a), (deck_b, fmt_b) = saved(collections, a), saved(collections, b)
     return diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
-
-
-def _not_found(request: Request, exc: NoSuchDeck) -> Response:
-    return error_response(request, 404, str(exc))
 
 
 # -- JSON ---------------------------------------------------------------------------------------------
 @router.post("/api/stats", tags=["api"], summary="Statistics of a decklist: the object of `deckcheck stats --json`")
-async def api_stats(request: Request, hand: int = HAND, exertion: int = EXERTION) -> Response:
+async def api_stats(got: ApiInput, catalog: CatalogDep, hand: int = HAND, exertion: int = EXERTION) -> Response:
     """`file` or `decklist` and `format`, as for /api/check: 200 and the §7 object; 400 if a line does not resolve."""
-    got = await api_input(request)
-    if isinstance(got, JSONResponse):
-        return got
-    found = await run_in_threadpool(_stats_of_input, request, got, hand, exertion)
+    found = await run_in_threadpool(_stats_of_input, catalog, got, hand, exertion)
     if len(found) != 1:
-        return JSONResponse({"error": f"the file holds {len(found)} decks; send one deck at a time"}, status_code=400)
+        raise BadRequest(f"the file holds {len(found)} decks; send one deck at a time")
     return JSONResponse(found[0].as_dict())
 
 
-def _stats_of_input(request: Request, got, hand: int, exertion: int) -> list[DeckStats]:
+def _stats_of_input(catalog: Catalog, got: CheckInput, hand: int, exertion: int) -> list[DeckStats]:
     from deckcheck.check import choose_format
     check_draw("hand", hand)
     check_draw("exertion", exertion)
@@ -94,7 +91,6 @@ def _stats_of_input(request: Request, got, hand: int, exertion: int) -> list[Dec
         raws = reading.read_upload(got.file_label or "upload", got.file_data)
     else:
         raws = reading.read_text(got.text)
-    catalog = state(request).catalog
     out = []
     for raw in raws:
         deck, fmt = resolve(raw, catalog.index(choose_format(raw, got.fmt)), got.fmt)
@@ -103,31 +99,26 @@ def _stats_of_input(request: Request, got, hand: int, exertion: int) -> list[Dec
 
 
 @router.get("/api/decks/{deck_id}/stats", tags=["api"], summary="Statistics of a saved deck (§7)")
-def api_saved_stats(request: Request, deck_id: str, hand: int = HAND, exertion: int = EXERTION) -> Response:
+def api_saved_stats(collections: CollectionsDep, deck_id: str, hand: int = HAND, exertion: int = EXERTION) -> Response:
     """The §7 object of a saved deck; 404 when no deck has that id."""
-    try:
-        return JSONResponse(stats_of_saved(request, deck_id, hand, exertion).as_dict())
-    except NoSuchDeck as exc:
-        return _not_found(request, exc)
+    return JSONResponse(stats_of_saved(collections, deck_id, hand, exertion).as_dict())
 
 
 @router.get("/api/diff", tags=["api"], summary="Two saved decks compared: the object of `deckcheck diff --json`")
-def api_diff(request: Request, a: str, b: str, hand: int = HAND, exertion: int = EXERTION) -> Response:
+def api_diff(collections: CollectionsDep, a: str, b: str, hand: int = HAND, exertion: int = EXERTION) -> Response:
     """Deck `a` (before) against deck `b` (after), each a saved deck's id or link; 404 when one is not saved."""
-    try:
-        return JSONResponse(compare(request, a, b, hand, exertion).as_dict())
-    except NoSuchDeck as exc:
-        return _not_found(request, exc)
+    return JSONResponse(compare(collections, a, b, hand, exertion).as_dict())
 
 
 # -- pages --------------------------------------------------------------------------------------------
 @router.get("/diff", summary="Compare two saved decks")
-def diff_page(request: Request, a: str = "", b: str = "", hand: int = HAND, exertion: int = EXERTION) -> Response:
+def diff_page(collections: CollectionsDep, pages: PagesDep, a: str = "", b: str = "", hand: int = HAND,
+              exertion: int = EXERTION) -> Response:
     """The comparison form; with `a` and `b`, the comparison: cards, verdicts, odds before and after."""
     context = {"a": a, "b": b, "hand": hand, "exertion": exertion, "diff": None}
     if a.strip() and b.strip():
         try:
-            context["diff"] = compare(request, a, b, hand, exertion)
-        except NoSuchDeck as exc:
-            return render(request, "diff.html", {**context, "problem": str(exc)}, status_code=404)
-    return render(request, "diff.html", context)
+            context["diff"] = compare(collections, a, b, hand, exertion)
+        except NoSuchDeck as exc:  # the form again, as filled in, saying which deck is not saved
+            return pages("diff.html", {**context, "problem": str(exc)}, status_code=404)
+    return pages("diff.html", context)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from deckcheck.db.desk import MAX_DECKLIST_BYTES, RateLimit
+from deckcheck.web.deps import rate_limit
 
 from conftest import EXAMPLE_DECKS as DECKS, ILLEGAL, LEGAL, TYPO
 
@@ -21,14 +22,14 @@ def desk_app(module_db_url):
     """A web app on a database of each kind, shared by the module's tests (each makes its own events)."""
     from deckcheck.web import create_app
     app = create_app(db_url=module_db_url)
-    app.state.desk_rate_limit = RateLimit(0)
+    app.dependency_overrides[rate_limit] = lambda: RateLimit(0)
     return app
 
 
 @pytest.fixture()
 def client(desk_app):
     from fastapi.testclient import TestClient
-    desk_app.state.desk_rate_limit = RateLimit(0)
+    desk_app.dependency_overrides[rate_limit] = lambda: RateLimit(0)
     with TestClient(desk_app) as c:
         yield c
 
@@ -186,7 +187,7 @@ def test_after_the_deadline_or_the_close_409(client):
 
 
 def test_rate_limit_answers_429(client, desk_app):
-    desk_app.state.desk_rate_limit = RateLimit(2, 3600)
+    desk_app.dependency_overrides[rate_limit] = lambda: RateLimit(2, 3600)
     event = new_event(client)
     # the test client's address is shared with other tests of the module: use a fresh limit window of its own
     submit(client, event, "A", LEGAL)
@@ -195,7 +196,7 @@ def test_rate_limit_answers_429(client, desk_app):
     assert r.status_code == 429 and "wait" in r.json()["error"]
     page = client.post(f"/desk/{event['id']}", data={"player": "C", "decklist": LEGAL, "csrf_token": csrf(client)})
     assert page.status_code == 429
-    desk_app.state.desk_rate_limit = RateLimit(0)
+    desk_app.dependency_overrides[rate_limit] = lambda: RateLimit(0)
     assert len(client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()) == 2
 
 

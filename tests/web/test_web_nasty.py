@@ -64,10 +64,11 @@ def test_pasted_text_past_a_limit_is_the_report_check_gives(web_db):
     import deckcheck
     from deckcheck.db.desk import RateLimit
     from deckcheck.web import create_app
+    from deckcheck.web.deps import rate_limit
     from fastapi.testclient import TestClient
     from nasty import texts_past_limits
     app = create_app(db_url=web_db, upload_limit=16 << 20)  # a form escapes é in 6 bytes: the text limit decides
-    app.state.desk_rate_limit = RateLimit(0)
+    app.dependency_overrides[rate_limit] = lambda: RateLimit(0)
     with TestClient(app, raise_server_exceptions=False) as client:
         event = client.post("/api/events", json={"name": "Limits Open", "format": "type1e"}).json()
         for name, (text, words) in texts_past_limits().items():

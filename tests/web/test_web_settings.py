@@ -1,0 +1,111 @@
+"""The web layer in FastAPI's idiom: one Settings object for `serve`'s flags and environment, dependencies through
+`Depends` (swappable with dependency_overrides), one exception handler answering each error type with its status."""
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from deckcheck.web import create_app  # noqa: E402
+from deckcheck.web.settings import Settings, SettingsError  # noqa: E402
+
+
+def test_settings_come_from_flags_then_environment_then_defaults():
+    env = {"DECKCHECK_DB": "sqlite:///env.db", "DECKCHECK_UPLOAD_LIMIT": "4096", "DECKCHECK_DESK_RATE": "5/60",
+           "DECKCHECK_ADMIN_TOKEN": ""}
+    s = Settings.from_env(env, upload_limit=8192, host=None)
+    assert (s.db_url, s.upload_limit, s.desk_rate, s.admin_token, s.host, s.port) == \
+        ("sqlite:///env.db", 8192, "5/60", None, "127.0.0.1", 8000)
+    assert s.rate_limit.submissions == 5 and s.rate_limit.seconds == 60
+    assert Settings.from_env({}) == Settings()
+
+
+def test_settings_written_for_the_workers_read_back_the_same():
+    s = Settings(db_url="sqlite:///x.db", admin_token="tok", upload_limit=5000, desk_rate="0")
+    env = {k: v for k, v in s.as_env().items() if v is not None}
+    assert Settings.from_env(env) == s.model_copy(update={"host": "127.0.0.1"})
+    assert Settings().as_env()["DECKCHECK_ADMIN_TOKEN"] is None  # unset for the workers, never the string "None"
+
+
+@pytest.mark.parametrize("values, words", [
+    ({"desk_rate": "ten"}, ["--desk-rate", "$DECKCHECK_DESK_RATE", "'ten'"]),
+    ({"upload_limit": 10}, ["--upload-limit", "$DECKCHECK_UPLOAD_LIMIT", "1024"]),
+    ({"workers": 0}, ["--workers"]),
+    ({"port": 70000}, ["--port"]),
+])
+def test_a_bad_setting_is_refused_naming_its_flag_and_variable(values, words):
+    with pytest.raises(SettingsError) as caught:
+        Settings.make(**values)
+    assert all(w in str(caught.value) for w in words), str(caught.value)
+
+
+def test_every_setting_is_a_serve_option_and_every_serve_option_a_setting():
+    """One declaration: `deckcheck serve`'s options are the Settings fields, by the flag each field names."""
+    from deckcheck.commands import serve
+    flags = {"--db" if name == "db" else f"--{name.replace('_', '-')}" for name in inspect.signature(serve).parameters}
+    assert flags == {Settings.flag(f) for f in Settings.model_fields}
+
+
+def test_the_app_answers_with_its_settings(web_db):
+    app = create_app(Settings(db_url=web_db, upload_limit=2048))
+    with TestClient(app) as client:
+        r = client.post("/api/check", json={"decklist": "x" * 4000})
+        assert r.status_code == 413 and "2 KB" in r.json()["error"]
+
+
+def test_dependencies_can_be_swapped_as_fastapi_documents(web_db):
+    """Routes take the catalogue through Depends: a test (or a plugin) replaces it with dependency_overrides."""
+    from deckcheck.web.deps import catalog
+
+    class NoCards:
+        def cards(self):
+            return []
+
+    app = create_app(db_url=web_db)
+    with TestClient(app) as client:
+        assert client.get("/api/cards").json()["total"] > 0
+        app.dependency_overrides[catalog] = NoCards
+        assert client.get("/api/cards").json() == {"total": 0, "cards": []}
+
+
+def test_each_error_type_answers_with_its_status():
+    from deckcheck import desk
+    from deckcheck.errors import DeckcheckError, DecklistError
+    from deckcheck.statsapi import NoSavedDeckError
+    from deckcheck.web.errors import status_of
+    from deckcheck.web.stats import NoSuchDeck
+    for kind in (desk.DeskError, desk.EventNotFound, desk.EventClosed, desk.NotAuthorised, desk.WrongToken,
+                 desk.RateLimited, desk.TooLarge):
+        assert status_of(kind("x")) == kind.status, kind  # the desk's own statuses, as the library tells them
+    assert status_of(NoSavedDeckError("a", "no deck")) == 404
+    assert status_of(NoSuchDeck("no deck")) == 404
+    assert status_of(DecklistError("f", "bad")) == 400
+    assert status_of(DeckcheckError("x")) == 400
+
+
+def test_one_handler_answers_pages_and_api_alike(web_db):
+    """A missing saved deck: 404 JSON on the API, a 404 page for people, neither kept by a cache."""
+    with TestClient(create_app(db_url=web_db)) as client:
+        api = client.get("/api/decks/AbCdEf12")
+        assert api.status_code == 404 and api.json() == {"error": "no saved deck has that id"}
+        page = client.get("/decks/AbCdEf12")
+        assert page.status_code == 404 and "no saved deck has that link" in page.text
+        assert page.headers["content-type"].startswith("text/html")
+        for r in (api, page, client.get("/api/diff?a=AbCdEf12&b=AbCdEf13")):
+            assert r.headers["cache-control"] == "no-store"
+        assert client.get("/api/diff?a=AbCdEf12&b=AbCdEf13").status_code == 404
+
+
+def test_routes_reach_the_app_state_only_through_dependencies():
+    """No route module looks into request.app.state: deckcheck.web.deps is the one place."""
+    from pathlib import Path
+
+    import deckcheck.web
+    folder = Path(deckcheck.web.__file__).parent
+    offenders = [p.name for p in folder.glob("*.py") if p.name not in ("deps.py", "app.py")
+                 and "app.state" in p.read_text(encoding="utf-8")]
+    assert offenders == []
