@@ -35,17 +35,18 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    host: str = Field("127.0.0.1", description="Address to listen on (127.0.0.1: this machine only).")
-    port: int = Field(8000, ge=0, le=65535, description="Port to listen on.")
-    workers: int = Field(1, ge=1, le=64, description="Server processes (a process that dies is replaced).")
-    db_url: str | None = Field(None, json_schema_extra=_option("DECKCHECK_DB", "--db"),
+    host: str = Field(default="127.0.0.1", description="Address to listen on (127.0.0.1: this machine only).")
+    port: int = Field(default=8000, ge=0, le=65535, description="Port to listen on.")
+    workers: int = Field(default=1, ge=1, le=64, description="Server processes (a process that dies is replaced).")
+    db_url: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_DB", "--db"),
                                description="The database (a SQLAlchemy URL or a SQLite file); default: the user's.")
-    admin_token: str | None = Field(None, json_schema_extra=_option("DECKCHECK_ADMIN_TOKEN"),
+    admin_token: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_ADMIN_TOKEN"),
                                     description="Lets whoever gives it edit card data on the card pages; without it "
                                                 "the cards are read-only.")
-    upload_limit: int = Field(DEFAULT_UPLOAD_LIMIT, ge=1024, json_schema_extra=_option("DECKCHECK_UPLOAD_LIMIT"),
+    upload_limit: int = Field(default=DEFAULT_UPLOAD_LIMIT, ge=1024,
+                              json_schema_extra=_option("DECKCHECK_UPLOAD_LIMIT"),
                               description="Largest request body in bytes (larger: HTTP 413).")
-    desk_rate: str = Field("60/60", json_schema_extra=_option("DECKCHECK_DESK_RATE"),
+    desk_rate: str = Field(default="60/60", json_schema_extra=_option("DECKCHECK_DESK_RATE"),
                            description="Desk submissions per client address: N/SECONDS, or 0 for no limit.")
 
     @field_validator("admin_token", "db_url")
