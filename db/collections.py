@@ -18,9 +18,44 @@ BATCH = 5000
 SAMPLE = 10  # changes listed by an import; the rest are counted
 
 
+TOTALS = ("entries", "copies", "for_trade", "wanted")
+
+
+@dataclass(frozen=True)
+class PastImport:
+    """An import journalled in a collection: when (ISO 8601, UTC), the file's name, the mode, what it changed."""
+
+    at: str
+    label: str
+    mode: str
+    changes: int = 0
+
+    @property
+    def when(self) -> str:
+        """The time for people: '2026-11-30 14:02 UTC'."""
+        return self.at[:16].replace("T", " ") + " UTC"
+
+
+class AlreadyImported(DeckcheckError):
+    """A file whose content was imported into the collection before: importing it again adds its copies again,
+    so it is imported again only when asked (CONTRACTS §4, revision 3). Nothing was changed."""
+
+    def __init__(self, collection: str, past: PastImport, label: str = ""):
+        self.collection, self.past = collection, past
+        what = f"{label!r}" if label else "this file"
+        super().__init__(f"{what}: its content was imported into the collection {collection!r} on {past.when}"
+                         + (f" (from {past.label!r})" if past.label and past.label != label else "")
+                         + ": importing again adds its copies again. Nothing was imported; import again only if "
+                           "you mean it (--again), or make the collection equal to the file (--mode replace)")
+
+
 @dataclass
 class Change:
-    """What an import did (or would do): keys added, updated, removed, unchanged, with a sample of each."""
+    """What an import did (or would do): keys added, updated, removed, unchanged, with a sample of each.
+
+    `before[i]` is the entry `sample[i]` named as it stood before (None: there was none);
+    `totals_before`/`totals_after` count entries, copies, copies for trade and wanted over the whole
+    collection; `imported_before` is the last import of the same content into it, if any."""
 
     added: int = 0
     updated: int = 0
@@ -28,11 +63,30 @@ class Change:
     unchanged: int = 0
     kept: int = 0  # entries a replace left alone because a skipped row named their card
     sample: list[tuple[str, Holding]] = field(default_factory=list)
+    before: list[Holding | None] = field(default_factory=list)
+    totals_before: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOTALS, 0))
+    totals_after: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOTALS, 0))
+    imported_before: PastImport | None = None
 
     @property
     def changed(self) -> bool:
         """Whether anything was (or would be) changed."""
         return bool(self.added or self.updated or self.removed)
+
+
+def content_digest(holdings: Mapping[Key, Holding]) -> str:
+    """What a file holds for one collection, as a digest of its resolved entries (the same content saved
+    again, in another layout or another order, has the same digest)."""
+    import hashlib
+    import json
+    rows = sorted([h.card.id, h.condition, h.language, bool(h.foil), h.quantity, h.trade_quantity, h.want_quantity,
+                   h.location, h.notes, h.price] for h in holdings.values())
+    return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
+
+
+def _counts(values: tuple | None) -> tuple[int, int, int, int]:
+    """(entries, copies, for trade, wanted) that one stored entry adds to the totals."""
+    return (0, 0, 0, 0) if values is None else (1, values[0], values[1], values[2])
 
 
 class Collections:
@@ -133,7 +187,8 @@ class Collections:
 
     def apply_all(self, collections: Mapping[str, Mapping[Key, Holding]], mode: str = "merge",
                   dry_run: bool = False, keep: Mapping[str, set[str | None]] | None = None,
-                  present: Iterable[str] | None = None, sample: int = SAMPLE) -> dict[str, Change]:
+                  present: Iterable[str] | None = None, sample: int = SAMPLE, label: str = "",
+                  again: bool = True) -> dict[str, Change]:
         """Change several collections in one transaction: all of them, or (on any failure) none.
 
         `keep`: per collection, the card ids that skipped (bad) rows named, None for a row whose
@@ -141,21 +196,35 @@ class Collections:
         deletes), and an unknown card keeps every entry the file does not name. `present`: the
         sheet's columns; in replace mode the others keep their stored values (an entry stays whole).
         Each Change lists up to `sample` of its changes (a preview of every change asks for all).
+
+        Every change is journalled (the entries it touched, as they were) for `undo`, with a digest of what
+        it held and `label` (the file's name). Content imported into a collection before is imported in merge
+        mode only with `again`; otherwise AlreadyImported is raised and nothing changes.
         """
         if mode not in ("merge", "replace"):
             raise DeckcheckError(f"unknown mode {mode!r}; use merge or replace")
         self._upgrade()
         columns = set(present) if present is not None else None
+        stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         with self.store.begin() as con:
             return {name: self._apply(con, name, holdings, mode, dry_run, (keep or {}).get(name, set()), columns,
-                                      sample) for name, holdings in collections.items()}
+                                      sample, label, again, stamp) for name, holdings in collections.items()}
 
     def _apply(self, con, name: str, holdings: Mapping[Key, Holding], mode: str, dry_run: bool,
-               keep: set[str | None], present: set[str] | None, sample: int = SAMPLE) -> Change:
+               keep: set[str | None], present: set[str] | None, sample: int = SAMPLE, label: str = "",
+               again: bool = True, stamp: str = "") -> Change:
         """One collection's change, inside the caller's transaction."""
+        from sqlalchemy import text
         change = Change()
-        cid = self._collection_id(con, name, create=not dry_run)
+        existed = self._collection_id(con, name, create=False)
+        cid = existed if existed is not None or dry_run else self._collection_id(con, name, create=True)
         current = self._current(con, cid) if cid is not None else {}
+        digest = content_digest(holdings)
+        if cid is not None:
+            past = con.execute(text("select at, label, mode, changes from collection_import where collection_id = :c "
+                                    "and digest = :d order by id desc"), {"c": cid, "d": digest}).first()
+            change.imported_before = PastImport(*past) if past else None
+        journal: list[tuple[Key, tuple | None]] = []
         writes, too_many = [], []
         for key, h in holdings.items():
             now = current.get(key)
@@ -181,9 +250,11 @@ class Collections:
                 change.unchanged += 1
                 continue
             writes.append((h, after))
+            journal.append((key, None if now is None else tuple(now[:6])))
             if len(change.sample) < sample:
                 change.sample.append((kind, replace(h, quantity=after[0], trade_quantity=after[1],
                                                     want_quantity=after[2])))
+                change.before.append(None if now is None else self._holding(key, now, name))
         if too_many:
             raise DeckcheckError(f"collection {name!r}: " + "; ".join(h.describe() for h in too_many[:5]) +
                                  f" would hold more than {MAX_QUANTITY:,} copies; nothing was imported")
@@ -197,12 +268,32 @@ class Collections:
                 else:
                     gone.append((key, now))
             change.removed = len(gone)
+            journal += [(key, tuple(now[:6])) for key, now in gone]
             for key, now in gone[: max(0, sample - len(change.sample))]:
-                change.sample.append(("removed", Holding(self.cards[key[0]], key[1], key[2], key[3], now[0], now[1],
-                                                         now[2], now[3], now[4], name, now[5])))
+                change.sample.append(("removed", self._holding(key, now, name)))
+                change.before.append(self._holding(key, now, name))
+        before = [0, 0, 0, 0]
+        for values in current.values():
+            before = [b + n for b, n in zip(before, _counts(values), strict=True)]
+        delta = [0, 0, 0, 0]
+        for h, after in writes:
+            old = _counts(current.get(h.key))
+            delta = [d + a - o for d, a, o in zip(delta, _counts(after), old, strict=True)]
+        for _key, now in gone:
+            delta = [d - o for d, o in zip(delta, _counts(now), strict=True)]
+        change.totals_before = dict(zip(TOTALS, before, strict=True))
+        change.totals_after = {k: before[i] + delta[i] for i, k in enumerate(TOTALS)}
         if dry_run or not change.changed:
             return change
-        from sqlalchemy import text
+        if change.imported_before is not None and mode == "merge" and not again:
+            raise AlreadyImported(name, change.imported_before, label)
+        import json
+        con.execute(text("insert into collection_import (collection_id, digest, label, mode, at, created, before, "
+                         "changes) values (:c, :d, :l, :m, :at, :cr, :b, :n)"),
+                    {"c": cid, "d": digest, "l": label[:200], "m": mode, "at": stamp, "cr": existed is None,
+                     "b": json.dumps([[*key, None if v is None else list(v)] for key, v in journal],
+                                     ensure_ascii=False),
+                     "n": change.added + change.updated + change.removed})
         ids = [now[6] for _key, now in gone]
         for start in range(0, len(ids), 500):
             chunk = {f"i{n}": v for n, v in enumerate(ids[start:start + 500])}
@@ -225,6 +316,52 @@ class Collections:
         for start in range(0, len(rows), BATCH):
             con.exec_driver_sql(sql, rows[start:start + BATCH])
         return change
+
+    def _holding(self, key: Key, values: tuple, name: str) -> Holding:
+        return Holding(self.cards[key[0]], key[1], key[2], key[3], values[0], values[1], values[2], values[3],
+                       values[4], name, values[5])
+
+    def last_import(self, name: str) -> PastImport | None:
+        """The last import into a collection that can be undone (None: there is none)."""
+        from sqlalchemy import text
+        with self.store.engine.connect() as con:
+            row = con.execute(text("select i.at, i.label, i.mode, i.changes from collection_import i join collection c "
+                                   "on c.id = i.collection_id where c.name = :n order by i.id desc"),
+                              {"n": name}).first()
+        return PastImport(*row) if row else None
+
+    def undo(self, name: str) -> PastImport:
+        """Undo the last import into a collection: every entry it touched as it was before, in one transaction
+        (a collection the import created goes again when it is empty). Return what was undone; DeckcheckError
+        when there is nothing to undo."""
+        import json
+
+        from sqlalchemy import text
+        self._upgrade()
+        with self.store.begin() as con:
+            cid = self._collection_id(con, name, create=False)
+            row = None if cid is None else con.execute(text(
+                "select id, at, label, mode, changes, created, before from collection_import where collection_id = :c "
+                "order by id desc"), {"c": cid}).first()
+            if row is None:
+                raise DeckcheckError(f"no import into the collection {name!r} to undo")
+            where = "collection_id = :c and card_id = :i and condition = :d and language = :l and foil = :f"
+            for card_id, condition, language, foil, values in json.loads(row[6]):
+                key = {"c": cid, "i": card_id, "d": condition, "l": language, "f": bool(foil)}
+                con.execute(text(f"delete from collection_entry where {where}"), key)
+                if values is not None:
+                    con.execute(text(f"insert into collection_entry ({', '.join(ENTRY_COLUMNS)}, price) values "
+                                     "(:c, :i, :d, :l, :f, :q, :t, :w, :loc, :notes, :p)"),
+                                key | dict(zip(("q", "t", "w", "loc", "notes", "p"), values, strict=True)))
+            con.execute(text("delete from collection_import where id = :id"), {"id": row[0]})
+            if row[5]:
+                left = con.execute(text("select count(*) from collection_entry where collection_id = :c"),
+                                   {"c": cid}).scalar_one()
+                others = con.execute(text("select count(*) from collection_import where collection_id = :c"),
+                                     {"c": cid}).scalar_one()
+                if not left and not others:
+                    con.execute(text("delete from collection where id = :c"), {"c": cid})
+        return PastImport(row[1], row[2], row[3], row[4])
 
     def find(self, name: str, card: Card, any_printing: bool, condition: str | None, language: str | None,
              foil: bool | None) -> list[Holding]:

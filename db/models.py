@@ -96,6 +96,23 @@ class CollectionEntryRow(SQLModel, table=True):
     price: str = ""  # per copy, as written; added after the first release (Collections adds the column)
 
 
+class CollectionImportRow(SQLModel, table=True):
+    """One import into one collection (CONTRACTS §4, revision 3): what the file held (a digest of its resolved
+    entries, to tell a file imported again) and every entry it touched as it was before (to undo it exactly)."""
+
+    __tablename__ = "collection_import"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    collection_id: int = Field(foreign_key="collection.id", index=True)
+    digest: str = Field(index=True)
+    label: str = ""  # the file's name
+    mode: str = "merge"
+    at: str = ""  # ISO 8601, UTC
+    created: bool = False  # the import created the collection
+    before: str = ""  # JSON: [[card_id, condition, language, foil, [values...] or null (absent)], ...]
+    changes: int = 0
+
+
 class SavedDeckRow(SQLModel, table=True):
     """A deck kept in the database: its decklist text and its resolved cards."""
 

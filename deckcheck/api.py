@@ -373,8 +373,14 @@ class CollectionApp:
         return RowReader(self.index(), set_names())
 
     def import_sheet(self, path, collection: str = "main", mode: str = "merge", dry_run: bool = False,
-                     skip_bad: bool = False, progress=None, sample: int = 10):
-        """Read, check and resolve every row, then change the collection in one transaction (or nothing)."""
+                     skip_bad: bool = False, progress=None, sample: int = 10, again: bool = False,
+                     label: str | None = None):
+        """Read, check and resolve every row, then change the collection in one transaction (or nothing).
+
+        The import is journalled (`undo` restores the collection as it was). A file whose content was
+        imported into the collection before raises AlreadyImported in merge mode unless `again` (a dry run
+        says so in each Change's `imported_before`). `label`: the file's name in the journal (default: its
+        name on disk)."""
         from .collection import combine
         from .errors import CardSheetError
         from .importers.collection import read_collection_rows
@@ -402,8 +408,13 @@ class CollectionApp:
             grouped[collection] = {}
         # a skipped row never deletes: in replace mode the entries of the cards it named stay as they are
         changes = self.collections.apply_all(grouped, mode, dry_run, keep=reader.bad_cards, present=sheet.columns,
-                                             sample=sample)
+                                             sample=sample, label=Path(path).name if label is None else label,
+                                             again=again)
         return sheet.layout, changes, reader.problems, sheet.count
+
+    def undo_import(self, collection: str = "main"):
+        """Undo the last import into a collection (deckcheck.db.collections.PastImport of what was undone)."""
+        return self.collections.undo(collection)
 
     def holding(self, card_text: str, set_code: str | None, **values):
         """A holding of the card a name (and set) names; empty condition/language mean NM/English (§4)."""

@@ -113,6 +113,18 @@ class Holding:
             [f"{self.trade_quantity} for trade"] * bool(self.trade_quantity)
         return f"{self.quantity} x {what}" + (f" ({', '.join(extra)})" if extra else "")
 
+    def describe_change(self, old: "Holding | None") -> str:
+        """This entry after a change, with what it held before: '4 → 8 x Thrust (1) [ME] LP English' (the
+        copies for trade and wanted too where they changed); without an old entry, describe()."""
+        if old is None:
+            return self.describe()
+        name = f"{self.card.name} [{self.card.set}]" if self.card.set else self.card.name
+        what = f"{name} {self.condition} {self.language}{' foil' if self.foil else ''}"
+        extra = [f"{label} {a} → {b}" for label, a, b in (("for trade", old.trade_quantity, self.trade_quantity),
+                                                          ("wanted", old.want_quantity, self.want_quantity))
+                 if a != b]
+        return f"{old.quantity} → {self.quantity} x {what}" + (f" ({', '.join(extra)})" if extra else "")
+
 
 def language_name(text: str) -> str:
     """The language an entry is stored under: empty means English; other tools' codes become words."""

@@ -465,8 +465,14 @@ def collection_import(sheet: Path,
                                                             "nothing.")] = False,
                       skip_bad: Annotated[bool, typer.Option("--skip-bad", help="Import the good rows and list the "
                                                              "bad ones.")] = False,
+                      again: Annotated[bool, typer.Option("--again", help="Import a file whose content was imported "
+                                                          "into the collection before (merge adds its copies "
+                                                          "again).")] = False,
                       collection: CollectionOption = "main", db: DbOption = None) -> None:
-    """Import a collection sheet (ours, or another tool's layout): all rows or none."""
+    """Import a collection sheet (ours, or another tool's layout): all rows or none. `collection undo` takes it back.
+
+    A file whose content was imported into the collection before is named as such and not imported
+    again in merge mode (exit 2, nothing changed) unless --again."""
     from .render import console
     app_ = _collection_app(db)
     err = console(stderr=True)
@@ -475,7 +481,7 @@ def collection_import(sheet: Path,
                   disable=not err.is_terminal) as bar:
         task = bar.add_task("rows", total=None)
         layout, changes, problems, rows = app_.import_sheet(sheet, collection, mode, dry_run, skip_bad,
-                                                            progress=lambda n: bar.advance(task, n))
+                                                            progress=lambda n: bar.advance(task, n), again=again)
     from .plain import plural
     from .text import and_more
     out = _console()
@@ -484,9 +490,21 @@ def collection_import(sheet: Path,
         verb = "would change" if dry_run else "changed"
         kept = (f", {plural(change.kept, 'entry', 'entries')} kept (a skipped row named their card)"
                 if change.kept else "")
+        if change.imported_before is not None:
+            past = change.imported_before
+            out.print(f"this content was imported into {name!r} before, on {past.when}"
+                      + (f" (from {past.label!r})" if past.label and past.label != sheet.name else "")
+                      + (": importing again adds its copies again" if mode == "merge" else ""),
+                      soft_wrap=True, markup=False)
         out.print(f"collection {name!r} {verb}: {change.added:,} added, {change.updated:,} updated, "
                   f"{change.removed:,} removed, {change.unchanged:,} unchanged{kept}", soft_wrap=True, markup=False)
-        lines = [f"  {kind}: {h.describe()}" for kind, h in change.sample]
+        if change.changed:
+            was, now = change.totals_before, change.totals_after
+            out.print("  totals: " + ", ".join(f"{label} {was[k]:,} → {now[k]:,}" for k, label in (
+                ("entries", "entries"), ("copies", "copies"), ("for_trade", "for trade"), ("wanted", "wanted"))
+                if was[k] or now[k]), soft_wrap=True, markup=False)
+        lines = [f"  {kind}: {h.describe_change(old) if kind == 'updated' else h.describe()}"
+                 for (kind, h), old in zip(change.sample, change.before, strict=True)]
         for line in and_more(lines, len(lines), change.added + change.updated + change.removed):
             out.print(line if line.startswith("  ") else "  " + line, soft_wrap=True, markup=False)
     if problems:
@@ -494,6 +512,19 @@ def collection_import(sheet: Path,
         for line in and_more([f"  {p}" for p in problems[:200]], min(200, len(problems)), len(problems)):
             err.print(line if line.startswith("  ") else "  " + line, soft_wrap=True, markup=False)
         raise typer.Exit(2)
+
+
+@collection_app.command("undo")
+def collection_undo(collection: CollectionOption = "main", db: DbOption = None) -> None:
+    """Undo the last import into the collection: every entry it touched is as it was before it."""
+    app_ = _collection_app(db)
+    past = app_.undo_import(collection)
+    from .plain import plural
+    left = app_.collections.last_import(collection)
+    _console().print(f"collection {collection!r}: undid the import of {past.label or 'a file'} from {past.when} "
+                     f"({plural(past.changes, 'change')} taken back)"
+                     + (f"; the import before it: {left.label or 'a file'} from {left.when}" if left else ""),
+                     soft_wrap=True, markup=False)
 
 
 @collection_app.command("export")

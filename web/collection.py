@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from deckcheck.db.collections import Collections
+from deckcheck.db.collections import AlreadyImported, Collections
 from deckcheck.collection import Holding, missing, money, parse_price, value
 from deckcheck.errors import DeckcheckError
 from deckcheck.text import normalize
@@ -142,13 +142,15 @@ def api_missing(collections: CollectionsDep, collection: str = Query("main", max
 def collection_page(request: Request, collections: CollectionsDep, pages: PagesDep,
                     collection: str = Query("main", max_length=NAME_MAX), q: str = Query("", max_length=200),
                     set_: str = Query("", alias="set", max_length=100),
-                    condition: str = Query(""), foil: str = Query(""), imported: str = "") -> Response:
-    """Entries with filters and totals, the import form, exports, and what the saved decks need."""
+                    condition: str = Query(""), foil: str = Query(""), imported: str = "",
+                    undone: str = Query("", max_length=200)) -> Response:
+    """Entries with filters and totals, the import form, the last import (to undo), exports, what decks need."""
     name = _name(collection)
     entry_filter = EntryFilter(q, set_, condition, foil)
     data = collection_data(collections, name, entry_filter)
     context = {**data, "filter": entry_filter, "needs": needs_data(collections, name), "conditions": CONDITIONS,
                "sets": sorted({e["set"] for e in data["entries"] if e["set"]}), "imported": imported[:200],
+               "undone": undone, "last_import": _past_json(collections.last_import(name)),
                "page_max": PAGE_MAX}
     if request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == "entries":
         return pages("_entries.html", context)
@@ -188,14 +190,29 @@ def pending_path(token: str) -> Path | None:
     return None
 
 
-def run_import(srv: Deckcheck, path: Path, collection: str, mode: str, skip_bad: bool, dry_run: bool) -> dict:
-    """Import (or, dry, preview) a kept sheet: layout, rows, every change (up to PREVIEW_MAX), bad rows."""
+def _counts_json(h: Holding | None) -> dict | None:
+    return None if h is None else {"quantity": h.quantity, "trade_quantity": h.trade_quantity,
+                                   "want_quantity": h.want_quantity}
+
+
+def _past_json(past) -> dict | None:
+    return None if past is None else {"at": past.at, "when": past.when, "label": past.label, "mode": past.mode,
+                                      "changes": past.changes}
+
+
+def run_import(srv: Deckcheck, path: Path, collection: str, mode: str, skip_bad: bool, dry_run: bool,
+               again: bool = False, label: str = "") -> dict:
+    """Import (or, dry, preview) a kept sheet: layout, rows, every change (up to PREVIEW_MAX) with the entry
+    before it (`old`: its counts, None for a new entry), totals before and after, bad rows, and the earlier
+    import of the same content into each collection (`imported_before`)."""
     layout, changes, problems, rows = srv.library.import_sheet(path, collection, mode, dry_run, skip_bad,
-                                                                      sample=PREVIEW_MAX)
+                                                                      sample=PREVIEW_MAX, again=again, label=label)
     return {"layout": layout, "rows": rows, "problems": [p.as_dict() for p in problems],
             "changes": {name: {"added": c.added, "updated": c.updated, "removed": c.removed,
-                               "unchanged": c.unchanged,
-                               "items": [{"kind": kind, **entry_json(h)} for kind, h in c.sample]}
+                               "unchanged": c.unchanged, "totals_before": c.totals_before,
+                               "totals_after": c.totals_after, "imported_before": _past_json(c.imported_before),
+                               "items": [{"kind": kind, **entry_json(h), "old": _counts_json(old)}
+                                         for (kind, h), old in zip(c.sample, c.before, strict=True)]}
                         for name, c in changes.items()}}
 
 
@@ -205,29 +222,42 @@ def _sheet_error(exc: DeckcheckError, label: str, path: Path) -> str:
 
 @router.post("/collection/import", summary="Preview a collection import (nothing changes yet)")
 async def import_preview(request: Request, srv: ServerDep, settings: SettingsDep, pages: PagesDep) -> Response:
-    """Read the uploaded sheet, show every change it would make and every bad row, and ask to confirm."""
+    """Read the uploaded sheet, show every change it would make and every bad row, and ask to confirm.
+
+    Instead of a file, `token` names a sheet already uploaded for a preview (to preview it in another mode)."""
     form = await request.form(max_files=1, max_fields=20, max_part_size=settings.upload_limit)
     check_csrf(request, form)
     upload = form.get("file")
-    if not isinstance(upload, UploadFile) or not upload.filename:
-        raise DeckcheckError("choose a collection sheet (.csv or .xlsx) to import")
-    label = "".join(c for c in upload.filename if c.isprintable())[:200]
-    suffix = PurePath(label).suffix.lower()
-    if suffix not in SHEET_SUFFIXES:
-        raise DeckcheckError(f"{label!r}: a collection sheet is .csv or .xlsx")
     mode = _mode(form.get("mode"))
     collection = _name(str(form.get("collection") or "main"))
     skip_bad = form.get("skip_bad") == "yes"
-    token = keep_pending(await upload.read(), suffix)
-    path = pending_path(token)
-    assert path is not None
+    if form.get("token") and not (isinstance(upload, UploadFile) and upload.filename):
+        kept = pending_path(str(form.get("token")))
+        if kept is None:
+            raise DeckcheckError("that preview has expired; upload the sheet again")
+        path, token = kept, kept.stem
+        label = _label(str(form.get("label") or "")) or f"sheet{path.suffix}"
+    else:
+        if not isinstance(upload, UploadFile) or not upload.filename:
+            raise DeckcheckError("choose a collection sheet (.csv or .xlsx) to import")
+        label = _label(upload.filename)
+        suffix = PurePath(label).suffix.lower()
+        if suffix not in SHEET_SUFFIXES:
+            raise DeckcheckError(f"{label!r}: a collection sheet is .csv or .xlsx")
+        token = keep_pending(await upload.read(), suffix)
+        found = pending_path(token)
+        assert found is not None
+        path = found
     try:
-        preview = await run_in_threadpool(run_import, srv, path, collection, mode, True, True)
+        preview = await run_in_threadpool(run_import, srv, path, collection, mode, True, True, False, label)
     except DeckcheckError as exc:  # said with the name the user gave the file, not the kept copy's
         path.unlink(missing_ok=True)
         raise DeckcheckError(_sheet_error(exc, label, path)) from None
+    again_needed = mode == "merge" and any(c["imported_before"] and (c["added"] or c["updated"])
+                                           for c in preview["changes"].values())
     return pages("import_preview.html", {**preview, "token": token, "label": label, "mode": mode,
-                                         "collection": collection, "skip_bad": skip_bad, "preview_max": PREVIEW_MAX})
+                                         "again_needed": again_needed, "collection": collection,
+                                         "skip_bad": skip_bad, "preview_max": PREVIEW_MAX})
 
 
 @router.post("/collection/import/confirm", summary="Carry out a previewed collection import")
@@ -240,9 +270,13 @@ async def import_confirm(request: Request, srv: ServerDep) -> Response:
         raise DeckcheckError("that preview has expired; upload the sheet again")
     mode = _mode(form.get("mode"))
     collection = _name(str(form.get("collection") or "main"))
+    label = _label(str(form.get("label") or "")) or f"sheet{path.suffix}"
     try:
         result = await run_in_threadpool(run_import, srv, path, collection, mode,
-                                         form.get("skip_bad") == "yes", False)
+                                         form.get("skip_bad") == "yes", False, form.get("again") == "yes", label)
+    except AlreadyImported as exc:
+        raise HTTPException(409, str(exc).replace("(--again)", "(the preview's “Import again”)")
+                            .replace("(--mode replace)", "(replace mode)")) from None
     except DeckcheckError as exc:
         raise DeckcheckError(_sheet_error(exc, "the sheet", path)) from None
     finally:
@@ -257,6 +291,25 @@ def _mode(value: object) -> str:
     if mode not in ("merge", "replace"):
         raise DeckcheckError("mode is merge or replace")
     return mode
+
+
+def _label(name: str) -> str:
+    """A file name as sent by a browser, fit to show: printable, at most 200 characters, no folders."""
+    return PurePath("".join(c for c in name if c.isprintable()).replace("\\", "/")).name[:200]
+
+
+@router.post("/collection/undo", summary="Undo the last import into a collection")
+async def undo_import(request: Request, collections: CollectionsDep) -> Response:
+    """Every entry the collection's last import touched goes back to what it was before (CONTRACTS §4 rev 3)."""
+    form = await request.form(max_files=0, max_fields=5)
+    check_csrf(request, form)
+    collection = _name(str(form.get("collection") or "main"))
+    try:
+        past = await run_in_threadpool(collections.undo, collection)
+    except DeckcheckError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return RedirectResponse(f"/collection?{_query(collection=collection, undone=past.label or 'a sheet')}",
+                            status_code=303)
 
 
 def _query(**params: str) -> str:

@@ -45,7 +45,8 @@ def preview(client, path: Path = BINDER, **fields):
 
 
 def confirm(client, page: str):
-    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', page.split("/import/confirm")[1]))
+    form = page.split("/import/confirm")[1].split("</form>")[0]
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
     return client.post("/collection/import/confirm", data=fields, follow_redirects=False)
 
 
@@ -72,6 +73,59 @@ def test_merging_the_same_sheet_again_previews_updates(coll_client):
     assert again.count('<tr class="updated">') == 6
     replace = preview(coll_client, mode="replace").text
     assert "6 unchanged" in replace and '<tr class="' not in replace.split("</thead>")[-1].split("</table>")[0]
+
+
+def test_the_preview_shows_each_entry_and_the_totals_old_to_new(coll_client, tmp_path):
+    confirm(coll_client, preview(coll_client).text)
+    more = tmp_path / "more.csv"
+    more.write_text("card,set,quantity,condition,trade_quantity\nThrust (2),ME,2,LP,1\nThrust (1),ME,3,NM,0\n")
+    page = preview(coll_client, more).text
+    rows = {m[0]: re.sub(r"<[^>]+>", "", m[1]) for m in re.findall(
+        r'<td class="lead">([^<]+)</td>.*?data-label="copies">(.*?)</td>', page, re.S)}
+    assert rows == {"Thrust (2)": "4 trade 1 → 6 trade 2", "Thrust (1)": "none → 3"}, rows
+    totals = {m[0]: m[1:] for m in re.findall(r'<dt>([^<]+)</dt><dd><span class="old">([\d,]+)</span> → ([\d,]+)</dd>',
+                                              page)}
+    assert totals == {"entries": ("6", "7"), "copies": ("12", "17"), "for trade": ("3", "4"), "wanted": ("1", "1")}
+
+
+def test_a_file_imported_before_is_named_and_imported_again_only_when_asked(coll_client):
+    confirm(coll_client, preview(coll_client).text)
+    once = coll_client.get("/collection/export.csv").content
+    page = preview(coll_client).text
+    assert re.search(r"this content was imported into “main” on \d{4}-\d\d-\d\d \d\d:\d\d UTC: importing again "
+                     r"adds its copies again", page), page
+    assert "Import again: add its copies again" in page and "Preview replace mode instead" in page
+    forged = page.replace('<input type="hidden" name="again" value="yes">', "")
+    r = confirm(coll_client, forged)
+    assert r.status_code == 409 and "importing again adds its copies again" in r.text
+    assert coll_client.get("/collection/export.csv").content == once
+    page = preview(coll_client).text
+    replace = page.split('class="buttons replace-instead"')[1].split("</form>")[0]
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', replace))
+    replaced = coll_client.post("/collection/import", data=fields).text
+    assert "mode <b>replace</b>" in replaced and "6 unchanged" in replaced and "Import again" not in replaced
+    assert confirm(coll_client, page).status_code == 303
+    assert coll_client.get("/api/collection").json()["totals"]["copies"] == 24
+
+
+def test_undo_on_the_web_restores_the_collection_exactly(coll_client, tmp_path):
+    more = tmp_path / "more.csv"
+    more.write_text("card,set,quantity,condition\nThrust (2),ME,2,LP\n")
+    confirm(coll_client, preview(coll_client, more).text)
+    before = coll_client.get("/collection/export.csv").content
+    assert confirm(coll_client, preview(coll_client, mode="replace").text).status_code == 303
+    page = coll_client.get("/collection").text
+    assert "Last import: <b>my-binder.csv</b>" in page and "Undo this import" in page
+    assert coll_client.get("/collection/export.csv").content != before
+    r = coll_client.post("/collection/undo", data={"csrf_token": token(coll_client), "collection": "main"},
+                         follow_redirects=False)
+    assert r.status_code == 303 and "undone=my-binder.csv" in r.headers["location"]
+    assert coll_client.get("/collection/export.csv").content == before
+    assert "Last import: <b>more.csv</b>" in coll_client.get("/collection").text
+    coll_client.post("/collection/undo", data={"csrf_token": token(coll_client), "collection": "main"})
+    r = coll_client.post("/collection/undo", data={"csrf_token": token(coll_client), "collection": "main"})
+    assert r.status_code == 409 and "no import into the collection &#39;main&#39; to undo" in r.text
+    assert coll_client.post("/collection/undo", data={"collection": "main"}).status_code == 403
 
 
 def test_bad_rows_block_the_confirm_unless_skipped(coll_client, tmp_path):
