@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException
 
 from deckcheck.errors import DeckcheckError
 
+from . import models
 from .deps import Deckcheck, Pages, server
 from .errors import status_of
 from .security import TITLES, BodyLimit, CsrfCookie, SecurityHeaders, htmx_error
@@ -72,13 +73,37 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     templates.env.globals["all_named"] = lambda message, cards: all(c in message for c in cards)
     app.state.templates = templates
 
-    @app.get("/healthz", tags=["api"])
-    def healthz() -> dict:
+    @app.get("/healthz", tags=["api"], summary="Liveness", response_model=models.Health)
+    def healthz() -> Response:
         """Liveness: {"status": "ok"}."""
-        return {"status": "ok"}
+        return JSONResponse({"status": "ok"})
 
     _error_handlers(app)
+    _openapi_as_answered(app)
     return app
+
+
+def _openapi_as_answered(app: FastAPI) -> None:
+    """/openapi.json as the app answers: a parameter FastAPI cannot read is a 400 {"error"} here (the handler
+    below), not FastAPI's 422 with its own error list."""
+    made = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            doc = made()
+            bad_request = {"description": "Bad request",
+                           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+            for ops in doc.get("paths", {}).values():
+                for op in ops.values():
+                    if op.get("responses", {}).pop("422", None) is not None:
+                        op["responses"].setdefault("400", bad_request)
+            schemas = doc.get("components", {}).get("schemas", {})
+            for name in ("HTTPValidationError", "ValidationError"):
+                schemas.pop(name, None)
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def render(request: Request, template: str, context: dict, status_code: int = 200) -> HTMLResponse:

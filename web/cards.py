@@ -19,6 +19,7 @@ from deckcheck.cardsheet import COLUMNS, UNKNOWN, card_to_row, value_of
 from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
+from . import models
 from .deps import CatalogDep, CollectionsDep, PagesDep, ServerDep, SettingsDep
 
 router = APIRouter()
@@ -133,11 +134,12 @@ def card_query(q: str = Query("", max_length=200, description="words in name, ti
                      sort=sort if sort in SORTS else "name", limit=limit, offset=offset)
 
 
-@router.get("/api/cards", tags=["api"], summary="Search the cards")
-def api_cards(catalog: CatalogDep, query: Annotated[CardQuery, Depends(card_query)]) -> dict:
+@router.get("/api/cards", tags=["api"], summary="Search the cards", response_model=models.CardPage,
+            responses=models.errors(400))
+def api_cards(catalog: CatalogDep, query: Annotated[CardQuery, Depends(card_query)]) -> Response:
     """{"total": N, "cards": [card sheet rows]}: the cards matching every filter, `limit` from `offset`."""
     total, page = search(catalog.cards(), query)
-    return {"total": total, "cards": [card_json(c) for c in page]}
+    return JSONResponse({"total": total, "cards": [card_json(c) for c in page]})
 
 
 @router.get("/cards", summary="The card search page")
@@ -213,7 +215,8 @@ def sources_json(card: Card, sources: Mapping[str, Provenance]) -> dict[str, dic
     return out
 
 
-@router.get("/api/cards/{card_id:path}", tags=["api"], summary="One card")
+@router.get("/api/cards/{card_id:path}", tags=["api"], summary="One card",
+            response_model=models.CardRow | models.CardDetail, responses=models.errors(404))
 def api_card(catalog: CatalogDep, collections: CollectionsDep, card_id: str,
              detail: bool = Query(False, description="also its printings, owned copies and saved decks")) -> Response:
     """The card sheet row of one card (404 if no card has that id); with detail, what its page shows."""

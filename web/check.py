@@ -19,7 +19,7 @@ from deckcheck.errors import DeckcheckError
 from deckcheck.formats import all_formats
 from deckcheck.report import Report
 
-from . import decks as reading
+from . import decks as reading, models
 from .app import request_json
 from .deps import CatalogDep, CollectionsDep, PagesDep, SettingsDep
 from .security import check_csrf
@@ -121,7 +121,9 @@ async def api_input(request: Request, settings: SettingsDep) -> CheckInput:
 ApiInput = Annotated[CheckInput, Depends(api_input)]
 
 
-@router.post("/api/check", tags=["api"], summary="Check a decklist: the report of `deckcheck check --json`")
+@router.post("/api/check", tags=["api"], summary="Check a decklist: the report of `deckcheck check --json`",
+             response_model=models.Report, responses=models.errors(400, 413),
+             openapi_extra=models.body(models.CheckRequest, models.CheckForm))
 async def api_check(got: ApiInput, catalog: CatalogDep) -> Response:
     """`file` (any decklist form) or `decklist` (text), and `format`: 200 and the §3 report, whatever the verdict."""
     reports = await run_in_threadpool(check_input, catalog, got)
@@ -257,7 +259,8 @@ def saved_deck_data(catalog: Catalog, collections: Collections, deck_id: str,
     return got, report
 
 
-@router.get("/api/decks/{deck_id}", tags=["api"], summary="A saved deck and its report")
+@router.get("/api/decks/{deck_id}", tags=["api"], summary="A saved deck and its report",
+            response_model=models.SavedDeck, responses=models.errors(404))
 def api_saved_deck(catalog: CatalogDep, collections: CollectionsDep, deck_id: str) -> Response:
     """{"id", "format", "decklist", "report": the §3 report, checked now} (404 if no deck has that id)."""
     got, report = saved_deck_data(catalog, collections, deck_id)

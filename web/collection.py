@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.background import BackgroundTask
 from starlette.exceptions import HTTPException
 from starlette.concurrency import run_in_threadpool
@@ -26,6 +26,7 @@ from deckcheck.collection import Holding, missing, money, parse_price, value
 from deckcheck.errors import DeckcheckError
 from deckcheck.text import normalize
 
+from . import models
 from .deps import CollectionsDep, Deckcheck, PagesDep, ServerDep, SettingsDep
 from .security import check_csrf
 
@@ -123,19 +124,21 @@ def _name(collection: str) -> str:
     return collection
 
 
-@router.get("/api/collection", tags=["api"], summary="A collection's entries and totals")
+@router.get("/api/collection", tags=["api"], summary="A collection's entries and totals",
+            response_model=models.CollectionView, responses=models.errors(400))
 def api_collection(collections: CollectionsDep, collection: str = Query("main", max_length=NAME_MAX),
                    q: str = Query("", max_length=200), set_: str = Query("", alias="set", max_length=100),
                    condition: str = Query(""), foil: str = Query(""),
-                   limit: int = Query(PAGE_MAX, ge=1, le=100_000)) -> dict:
+                   limit: int = Query(PAGE_MAX, ge=1, le=100_000)) -> Response:
     """{"collection", "collections", "totals": {...}, "entries": [collection sheet rows]}."""
-    return collection_data(collections, _name(collection), EntryFilter(q, set_, condition, foil), limit)
+    return JSONResponse(collection_data(collections, _name(collection), EntryFilter(q, set_, condition, foil), limit))
 
 
-@router.get("/api/collection/missing", tags=["api"], summary="What the saved decks still need")
-def api_missing(collections: CollectionsDep, collection: str = Query("main", max_length=NAME_MAX)) -> dict:
+@router.get("/api/collection/missing", tags=["api"], summary="What the saved decks still need",
+            response_model=models.Missing, responses=models.errors(400))
+def api_missing(collections: CollectionsDep, collection: str = Query("main", max_length=NAME_MAX)) -> Response:
     """Per saved deck and all together: cards needed, owned and short (as `collection missing --json`)."""
-    return needs_data(collections, _name(collection))
+    return JSONResponse(needs_data(collections, _name(collection)))
 
 
 @router.get("/collection", summary="The collection page")

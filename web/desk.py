@@ -21,7 +21,7 @@ from deckcheck.db.desk import MAX_DECKLIST_BYTES, PASTED, REPORT_KINDS, Decklist
 from deckcheck.desk import DeskError, Event, NotAuthorised, TooLarge, parse_deadline, text_field
 from deckcheck.errors import DeckcheckError
 
-from . import decks as reading
+from . import decks as reading, models
 from .app import request_json
 from .deps import DeskDep, Pages, PagesDep
 from .security import check_csrf
@@ -167,7 +167,9 @@ def api_json(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers=SECURITY_HEADERS)
 
 
-@router.post("/api/events", status_code=201, tags=["api"], summary="Tournament desk: create an event")
+@router.post("/api/events", status_code=201, tags=["api"], summary="Tournament desk: create an event",
+             response_model=models.EventCreated, responses=models.errors(400),
+             openapi_extra=models.body(models.EventRequest))
 async def api_create_event(request: Request, desk: DeskDep):
     """Create an event: {"name", "format", "deadline"?, "expected"?} -> id, organiser token and links."""
     data = await json_body(request, '{"name": ..., "format": ...}')
@@ -177,14 +179,17 @@ async def api_create_event(request: Request, desk: DeskDep):
     return api_json({"id": event.id, "organiser_token": token, **links(request, event, token)}, 201)
 
 
-@router.get("/api/events/{event_id}", tags=["api"], summary="Tournament desk: an event's public facts")
+@router.get("/api/events/{event_id}", tags=["api"], summary="Tournament desk: an event's public facts",
+            response_model=models.EventInfo, responses=models.errors(404))
 def api_event(desk: DeskDep, event_id: str):
     """The public facts of an event (name, format, deadline, open)."""
     return event_json(desk.event(event_id))
 
 
 @router.post("/api/events/{event_id}/decks", status_code=201, tags=["api"],
-             summary="Tournament desk: submit a player's deck")
+             summary="Tournament desk: submit a player's deck", response_model=models.Submission,
+             responses=models.errors(400, 404, 409, 413, 429),
+             openapi_extra=models.body(models.SubmitRequest, models.SubmitForm))
 async def api_submit(request: Request, desk: DeskDep, event_id: str):
     """Submit a player's deck (form or JSON: player, and file or decklist) -> 201 and its report."""
     event = await run_in_threadpool(desk.event, event_id)
@@ -194,21 +199,24 @@ async def api_submit(request: Request, desk: DeskDep, event_id: str):
     return api_json(submission_json(request, submission), 201)
 
 
-@router.get("/api/events/{event_id}/decks", tags=["api"], summary="Tournament desk: every player's deck (organiser)")
+@router.get("/api/events/{event_id}/decks", tags=["api"], summary="Tournament desk: every player's deck (organiser)",
+            response_model=list[models.Submission], responses=models.errors(401, 403, 404))
 def api_decks(request: Request, desk: DeskDep, event_id: str):
     """Every player's current deck with its report (organiser only)."""
     desk.authorise(event_id, bearer(request))
     return api_json([submission_json(request, s) for s in desk.list_submissions(event_id)])
 
 
-@router.get("/api/events/{event_id}/decks/{deck_id}", tags=["api"], summary="Tournament desk: one submitted deck")
+@router.get("/api/events/{event_id}/decks/{deck_id}", tags=["api"], summary="Tournament desk: one submitted deck",
+            response_model=models.Submission, responses=models.errors(404))
 def api_deck(request: Request, desk: DeskDep, event_id: str, deck_id: str):
     """One submitted deck by its random id (the player's own link)."""
     return api_json(submission_json(request, desk.submission(event_id, deck_id)))
 
 
 @router.get("/api/events/{event_id}/diff", tags=["api"],
-            summary="Tournament desk: two submitted decks compared (organiser)")
+            summary="Tournament desk: two submitted decks compared (organiser)", response_model=models.DeckDiff,
+            responses=models.errors(400, 401, 403, 404))
 def api_diff(request: Request, desk: DeskDep, event_id: str, a: str, b: str, hand: int | None = None,
              exertion: int | None = None):
     """Deck `a` (before) against deck `b` (after), both submissions of this event: the object of
@@ -218,14 +226,17 @@ def api_diff(request: Request, desk: DeskDep, event_id: str, a: str, b: str, han
 
 
 @router.get("/api/events/{event_id}/report.{kind}", tags=["api"],
-            summary="Tournament desk: report.xlsx, .csv or .json (organiser)")
+            summary="Tournament desk: report.xlsx, .csv or .json (organiser)", response_class=Response,
+            responses={**models.files({MEDIA["json"]: list[models.TournamentEntry], MEDIA["csv"]: None,
+                                                  MEDIA["xlsx"]: None}), **models.errors(400, 401, 403, 404)})
 def api_report(request: Request, desk: DeskDep, event_id: str, kind: str):
     """report.xlsx, .csv or .json: what `deckcheck tournament check --out` writes (organiser only)."""
     desk.authorise(event_id, bearer(request))
     return report_response(desk, event_id, kind)
 
 
-@router.post("/api/events/{event_id}/close", tags=["api"], summary="Tournament desk: close the event (organiser)")
+@router.post("/api/events/{event_id}/close", tags=["api"], summary="Tournament desk: close the event (organiser)",
+             response_model=models.EventInfo, responses=models.errors(401, 403, 404))
 def api_close(request: Request, desk: DeskDep, event_id: str):
     """Close the event (organiser only): later submissions get 409."""
     desk.authorise(event_id, bearer(request))

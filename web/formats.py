@@ -4,10 +4,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from fastapi import APIRouter
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 
 from deckcheck.formats import all_formats
 
+from . import models
 from .deps import PagesDep
 
 router = APIRouter()
@@ -32,10 +33,11 @@ def formats_data() -> list[dict]:
             for f in all_formats()]
 
 
-@router.get("/api/formats", tags=["api"], summary="Every format and its rules")
-def api_formats() -> list[dict]:
+@router.get("/api/formats", tags=["api"], summary="Every format and its rules",
+            response_model=list[models.FormatInfo])
+def api_formats() -> Response:
     """[{"name", "aliases", "rules": [{"id", "severity", "text"}]}] (with the format's title and game too)."""
-    return formats_data()
+    return JSONResponse(formats_data())
 
 
 @router.get("/formats", summary="The formats page")

@@ -22,7 +22,7 @@ from deckcheck.deckdiff import DeckDiff, diff_decks
 from deckcheck.stats import EXERTION, HAND, DeckStats, check_draw, stats_of
 from deckcheck.statsapi import NoSavedDeckError, resolve, saved_deck
 
-from . import decks as reading
+from . import decks as reading, models
 from .check import DECK_ID, ApiInput, BadRequest, CheckInput
 from .deps import CatalogDep, CollectionsDep, PagesDep
 
@@ -74,7 +74,9 @@ def compare(collections: Collections, a: str, b: str, hand: int, exertion: int) 
 
 
 # -- JSON ---------------------------------------------------------------------------------------------
-@router.post("/api/stats", tags=["api"], summary="Statistics of a decklist: the object of `deckcheck stats --json`")
+@router.post("/api/stats", tags=["api"], summary="Statistics of a decklist: the object of `deckcheck stats --json`",
+             response_model=models.DeckStats, responses=models.errors(400, 413),
+             openapi_extra=models.body(models.CheckRequest, models.CheckForm))
 async def api_stats(got: ApiInput, catalog: CatalogDep, hand: int = HAND, exertion: int = EXERTION) -> Response:
     """`file` or `decklist` and `format`, as for /api/check: 200 and the §7 object; 400 if a line does not resolve."""
     found = await run_in_threadpool(_stats_of_input, catalog, got, hand, exertion)
@@ -98,13 +100,15 @@ def _stats_of_input(catalog: Catalog, got: CheckInput, hand: int, exertion: int)
     return out
 
 
-@router.get("/api/decks/{deck_id}/stats", tags=["api"], summary="Statistics of a saved deck (§7)")
+@router.get("/api/decks/{deck_id}/stats", tags=["api"], summary="Statistics of a saved deck (§7)",
+            response_model=models.DeckStats, responses=models.errors(400, 404))
 def api_saved_stats(collections: CollectionsDep, deck_id: str, hand: int = HAND, exertion: int = EXERTION) -> Response:
     """The §7 object of a saved deck; 404 when no deck has that id."""
     return JSONResponse(stats_of_saved(collections, deck_id, hand, exertion).as_dict())
 
 
-@router.get("/api/diff", tags=["api"], summary="Two saved decks compared: the object of `deckcheck diff --json`")
+@router.get("/api/diff", tags=["api"], summary="Two saved decks compared: the object of `deckcheck diff --json`",
+            response_model=models.DeckDiff, responses=models.errors(400, 404))
 def api_diff(collections: CollectionsDep, a: str, b: str, hand: int = HAND, exertion: int = EXERTION) -> Response:
     """Deck `a` (before) against deck `b` (after), each a saved deck's id or link; 404 when one is not saved."""
     return JSONResponse(compare(collections, a, b, hand, exertion).as_dict())

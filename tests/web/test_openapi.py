@@ -1,0 +1,185 @@
+"""/openapi.json describes the real API: every /api route has its shapes, and real answers of every /api route (and
+the requests sent to them) validate against the schemas the document gives (JSON Schema, OpenAPI 3.1)."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+import jsonschema  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+
+from conftest import ILLEGAL, LEGAL, TYPO  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Api:
+    """A test client that checks each answer (and JSON request) against the operation's schema in /openapi.json,
+    and remembers which operations were exercised."""
+
+    def __init__(self, client: TestClient):
+        self.client = client
+        self.doc = client.get("/openapi.json").json()
+        self.seen: set[tuple[str, str]] = set()
+        self.statuses: set[tuple[str, str, int]] = set()
+
+    def operation(self, method: str, url: str) -> tuple[str, dict]:
+        path = url.split("?")[0]
+        for template, ops in self.doc["paths"].items():
+            parts = re.split(r"(\{[^}]+\})", template)
+            pattern = "".join((".+" if p.endswith(":path}") else "[^/]+") if p.startswith("{") else re.escape(p)
+                              for p in parts)
+            if method in ops and re.fullmatch(pattern, path):
+                return template, ops[method]
+        raise AssertionError(f"{method.upper()} {path} is not in /openapi.json")
+
+    def validate(self, schema: dict, instance: object, what: str) -> None:
+        root = {**schema, "components": self.doc.get("components", {})}
+        errors = sorted(jsonschema.Draft202012Validator(root).iter_errors(instance), key=str)
+        assert not errors, f"{what}: {errors[0].message} at {list(errors[0].absolute_path)}"
+
+    def call(self, method: str, url: str, status: int, **kwargs):
+        template, op = self.operation(method, url)
+        if "json" in kwargs:
+            schema = op["requestBody"]["content"]["application/json"]["schema"]
+            self.validate(schema, kwargs["json"], f"the request to {method.upper()} {template}")
+        r = self.client.request(method.upper(), url, **kwargs)
+        assert r.status_code == status, (url, r.status_code, r.text[:300])
+        declared = op["responses"].get(str(status))
+        assert declared is not None, f"{method.upper()} {template} answers {status}, which /openapi.json does not list"
+        kind = r.headers["content-type"].split(";")[0]
+        assert kind in declared.get("content", {}), f"{method.upper()} {template} {status}: {kind} is not declared"
+        if kind == "application/json":
+            self.validate(declared["content"][kind]["schema"], r.json(), f"{method.upper()} {template} {status}")
+        self.seen.add((method, template))
+        self.statuses.add((method, template, status))
+        return r
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory, pristine_web_db):
+    from deckcheck.web import create_app
+    from deckcheck.web.deps import rate_limit
+    from deckcheck.db.desk import RateLimit
+    db = tmp_path_factory.mktemp("openapi") / "api.db"
+    shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)
+    url = f"sqlite:///{db}"
+    sheet = tmp_path_factory.mktemp("sheet") / "priced.csv"
+    sheet.write_text("card,set,quantity,condition,price\nThrust (2),ME,4,LP,€1.50\nConnor MacLeod Persona,SE,1,NM,\n",
+                     encoding="utf-8")
+    from deckcheck.api import CollectionApp
+    CollectionApp(url).import_sheet(sheet, "main", "merge", False, False)
+    app = create_app(db_url=url)
+    app.dependency_overrides[rate_limit] = lambda: RateLimit(0)
+    with TestClient(app) as client:
+        client.get("/")
+        yield Api(client)
+
+
+@pytest.fixture(scope="module")
+def pristine_web_db(tmp_path_factory) -> str:
+    from deckcheck.db.store import Store
+    url = f"sqlite:///{tmp_path_factory.mktemp('pristine') / 'p.db'}"
+    Store(url).count()
+    return url
+
+
+def save(api: Api, text: str) -> str:
+    from deckcheck.web.security import CSRF_COOKIE
+    r = api.client.post("/decks", data={"decklist": text, "format": "type1e",
+                                        "csrf_token": api.client.cookies[CSRF_COOKIE]}, follow_redirects=False)
+    assert r.status_code == 303
+    return r.headers["location"].rsplit("/", 1)[-1]
+
+
+def test_every_api_route_has_its_shapes_in_openapi(api):
+    """Each /api operation names a request body or a response schema (never `{}`), and every refusal's shape."""
+    for path, ops in api.doc["paths"].items():
+        for method, op in ops.items():
+            if "api" not in op.get("tags", ()):
+                continue
+            ok = op["responses"].get("200") or op["responses"].get("201")
+            assert ok is not None, (method, path)
+            content = ok.get("content", {})
+            assert content and all(c.get("schema") not in (None, {}) for c in content.values()), (method, path)
+            if method == "post" and not path.endswith("/close"):
+                assert op.get("requestBody", {}).get("content"), (method, path)
+            for status, answer in op["responses"].items():
+                if status.startswith("4"):
+                    schema = answer["content"]["application/json"]["schema"]
+                    assert schema.get("$ref", "").endswith("/ErrorBody"), (method, path, status)
+            assert "422" not in op["responses"], (method, path)  # a parameter that cannot be read is a 400 here
+
+
+def test_real_answers_of_every_api_route_match_the_schema(api):
+    call = api.call
+    call("get", "/healthz", 200)
+    # checking: JSON and form, legal, illegal, unreadable lines; refusals
+    for text in (LEGAL, ILLEGAL, TYPO):
+        call("post", "/api/check", 200, json={"decklist": text, "format": "type1e"})
+    call("post", "/api/check", 200, files={"file": ("deck.json", (ROOT / "examples/decks/type1e-methos.json")
+                                                    .read_bytes())}, data={"format": "type1e"})
+    call("post", "/api/check", 400, json={"decklist": ""})
+    call("post", "/api/check", 400, content=b"{not json", headers={"content-type": "application/json"})
+    call("post", "/api/stats", 200, json={"decklist": LEGAL, "format": "type1e"})
+    call("post", "/api/stats", 400, json={"decklist": TYPO, "format": "type1e"})
+    # cards and formats
+    page = call("get", "/api/cards?q=thrust&limit=3", 200).json()
+    card_id = page["cards"][0]["id"]
+    call("get", f"/api/cards/{card_id}", 200)
+    owned = call("get", "/api/cards/" + next(c["id"] for c in call("get", "/api/cards?q=thrust+2&set=ME", 200)
+                                             .json()["cards"]) + "?detail=true", 200).json()
+    assert owned["owned"] and owned["sources"] is not None
+    call("get", "/api/cards/no-such-card", 404)
+    call("get", "/api/cards?limit=0", 400)
+    call("get", "/api/formats", 200)
+    # saved decks, their statistics and comparisons
+    a, b = save(api, LEGAL), save(api, ILLEGAL)
+    call("get", f"/api/decks/{a}", 200)
+    call("get", "/api/decks/AbCdEf99", 404)
+    call("get", f"/api/decks/{a}/stats", 200)
+    call("get", "/api/decks/AbCdEf99/stats", 404)
+    call("get", f"/api/diff?a={a}&b=/decks/{b}", 200)
+    call("get", f"/api/diff?a={a}&b=AbCdEf99", 404)
+    # collections: a priced entry (price, currency) and an unpriced one
+    coll = call("get", "/api/collection", 200).json()
+    assert {"price", "currency"} <= set(coll["entries"][0]) | set(coll["entries"][1])
+    call("get", "/api/collection/missing", 200)
+    # the tournament desk
+    event = call("post", "/api/events", 201, json={"name": "Open", "format": "type1e",
+                                                   "deadline": "2099-01-01T10:00:00+01:00"}).json()
+    call("post", "/api/events", 400, json={"name": "", "format": "type1e"})
+    eid, auth = event["id"], {"Authorization": f"Bearer {event['organiser_token']}"}
+    call("get", f"/api/events/{eid}", 200)
+    call("get", "/api/events/nope", 404)
+    first = call("post", f"/api/events/{eid}/decks", 201, json={"player": "Ann", "decklist": ILLEGAL}).json()
+    second = call("post", f"/api/events/{eid}/decks", 201, data={"player": "Ann"},
+                  files={"file": ("ann.txt", LEGAL.encode())}).json()
+    call("post", f"/api/events/{eid}/decks", 201, json={"player": "Bob", "decklist": TYPO})
+    call("get", f"/api/events/{eid}/decks", 200, headers=auth)
+    call("get", f"/api/events/{eid}/decks", 401)
+    call("get", f"/api/events/{eid}/decks", 403, headers={"Authorization": "Bearer wrong"})
+    call("get", f"/api/events/{eid}/decks/{second['deck_id']}", 200)
+    call("get", f"/api/events/{eid}/diff?a={first['deck_id']}&b={second['deck_id']}", 200, headers=auth)
+    for kind in ("json", "csv", "xlsx"):
+        call("get", f"/api/events/{eid}/report.{kind}", 200, headers=auth)
+    call("post", f"/api/events/{eid}/close", 200, headers=auth)
+    call("post", f"/api/events/{eid}/decks", 409, json={"player": "Cy", "decklist": LEGAL})
+
+    every = {(m, p) for p, ops in api.doc["paths"].items() for m, op in ops.items() if "api" in op.get("tags", ())}
+    assert every - api.seen == set(), "add a call of each new /api route to this test"
+
+
+def test_a_model_that_drifts_from_the_answer_is_caught(api):
+    """The check above can fail: an answer with a key the schema does not have, or without one it requires."""
+    report = api.client.post("/api/check", json={"decklist": LEGAL, "format": "type1e"}).json()
+    schema = api.operation("post", "/api/check")[1]["responses"]["200"]["content"]["application/json"]["schema"]
+    with pytest.raises(AssertionError):
+        api.validate(schema, {**report, "surprise": 1}, "an extra key")
+    with pytest.raises(AssertionError):
+        api.validate(schema, {k: v for k, v in report.items() if k != "legal"}, "a missing key")

@@ -1,0 +1,361 @@
+"""The shapes of the JSON API as pydantic models: what /openapi.json tells programs (CONTRACTS §3, §6, §7).
+
+Routes name them in `response_model` (and `responses` for errors, `openapi_extra` for request bodies that
+come as JSON or as a form). The objects themselves are made by the library's `as_dict()` methods, the very
+objects `deckcheck ... --json` prints, and sent as they are: the models describe them and never reshape
+them. tests/web/test_openapi.py checks every /api route's real answers against these schemas, so a model
+that drifts from what is sent fails there. Every model forbids other keys (additionalProperties: false):
+a key added to an answer is added here too.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from deckcheck.cardsheet import COLUMNS
+
+
+class Shape(BaseModel):
+    """A JSON object of the API: exactly these keys."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- errors and health ---------------------------------------------------------------------------
+class ErrorBody(Shape):
+    """Every refusal: 400 malformed, 401/403 token, 404 not found, 409 closed, 413 too large, 429 too many."""
+
+    error: str = Field(description="One sentence saying what is wrong, quoting the input.")
+
+
+class Health(Shape):
+    status: Literal["ok"]
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The `responses` of a route that may refuse with these statuses: each an ErrorBody."""
+    words = {400: "Bad request", 401: "No token", 403: "Wrong token", 404: "Not found", 409: "Closed",
+             413: "Too large", 429: "Too many submissions"}
+    return {status: {"model": ErrorBody, "description": words.get(status, "Refused")} for status in statuses}
+
+
+# -- §3: the check report ------------------------------------------------------------------------
+class Issue(Shape):
+    rule: str = Field(description="The rule's id, as RULES.md and /api/formats name it.")
+    severity: Literal["error", "warning"]
+    message: str
+    cards: list[str]
+    limit: int | None = None
+    actual: int | None = None
+    fix: str | None = None
+
+
+class InputError(Shape):
+    line: int | None = Field(description="The decklist's line (null: no line applies, e.g. an unreadable file).")
+    text: str
+    message: str
+    suggestions: list[str]
+
+
+class Report(Shape):
+    """The §3 report: the object of `deckcheck check --json`."""
+
+    deck: str
+    format: str
+    legal: bool | None = Field(description="null when input_errors is not empty.")
+    persona: str | None
+    counts: dict[str, int]
+    issues: list[Issue]
+    input_errors: list[InputError]
+    notices: list[str]
+    unverified: list[str] = Field(default_factory=list, description="Rules that unknown card data kept from "
+                                                                   "deciding (revision 3).")
+
+
+class CheckRequest(Shape):
+    """POST /api/check and /api/stats as JSON (as a form: the same fields, or `file` instead of `decklist`)."""
+
+    decklist: str = Field(description="The decklist's text (CONTRACTS §2).")
+    format: str | None = Field(default=None, description="A format's name or alias; default: the decklist's own, "
+                                                         "or type2.")
+
+
+class CheckForm(BaseModel):
+    """POST /api/check and /api/stats as multipart/form-data."""
+
+    file: bytes | None = Field(default=None, json_schema_extra={"format": "binary"},
+                               description="A decklist file in any §2 form (.txt, .csv, .xlsx, .json...).")
+    decklist: str | None = Field(default=None, description="The decklist's text, when no file is sent.")
+    format: str | None = None
+
+
+def body(json_model: type[BaseModel], form_model: type[BaseModel] | None = None) -> dict[str, Any]:
+    """`openapi_extra` for a route that reads its body itself (bounded, JSON or a form): its request body schema."""
+    content: dict[str, Any] = {"application/json": {"schema": json_model.model_json_schema()}}
+    if form_model is not None:
+        content["multipart/form-data"] = {"schema": form_model.model_json_schema()}
+        content["application/x-www-form-urlencoded"] = {"schema": form_model.model_json_schema()}
+    return {"requestBody": {"required": True, "content": content}}
+
+
+class SavedDeck(Shape):
+    id: str
+    format: str
+    decklist: str
+    report: Report = Field(description="The §3 report, checked now against the current cards.")
+
+
+# -- §7: statistics and comparisons ----------------------------------------------------------------
+class Square(Shape):
+    attacks: int
+    blocks: int
+    dodges: int
+
+
+class Odds(Shape):
+    hand: int
+    exertion: int
+    opening_block: dict[str, float]
+    exertion_attack: dict[str, float]
+    exertion_defense: dict[str, float]
+
+
+class DeckStats(Shape):
+    """The §7 object: the object of `deckcheck stats --json`."""
+
+    deck: str
+    format: str
+    endurance: int
+    by_type: dict[str, int]
+    squares: dict[str, Square]
+    unknown_grid: list[str]
+    odds: Odds
+
+
+class Side(Shape):
+    report: Report
+    stats: DeckStats
+
+
+class CardChange(Shape):
+    section: str
+    card: str
+    quantity: int
+
+
+class BeforeAfter(Shape):
+    before: bool | None
+    after: bool | None
+
+
+class RuleChanges(Shape):
+    fixed: list[str]
+    new: list[str]
+
+
+class OddsChange(Shape):
+    before: float
+    after: float
+    change: float
+
+
+class DeckDiff(Shape):
+    """The object of `deckcheck diff --json`: deck `a` (before) against deck `b` (after)."""
+
+    before: Side
+    after: Side
+    added: list[CardChange]
+    removed: list[CardChange]
+    legal: BeforeAfter
+    rules: RuleChanges
+    odds: dict[str, dict[str, OddsChange]]
+
+
+# -- §1, §6: cards and formats ------------------------------------------------------------------------
+CardRow: type[BaseModel] = create_model(  # type: ignore[call-overload]
+    "CardRow", __config__=ConfigDict(extra="forbid"), __doc__="A card as a row of the card sheet (CONTRACTS §1): "
+    "every column as text, unknown values written `unknown`.", **{c: (str, ...) for c in COLUMNS})
+
+
+class CardPage(Shape):
+    total: int = Field(description="How many cards match every filter.")
+    cards: list[CardRow]  # type: ignore[valid-type]
+
+
+class Source(Shape):
+    kind: str
+    ref: str
+    at: str
+    text: str = Field(description="The sentence the card page shows.")
+    href: str | None
+
+
+class Owned(Shape):
+    collection: str
+    card_id: str
+    set: str | None
+    condition: str
+    language: str
+    foil: bool
+    quantity: int
+    trade_quantity: int
+    want_quantity: int
+
+
+class DeckUse(Shape):
+    name: str
+    format: str
+    saved: str
+    copies: int
+
+
+class CardDetail(Shape):
+    """GET /api/cards/{id}?detail=true: what the card's page shows."""
+
+    card: CardRow  # type: ignore[valid-type]
+    sources: dict[str, Source | None] = Field(description="Where each known rules value came from, by column "
+                                                          "(null: stored before deckcheck kept provenance).")
+    printings: list[CardRow]  # type: ignore[valid-type]
+    owned: list[Owned]
+    decks: list[DeckUse]
+
+
+class RuleInfo(Shape):
+    id: str
+    severity: Literal["error", "warning"]
+    text: str
+
+
+class FormatInfo(Shape):
+    name: str
+    title: str
+    game: str
+    aliases: list[str]
+    limits: dict[str, int]
+    rules: list[RuleInfo]
+
+
+# -- §4: collections --------------------------------------------------------------------------------
+class Entry(Shape):
+    """A collection-sheet row (§4) plus the exact printing; a priced entry adds price and currency."""
+
+    card: str
+    card_id: str
+    set: str
+    quantity: int
+    condition: str
+    language: str
+    foil: bool
+    trade_quantity: int
+    want_quantity: int
+    location: str
+    notes: str
+    price: float | None = Field(default=None, description="The amount of one copy (only on priced entries).")
+    currency: str | None = Field(default=None, description="As written, '' when none was (only on priced entries).")
+
+
+class Totals(Shape):
+    entries: int
+    copies: int
+    distinct: int
+    for_trade: int
+    wanted: int
+    value: float | None = Field(description="The total value when every priced entry shares a currency.")
+    value_by_currency: dict[str, float]
+    value_text: str
+    priced_entries: int
+    unpriced_entries: int
+
+
+class CollectionView(Shape):
+    collection: str
+    collections: list[str]
+    totals: Totals
+    entries: list[Entry]
+
+
+class Need(Shape):
+    card: str
+    set: str | None
+    needed: int
+    owned: int
+    short: int
+    card_id: str
+
+
+class Missing(Shape):
+    """The object of `collection missing --json`, each row with the card's id, and `short` in all."""
+
+    collection: str
+    decks: dict[str, list[Need]]
+    together: list[Need]
+    short: int
+
+
+# -- §6: the tournament desk --------------------------------------------------------------------------
+class EventRequest(Shape):
+    name: str
+    format: str
+    deadline: str | None = Field(default=None, description="ISO 8601; without an offset, UTC.")
+    expected: str | list[str] | None = Field(default=None, description="The players expected (one a line, or a list).")
+
+
+class EventCreated(Shape):
+    id: str
+    organiser_token: str = Field(description="Shown once: only its hash is stored.")
+    submit_url: str
+    api_submit_url: str
+    qr_url: str
+    dashboard_url: str
+
+
+class EventInfo(Shape):
+    id: str
+    name: str
+    format: str
+    deadline: str | None
+    closed: bool
+    open: bool
+
+
+class SubmitRequest(Shape):
+    player: str
+    decklist: str
+
+
+class SubmitForm(BaseModel):
+    player: str
+    decklist: str | None = None
+    file: bytes | None = Field(default=None, json_schema_extra={"format": "binary"})
+
+
+class Submission(Report):
+    """A submitted deck: the §3 report plus who sent it, when, and its private link."""
+
+    player: str
+    deck_id: str
+    submissions: int
+    submitted_at: str
+    verdict: str
+    deck_url: str
+    fingerprint: str | None = None
+    source: str | None = None
+
+
+class TournamentEntry(Report):
+    """One deck of a tournament report (report.json, `deckcheck tournament check --out`): its §3 report and player."""
+
+    player: str | None
+    source: str | None = Field(default=None, description="The file name, or `pasted`.")
+    submitted_at: str | None = None
+    submissions: int | None = None
+    fingerprint: str | None = None
+
+
+def files(media: dict[str, type[BaseModel] | Any]) -> dict[int | str, dict[str, Any]]:
+    """The 200 `responses` of a route that sends a file: {media type: the model of a JSON file, or None}."""
+    from pydantic import TypeAdapter
+    content = {kind.split(";")[0]: {"schema": TypeAdapter(shape).json_schema() if shape is not None
+                      else {"type": "string", "format": "binary"}} for kind, shape in media.items()}
+    return {200: {"description": "The file", "content": content}}
