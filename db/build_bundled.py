@@ -7,7 +7,7 @@ difference. Every value comes from the sources (see ../shared/data/SOURCES.md); 
 give is written as unknown, never guessed. Where a value is derived (an Immortal read off a
 name, a Pre-Game kind read off a name, an Attack's grid read off its name), the rule that derives it
 is in this file, with its reason. Stated facts (card-facts.tsv: Restriction numbers, Reserved marks,
-texts) apply to the exact checklist row they name, and to no other printing.
+Hand icons, texts) apply to the exact checklist row they name, and to no other printing.
 """
 from __future__ import annotations
 
@@ -54,9 +54,14 @@ BASIC_BLOCKS = {"Upper Left Block": "UL UC ML MC", "Upper Right Block": "UC UR M
 _VERSION = re.compile(r"^(?:version\s*)?(\d+)$", re.IGNORECASE)
 _PAREN = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
 _VARIANT = re.compile(r"\s*\[Undefined Variant #(\d+)\]\s*$")
-FACT_FIELDS = ("restriction", "reserved", "text")
+FACT_FIELDS = ("restriction", "reserved", "hand_icons", "text")
 # card-facts.tsv: "none printed" is a known value (the card carries no Restriction number), not unknown.
 NONE_PRINTED = "none printed"
+# SOURCES.md, "Signature marks: none before The Gathering": Signature cards were introduced in The Gathering
+# (this article says so), so every printing of a set released before it is known not to be a Signature card.
+# Sets without a release date (the Tin Set, Other, ...) and later sets stay unknown.
+SIGNATURE_INTRODUCED_IN = "TG"
+SIGNATURE_SOURCE = "http://www.watcherdatabase.tk/Articles/19.html"
 
 
 def read_tsv(path: Path) -> list[dict[str, str]]:
@@ -71,6 +76,7 @@ class Facts:
 
     restriction: int | None = None
     reserved: bool | None = None
+    hand_icons: int | None = None
     text: str | None = None
     sources: dict[str, str] = field(default_factory=dict)  # field -> the source's address
 
@@ -96,6 +102,10 @@ def read_facts(shared: Path, checklist: list[dict]) -> dict[tuple[str, str], Fac
             if value not in ("yes", "no"):
                 raise SystemExit(f"{where}: reserved {value!r} is not yes/no")
             known.reserved = value == "yes"
+        elif name == "hand_icons":
+            if not (value.isascii() and value.isdigit() and len(value) <= 2):
+                raise SystemExit(f"{where}: hand_icons {value!r} is not a number of Hand icons")
+            known.hand_icons = int(value)
         elif name == "text" and value:
             known.text = value
         else:
@@ -274,9 +284,22 @@ def persona_modifiers(text: str) -> Modifiers:
     return Modifiers(**values) if values else NO_MODIFIERS
 
 
+def sets_before_signatures(sets: list[dict[str, str]]) -> frozenset[str]:
+    """The codes of the sets released before Signature cards were introduced (SIGNATURE_INTRODUCED_IN)."""
+    def released(row: dict[str, str]) -> tuple[int, int] | None:
+        year, month = row["release_year"].strip(), row["release_month"].strip()
+        return (int(year), int(month)) if year.isdigit() and month.isdigit() else None
+    dates = {row["set_code"]: released(row) for row in sets}
+    introduced = dates.get(SIGNATURE_INTRODUCED_IN)
+    if introduced is None:
+        raise SystemExit(f"sets.tsv: no release date for {SIGNATURE_INTRODUCED_IN}, where Signature cards began")
+    return frozenset(code for code, date in dates.items() if date is not None and date < introduced)
+
+
 def build_1e(shared: Path) -> list[Built]:
     """Every 1st-edition checklist row as a Card, with what the sources give and where each value came from."""
     checklist = read_tsv(shared / "data/highlander-1e/checklist.tsv")
+    no_signatures = sets_before_signatures(read_tsv(shared / "data/highlander-1e/sets.tsv"))
     personas = {p["persona"]: p for p in read_tsv(shared / "data/highlander-1e/personas.tsv")}
     immortals = Immortals(checklist, list(personas.values()))
     facts = read_facts(shared, checklist)
@@ -321,7 +344,8 @@ def build_1e(shared: Path) -> list[Built]:
             id=card_id, name=clean, title=title, immortal=parts["immortal"], weapon=weapon,
             version=parts["version"], edition=1, set=row["set_code"], type=kind, basic=basic, grid=grid,
             grid_inferred=bool(grid_inferred), restriction=stated.restriction,
-            reserved=stated.reserved, signature=None, unique=None, hand_icons=None, modifiers=modifiers,
+            reserved=stated.reserved, signature=False if row["set_code"] in no_signatures else None, unique=None,
+            hand_icons=stated.hand_icons, modifiers=modifiers,
             rarity=row["rarity"] or None, text=text, **gems)
         sources = {f: FROM_NAME for f in ("title", "immortal", "weapon", "version", "basic")}
         sources.update({f: DEFAULT for f in ("subtype", "requires", "deckbuilding")})
@@ -334,6 +358,8 @@ def build_1e(shared: Path) -> list[Built]:
             sources["grid"] = BASIC_BLOCK if title in BASIC_BLOCKS and basic else FROM_NAME if basic \
                 else GRID_FROM_NAME
         sources.update({f: source(url) for f, url in stated.sources.items()})
+        if row["set_code"] in no_signatures:
+            sources["signature"] = source(SIGNATURE_SOURCE)
         if persona:
             sources["gem_master"] = source(persona["source_url"])
             if stated.text is None:

@@ -471,6 +471,6 @@ class Collections:
             rows = con.execute(text("select card_id, quantity from saved_deck_card")).all()
         used: dict[tuple, int] = {}
         for card_id, q in rows:
-            key = self.cards[card_id].rules_key
+            key = self.cards[card_id].card_key
             used[key] = used.get(key, 0) + q
         return used

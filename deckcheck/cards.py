@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .errors import DeckcheckError
 from .text import has_master_word, normalize
@@ -163,6 +164,19 @@ class Card:
                 normalize(self.text or ""))
         return key
 
+    @property
+    def card_key(self) -> tuple:
+        """The rules key without the facts a source states for one printing (PRINTING_FACTS): printings with
+        equal card keys are one card unless two of them state different values of such a fact."""
+        key = self._cache.get("card")
+        if key is None:
+            key = self._cache["card"] = tuple(v for i, v in enumerate(self.rules_key) if i not in _FACT_POSITIONS)
+        return key
+
+    def facts(self) -> tuple:
+        """The values of PRINTING_FACTS (None where unknown; an empty text is unknown too)."""
+        return tuple((normalize(self.text or "") or None) if f == "text" else getattr(self, f) for f in PRINTING_FACTS)
+
     def extra_value(self, column: str) -> object:
         """The value of a game's own column (Raven's `renown`, Taktik's `rank`); None when unknown or absent."""
         for name, value in self.extra:
@@ -215,3 +229,51 @@ class Card:
 
     def __str__(self) -> str:
         return self.name
+
+
+# Facts a public source states about one printing (card-facts.tsv) or that one printing's era settles (no
+# Signature cards before The Gathering): a reprint whose facts are unknown is still the same card.
+PRINTING_FACTS = ("restriction", "reserved", "signature", "unique", "hand_icons", "text")
+_RULES_FIELDS = ("game", "title_key", "immortal_key", "weapon_key", "effect_version", "edition", "type", "subtype",
+                 "basic", "grid", "restriction", "reserved", "signature", "unique", "hand_icons", "gems", "requires",
+                 "modifiers", "extra", "text")
+_FACT_POSITIONS = frozenset(_RULES_FIELDS.index(f) for f in PRINTING_FACTS)
+
+
+def same_card(cards: "list[Card] | tuple[Card, ...]") -> bool:
+    """Whether printings are one card: equal card keys, and no fact stated with two different values."""
+    if len({c.card_key for c in cards}) > 1:
+        return False
+    columns = zip(*(c.facts() for c in cards), strict=True)
+    return all(len({v for v in column if v is not None}) <= 1 for column in columns)
+
+
+def as_one_card(cards: "list[Card] | tuple[Card, ...]") -> Card:
+    """The first printing, knowing only what every printing states: a fact known for some printings and not
+    for others is unknown here, since a decklist that names no set may mean any of them."""
+    first = cards[0]
+    if len(cards) == 1 or len({c.rules_key for c in cards}) == 1:
+        return first
+    key = ("one card", tuple(c.id for c in cards))
+    one = first._cache.get(key)  # the same object for the same printings, as the printings themselves are
+    if one is None:
+        unknown: dict[str, Any] = {f: None for i, f in enumerate(PRINTING_FACTS) if len({c.facts()[i] for c in cards}) > 1}
+        one = first._cache[key] = replace(first, _cache={}, **unknown) if unknown else first
+    return one
+
+
+def card_groups(cards: "list[Card] | tuple[Card, ...]") -> list[list[Card]]:
+    """Printings grouped into cards: by card key, then split where two printings state a fact differently (each
+    printing joins the first group it agrees with, in the order given)."""
+    groups: list[list[Card]] = []
+    by_key: dict[tuple, list[list[Card]]] = {}
+    for card in cards:
+        for group in by_key.setdefault(card.card_key, []):
+            if same_card(group + [card]):
+                group.append(card)
+                break
+        else:
+            group = [card]
+            by_key[card.card_key].append(group)
+            groups.append(group)
+    return groups

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from . import grid as gridmod
 from . import provenance as prov
-from .cards import GEM_COLOURS, HIGHLANDER, Card, Modifiers, parse_modifiers
+from .cards import GEM_COLOURS, HIGHLANDER, Card, Modifiers, parse_modifiers, same_card
 from .cells import CellError
 from .errors import CardSheetError, DeckcheckError, RowProblem
 from .formats import parse_whole
@@ -397,8 +397,7 @@ def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str
         if not named or conflicts:
             out.append(item)  # a card the database does not hold: the row adds it
             continue
-        groups = {c.rules_key for c in named}
-        if len(groups) > 1:
+        if not same_card(named):
             ids = sorted(c.id for c in named)
             problems.append(RowProblem(item.row, "name", item.card.name, "names more than one stored card ("
                                        f"{', '.join(ids[:8])}{', ...' if len(ids) > 8 else ''}); give the row "

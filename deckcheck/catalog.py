@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from .cards import Card
+from .cards import Card, as_one_card, card_groups, same_card
 from .decklist import ends_in_bare_number, split_set
 from .errors import AmbiguousCardError, CardNotFoundError, UnknownCardError
 from .text import normalize
@@ -206,7 +206,8 @@ class CardIndex:
         if card is not None:
             return card
         written = f"{text} [{set_code}]" if set_code else text
-        raise AmbiguousCardError(written, f"ambiguous: {len(_groups(found))} different cards match; write one of "
+        cards = len(card_groups(list(found)))
+        raise AmbiguousCardError(written, f"ambiguous: {cards} different cards match; write one of "
                                 "them", [c.write_as for c in self.candidates(found, context)])
 
     def _found(self, text: str, set_code: str | None, context: Context, suggest: bool = True) -> list[Card]:
@@ -242,14 +243,8 @@ class CardIndex:
     def candidates(self, cards: list[Card], context: Context = NO_CONTEXT) -> list[Candidate]:
         """How to write each distinct card of a list so that it resolves to that card alone, in this
         context; the deck's Persona's cards and the format's edition first."""
-        out: list[Candidate] = []
-        seen: set[tuple] = set()
-        for card in sorted(cards, key=lambda c: self._rank(c, context)):
-            if card.rules_key in seen:
-                continue
-            seen.add(card.rules_key)
-            out.append(Candidate(card, self.write_as(card, context)))
-        return out
+        return [Candidate(group[0], self.write_as(group[0], context))
+                for group in card_groups(sorted(cards, key=lambda c: self._rank(c, context)))]
 
     def write_as(self, card: Card, context: Context = NO_CONTEXT) -> str:
         """The shortest way to write a card that resolves to it (its name, else its name and set)."""
@@ -259,7 +254,7 @@ class CardIndex:
                 found = _pick(self._found(name, set_text, plain, False), plain)
             except CardNotFoundError:
                 continue
-            if found is not None and found.rules_key == card.rules_key:
+            if found is not None and same_card([found, card]):
                 return f"{name} [{set_text}]" if set_text else name
         return f"{card.name} [{card.set}]" if card.set else card.name
 
@@ -356,21 +351,15 @@ class CardIndex:
 
 
 def _pick(found: Sequence[Card], context: Context) -> Card | None:
-    """The one card of several printings, or the deck's own Persona's one card; None when ambiguous."""
-    if len(_groups(found)) == 1:
-        return found[0]
+    """The one card of several printings (knowing what all of them state: cards.as_one_card), or the deck's
+    own Persona's one card; None when ambiguous."""
+    if found and same_card(list(found)):
+        return as_one_card(list(found))
     if context.persona:
         own = [c for c in found if c.immortal_key == context.persona]
-        if own and len(_groups(own)) == 1:
-            return own[0]
+        if own and same_card(own):
+            return as_one_card(own)
     return None
-
-
-def _groups(cards: Sequence[Card]) -> dict[tuple, list[Card]]:
-    groups: dict[tuple, list[Card]] = {}
-    for card in cards:
-        groups.setdefault(card.rules_key, []).append(card)
-    return groups
 
 
 def _trigrams(word: str) -> set[str]:

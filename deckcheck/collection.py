@@ -357,7 +357,7 @@ def owned_by_card(holdings: Iterable[Holding]) -> dict[tuple, int]:
     """Copies owned per card as the rules see it (printings that differ only in set or picture count together)."""
     owned: dict[tuple, int] = defaultdict(int)
     for h in holdings:
-        owned[h.card.rules_key] += h.quantity
+        owned[h.card.card_key] += h.quantity
     return owned
 
 
@@ -369,9 +369,9 @@ def missing(decks: Mapping[str, Iterable[tuple[Card, int]]], holdings: Iterable[
     for name, cards in decks.items():
         needs: dict[tuple, Need] = {}
         for card, quantity in cards:
-            need = needs.get(card.rules_key)
+            need = needs.get(card.card_key)
             if need is None:
-                needs[card.rules_key] = Need(card, quantity, owned.get(card.rules_key, 0))
+                needs[card.card_key] = Need(card, quantity, owned.get(card.card_key, 0))
             else:
                 need.needed += quantity
         result.per_deck[name] = [n for n in needs.values() if n.short]
@@ -409,7 +409,7 @@ def trades(holdings: Sequence[Holding], used: Mapping[tuple, int]) -> list[Surpl
     """Cards whose copies exceed what the saved decks use, and cards marked for trade."""
     owned: dict[tuple, list] = {}
     for h in holdings:
-        entry = owned.setdefault(h.card.rules_key, [h.card, 0, 0])
+        entry = owned.setdefault(h.card.card_key, [h.card, 0, 0])
         entry[1] += h.quantity
         entry[2] += h.trade_quantity
     out = [Surplus(card, n, used.get(key, 0), marked) for key, (card, n, marked) in owned.items()]
@@ -457,7 +457,7 @@ def collection_stats(collection: str, holdings: Sequence[Holding], cards: Iterab
         by_edition[str(h.card.edition)] += h.quantity
     worth, unpriced = value(holdings)
     return CollectionStats(collection, sum(h.quantity for h in holdings),
-                           len({h.card.rules_key for h in holdings if h.quantity}),
+                           len({h.card.card_key for h in holdings if h.quantity}),
                            len({h.card.id for h in holdings if h.quantity}), worth, unpriced,
                            dict(sorted(by_set.items())), dict(sorted(by_edition.items())),
                            set_completion(cards, holdings))

@@ -77,7 +77,7 @@ def _counts(deck: Deck) -> dict[tuple, tuple[str, int]]:
     """(section, card as a decklist means it) -> (a name it was written with, copies)."""
     out: dict[tuple, tuple[str, int]] = {}
     for e in deck.entries:
-        key = (ENDURANCE if in_endurance(e) else PREGAME, e.card.rules_key)
+        key = (ENDURANCE if in_endurance(e) else PREGAME, e.card.card_key)
         name, copies = out.get(key, (e.card.name, 0))
         out[key] = (name, copies + e.quantity)
     return out
@@ -86,7 +86,7 @@ def _counts(deck: Deck) -> dict[tuple, tuple[str, int]]:
 def card_changes(before: Deck, after: Deck) -> tuple[tuple[CardChange, ...], tuple[CardChange, ...]]:
     """(added, removed): copies per card and section, Pre-Game first, then by name.
 
-    Printings that differ only in set or picture are one card (Card.rules_key); a card is named as the
+    Printings that differ only in set or picture are one card (Card.card_key); a card is named as the
     deck that holds more of it writes it.
     """
     a, b = _counts(before), _counts(after)

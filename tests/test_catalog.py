@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from deckcheck.errors import CardNotFoundError
+from deckcheck.catalog import CardIndex
+from deckcheck.errors import AmbiguousCardError, CardNotFoundError
 
 
 @pytest.mark.parametrize("written,card_id", [
@@ -201,3 +202,20 @@ def test_a_request_during_the_word_index_build_waits_for_it(bundled_index, monke
     first.join()
     second.join()
     assert results == {"first": expected, "second": expected}
+
+
+def test_a_fact_stated_for_one_printing_keeps_the_printings_one_card():
+    """Printings that agree wherever both know a fact are one card; named without a set, the card knows only
+    what every printing states (the other printing may be the one in the player's hand)."""
+    from deckcheck.cards import Card, as_one_card, card_groups, same_card
+    se = Card(id="SE-x", name="X", title="X", set="SE", type="Attack", signature=False, restriction=2)
+    tin = Card(id="TIN-x", name="X", title="X", set="TIN", type="Attack", signature=None, restriction=2)
+    other = Card(id="OTH-x", name="X", title="X", set="OTH", type="Attack", signature=True, restriction=None)
+    assert same_card([se, tin]) and same_card([tin, other]) and not same_card([se, other])
+    one = as_one_card([se, tin])
+    assert (one.id, one.signature, one.restriction) == ("SE-x", None, 2) and as_one_card([se, tin]) is one
+    assert [[c.id for c in g] for g in card_groups([se, tin, other])] == [["SE-x", "TIN-x"], ["OTH-x"]]
+    index = CardIndex([se, tin])
+    assert index.resolve("X").signature is None and index.resolve("X", "SE").signature is False
+    with pytest.raises(AmbiguousCardError):
+        CardIndex([se, other]).resolve("X")

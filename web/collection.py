@@ -88,7 +88,7 @@ def collection_data(collections: Collections, name: str, entry_filter: EntryFilt
     worth, unpriced = value(holdings)
     priced = sum(1 for h in holdings if h.quantity) - unpriced  # value() counts the held entries without a price
     totals = {"entries": len(holdings), "copies": sum(h.quantity for h in holdings),
-              "distinct": len({h.card.rules_key for h in holdings if h.quantity}),
+              "distinct": len({h.card.card_key for h in holdings if h.quantity}),
               "for_trade": sum(h.trade_quantity for h in holdings), "wanted": sum(h.want_quantity for h in holdings),
               "value": round(float(next(iter(worth.values()))), 2) if len(worth) == 1 else None,
               "value_by_currency": {cur: round(float(amount), 2) for cur, amount in sorted(worth.items())},

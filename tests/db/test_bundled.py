@@ -91,10 +91,35 @@ def test_persona_allowances_and_modifiers(bundled, by_id):
 def test_unknown_stays_unknown(bundled, by_id):
     amanda = by_id["SE-amanda-persona"]
     assert amanda.gem_master is None  # not in personas.tsv: never a guessed number
-    assert all(c.signature is None for c in bundled if c.edition == 1)  # no Signature mark was found anywhere
+    # SOURCES.md: Signature cards began with The Gathering; no Signature mark of a later printing was found
+    assert all(c.signature is None for c in bundled if c.edition == 1 and c.set not in ("SE", "ME", "WC"))
     back_away = by_id["SE-connor-macleod-back-away"]
     assert back_away.restriction is None and back_away.reserved is None
     assert by_id["ME-extra-weapon"].gems == (0, 0, 0, 0, 0, 0)  # 1st edition cards print no gems
+
+
+def test_no_signature_cards_before_the_gathering(bundled):
+    """Every printing of the three sets released before The Gathering (SOURCES.md: 583 rows) is known not to
+    be a Signature card, credited to the article that says Signature cards were introduced in The Gathering;
+    the Tin Set (no release date), Other and the later sets stay unknown."""
+    early = [c for c in bundled if c.edition == 1 and c.set in ("SE", "ME", "WC")]
+    assert len(early) == 583 and all(c.signature is False for c in early)
+    assert {c.set for c in bundled if c.edition == 1 and c.signature is not None} == {"SE", "ME", "WC"}
+    with open(build_bundled.DATA / "highlander-1e.csv", encoding="utf-8", newline="") as f:
+        sources = {row["id"]: row["signature_source"] for row in csv.DictReader(f)}
+    assert {sources[c.id] for c in early} == {"source:http://www.watcherdatabase.tk/Articles/19.html"}
+    assert sources["TIN-thrust"] == sources["TG-the-kurgan-bloodlust"] == ""
+
+
+def test_sets_before_signatures_reads_release_dates():
+    row = {"release_year": "", "release_month": ""}
+    sets = [row | {"set_code": "TG", "release_year": "1998", "release_month": "6"},
+            row | {"set_code": "WC", "release_year": "1998", "release_month": "5"},  # one month before: no Signature
+            row | {"set_code": "X", "release_year": "1998", "release_month": "6"},  # the same month: unknown
+            row | {"set_code": "TIN"}]  # no release date: unknown
+    assert build_bundled.sets_before_signatures(sets) == {"WC"}
+    with pytest.raises(SystemExit, match="TG"):
+        build_bundled.sets_before_signatures([row | {"set_code": "TG"}])
 
 
 def test_master_cards_by_title(by_id):

@@ -62,16 +62,22 @@ def test_reserved_marks_yes_and_no(bundled, by_id):
     assert by_id["ME-general-katana-intimidate"].reserved is True
     assert by_id["TG-general-katana-trip"].reserved is False
     assert by_id["WC-back-away-hugh-fitzcairn"].reserved is False
-    assert sum(c.reserved is True for c in bundled) == 8 and sum(c.reserved is False for c in bundled) == 13
+    assert by_id["TG-the-kurgan-bloodlust"].reserved is True
+    assert sum(c.reserved is True for c in bundled) == 10 and sum(c.reserved is False for c in bundled) == 13
     assert sum(c.restriction is not None for c in bundled) == 10
-    assert by_id["ME-general-katana-back-away"].signature is None  # no Signature mark was stated anywhere
+    assert by_id["TG-general-katana-trip"].signature is None  # no Signature mark of a TG card was stated anywhere
+
+
+def test_hand_icons_stated_for_one_printing(bundled, by_id):
+    assert by_id["AT-paul-kinman-9mm"].hand_icons == 1  # the 2001 Handbook Addendum's entry
+    assert [c.id for c in bundled if c.edition == 1 and c.hand_icons is not None] == ["AT-paul-kinman-9mm"]
 
 
 def test_texts(bundled, by_id):
     assert by_id["ME-twist-of-fate"].text.startswith("Play this card to force your opponent")
     assert by_id["WC-hugh-fitzcairn-persona"].text.endswith("You may have up to 5 Master cards.")
     texts = [c for c in bundled if c.edition == 1 and c.text]
-    assert len(texts) == 62 + 24  # 62 stated texts; the Persona texts of personas.tsv on 24 other Persona rows
+    assert len(texts) == 73 + 24  # 73 stated texts; the Persona texts of personas.tsv on 24 other Persona rows
 
 
 def test_new_personas_allowances_and_no_guessed_modifiers(bundled, by_id):
