@@ -257,7 +257,8 @@ def as_one_card(cards: "list[Card] | tuple[Card, ...]") -> Card:
     key = ("one card", tuple(c.id for c in cards))
     one = first._cache.get(key)  # the same object for the same printings, as the printings themselves are
     if one is None:
-        unknown: dict[str, Any] = {f: None for i, f in enumerate(PRINTING_FACTS) if len({c.facts()[i] for c in cards}) > 1}
+        facts = [c.facts() for c in cards]
+        unknown: dict[str, Any] = {f: None for i, f in enumerate(PRINTING_FACTS) if len({v[i] for v in facts}) > 1}
         one = first._cache[key] = replace(first, _cache={}, **unknown) if unknown else first
     return one
 
