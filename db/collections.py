@@ -115,7 +115,8 @@ class Collections:
             return row[0]
         if not create:
             return None
-        con.execute(text("insert into collection (name) values (:n)"), {"n": name})
+        # another import may create the same collection at this moment: its row is then the one (never a 500)
+        con.execute(text("insert into collection (name) values (:n) on conflict (name) do nothing"), {"n": name})
         return con.execute(text("select id from collection where name = :n"), {"n": name}).scalar_one()
 
     def names(self) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import Iterable, Mapping
 
 ENV = "DECKCHECK_DB"
 BUNDLED_DIR = Path(__file__).resolve().parent / "data"
@@ -49,7 +50,7 @@ def ready_sqlite(url: str) -> sqlite3.Connection | None:
     if path is None or not path.is_file():
         return None
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=LOCK_WAIT_S)
+        con = open_read_only(path, LOCK_WAIT_S)
     except sqlite3.Error:
         return None
     try:
@@ -64,11 +65,14 @@ def ready_sqlite(url: str) -> sqlite3.Connection | None:
     return con
 
 
-def foreign_sqlite_problem(path: Path, ours: set[str], wait: float = LOCK_WAIT_S) -> str | None:
+def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],
+                           wait: float = LOCK_WAIT_S) -> str | None:
     """Why a SQLite --db file must not be used (a folder, another program's file or database); None if fine.
 
     An absent or empty file is fine (deckcheck creates its database there); so is a SQLite
-    database holding deckcheck's tables only. Reads the file only, never writes it; a database
+    database holding deckcheck's tables only (`ours`: table -> its columns), each with deckcheck's
+    columns (a table of another program that happens to share a name is refused). Reads the file
+    only, never writes it (but replays a journal a crash left, as every SQLite reader would); a database
     another process keeps locked for longer than `wait` seconds raises sqlite3.OperationalError.
     """
     if path.is_dir():
@@ -86,9 +90,10 @@ def foreign_sqlite_problem(path: Path, ours: set[str], wait: float = LOCK_WAIT_S
         return None
     if head != SQLITE_MAGIC:
         return f"{str(path)!r} is not a SQLite database (another program's file?); it was left untouched"
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=wait)  # sqlite3.Error (locked) propagates
+    con = open_read_only(path, wait)  # sqlite3.Error (locked) propagates
     try:
         tables = {r[0] for r in con.execute("select name from sqlite_master where type = 'table'")}
+        columns = {t: {r[1] for r in con.execute(f'pragma table_info("{t}")')} for t in tables if t in ours}
     finally:
         con.close()
     other = sorted(t for t in tables if t not in ours and not t.startswith("sqlite_"))
@@ -96,4 +101,48 @@ def foreign_sqlite_problem(path: Path, ours: set[str], wait: float = LOCK_WAIT_S
         shown = ", ".join(other[:5]) + (f" and {len(other) - 5} more" if len(other) > 5 else "")
         return (f"{str(path)!r} is another program's SQLite database (tables {shown}), not a deckcheck "
                 "database; it was left untouched")
+    for table, have in sorted(columns.items()):
+        lacking = sorted(c for c in ours[table] if c not in have and (table, c) not in LATE_COLUMNS)
+        if lacking:
+            return (f"{str(path)!r} is another program's SQLite database (its table {table} lacks the column"
+                    f"{'s' if len(lacking) > 1 else ''} {', '.join(lacking[:5])} of deckcheck's), not a deckcheck "
+                    "database; it was left untouched")
     return None
+
+
+# Columns deckcheck added to a table after its first release (Store.add_column adds them to an older
+# database): a table without them is still ours. Any column added that way later belongs here.
+LATE_COLUMNS = {("card", "extra"), ("collection_entry", "price")}
+SQLITE_READONLY = 8  # the primary result code of SQLITE_READONLY_ROLLBACK, _RECOVERY, _CANTINIT ...
+
+
+def open_read_only(path: Path, wait: float = LOCK_WAIT_S) -> sqlite3.Connection:
+    """A read-only sqlite3 connection to a SQLite file, after replaying what a crash left in its journal.
+
+    A program killed in the middle of a write leaves a hot rollback journal (or a write-ahead log)
+    that the next connection must replay before anyone reads, and a read-only connection cannot.
+    So the read-only open is tried first; when SQLite answers that it needed to write, a read-write
+    connection (never creating the file) replays the journal, and the read-only open is tried again.
+    A file that truly is read-only (permissions, a read-only disk) cannot be replayed: that error
+    (SQLITE_READONLY_*) propagates. Other sqlite3.Error (locked for longer than `wait`) propagate too.
+    """
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=wait)
+    try:
+        con.execute("select count(*) from sqlite_master").fetchone()
+        return con
+    except sqlite3.Error as exc:
+        con.close()
+        if getattr(exc, "sqlite_errorcode", SQLITE_READONLY) & 0xFF != SQLITE_READONLY:
+            raise
+    recover(path, wait)
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=wait)
+
+
+def recover(path: Path, wait: float = LOCK_WAIT_S) -> None:
+    """Let SQLite replay a hot journal (or a write-ahead log) a crash left beside a file: a read-write
+    connection's first read does it. Raises sqlite3.Error when the file or its folder cannot be written."""
+    con = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=wait)
+    try:
+        con.execute("select count(*) from sqlite_master").fetchone()
+    finally:
+        con.close()

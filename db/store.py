@@ -167,10 +167,16 @@ class Store:
         connect_args: dict = {}
         if path is not None:
             try:
-                problem = foreign_sqlite_problem(path, set(SQLModel.metadata.tables), self.lock_wait())
+                ours = {name: [c.name for c in table.columns] for name, table in SQLModel.metadata.tables.items()}
+                problem = foreign_sqlite_problem(path, ours, self.lock_wait())
             except sqlite3.Error as exc:
-                raise DatabaseError(f"database {self.where()}: {_why(exc, self.lock_wait()) or exc}; "
-                                    "nothing was changed") from exc
+                why = _why(exc, self.lock_wait()) or str(exc)
+                left = [p.name for p in (path.with_name(path.name + "-journal"), path.with_name(path.name + "-wal"))
+                        if p.exists()]
+                if left and "read-only" in why:
+                    why += (f"; a program stopped in the middle of a write left {left[0]!r} beside it, which only "
+                            "someone who may write the file and its folder can replay")
+                raise DatabaseError(f"database {self.where()}: {why}; nothing was changed") from exc
             if problem:
                 raise DatabaseError(problem)
             try:
@@ -264,9 +270,17 @@ class Store:
 
     @contextmanager
     def begin(self):
-        """A write transaction: all of it or (on any failure) none; database troubles become DatabaseError."""
+        """A write transaction: all of it or (on any failure) none; database troubles become DatabaseError.
+
+        On SQLite the transaction takes the write lock when it starts (BEGIN IMMEDIATE): two writers
+        that read before they write would otherwise deadlock on upgrading their read locks, and SQLite
+        answers one of them "database is locked" at once, without waiting; this way the second waits
+        its turn (up to the lock wait) and then reads what the first wrote.
+        """
         with self.translated_errors():
             with self.engine.begin() as con:
+                if con.dialect.name == "sqlite":
+                    con.exec_driver_sql("BEGIN IMMEDIATE")
                 yield con
 
     def is_initialized(self) -> bool:

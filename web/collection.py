@@ -3,7 +3,8 @@ change and a confirm button, CSV/XLSX export, and what the saved decks still nee
 
 JSON twins: `GET /api/collection` and `GET /api/collection/missing`, from the same data functions.
 An uploaded sheet waits for its confirmation in a private folder under a random name the server made
-(never a name the client sent); it is deleted when confirmed, and after an hour unconfirmed.
+(never a name the client sent); it is deleted when confirmed, and after an hour unconfirmed. A confirmation
+claims the sheet first (an atomic rename), so that confirmations arriving together import it exactly once.
 """
 from __future__ import annotations
 
@@ -193,6 +194,45 @@ def pending_path(token: str) -> Path | None:
     return None
 
 
+IMPORTED = ".imported"  # the mark a confirmed preview leaves, so that a second confirmation says so
+
+
+def claim_pending(path: Path) -> Path | None:
+    """Take a kept sheet for one confirmation: rename it out of the way, an atomic step that exactly one of
+    several confirmations arriving at once (a double click, two tabs, two server processes) wins. Return the
+    claimed file, or None when another confirmation took it first."""
+    claimed = path.with_name(f"{path.stem}.claimed-{secrets.token_hex(8)}{path.suffix}")
+    try:
+        path.rename(claimed)
+    except FileNotFoundError:
+        return None
+    return claimed
+
+
+def release_pending(claimed: Path, path: Path) -> None:
+    """Give a claimed sheet back (its import failed): it can be confirmed again until it expires."""
+    try:
+        claimed.rename(path)
+    except OSError:
+        claimed.unlink(missing_ok=True)
+
+
+def finish_pending(claimed: Path, token: str) -> None:
+    """A claimed sheet was imported: leave an empty mark in its place (swept with the rest), then delete it."""
+    try:
+        (PENDING_DIR / f"{token}{IMPORTED}").touch()
+    except OSError:
+        pass
+    claimed.unlink(missing_ok=True)
+
+
+def was_confirmed(token: str) -> bool:
+    """Whether a preview was imported, or is being imported right now, by another confirmation."""
+    if not TOKEN.match(token) or not PENDING_DIR.is_dir():
+        return False
+    return (PENDING_DIR / f"{token}{IMPORTED}").exists() or any(PENDING_DIR.glob(f"{token}.claimed-*"))
+
+
 def _counts_json(h: Holding | None) -> dict | None:
     return None if h is None else {"quantity": h.quantity, "trade_quantity": h.trade_quantity,
                                    "want_quantity": h.want_quantity}
@@ -268,22 +308,31 @@ async def import_confirm(request: Request, srv: ServerDep) -> Response:
     """Import the previewed sheet for real (all rows or none, or the good rows with skip_bad)."""
     form = await request.form(max_files=0, max_fields=20)
     check_csrf(request, form)
-    path = pending_path(str(form.get("token") or ""))
-    if path is None:
+    token = str(form.get("token") or "")
+    path = pending_path(token)
+    if path is None and not was_confirmed(token):
         raise DeckcheckError("that preview has expired; upload the sheet again")
     mode = _mode(form.get("mode"))
     collection = _name(str(form.get("collection") or "main"))
+    claimed = None if path is None else claim_pending(path)
+    if path is None or claimed is None:  # another confirmation of the same preview took it first
+        raise HTTPException(409, "that preview was already imported (it was confirmed once already); "
+                                 "see the collection")
     label = _label(str(form.get("label") or "")) or f"sheet{path.suffix}"
     try:
-        result = await run_in_threadpool(run_import, srv, path, collection, mode,
+        result = await run_in_threadpool(run_import, srv, claimed, collection, mode,
                                          form.get("skip_bad") == "yes", False, form.get("again") == "yes", label)
     except AlreadyImported as exc:
+        release_pending(claimed, path)  # nothing was imported: the preview can be confirmed again ("Import again")
         raise HTTPException(409, str(exc).replace("(--again)", "(the preview's “Import again”)")
                             .replace("(--mode replace)", "(replace mode)")) from None
     except DeckcheckError as exc:
-        raise DeckcheckError(_sheet_error(exc, "the sheet", path)) from None
-    finally:
-        path.unlink(missing_ok=True)
+        release_pending(claimed, path)  # nothing was imported: the preview can be confirmed again
+        raise DeckcheckError(_sheet_error(exc, "the sheet", claimed)) from None
+    except BaseException:
+        release_pending(claimed, path)
+        raise
+    finish_pending(claimed, token)
     done = sum(c["added"] + c["updated"] + c["removed"] for c in result["changes"].values())
     target = next(iter(result["changes"]), collection)
     return RedirectResponse(f"/collection?{_query(collection=target, imported=str(done))}", status_code=303)

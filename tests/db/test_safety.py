@@ -134,3 +134,58 @@ def test_lock_wait_is_stated_in_the_message():
     from deckcheck.db.engine import LOCK_WAIT_S
     from deckcheck.db.store import _why
     assert f"waited {LOCK_WAIT_S:g} s" in str(_why(sqlite3.OperationalError("database is locked")))
+
+
+CRASH = """
+import os, sqlite3, sys
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+if sys.argv[2] == "wal":
+    con.execute("pragma journal_mode=wal")
+con.execute("pragma cache_size=2")  # pages spill into the file before the commit: the journal must undo them
+con.execute("begin immediate")
+con.execute("update collection_entry set quantity = quantity + 100")
+for i in range(3000):
+    con.execute("insert into deckcheck_meta (key, value) values (?, ?)", (f"half-{i}", "x" * 500))
+os._exit(9)  # killed in the middle of the write: nothing cleaned up
+"""
+
+
+@pytest.mark.parametrize("journal", ["delete", "wal"])
+def test_a_write_killed_halfway_is_rolled_back_on_the_next_start(tmp_path, journal):
+    """A crash in the middle of a write leaves a hot journal (or a write-ahead log): the next command replays
+    it and goes on with the database as it was before that write, instead of calling it read-only."""
+    db = tmp_path / "d.db"
+    (tmp_path / "c.csv").write_text(SHEET)
+    assert deckcheck("collection", "import", str(tmp_path / "c.csv"), db=str(db)).returncode == 0
+    subprocess.run([sys.executable, "-c", CRASH, str(db), journal], check=False)
+    left = db.with_name("d.db-journal" if journal == "delete" else "d.db-wal")
+    assert left.exists() and left.stat().st_size > 0
+    if journal == "wal":
+        db.with_name("d.db-shm").unlink()  # what a reboot (a tmpfs) or a copy of the files leaves
+    r = deckcheck("collection", "list", db=str(db))
+    assert r.returncode == 0, r.stderr
+    assert "Thrust (1)" in r.stdout and "3" in r.stdout and "103" not in r.stdout
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("pragma integrity_check").fetchall() == [("ok",)]
+        assert con.execute("select count(*) from deckcheck_meta where key like 'half-%'").fetchone() == (0,)
+    finally:
+        con.close()
+    assert deckcheck("collection", "import", str(tmp_path / "c.csv"), db=str(db)).returncode == 0
+
+
+@pytest.mark.parametrize("table", ["collection (id integer primary key, title text, owner text)",
+                                   "card (sku text primary key, price real)",
+                                   "deckcheck_meta (k text, v text)"])
+def test_a_foreign_database_with_a_table_named_like_ours_is_refused_untouched(tmp_path, table):
+    path = tmp_path / "shop.db"
+    con = sqlite3.connect(path)
+    con.execute(f"create table {table}")
+    con.commit()
+    con.close()
+    before = sha(path)
+    (tmp_path / "c.csv").write_text(SHEET)
+    for args in (("collection", "import", str(tmp_path / "c.csv")), ("db", "init"), ("collection", "list")):
+        r = deckcheck(*args, db=str(path))
+        assert r.returncode == 2 and "another program's SQLite database" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr and sha(path) == before

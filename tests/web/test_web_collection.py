@@ -64,7 +64,8 @@ def test_confirm_imports_what_the_preview_showed(coll_client):
     assert r.status_code == 303 and "imported=6" in r.headers["location"]
     body = coll_client.get("/api/collection").json()
     assert body["totals"]["entries"] == 6 and body["totals"]["copies"] == 12
-    assert confirm(coll_client, page).status_code == 400  # a preview is confirmed once
+    again = confirm(coll_client, page)  # a preview is confirmed once; a second confirmation says so
+    assert again.status_code == 409 and "already imported" in again.text
 
 
 def test_merging_the_same_sheet_again_previews_updates(coll_client):
