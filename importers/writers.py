@@ -21,6 +21,7 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
@@ -204,6 +205,20 @@ def _long(path: Path, sheet: str, row: int, header: Sequence[str], column: int, 
                       f"an XLSX cell holds at most {XLSX_MAX_CELL:,}; write .csv instead (no such limit)")
 
 
+# The creation time a workbook records when SOURCE_DATE_EPOCH does not give one: the time xlsxwriter writes on
+# every part of the file, so that the same rows make the same bytes (xlsxwriter would write the clock's time).
+NO_DATE = datetime(1980, 1, 1, tzinfo=timezone.utc)
+
+
+def workbook_created() -> datetime:
+    """The creation time written into a workbook: $SOURCE_DATE_EPOCH (reproducible-builds.org) when it is a
+    number of seconds, else NO_DATE; never the clock, so that two downloads of one report are the same bytes."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isascii() and epoch.isdigit() and len(epoch) <= 12:
+        return datetime.fromtimestamp(int(epoch), tz=timezone.utc)
+    return NO_DATE
+
+
 def write_xlsx(path: Path | str, sheets: Sequence[SheetSpec],
                hidden: Callable[[list[list[str]]], SheetSpec] | None = None) -> list[list[str]]:
     """Write a workbook for people: bold frozen header, autofilter, column widths; text never a formula.
@@ -218,6 +233,7 @@ def write_xlsx(path: Path | str, sheets: Sequence[SheetSpec],
     with atomic_path(path) as tmp:
         book = xlsxwriter.Workbook(str(tmp), {"constant_memory": True, "strings_to_formulas": False,
                                               "strings_to_urls": False, "strings_to_numbers": False})
+        book.set_properties({"created": workbook_created()})
         try:
             bold = book.add_format({"bold": True, "bg_color": "#DDDDDD", "border": 1})
             styles = {"good": book.add_format({"bg_color": "#C6EFCE"}),

@@ -165,3 +165,43 @@ def test_unknown_report_extension_is_refused_before_any_deck_is_checked(tmp_path
                            capture_output=True, text=True, cwd=ROOT)
         assert r.returncode == 2 and "cannot write" in r.stderr and "a.txt" not in r.stdout, r.stderr
     assert isinstance(OutputError("x"), DeckcheckError)
+
+
+def test_a_workbook_is_the_same_bytes_whatever_the_clock(tmp_path, monkeypatch):
+    """Two downloads of one report are byte-identical: xlsxwriter would write the clock's time as the
+    creation time (one CI run failed on it when two downloads fell in different seconds)."""
+    import datetime as real
+    import xlsxwriter.core
+
+    class Any(type):  # xlsxwriter checks isinstance(created, datetime) with the name patched below
+        def __instancecheck__(cls, obj):
+            return isinstance(obj, real.datetime)
+
+    class Clock(real.datetime, metaclass=Any):
+        ticks = 0
+
+        @classmethod
+        def now(cls, tz=None):
+            cls.ticks += 1
+            return real.datetime(2026, 1, 1, 0, 0, cls.ticks, tzinfo=tz)
+    monkeypatch.setattr(xlsxwriter.core, "datetime", Clock)
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    spec = [SheetSpec("Summary", ["player", "verdict"], [["Anna", "LEGAL"]])]
+    first, second = tmp_path / "1.xlsx", tmp_path / "2.xlsx"
+    write_xlsx(first, spec)
+    write_xlsx(second, spec)
+    assert first.read_bytes() == second.read_bytes()
+    assert writers.workbook_created() == writers.NO_DATE
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764547200")  # reproducible-builds.org: the time to write
+    assert writers.workbook_created() == real.datetime(2025, 12, 1, tzinfo=real.timezone.utc)
+    write_xlsx(second, spec)
+    assert first.read_bytes() != second.read_bytes() and b"2025-12-01T00:00:00Z" in _core_xml(second)
+    for bad in ("soon", "-5", "1" * 40, "１２"):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", bad)
+        assert writers.workbook_created() == writers.NO_DATE
+
+
+def _core_xml(path):
+    import zipfile
+    with zipfile.ZipFile(path) as z:
+        return z.read("docProps/core.xml")
