@@ -17,7 +17,7 @@ from deckcheck.decklist import RawDeck
 from deckcheck.desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, EventClosed, EventNotFound,
                             NotAuthorised, RateLimited, Submission, TooLarge, WrongToken, clean_name, decklist_text,
                             expected_players, from_stamp, hash_token, is_id, new_id, new_token, now,
-                            player_key, token_matches)
+                            player_key, token_matches, wait_words)
 from deckcheck.errors import DecklistError
 from deckcheck.formats import get_format
 from deckcheck.report import InputProblem, Report
@@ -135,10 +135,12 @@ class Desk:
         limit = self.rate_limit
         if limit.submissions <= 0:
             return
-        bucket = int(time.time() // limit.seconds)
+        now = time.time()
+        bucket = int(now // limit.seconds)
         if self.tables.hit(address or "-", bucket) > limit.submissions:
+            wait, words = wait_words((bucket + 1) * limit.seconds - now)
             raise RateLimited(f"more than {limit.submissions} submissions from your address within "
-                              f"{limit.seconds} s; wait a minute and submit again")
+                              f"{limit.seconds} s; wait {words} and submit again", retry_after=wait)
 
     def check_deck(self, event: Event, player: str, decklist: Decklist, source: str = PASTED) -> tuple[Report, str]:
         """The report of a player's decklist in the event's format, and the decklist as text for the judges.

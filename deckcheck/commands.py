@@ -146,9 +146,31 @@ def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on
           port: Annotated[Optional[int], typer.Option(help="Port to listen on [default: 8000].")] = None,
           workers: Annotated[Optional[int], typer.Option(min=1, help="Server processes (a process that dies is "
                                                                     "replaced) [default: 1].")] = None,
-          admin_token: Annotated[Optional[str], typer.Option("--admin-token", help="Lets whoever gives it edit card "
-                                                             "data on the card pages; without it the cards are "
-                                                             "read-only [env var: DECKCHECK_ADMIN_TOKEN].")] = None,
+          admin_token_file: Annotated[Optional[str], typer.Option(
+              "--admin-token-file", help="A file holding the admin token, which lets whoever gives it edit card data "
+                                         "on the card pages; without one the cards are read-only [env var: "
+                                         "DECKCHECK_ADMIN_TOKEN_FILE, or the token itself in "
+                                         "DECKCHECK_ADMIN_TOKEN].")] = None,
+          admin_token: Annotated[Optional[str], typer.Option(
+              "--admin-token", help="The admin token itself: every user of this machine can read it in the process "
+                                    "list; prefer --admin-token-file.")] = None,
+          allowed_host: Annotated[Optional[List[str]], typer.Option(
+              "--allowed-host", help="Another host name the server answers to (repeatable; *.example.org for its "
+                                     "subdomains): its name on the LAN or behind a proxy. Always answered: the "
+                                     "address it listens on, localhost when that is this machine, any IP address "
+                                     "with --host 0.0.0.0 [env var: DECKCHECK_ALLOWED_HOSTS, comma "
+                                     "separated].")] = None,
+          check_rate: Annotated[Optional[str], typer.Option("--check-rate", help="Checks (POST /api/check, /check) "
+                                                            "per client address: N/SECONDS, or 0 for no limit "
+                                                            "[default: 300/60; env var: "
+                                                            "DECKCHECK_CHECK_RATE].")] = None,
+          event_rate: Annotated[Optional[str], typer.Option("--event-rate", help="New desk events per client "
+                                                            "address: N/SECONDS, or 0 for no limit [default: 30/3600; "
+                                                            "env var: DECKCHECK_EVENT_RATE].")] = None,
+          header_timeout: Annotated[Optional[float], typer.Option("--header-timeout", help="Seconds a connection has "
+                                                                  "to send a request's line and headers (then 408) "
+                                                                  "[default: 15; env var: "
+                                                                  "DECKCHECK_HEADER_TIMEOUT].")] = None,
           upload_limit: Annotated[Optional[int], typer.Option("--upload-limit", min=1024, help="Largest request body "
                                                               "in bytes (larger: HTTP 413) [default: 2097152; env "
                                                               "var: DECKCHECK_UPLOAD_LIMIT].")] = None,
@@ -160,8 +182,13 @@ def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on
     # Each option's default and environment variable are declared once, in deckcheck.web.settings.Settings.
     from .web.server import serve as run_server
     from .web.settings import Settings
+    if admin_token:
+        sys.stderr.write("deckcheck: warning: --admin-token puts the token in the process list, where every user of "
+                         "this machine can read it; use --admin-token-file PATH or $DECKCHECK_ADMIN_TOKEN\n")
     run_server(Settings.from_env(host=host, port=port, workers=workers, db_url=db, admin_token=admin_token,
-                                 upload_limit=upload_limit, desk_rate=desk_rate))
+                                 admin_token_file=admin_token_file, upload_limit=upload_limit, desk_rate=desk_rate,
+                                 allowed_hosts=",".join(allowed_host) if allowed_host else None,
+                                 check_rate=check_rate, event_rate=event_rate, header_timeout=header_timeout))
 
 
 # -- tournament -----------------------------------------------------------------------------------

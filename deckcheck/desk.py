@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import hmac
+import math
 import re
 import secrets
 import unicodedata
@@ -60,9 +61,20 @@ class WrongToken(DeskError):
 
 
 class RateLimited(DeskError):
-    """Too many submissions from one address within the window."""
+    """Too many submissions from one address within the window; `retry_after`: the seconds until it ends."""
 
     status = 429
+
+    def __init__(self, message: str, retry_after: int = 60):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def wait_words(seconds: float) -> tuple[int, str]:
+    """The whole seconds to wait (at least 1) and the same in words ("40 s", "12 min 5 s"), for a 429."""
+    whole = max(1, math.ceil(seconds))
+    minutes, rest = divmod(whole, 60)
+    return whole, (f"{minutes} min {rest} s" if minutes and rest else f"{minutes} min" if minutes else f"{rest} s")
 
 
 class TooLarge(DeskError):

@@ -15,6 +15,12 @@ from deckcheck.cardsheet import cards_from_rows
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 PG_ENV = "DECKCHECK_TEST_PG"
+# Starlette's TestClient sends `Host: testserver`; the web app answers only the hosts of its allow-list
+# (tests/web/test_web_guard.py tests the defaults). Rate limits are tested there too, with their own apps:
+# elsewhere a session's hundreds of checks from one address must not meet them.
+os.environ.setdefault("DECKCHECK_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1,::1")
+os.environ.setdefault("DECKCHECK_CHECK_RATE", "0")
+os.environ.setdefault("DECKCHECK_EVENT_RATE", "0")
 
 
 def pytest_addoption(parser):

@@ -8,6 +8,7 @@ Templates extend "base.html" and fill its blocks `title`, `content` and `scripts
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from deckcheck.errors import DeckcheckError
 from . import models
 from .deps import Deckcheck, Pages, server
 from .errors import status_of
+from .guard import GuardSettings, HostGuard, ProtocolFixes, RateLimits
 from .security import TITLES, BodyLimit, CsrfCookie, SecurityHeaders, htmx_error
 from .settings import Settings
 from .svg import grid_svg, heat
@@ -42,17 +44,24 @@ def state(request: Request) -> Deckcheck:
 
 
 def create_app(settings: Settings | None = None, *, db_url: str | None = None, admin_token: str | None = None,
-               upload_limit: int | None = None) -> FastAPI:
+               upload_limit: int | None = None, allowed_hosts: Iterable[str] | None = None) -> FastAPI:
     """A web app over one database, with these settings (deckcheck.web.settings; default: from the environment,
-    the keyword arguments overriding). Without an admin token cards are read-only."""
+    the keyword arguments overriding). Without an admin token cards are read-only. It answers only requests
+    whose Host is one of `allowed_hosts` (default: localhost, 127.0.0.1, ::1; deckcheck.web.guard)."""
     if settings is None:
-        settings = Settings.from_env(db_url=db_url, admin_token=admin_token, upload_limit=upload_limit)
+        settings = Settings.from_env(db_url=db_url, admin_token=admin_token, upload_limit=upload_limit,
+                                     allowed_hosts=None if allowed_hosts is None else ",".join(allowed_hosts))
     app = FastAPI(title="deckcheck", summary="Deck checking and collections for Highlander: The Card Game",
                   version=_version(), docs_url=None, redoc_url=None)  # their pages load scripts from a CDN
     app.state.deckcheck = Deckcheck(settings)
+    guard = GuardSettings.of(settings)
+    # the last added runs first: security headers on every answer, the middleware's own refusals included
     app.add_middleware(CsrfCookie)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(RateLimits, settings=guard)
     app.add_middleware(BodyLimit, limit=settings.upload_limit)
+    app.add_middleware(HostGuard, allowed_hosts=guard.allowed_hosts)
+    app.add_middleware(ProtocolFixes)
+    app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     folders = [HERE / "templates"]
@@ -149,7 +158,9 @@ def _error_handlers(app: FastAPI) -> None:
         message = exc.detail if isinstance(exc.detail, str) else "bad request"
         if exc.status_code == 404 and message == "Not Found":
             message = f"nothing at {request.url.path}"
-        return error_response(request, exc.status_code, message)
+        response = error_response(request, exc.status_code, message)
+        response.headers.update(exc.headers or {})  # Allow of a 405, WWW-Authenticate of a 401
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -160,19 +171,24 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DeckcheckError)
     async def bad_input(request: Request, exc: DeckcheckError) -> Response:
         """Every input error a route raises, answered with its type's status (deckcheck.web.errors)."""
-        return error_response(request, status_of(exc), str(exc) or "bad input")
+        response = error_response(request, status_of(exc), str(exc) or "bad input")
+        wait = getattr(exc, "retry_after", None)  # a rate limit says when to try again
+        if isinstance(wait, int):
+            response.headers["Retry-After"] = str(wait)
+        return response
 
     @app.exception_handler(Exception)
     async def broken(request: Request, exc: Exception) -> Response:
         """A bug: the caller still gets the API's JSON error (or a plain page); the traceback goes to the log."""
         from .security import HEADERS  # this handler runs outside the middleware that adds them
         message = "an internal error; it was logged for the server's keeper"
+        closing = {**HEADERS, "Connection": "close"}  # the server's state after a bug is unknown: a new connection
         if wants_json(request):
-            return JSONResponse({"error": message}, status_code=500, headers=HEADERS)
+            return JSONResponse({"error": message}, status_code=500, headers=closing)
         fragment = htmx_error(request.headers.get("HX-Request"), request.headers.get("HX-Target"), 500, message)
         if fragment is not None:  # a live update: shown in its place, as a refused one is
-            return HTMLResponse(fragment[0], status_code=500, headers={**HEADERS, **fragment[1]})
-        return HTMLResponse(f"<!doctype html><title>500</title><p>{message}</p>", status_code=500, headers=HEADERS)
+            return HTMLResponse(fragment[0], status_code=500, headers={**closing, **fragment[1]})
+        return HTMLResponse(f"<!doctype html><title>500</title><p>{message}</p>", status_code=500, headers=closing)
 
 
 def _version() -> str:

@@ -29,6 +29,7 @@ NAV = [("Check", "/")]
 log = logging.getLogger("deckcheck.web")
 
 MAX_FIELDS = 50
+FIX_DIGITS = 9
 DECK_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 
 
@@ -181,6 +182,8 @@ def apply_fix(text: str, fix: str) -> str:
     The card name as written on that line is replaced; its quantity, [SET] and the rest stay.
     """
     number, _, new = fix.partition("|")
+    if len(number) > FIX_DIGITS:  # int() would refuse 4,300 digits and more (a 500); no decklist has so many lines
+        raise DeckcheckError(f"fix: the line number {number[:20]!r}... is longer than {FIX_DIGITS} digits")
     lines = text.splitlines(keepends=True)  # numbered as the decklist reader numbers them
     if not number.isdecimal() or not 1 <= int(number) <= len(lines) or not new.strip() or len(new.splitlines()) != 1:
         return text

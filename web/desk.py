@@ -312,8 +312,11 @@ async def player_submit(request: Request, desk: DeskDep, pages: PagesDep, event_
         submission = await run_in_threadpool(desk.submit_deck, event_id, fields.get("player"), decklist, source,
                                              address(request))
     except DeckcheckError as exc:  # the form again, as filled in, saying why it was refused
-        return page(pages, "player.html", {"event": desk.event(event_id), "values": fields, "error": str(exc),
-                                           "limit_kb": MAX_DECKLIST_BYTES // 1024}, status_of(exc))
+        response = page(pages, "player.html", {"event": desk.event(event_id), "values": fields, "error": str(exc),
+                                               "limit_kb": MAX_DECKLIST_BYTES // 1024}, status_of(exc))
+        if isinstance(getattr(exc, "retry_after", None), int):  # a rate limit says when to try again
+            response.headers["Retry-After"] = str(exc.retry_after)  # type: ignore[attr-defined]
+        return response
     return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": True,
                                           "fixes": suggested_fixes(submission),
                                           "limit_kb": MAX_DECKLIST_BYTES // 1024}, 201)

@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 CSRF_COOKIE = "deckcheck_csrf"
+CSRF_COOKIE_HTTPS = "__Host-deckcheck_csrf"  # over HTTPS: Secure, Path=/, no Domain, so no other host can set it
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
 
@@ -92,7 +93,8 @@ class CsrfCookie:
             cookie.load(_header(scope, b"cookie") or "")
         except Exception:  # a malformed Cookie header is treated as none
             cookie = SimpleCookie()
-        morsel = cookie.get(CSRF_COOKIE)
+        name = csrf_cookie_name(scope)
+        morsel = cookie.get(name)
         token = morsel.value if morsel is not None and _is_token(morsel.value) else None
         fresh = token is None
         if fresh:
@@ -101,7 +103,8 @@ class CsrfCookie:
 
         async def with_cookie(message: Message) -> None:
             if fresh and message["type"] == "http.response.start":
-                value = f"{CSRF_COOKIE}={token}; Path=/; SameSite=Strict; HttpOnly"
+                secure = "; Secure" if name == CSRF_COOKIE_HTTPS else ""
+                value = f"{name}={token}; Path=/; SameSite=Strict; HttpOnly{secure}"
                 message.setdefault("headers", []).append((b"set-cookie", value.encode("latin-1")))
             await send(message)
 
@@ -110,13 +113,19 @@ class CsrfCookie:
 
 def check_csrf(request, form: FormData | None = None) -> None:
     """Raise 403 unless the form field (or X-CSRF-Token header) equals the visitor's CSRF cookie."""
-    cookie = request.cookies.get(CSRF_COOKIE, "")
+    cookie = request.cookies.get(csrf_cookie_name(request.scope), "")
     sent = (form.get(CSRF_FIELD) if form is not None else None) or request.headers.get(CSRF_HEADER, "")
     # surrogatepass: a JSON body may carry a lone surrogate ("\ud800"), which plain UTF-8 cannot encode
     if not cookie or not isinstance(sent, str) or not hmac.compare_digest(cookie.encode(),
                                                                            sent.encode("utf-8", "surrogatepass")):
         raise HTTPException(403, "the form's security token is missing or out of date; reload the page and "
                                  "try again")
+
+
+def csrf_cookie_name(scope: Scope) -> str:
+    """The CSRF cookie's name: with the __Host- prefix when the request came over HTTPS (the browser then
+    refuses the cookie unless this very host set it, Secure, for the whole site)."""
+    return CSRF_COOKIE_HTTPS if scope.get("scheme") == "https" else CSRF_COOKIE
 
 
 def _is_token(value: str) -> bool:
@@ -150,16 +159,18 @@ def htmx_error(hx_request: str | None, hx_target: str | None, status: int, messa
     return body, {"HX-Retarget": f"#{target}", "HX-Reswap": "outerHTML"}
 
 
-async def _plain_error(scope: Scope, send: Send, status: int, message: str) -> None:
+async def _plain_error(scope: Scope, send: Send, status: int, message: str,
+                      headers: dict[str, str] | None = None) -> None:
     """An error answered by the middleware itself: JSON for the API, the part of a page a live update asked
-    for, or a short HTML page."""
+    for, or a short HTML page; with the security headers (and `headers`), and the connection closed after it."""
     path = scope.get("path", "")
-    extra: dict[str, str] = {}
+    extra: dict[str, str] = {**HEADERS, **(headers or {})}
     fragment = htmx_error(_header(scope, b"hx-request"), _header(scope, b"hx-target"), status, message)
     if path.startswith("/api/"):
         body, kind = json.dumps({"error": message}).encode(), b"application/json"
     elif fragment is not None:
-        (body, extra), kind = fragment, b"text/html; charset=utf-8"
+        body, kind = fragment[0], b"text/html; charset=utf-8"
+        extra.update(fragment[1])
     else:
         from html import escape
         body = (f'<!doctype html><html lang="en"><meta charset="utf-8">'
@@ -169,9 +180,9 @@ async def _plain_error(scope: Scope, send: Send, status: int, message: str) -> N
                 f'<p class="message">{escape(message)}.</p><p><a class="button" href="/">Back to the deck check</a>'
                 f"</p></section></main></html>").encode()
         kind = b"text/html; charset=utf-8"
-    headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
-    headers += [(k.lower().encode(), v.encode()) for k, v in extra.items()]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
+    raw = [(b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
+    raw += [(k.lower().encode(), v.encode()) for k, v in extra.items()]
+    await send({"type": "http.response.start", "status": status, "headers": raw})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -196,8 +207,11 @@ class SecurityHeaders:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = message.setdefault("headers", [])
-                headers += [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _v in headers}
+                headers += [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()
+                            if k.lower().encode() not in present]
+                message = {**message, "headers": headers}
             await send(message)
 
         await self.app(scope, receive, with_headers)

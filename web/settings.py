@@ -30,6 +30,32 @@ def _option(env: str | None = None, flag: str | None = None) -> Any:
     return {k: v for k, v in (("env", env), ("flag", flag)) if v}
 
 
+TOKEN_FILE_MAX = 4096
+
+
+def read_token_file(path: str) -> str:
+    """The admin token a file holds (alone, a final newline dropped); SettingsError when it cannot be read or
+    holds anything else. A warning on stderr when other users may read the file."""
+    import stat
+    import sys
+    try:
+        with open(path, "rb") as f:
+            data = f.read(TOKEN_FILE_MAX + 1)
+            mode = os.fstat(f.fileno()).st_mode
+    except OSError as exc:
+        raise SettingsError(f"--admin-token-file {path!r}: {exc.strerror or exc}") from None
+    try:
+        token = data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise SettingsError(f"--admin-token-file {path!r}: not UTF-8 text") from None
+    if len(data) > TOKEN_FILE_MAX or not token or any(c.isspace() or not c.isprintable() for c in token):
+        raise SettingsError(f"--admin-token-file {path!r}: the file holds the token alone, one line of at most "
+                            f"{TOKEN_FILE_MAX} printable characters without spaces")
+    if mode & (stat.S_IRGRP | stat.S_IROTH):
+        sys.stderr.write(f"deckcheck: warning: other users may read {path!r} (chmod 600 it)\n")
+    return token
+
+
 class Settings(BaseModel):
     """The options of one server; frozen: a running server's settings do not change."""
 
@@ -43,13 +69,26 @@ class Settings(BaseModel):
     admin_token: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_ADMIN_TOKEN"),
                                     description="Lets whoever gives it edit card data on the card pages; without it "
                                                 "the cards are read-only.")
+    admin_token_file: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_ADMIN_TOKEN_FILE"),
+                                         description="A file holding the admin token alone (chmod 600): unlike "
+                                                     "--admin-token, not in the process list for every user.")
     upload_limit: int = Field(default=DEFAULT_UPLOAD_LIMIT, ge=1024,
                               json_schema_extra=_option("DECKCHECK_UPLOAD_LIMIT"),
                               description="Largest request body in bytes (larger: HTTP 413).")
     desk_rate: str = Field(default="60/60", json_schema_extra=_option("DECKCHECK_DESK_RATE"),
                            description="Desk submissions per client address: N/SECONDS, or 0 for no limit.")
+    allowed_hosts: str = Field(default="", json_schema_extra=_option("DECKCHECK_ALLOWED_HOSTS", "--allowed-host"),
+                               description="The host names the server answers to, comma separated (empty: "
+                                           "localhost, 127.0.0.1, ::1); `serve` adds the address it listens on "
+                                           "(deckcheck.web.guard.hosts_for_bind).")
+    check_rate: str = Field(default="300/60", json_schema_extra=_option("DECKCHECK_CHECK_RATE"),
+                            description="Checks (POST /api/check, /check) per client address: N/SECONDS, or 0.")
+    event_rate: str = Field(default="30/3600", json_schema_extra=_option("DECKCHECK_EVENT_RATE"),
+                            description="New desk events per client address: N/SECONDS, or 0 for no limit.")
+    header_timeout: float = Field(default=15.0, ge=0.1, le=3600, json_schema_extra=_option("DECKCHECK_HEADER_TIMEOUT"),
+                                  description="Seconds a connection has to send a request's line and headers.")
 
-    @field_validator("admin_token", "db_url")
+    @field_validator("admin_token", "db_url", "admin_token_file")
     @classmethod
     def _empty_is_none(cls, value: str | None) -> str | None:
         return value or None
@@ -59,6 +98,19 @@ class Settings(BaseModel):
     def _rate(cls, value: str) -> str:
         from deckcheck.db.desk import RateLimit
         RateLimit.parse(value)  # DeskError (a ValueError: pydantic reports it) when it is not N/SECONDS
+        return value.strip()
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _hosts(cls, value: str) -> str:
+        from .guard import clean_host_name
+        return ",".join(clean_host_name(h) for h in value.split(",") if h.strip())
+
+    @field_validator("check_rate", "event_rate")
+    @classmethod
+    def _guard_rate(cls, value: str) -> str:
+        from .guard import Rate
+        Rate.parse(value, "rate")  # GuardError (a DeckcheckError) when it is not N/SECONDS
         return value.strip()
 
     @property
@@ -86,8 +138,15 @@ class Settings(BaseModel):
     def make(cls, **values: Any) -> Settings:
         """Settings from these values (None: the field's default); SettingsError naming the option when one
         cannot be used."""
+        values = {k: v for k, v in values.items() if v is not None}
+        if values.get("admin_token_file"):
+            token = read_token_file(str(values["admin_token_file"]))
+            if values.get("admin_token") and values["admin_token"] != token:
+                raise SettingsError("the admin token is given twice, differently (--admin-token-file, "
+                                    "$DECKCHECK_ADMIN_TOKEN or --admin-token): give it once")
+            values["admin_token"] = token
         try:
-            return cls(**{k: v for k, v in values.items() if v is not None})
+            return cls(**values)
         except ValidationError as exc:
             first = exc.errors()[0]
             field = str(first["loc"][0]) if first.get("loc") else "settings"
@@ -107,6 +166,6 @@ class Settings(BaseModel):
         """The environment that makes `from_env` give these settings again (None: unset the variable)."""
         out: dict[str, str | None] = {}
         for field, env in self.env_names().items():
-            value = getattr(self, field)
+            value = None if field == "admin_token_file" else getattr(self, field)  # its token travels instead
             out[env] = None if value is None else str(value)
         return out

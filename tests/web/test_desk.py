@@ -571,9 +571,21 @@ def test_the_rate_limit_is_set_by_the_environment(module_db_url, monkeypatch):
 
 @pytest.mark.parametrize("host, warned", [("127.0.0.1:8000", True), ("localhost:8000", True), ("[::1]:8000", True),
                                           ("192.168.1.20:8000", False), ("desk.example.org", False)])
-def test_links_made_on_a_loopback_address_are_flagged(client, host, warned):
+def test_links_made_on_a_loopback_address_are_flagged(desk_app, host, warned):
     """An organiser who opens the desk as http://127.0.0.1:8000 on the server itself would hand the players a
     link and QR code their phones cannot open: the page says so, where it shows them."""
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    from deckcheck.web.guard import hosts_for_bind
+    # a server on every address, with a name given by --allowed-host, as `serve` would make it
+    app = create_app(db_url=desk_app.state.deckcheck.settings.db_url,
+                     allowed_hosts=hosts_for_bind("0.0.0.0", ["desk.example.org", "testserver"]))
+    with TestClient(app) as client:
+        _links_flagged(client, host, warned)
+
+
+def _links_flagged(client, host: str, warned: bool) -> None:
     form = {"name": "Club night", "format": "type1e", "csrf_token": csrf(client)}
     r = client.post("/desk", data=form, headers={"host": host})
     assert r.status_code == 201

@@ -1,0 +1,286 @@
+"""Who may reach the web app and how it answers (issue 19, items 3 and 6): the Host allow-list, same-origin
+state changes, the CSRF cookie, rate limits with Retry-After, and protocol details (HEAD, Allow,
+WWW-Authenticate, security headers on the middleware's own answers, Connection: close after a 500)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from deckcheck.web import create_app
+from deckcheck.web.guard import GuardError, Rate, host_allowed, hosts_for_bind
+from deckcheck.web.settings import Settings, SettingsError
+from deckcheck.web.security import CSP, CSRF_COOKIE, CSRF_COOKIE_HTTPS
+
+from conftest import LEGAL
+
+ALLOWED_HOSTS_ENV, CHECK_RATE_ENV, EVENT_RATE_ENV = (Settings.env_names()[f] for f in
+                                                     ("allowed_hosts", "check_rate", "event_rate"))
+
+SECURITY = {"content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "same-origin"}
+
+
+def has_security_headers(r) -> bool:
+    return all(r.headers.get(k) == v for k, v in SECURITY.items())
+
+
+@pytest.fixture()
+def default_hosts(monkeypatch):
+    """The app as a server on 127.0.0.1 has it: no names but the loopback ones."""
+    monkeypatch.delenv(ALLOWED_HOSTS_ENV, raising=False)
+
+
+def csrf_of(client) -> str:
+    client.get("/")
+    return client.cookies[CSRF_COOKIE]
+
+
+# -- Host ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "localhost.evil",
+                                  "testserver", "", "a b", "127.0.0.1@evil.example"])
+def test_a_host_that_is_not_this_server_gets_400(web_db, default_hosts, host):
+    # DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1 sends Host: evil.example
+    with TestClient(create_app(db_url=web_db), base_url="http://127.0.0.1:8000") as client:
+        for path in ("/", "/api/collection", "/healthz"):
+            r = client.get(path, headers={"Host": host})
+            assert r.status_code == 400, (path, host, r.status_code)
+            assert "host" in r.text and has_security_headers(r) and CSRF_COOKIE not in r.headers.get("set-cookie", "")
+        r = client.post("/api/check", json={"decklist": LEGAL}, headers={"Host": host})
+        assert r.status_code == 400 and "does not answer to the host" in r.json()["error"]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000", "LOCALHOST", "[::1]:8000", "127.0.0.1",
+                                  "localhost."])
+def test_the_loopback_names_are_answered_by_default(web_db, default_hosts, host):
+    with TestClient(create_app(db_url=web_db), base_url="http://127.0.0.1:8000") as client:
+        assert client.get("/healthz", headers={"Host": host}).json() == {"status": "ok"}
+
+
+def test_allowed_hosts_of_a_server_on_every_address():
+    names = hosts_for_bind("0.0.0.0", ["desk.club.example", "*.league.example"])
+    assert {"0.0.0.0", "localhost", "127.0.0.1", "::1", "desk.club.example", "*.league.example"} <= set(names)
+    for host in ("192.168.1.20", "10.0.0.5", "::1", "fe80::1", "desk.club.example", "a.league.example",
+                 "localhost"):
+        assert host_allowed(host, names), host
+    for host in ("evil.example", "league.example.evil", "club.example"):
+        assert not host_allowed(host, names), host
+
+
+def test_allowed_hosts_of_a_server_on_one_address():
+    lan = hosts_for_bind("192.168.1.20")
+    assert host_allowed("192.168.1.20", lan) and not host_allowed("localhost", lan)
+    assert not host_allowed("10.0.0.1", lan)  # an address is not a wildcard unless bound to every address
+    assert set(hosts_for_bind("127.0.0.1")) == {"127.0.0.1", "localhost", "::1"}
+    assert "::1" in hosts_for_bind("[::1]")
+
+
+@pytest.mark.parametrize("bad", ["evil/x", "a b", "", "http://x"])
+def test_a_bad_allowed_host_is_refused(bad):
+    with pytest.raises(GuardError, match="allowed-host"):
+        hosts_for_bind("127.0.0.1", [bad])
+
+
+# -- Origin ------------------------------------------------------------------------------------------------
+CROSS = [{"Origin": "http://evil.example"}, {"Origin": "null"}, {"Origin": "http://testserver:9999"},
+         {"Origin": "http://sub.testserver"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
+         {"Origin": "http://evil.example", "Sec-Fetch-Site": "same-origin"}]
+
+
+@pytest.mark.parametrize("headers", CROSS)
+def test_a_form_from_another_site_with_a_planted_cookie_is_refused(client, headers):
+    # the cookie and the token agree (a cookie planted from another port or subdomain): the origin does not
+    token = csrf_of(client)
+    for path, data in (("/decks", {"decklist": LEGAL, "csrf_token": token}),
+                       ("/desk", {"name": "Open", "format": "type1e", "csrf_token": token}),
+                       ("/collection/import/confirm", {"token": "x" * 43, "csrf_token": token})):
+        r = client.post(path, data=data, headers=headers, follow_redirects=False)
+        assert r.status_code == 403, (path, headers, r.status_code)
+        assert "another site" in r.text and has_security_headers(r)
+    r = client.post("/api/check", json={"decklist": LEGAL}, headers=headers)
+    assert r.status_code == 403 and "another site" in r.json()["error"]
+
+
+@pytest.mark.parametrize("headers", [{"Origin": "http://testserver"}, {"Sec-Fetch-Site": "same-origin"},
+                                     {"Sec-Fetch-Site": "none"}, {}])
+def test_a_form_from_this_server_or_a_program_is_taken(client, headers):
+    token = csrf_of(client)
+    r = client.post("/decks", data={"decklist": LEGAL, "csrf_token": token}, headers=headers, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    assert client.post("/api/check", json={"decklist": LEGAL}, headers=headers).status_code == 200
+
+
+def test_the_token_is_still_needed_from_this_server(client):
+    csrf_of(client)
+    r = client.post("/decks", data={"decklist": LEGAL}, headers={"Origin": "http://testserver"})
+    assert r.status_code == 403 and "security token" in r.text
+
+
+def test_behind_a_tls_proxy_the_origin_may_be_https(client):
+    # Host without a port: the origin's port is either scheme's default
+    token = csrf_of(client)
+    r = client.post("/decks", data={"decklist": LEGAL, "csrf_token": token},
+                    headers={"Origin": "https://testserver"}, follow_redirects=False)
+    assert r.status_code == 303
+
+
+def test_over_https_the_csrf_cookie_has_the_host_prefix(web_db):
+    with TestClient(create_app(db_url=web_db), base_url="https://testserver") as client:
+        r = client.get("/")
+        cookie = r.headers["set-cookie"]
+        assert cookie.startswith(f"{CSRF_COOKIE_HTTPS}=") and "Secure" in cookie and "Path=/" in cookie
+        assert "Domain" not in cookie
+        # a cookie of the plain name (set over http, or by another host) is not the token here
+        token = client.cookies[CSRF_COOKIE_HTTPS]
+        client.cookies.set(CSRF_COOKIE, "p" * 43)
+        r = client.post("/decks", data={"decklist": LEGAL, "csrf_token": "p" * 43}, follow_redirects=False)
+        assert r.status_code == 403
+        r = client.post("/decks", data={"decklist": LEGAL, "csrf_token": token}, follow_redirects=False)
+        assert r.status_code == 303
+
+
+# -- rate limits -------------------------------------------------------------------------------------------
+def test_checks_past_the_rate_get_429_with_retry_after(web_db, monkeypatch):
+    monkeypatch.setenv(CHECK_RATE_ENV, "3/60")
+    with TestClient(create_app(db_url=web_db)) as client:
+        assert [client.post("/api/check", json={"decklist": LEGAL}).status_code for _ in range(2)] == [200, 200]
+        assert client.post("/check", data={"decklist": LEGAL}).status_code == 200  # pages and API share the count
+        r = client.post("/api/check", json={"decklist": LEGAL})
+        assert r.status_code == 429 and has_security_headers(r)
+        wait = int(r.headers["retry-after"])
+        assert 1 <= wait <= 60
+        message = r.json()["error"]
+        said = re.search(r"wait (\d+) s\b", message)
+        assert "more than 3 checks" in message and said is not None
+        assert abs(int(said.group(1)) - wait) <= 1
+        assert "minute" not in message
+        r = client.post("/check", data={"decklist": LEGAL})
+        assert r.status_code == 429 and "wait" in r.text and r.headers["retry-after"]
+        assert client.get("/").status_code == 200  # pages are not counted
+
+
+def test_event_creation_past_the_rate_gets_429(web_db, monkeypatch):
+    monkeypatch.setenv(EVENT_RATE_ENV, "1/3600")
+    with TestClient(create_app(db_url=web_db)) as client:
+        assert client.post("/api/events", json={"name": "A", "format": "type1e"}).status_code == 201
+        r = client.post("/api/events", json={"name": "B", "format": "type1e"})
+        assert r.status_code == 429 and int(r.headers["retry-after"]) > 60
+        assert re.search(r"wait \d+ min", r.json()["error"])
+        r = client.post("/desk", data={"name": "C", "format": "type1e", "csrf_token": csrf_of(client)})
+        assert r.status_code == 429
+
+
+def test_desk_submissions_past_the_rate_say_the_real_wait(client):
+    from deckcheck.db.desk import RateLimit
+    client.app.state.desk_rate_limit = RateLimit(1, 7200)
+    try:
+        event = client.post("/api/events", json={"name": "Open", "format": "type1e"}).json()
+        url = f"/api/events/{event['id']}/decks"
+        client.post(url, json={"player": "A", "decklist": LEGAL})
+        r = client.post(url, json={"player": "B", "decklist": LEGAL})
+        assert r.status_code == 429 and int(r.headers["retry-after"]) > 60
+        assert "a minute" not in r.json()["error"] and re.search(r"wait \d+ min", r.json()["error"])
+    finally:
+        client.app.state.desk_rate_limit = None
+
+
+@pytest.mark.parametrize("text", ["x", "-1/60", "5/0", "5/x", "5/100000"])
+def test_a_bad_rate_is_refused(text):
+    with pytest.raises(GuardError, match="SECONDS"):
+        Rate.parse(text, "$X")
+    with pytest.raises(SettingsError, match="--check-rate"):
+        Settings.from_env({CHECK_RATE_ENV: text})
+
+
+# -- protocol details ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["/", "/healthz", "/cards", "/collection", "/desk", "/api/formats", "/api"])
+def test_head_answers_every_get(client, path):
+    got = client.get(path)
+    head = client.head(path)
+    assert head.status_code == got.status_code == 200
+    assert head.content == b"" and head.headers["content-type"] == got.headers["content-type"]
+    assert has_security_headers(head)
+
+
+@pytest.mark.parametrize("method, path, allow", [("GET", "/api/check", "POST"), ("PUT", "/", "GET, HEAD"),
+                                                 ("DELETE", "/api/events", "POST"),
+                                                 ("POST", "/healthz", "GET, HEAD")])
+def test_405_says_which_methods_are_allowed(client, method, path, allow):
+    r = client.request(method, path)
+    assert r.status_code == 405 and r.headers["allow"] == allow and has_security_headers(r)
+
+
+def test_401_asks_for_a_bearer_token(client):
+    event = client.post("/api/events", json={"name": "Open", "format": "type1e"}).json()
+    r = client.get(f"/api/events/{event['id']}/decks")
+    assert r.status_code == 401 and r.headers["www-authenticate"].startswith("Bearer")
+
+
+def test_the_middlewares_own_answers_carry_the_security_headers(web_db):
+    with TestClient(create_app(db_url=web_db, upload_limit=1024)) as client:
+        r = client.post("/api/check", content=b"x" * 2048, headers={"content-type": "application/json"})
+        assert r.status_code == 413 and has_security_headers(r)
+        r = client.post("/api/check", content=b"{}", headers={"content-type": "application/json",
+                                                              "content-length": "abc"})
+        assert r.status_code == 400 and has_security_headers(r)
+        r = client.post("/check", content=b"x" * 2048, headers={"content-type": "text/plain",
+                                                                "HX-Request": "true", "HX-Target": "reports"})
+        assert r.status_code == 413 and has_security_headers(r) and r.headers["hx-retarget"] == "#reports"
+
+
+def test_a_500_closes_the_connection(web_db):
+    app = create_app(db_url=web_db)
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        r = client.get("/boom")
+        assert r.status_code == 500 and r.headers["connection"] == "close" and has_security_headers(r)
+
+
+def test_a_fix_with_a_line_number_of_thousands_of_digits_is_400(client):
+    r = client.post("/check", data={"decklist": "1 Thrust\n", "fix": "9" * 5000 + "|Lunge"})
+    assert r.status_code == 400 and "fix" in r.text and "9" * 100 not in r.text
+
+
+# -- the admin token off the command line ----------------------------------------------------------------------
+def test_the_admin_token_comes_from_a_file(tmp_path, capsys):
+    path = tmp_path / "token"
+    path.write_text("s3cret-token\n")
+    path.chmod(0o600)
+    settings = Settings.from_env({"DECKCHECK_ADMIN_TOKEN_FILE": str(path)})
+    assert settings.admin_token == "s3cret-token" and capsys.readouterr().err == ""
+    assert Settings.from_env({}, admin_token_file=str(path)).admin_token == "s3cret-token"
+    # the workers get the token, not the file (which may be gone by then)
+    env = settings.as_env()
+    assert env["DECKCHECK_ADMIN_TOKEN"] == "s3cret-token" and env["DECKCHECK_ADMIN_TOKEN_FILE"] is None
+    assert Settings.from_env({"DECKCHECK_ADMIN_TOKEN": "from-env"}).admin_token == "from-env"
+
+
+@pytest.mark.parametrize("content, message", [(b"", "holds the token alone"), (b"two words\n", "without spaces"),
+                                              (b"\xff\xfe", "not UTF-8"), (b"x" * 5000, "at most 4096")])
+def test_a_bad_token_file_is_refused(tmp_path, content, message):
+    path = tmp_path / "token"
+    path.write_bytes(content)
+    with pytest.raises(SettingsError, match=message):
+        Settings.make(admin_token_file=str(path))
+    with pytest.raises(SettingsError, match="No such file"):
+        Settings.make(admin_token_file=str(tmp_path / "missing"))
+
+
+def test_two_different_tokens_are_refused(tmp_path):
+    path = tmp_path / "token"
+    path.write_text("one")
+    with pytest.raises(SettingsError, match="given twice"):
+        Settings.from_env({"DECKCHECK_ADMIN_TOKEN": "two"}, admin_token_file=str(path))
+    assert Settings.from_env({"DECKCHECK_ADMIN_TOKEN": "one"}, admin_token_file=str(path)).admin_token == "one"
+
+
+def test_a_token_file_others_can_read_is_warned_about(tmp_path, capsys):
+    path = tmp_path / "token"
+    path.write_text("tok")
+    path.chmod(0o644)
+    Settings.make(admin_token_file=str(path))
+    assert "chmod 600" in capsys.readouterr().err

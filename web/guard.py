@@ -1,0 +1,318 @@
+"""The guards in front of every route (plain ASGI middleware, so pages and endpoints added later are covered):
+
+- `HostGuard`: the `Host` header must name this server (an allow-list), else 400. A page on another site
+  cannot reach a server on 127.0.0.1 by DNS rebinding (its name resolving to 127.0.0.1): its requests carry
+  its own name. A state-changing request (POST, PUT, PATCH, DELETE) sent by a browser must come from one of
+  this server's own pages: `Origin` (or, without it, `Sec-Fetch-Site`) names this server, else 403.
+  Programs (curl, scripts) send neither header and are not refused.
+- `RateLimits`: checks (`POST /api/check`, `POST /check`) and event creation (`POST /api/events`,
+  `POST /desk`) per client address and window, 429 with `Retry-After` past the limit.
+- `ProtocolFixes`: `HEAD` on every `GET` (and in the router's `Allow` of a 405), `WWW-Authenticate: Bearer` on 401,
+  `Connection: close` after a 500.
+
+Their options are fields of deckcheck.web.settings.Settings (`allowed_hosts`, `check_rate`, `event_rate`; the
+header bounds of deckcheck.web.protocol: `header_timeout`), read here as a `GuardSettings`.
+"""
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from deckcheck.desk import wait_words
+from deckcheck.errors import DeckcheckError
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+WILDCARD_BINDS = ("0.0.0.0", "::", "")
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
+
+
+class GuardError(DeckcheckError):
+    """A guard option that cannot be used (a bad rate or host name): `serve` stops with exit 2."""
+
+
+# -- options ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Rate:
+    """At most `count` requests per `seconds` from one address (count 0: no limit)."""
+
+    count: int
+    seconds: int
+
+    @classmethod
+    def parse(cls, text: str, what: str) -> Rate:
+        """'N/SECONDS' (e.g. 300/60), or '0' for no limit; GuardError naming `what` otherwise."""
+        count, _, seconds = str(text).strip().partition("/")
+        try:
+            rate = cls(int(count), int(seconds or 60))
+        except ValueError:
+            raise GuardError(f"{what}: {text!r} is not N/SECONDS (e.g. 300/60), or 0 for no limit") from None
+        if rate.count < 0 or rate.seconds <= 0 or rate.seconds > 86400 or rate.count > 10**9:
+            raise GuardError(f"{what}: {text!r}: N is 0 or more, SECONDS from 1 to 86400")
+        return rate
+
+
+@dataclass(frozen=True)
+class GuardSettings:
+    """The options of the guards, read from the server's Settings: the host names it answers to, the rates."""
+
+    allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES
+    check_rate: Rate = Rate(300, 60)
+    event_rate: Rate = Rate(30, 3600)
+
+    @classmethod
+    def of(cls, settings) -> GuardSettings:
+        """The guards' options of a deckcheck.web.settings.Settings (no host names: the loopback ones)."""
+        names = tuple(h for h in settings.allowed_hosts.split(",") if h) or LOOPBACK_NAMES
+        return cls(allowed_hosts=names, check_rate=Rate.parse(settings.check_rate, "--check-rate"),
+                   event_rate=Rate.parse(settings.event_rate, "--event-rate"))
+
+
+def clean_host_name(name: str) -> str:
+    """A host name of the allow-list as compared: lower case, no brackets or final dot; GuardError if not a name."""
+    text = name.strip().lower()
+    if text in ("*", "0.0.0.0", "::", "[::]"):
+        return text.strip("[]")
+    host = text.strip("[]").rstrip(".")
+    bare = host[2:] if host.startswith("*.") else host
+    if not bare or len(host) > 253 or not all(c.isalnum() or c in "-.:" for c in bare):
+        raise GuardError(f"--allowed-host {name!r} is not a host name (e.g. desk.example.org, *.example.org "
+                         "or 192.168.1.20)")
+    return host
+
+
+def hosts_for_bind(bind: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
+    """The allow-list of a server bound to `bind`: that address; the loopback names when it is loopback or
+    every address; this machine's name (and NAME.local) when every address; then the names given.
+
+    Bound to every address (0.0.0.0 or ::), the list holds that wildcard too, which lets in any IP address
+    written as the host (http://192.168.1.20:8000/ as a phone on the LAN opens it): a page on another site
+    that rebinds its name to this machine still sends its own name, never an address.
+    """
+    bind = bind.strip().strip("[]").lower()
+    names: list[str] = [bind] if bind not in ("",) else []
+    if bind in WILDCARD_BINDS or _is_loopback(bind) or bind == "localhost":
+        names += LOOPBACK_NAMES
+    if bind in WILDCARD_BINDS:
+        machine = socket.gethostname().lower().rstrip(".")
+        if machine and all(c.isalnum() or c in "-." for c in machine):
+            names += [machine, f"{machine.split('.')[0]}.local"]
+    names += [clean_host_name(h) for h in extra]
+    return tuple(dict.fromkeys(clean_host_name(n) if n not in WILDCARD_BINDS else n for n in names if n or
+                               bind in WILDCARD_BINDS))
+
+
+def _is_loopback(text: str) -> bool:
+    try:
+        return ipaddress.ip_address(text).is_loopback
+    except ValueError:
+        return False
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+# -- Host and Origin ------------------------------------------------------------------------------------
+def split_host(value: str, scheme: str = "http") -> tuple[str, int | None] | None:
+    """(host name, explicit port or None) of a Host header value; None when it is not a host[:port]."""
+    if not value or any(c in value for c in "/\\?#@ \t") or not value.isascii():
+        return None
+    try:
+        parts = urlsplit(f"{scheme}://{value}")
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not host:
+        return None
+    return host.rstrip("."), port
+
+
+def host_allowed(host: str, allowed: tuple[str, ...]) -> bool:
+    """Whether a host name (from a Host header, lower case) is on the allow-list."""
+    if "*" in allowed or host in allowed:
+        return True
+    if _is_ip(host) and any(a in WILDCARD_BINDS for a in allowed):
+        return True
+    return any(a.startswith("*.") and host.endswith(a[1:]) for a in allowed)
+
+
+def _default_port(scheme: str | None) -> int | None:
+    return {"http": 80, "https": 443}.get(scheme or "")
+
+
+def cross_site(scope: Scope, host: tuple[str, int | None] | None) -> str | None:
+    """Why a state-changing request comes from another site (its Origin, or Sec-Fetch-Site); None if it does not.
+
+    A request without either header is a program's (curl, a script), not a browser's: it is let through
+    (the CSRF token still guards the forms).
+    """
+    origin = _header(scope, b"origin")
+    if origin is not None:
+        if host is None:
+            return f"Origin {origin!r} with no Host"
+        parts = urlsplit(origin) if origin != "null" else None
+        try:
+            origin_host, origin_port = (parts.hostname, parts.port or _default_port(parts.scheme)) if parts else ("", 0)
+        except ValueError:
+            return f"Origin {origin!r}"
+        name, port = host
+        ports = {port} if port is not None else {80, 443}  # behind a TLS proxy the scheme seen here is http
+        if origin_host is None or origin_host.rstrip(".") != name or origin_port not in ports:
+            return f"Origin {origin!r}"
+        return None
+    site = _header(scope, b"sec-fetch-site")
+    if site is not None and site.lower() not in ("same-origin", "none"):
+        return f"Sec-Fetch-Site {site!r}"
+    return None
+
+
+class HostGuard:
+    """400 for a Host not on the allow-list; 403 for a state-changing request a browser sent from another site."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...]):
+        self.app = app
+        self.allowed = allowed_hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        value = _header(scope, b"host")
+        host = split_host(value.lower(), scope.get("scheme", "http")) if value is not None else None
+        if value is not None and (host is None or not host_allowed(host[0], self.allowed)):
+            shown = value if len(value) <= 100 else value[:100] + "..."
+            await plain_error(scope, send, 400, f"this server does not answer to the host {shown!r}; open it by "
+                                                "its own address (its keeper can add a name with "
+                                                "--allowed-host)")
+            return
+        if scope.get("method", "GET") not in SAFE_METHODS:
+            why = cross_site(scope, host)
+            if why is not None:
+                await plain_error(scope, send, 403, f"a request from another site ({why}) cannot change anything "
+                                                    "here; open this server's own page and send it from there")
+                return
+        await self.app(scope, receive, send)
+
+
+# -- rate limits ----------------------------------------------------------------------------------------
+@dataclass
+class Windows:
+    """Requests counted per (kind, address) in fixed windows of time, in this process's memory."""
+
+    counts: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def hit(self, kind: str, address: str, rate: Rate, now: float | None = None) -> float:
+        """Count one request; 0.0 when within the rate, else the seconds until its window ends."""
+        now = time.time() if now is None else now
+        window = int(now // rate.seconds)
+        with self.lock:
+            if len(self.counts) > 100_000:  # many addresses: forget the windows that are over
+                self.counts = {k: v for k, v in self.counts.items() if v[0] >= window - 1}
+            start, count = self.counts.get((kind, address), (window, 0))
+            count = count + 1 if start == window else 1
+            self.counts[(kind, address)] = (window, count)
+        if count > rate.count:
+            return (window + 1) * rate.seconds - now
+        return 0.0
+
+
+LIMITED = {("POST", "/api/check"): "check", ("POST", "/check"): "check",
+           ("POST", "/api/events"): "event", ("POST", "/desk"): "event"}
+WHAT = {"check": ("checks", "check again"), "event": ("new events", "create the event again")}
+
+
+class RateLimits:
+    """429 with Retry-After for checks and event creation past the rates of GuardSettings (per address)."""
+
+    def __init__(self, app: ASGIApp, settings: GuardSettings):
+        self.app = app
+        self.rates = {"check": settings.check_rate, "event": settings.event_rate}
+        self.windows = Windows()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = LIMITED.get((scope.get("method", ""), scope.get("path", ""))) if scope["type"] == "http" else None
+        rate = self.rates.get(kind or "")
+        if kind is not None and rate is not None and rate.count > 0:
+            client = scope.get("client") or ("", 0)
+            wait = self.windows.hit(kind, str(client[0]), rate)
+            if wait:
+                seconds, words = wait_words(wait)
+                what, again = WHAT[kind]
+                await plain_error(scope, send, 429, f"more than {rate.count} {what} from your address within "
+                                                    f"{rate.seconds} s; wait {words} and {again}",
+                                  {"Retry-After": str(seconds)})
+                return
+        await self.app(scope, receive, send)
+
+
+# -- protocol details ------------------------------------------------------------------------------------
+BEARER = 'Bearer realm="deckcheck"'
+
+
+class ProtocolFixes:
+    """HEAD answered as GET without the body (and allowed where GET is); WWW-Authenticate on 401; Connection: close
+    on 500."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        head = scope.get("method") == "HEAD"
+        if head:
+            scope = {**scope, "method": "GET"}
+
+        async def fixed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _v in headers}
+                if status == 405:  # the router's Allow, with HEAD beside GET
+                    headers = [(k, with_head(v) if k.lower() == b"allow" else v) for k, v in headers]
+                if status == 401 and b"www-authenticate" not in names:
+                    headers.append((b"www-authenticate", BEARER.encode()))
+                if status >= 500 and b"connection" not in names:
+                    headers.append((b"connection", b"close"))
+                message = {**message, "headers": headers}
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app(scope, receive, fixed)
+
+
+def with_head(allow: bytes) -> bytes:
+    """An Allow value with HEAD wherever GET is (this middleware answers HEAD for every GET)."""
+    methods = [m.strip() for m in allow.decode("latin-1").split(",") if m.strip()]
+    if "GET" in methods and "HEAD" not in methods:
+        methods.append("HEAD")
+    return ", ".join(sorted(methods)).encode("latin-1")
+
+
+# -- shared ----------------------------------------------------------------------------------------------
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return value.decode("latin-1").strip()
+    return None
+
+
+async def plain_error(scope: Scope, send: Send, status: int, message: str,
+                      headers: dict[str, str] | None = None) -> None:
+    """An error the guards answer themselves (JSON for the API, else a short page): see security.plain_error."""
+    from .security import _plain_error
+    await _plain_error(scope, send, status, message, headers)

@@ -1,0 +1,145 @@
+"""Bounds on what a connection may do before the app sees a request: uvicorn's httptools protocol with limits.
+
+Measured with uvicorn 0.54 and httptools 0.9 (tests/web/test_web_limits.py): httptools buffers a header of
+any size (one connection made a server hold a 300 MB header) and uvicorn arms no timer before the first
+request's headers are complete (an idle or dripping connection stays open for ever, each holding a file
+descriptor). uvicorn's `h11_max_incomplete_event_size` bounds headers only with the h11 parser, and its
+`timeout_keep_alive` only runs between requests. So `serve` runs this protocol:
+
+- the request line and headers together: at most MAX_HEADER_BYTES, at most MAX_HEADERS lines; past
+  either, 431 and the connection closed (counted as the bytes arrive, never buffered past one read);
+- the request line and headers must be complete `header_timeout` seconds (Settings) after the connection opened (or the
+  previous request ended), else 408 and the connection closed (an idle new connection is simply closed);
+- every answer written here (431, 408, and a malformed request's 400) carries the security headers.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+from http import HTTPStatus
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from .security import HEADERS
+
+MAX_HEADER_BYTES = 32 * 1024   # browsers send 1-4 KB; Node allows 16 KB, nginx 8 KB per line
+MAX_HEADERS = 100              # browsers send about 15
+HEADER_TIMEOUT = 15.0          # seconds for the request line and headers: a phone on bad Wi-Fi needs 1-2
+
+
+class _Refused(Exception):
+    """Raised from a parser callback to stop reading; the answer is in the protocol's `refusal`."""
+
+
+class GuardedHttpTools(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a bound on header bytes and lines, and a header-read timeout."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.header_bytes = 0
+        self.header_lines = 0
+        self.reading_headers = True
+        self.refusal: tuple[int, str] | None = None
+        self.header_timer: asyncio.TimerHandle | None = None
+        self.header_timeout = header_timeout()
+
+    # timer ------------------------------------------------------------------------------------------
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        if self.header_timer is None:
+            self.header_timer = self.loop.call_later(self.header_timeout, self._header_timeout)
+
+    def _disarm(self) -> None:
+        if self.header_timer is not None:
+            self.header_timer.cancel()
+            self.header_timer = None
+
+    def _header_timeout(self) -> None:
+        self.header_timer = None
+        if self.transport.is_closing():
+            return
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._arm()  # a pipelined request waits for the one being answered: its turn has not come
+            return
+        if self.header_bytes == 0:
+            self.transport.close()  # opened and never used
+            return
+        self._refuse(408, f"the request's headers did not arrive within {self.header_timeout:g} s")
+
+    # counting ---------------------------------------------------------------------------------------
+    def data_received(self, data: bytes) -> None:
+        if self.refusal is not None or self.transport.is_closing():
+            return
+        if self.reading_headers:
+            self.header_bytes += len(data)
+        try:
+            super().data_received(data)
+        except _Refused:  # pragma: no cover - httptools wraps it (below)
+            pass
+        if self.refusal is None and self.reading_headers and self.header_bytes > MAX_HEADER_BYTES:
+            self.refusal = (431, f"the request line and headers are over the limit of {MAX_HEADER_BYTES // 1024} KB")
+        if self.refusal is not None and not self.transport.is_closing():
+            self._refuse(*self.refusal)
+
+    def send_400_response(self, msg: str) -> None:
+        """A request httptools cannot parse (or one a callback below refused)."""
+        if self.refusal is None:
+            self.refusal = (400, "the request is not valid HTTP/1.1")
+        self._refuse(*self.refusal)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self.reading_headers = True
+        self.header_lines = 0
+        self._arm()
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.header_lines += 1
+        if self.header_lines > MAX_HEADERS:
+            self.refusal = (431, f"the request has more than {MAX_HEADERS} header lines")
+            raise _Refused()
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        self.reading_headers = False
+        self.header_bytes = 0
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self.reading_headers = True
+
+    def _refuse(self, status: int, message: str) -> None:
+        """Answer `status` with the message (plain text, the security headers) and close the connection."""
+        self._disarm()
+        body = (message + "\n").encode()
+        lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", "content-type: text/plain; charset=utf-8",
+                 f"content-length: {len(body)}", "connection: close", "cache-control: no-store"]
+        lines += [f"{k.lower()}: {v}" for k, v in HEADERS.items()]
+        self.transport.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+        self.transport.close()
+
+
+def header_timeout() -> float:
+    """This worker's header-read timeout: Settings.header_timeout, as `serve` wrote it to the environment (it was
+    checked there); HEADER_TIMEOUT when unset."""
+    from .settings import Settings
+    text = os.environ.get(Settings.env_names()["header_timeout"]) or ""
+    try:
+        return float(text) if text else HEADER_TIMEOUT
+    except ValueError:
+        return HEADER_TIMEOUT
+
+
+def uvicorn_options() -> dict:
+    """The uvicorn.run options that bound a connection (the protocol above, the h11 fallback's limit too)."""
+    return {"http": GuardedHttpTools, "h11_max_incomplete_event_size": MAX_HEADER_BYTES, "timeout_keep_alive": 5}
+
