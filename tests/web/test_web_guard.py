@@ -170,18 +170,18 @@ def test_event_creation_past_the_rate_gets_429(web_db, monkeypatch):
         assert r.status_code == 429
 
 
-def test_desk_submissions_past_the_rate_say_the_real_wait(client):
-    from deckcheck.db.desk import RateLimit
-    client.app.state.desk_rate_limit = RateLimit(1, 7200)
-    try:
+def test_desk_submissions_past_the_rate_say_the_real_wait(web_db):
+    app = create_app(Settings(db_url=web_db, desk_rate="1/7200", allowed_hosts="testserver"))
+    with TestClient(app) as client:
         event = client.post("/api/events", json={"name": "Open", "format": "type1e"}).json()
         url = f"/api/events/{event['id']}/decks"
         client.post(url, json={"player": "A", "decklist": LEGAL})
         r = client.post(url, json={"player": "B", "decklist": LEGAL})
         assert r.status_code == 429 and int(r.headers["retry-after"]) > 60
         assert "a minute" not in r.json()["error"] and re.search(r"wait \d+ min", r.json()["error"])
-    finally:
-        client.app.state.desk_rate_limit = None
+        page = client.post(f"/desk/{event['id']}", data={"player": "C", "decklist": LEGAL,
+                                                         "csrf_token": csrf_of(client)})
+        assert page.status_code == 429 and int(page.headers["retry-after"]) > 60
 
 
 @pytest.mark.parametrize("text", ["x", "-1/60", "5/0", "5/x", "5/100000"])

@@ -51,7 +51,7 @@ def test_every_setting_is_a_serve_option_and_every_serve_option_a_setting():
 
 
 def test_the_app_answers_with_its_settings(web_db):
-    app = create_app(Settings(db_url=web_db, upload_limit=2048))
+    app = create_app(Settings(db_url=web_db, upload_limit=2048, allowed_hosts="testserver"))
     with TestClient(app) as client:
         r = client.post("/api/check", json={"decklist": "x" * 4000})
         assert r.status_code == 413 and "2 KB" in r.json()["error"]
