@@ -26,6 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import SHARED_BENCH  # noqa: E402
 
 FORMS = ["{q} {n}", "{q}x {n}", "{n} x{q}", "{n} (x{q})", "{n}", "{q} {n} [{s}]", "{n} [{s}] x{q}"]
+# the forms people paste (CONTRACTS.md §2, revision 3): bullets, Markdown, tabs, remarks, phone characters
+MESSY_FORMS = ["- {q}x {n}", "\u2022 {n} x{q}", "* {q} {n} // staple", "x{q} {n}", "{q}x: {n}", "{q}\t{n}",
+               "{n}\t{q}", "**{n}** x{q}", "> {q} {n} ({s})", "\u2013 {q}\u00a0{n}", "\uff13 {n}"]
+MESSY_HEADINGS = ["## Attacks (24)", "**Blocks:**", "DODGES [6]", "Specials - 4", "__Events__", "Edges: 3"]
 
 
 def names() -> list[tuple[str, str]]:
@@ -46,6 +50,23 @@ def decklist(n: int, rnd: random.Random, cards: list[tuple[str, str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def messy_decklist(n: int, rnd: random.Random, cards: list[tuple[str, str]]) -> str:
+    """A forum post of n lines: a title, label lines, headings with counts, separators, totals, every
+    pasted form of a card line, curly apostrophes, CRLF line ends."""
+    lines = ["\ufeffConnor\u2019s Blade of the Highlands", "Format: type1e", "**Persona:** Connor MacLeod", "-----"]
+    for i in range(n - len(lines)):
+        if i % 40 == 0:
+            lines.append(rnd.choice(MESSY_HEADINGS))
+            continue
+        if i % 97 == 0:
+            lines.append(rnd.choice(["=====", f"Total: {i}", f"{i} cards"]))
+            continue
+        name, set_code = rnd.choice(cards)
+        line = rnd.choice(MESSY_FORMS).format(q=rnd.randint(1, 6), n=name.replace("'", "\u2019"), s=set_code)
+        lines.append(line)
+    return "\r\n".join(lines) + "\r\n"
+
+
 def best(fn, repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -58,7 +79,10 @@ def best(fn, repeat: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lines", default="10000,100000", help="comma-separated sizes (default 10000,100000)")
-    sizes = [int(s) for s in ap.parse_args().lines.split(",")]
+    ap.add_argument("--messy", default="500,5000", help="sizes of the pasted-forms list (default 500,5000)")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.lines.split(",")]
+    messy = [int(s) for s in args.messy.split(",")]
     from deckcheck.db.store import bundled_cards
     from deckcheck.catalog import CardIndex
     from deckcheck.decklist import parse_text
@@ -85,6 +109,17 @@ def main() -> None:
                 per_line[step][n] = seconds / n
                 print(f"deckcheck.{step}_{n}_lines_s", round(seconds, 4))
                 print(f"deckcheck.{step}_{n}_us_per_line", round(1e6 * seconds / n, 2))
+        messy_per_line: dict[int, float] = {}
+        for n in messy:
+            text = messy_decklist(n, rnd, cards)
+            seconds = best(lambda text=text: build_deck(parse_text(text, "bench"), index, fmt), 3)
+            messy_per_line[n] = seconds / n
+            print(f"deckcheck.messy_parse_resolve_{n}_lines_s", round(seconds, 4))
+            print(f"deckcheck.messy_parse_resolve_{n}_us_per_line", round(1e6 * seconds / n, 2))
+        if len(messy) > 1:
+            ratio = messy_per_line[max(messy)] / messy_per_line[min(messy)]
+            print(f"ratio.linearity_messy_parse_resolve {ratio:.3f} (time per line at {max(messy):,} lines / at "
+                  f"{min(messy):,}; target <= 1.5) {'OK' if ratio <= 1.5 else 'MISSED'}")
         long_line = "a" + " " * 4094 + "b"
         for n in (10, 100):
             seconds = best(lambda n=n: parse_text("\n".join([long_line] * n), "bench"), 2)

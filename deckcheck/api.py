@@ -23,22 +23,6 @@ from .provenance import Provenance
 from .report import UNREADABLE, InputProblem, Report
 
 
-def closest_names(text: str, names: list[str], limit: int = 5) -> list[str]:
-    """The names closest to a name that matched nothing, ranked by rapidfuzz (reordered words score well).
-
-    The index hands over a few dozen names that share words with the text, never the whole catalogue.
-    """
-    from rapidfuzz import fuzz, process, utils
-    folded = _FOLDED
-    choices = [folded.get(n) or folded.setdefault(n, utils.default_process(n)) for n in names]
-    found = process.extract(utils.default_process(text), choices, scorer=fuzz.WRatio, processor=None,
-                            limit=limit, score_cutoff=70)
-    return [names[i] for _choice, _score, i in found]
-
-
-_FOLDED: dict[str, str] = {}  # card names as rapidfuzz folds them: bounded by the names of the catalogue
-
-
 def bundled_sets() -> list[CardSet]:
     """The sets of the bundled card data: code, name, edition and year (db/data/sets.csv)."""
     import csv
@@ -102,7 +86,7 @@ class CardSource:
     def index_all(self) -> CardIndex:
         """The name index of every game's cards, built once (collections hold cards of any game)."""
         if "*" not in self._indexes:
-            self._indexes["*"] = CardIndex(self.cards(), closest_names, bundled_sets())
+            self._indexes["*"] = CardIndex(self.cards(), sets=bundled_sets())
         return self._indexes["*"]
 
     def index(self, fmt: Format) -> CardIndex:
@@ -112,7 +96,7 @@ class CardSource:
             cards = self.cards(fmt.game)
             if fmt.builtin_cards:
                 cards = fmt.builtin_cards() + cards
-            self._indexes[key] = CardIndex(cards, closest_names, bundled_sets())
+            self._indexes[key] = CardIndex(cards, sets=bundled_sets())
         return self._indexes[key]
 
     def search(self, text: str) -> list[Card]:

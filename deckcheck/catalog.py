@@ -226,6 +226,15 @@ class CardIndex:
             if not exact:
                 raise UnknownCardError(text, _two_ways(text))
         found = exact or forms
+        if not found and set_code is None and text.endswith(")") and "(" in text:
+            # `Thrust (ME)`, `Dodge (Series Edition)`: a bracket that is exactly a set, and no version so named
+            at = text.rindex("(")
+            inner, head = text[at + 1:-1], text[:at].strip()
+            if head and (self._set_codes.get(_set_key(inner)) or self._set_codes.get(normalize(inner))):
+                try:
+                    return self._found(head, inner, context, False)
+                except UnknownCardError:
+                    pass
         if not found:
             raise UnknownCardError(text, "unknown card", self.suggest(text, context=context) if suggest else [])
         if set_code:
@@ -367,19 +376,56 @@ def _trigrams(word: str) -> set[str]:
     return {padded[i:i + 3] for i in range(len(padded) - 2)}
 
 
-def closest_names(text: str, names: list[str], limit: int = 5) -> list[str]:
-    """The names closest to text: half spelling (difflib), half the share of its words the name holds
-    (the CLI passes a rapidfuzz ranking instead)."""
+_MINOR_WORDS = frozenset({"the", "of", "a", "an", "and", "to", "in", "on", "my", "for", "with", "at", "vs", "deck"})
+MIN_SCORE = 0.62  # below it a name is not close: no suggestion, and a title line stays a title
+_TYPO = 0.75  # two words spelt at least this alike (difflib ratio) are one word mistyped
+
+
+def _word_match(word: str, words: Sequence[str]) -> float:
+    """How well one word of a query is found among a name's words: 1 the same word, 0.9 the start of one
+    (`kurg` in `kurgan`), the spelling likeness of the closest one when it is a typo (`dunkan`), else 0."""
     import difflib
+    best = 0.0
+    for other in words:
+        if other == word:
+            return 1.0
+        if len(word) >= 3 and other.startswith(word):
+            best = max(best, 0.9)
+        elif abs(len(other) - len(word)) <= max(2, len(word) // 3) and len(word) >= 3:
+            ratio = difflib.SequenceMatcher(None, word, other, autojunk=False).ratio()
+            if ratio >= _TYPO:
+                best = max(best, ratio * 0.95)
+    return best
+
+
+def name_score(key: str, name_key: str) -> float:
+    """How close a folded text is to a folded name, from 0 to 1, whatever the order of the words:
+    mostly how well each word of the text is found in the name (typos allowed), then how much of the
+    name the text accounts for, then the spelling of the whole. The one ranker of every suggestion
+    (decklists, sheets, commands, the web app and the desk) and of `cards search`."""
+    import difflib
+    words = key.split()
+    names = name_key.split()
+    if not words or not names:
+        return 0.0
+    weights = [0.25 if w in _MINOR_WORDS and len(words) > 1 else 1.0 for w in words]
+    found = [_word_match(w, names) for w in words]
+    covered = sum(f * w for f, w in zip(found, weights, strict=True)) / sum(weights)
+    used = sum(1 for n in names if n in words or any(len(w) >= 3 and n.startswith(w) for w in words)
+               or _word_match(n, words) > 0)
+    share = used / len(names)
+    spelling = difflib.SequenceMatcher(None, key, name_key, autojunk=False).ratio()
+    return 0.55 * covered + 0.25 * share + 0.2 * spelling
+
+
+def ranked_names(text: str, names: Iterable[str], limit: int = 5, cutoff: float = MIN_SCORE) -> list[tuple[str, float]]:
+    """The names closest to text, best first (ties by name), with their scores; none below `cutoff`."""
     key = normalize(text)
-    words = set(key.split())
-    matcher = difflib.SequenceMatcher(b=key, autojunk=False)
-    scored = []
-    for name in names:
-        folded = normalize(name)
-        matcher.set_seq1(folded)
-        shared = len(words & set(folded.split())) / len(words) if words else 0.0
-        score = 0.5 * matcher.ratio() + 0.5 * shared
-        if score >= 0.6:
-            scored.append((-score, name))
-    return [name for _score, name in sorted(scored)[:limit]]
+    scored = [(name_score(key, normalize(name)), name) for name in names]
+    best = heapq.nsmallest(limit, ((-score, name) for score, name in scored if score >= cutoff))
+    return [(name, -neg) for neg, name in best]
+
+
+def closest_names(text: str, names: list[str], limit: int = 5) -> list[str]:
+    """The names closest to text, best first: `ranked_names` without the scores."""
+    return [name for name, _score in ranked_names(text, names, limit)]

@@ -76,6 +76,24 @@ class RawLine:
     set_code: str | None = None
     attach: str | None = None
     kinds: frozenset[str] | None = None
+    title: bool = False  # the list's first line, no quantity, before any heading: the deck's title if no card
+    twice: str | None = None  # the line holds two quantities (`3 Thrust x2`): the message if no reading is a card
+    quantity_written: bool = False  # a quantity was written on the line (or in its column)
+    bare: str = ""  # the line as read, without bullet, Markdown, remark: what a suggestion rewrites
+
+
+@dataclass(slots=True)
+class Stated:
+    """A count the list states: a heading's (`Attacks (24):`), compared with the card lines below it up to
+    `end` (the next heading), or a total line's (`Total: 51`), compared with the section it names (None:
+    the whole deck). A difference is a notice, never an error."""
+
+    line: int
+    count: int
+    section: str | None
+    heading: bool
+    end: int | None = None  # the first line after the heading's cards (None: to the end of the list)
+    since: int = 0  # a total: the line after the previous heading or total (a running total counts from it)
 
 
 @dataclass(slots=True)
@@ -111,16 +129,20 @@ class RawDeck:
     name: str | None = None
     author: str | None = None
     first_card_line: int | None = None  # a title written there without `#` is read as a card
+    stated: list[Stated] = field(default_factory=list)  # counts the list states (headings, totals)
 
     def add(self, number: int, text: str, section: str | None, quantity: int | None = None,
-            set_code: str | None = None, kinds: frozenset[str] | None = None) -> None:
-        """Add one card line as written (quantity None: read it from the text)."""
+            set_code: str | None = None, kinds: frozenset[str] | None = None, shown: str | None = None,
+            title: bool = False) -> None:
+        """Add one card line (quantity None: read it from the text); `shown` is the line as written, when
+        `text` is what is left of it once bullets, Markdown and remarks are taken off."""
         parsed = parse_card_text(text, quantity)
         if isinstance(parsed, str):
-            self.problems.append(RawProblem(number, text, parsed))
+            self.problems.append(RawProblem(number, shown or text, parsed))
             return
-        self.lines.append(RawLine(number, text, section, parsed.readings, set_code or parsed.set_code,
-                                  parsed.attach, kinds))
+        self.lines.append(RawLine(number, shown or text, section, parsed.readings, set_code or parsed.set_code,
+                                  parsed.attach, kinds, title and not parsed.quantity_written, parsed.twice,
+                                  quantity is not None or parsed.quantity_written, text))
 
 
 def _word_key(text: str) -> str:
@@ -158,6 +180,8 @@ class CardText:
     readings: tuple[tuple[int, str], ...]
     set_code: str | None = None
     attach: str | None = None
+    quantity_written: bool = False
+    twice: str | None = None  # `3 Thrust x2`: the message for a line whose readings name no card
 
 
 def _quantity(digits: str) -> int | str:
@@ -216,8 +240,12 @@ def _leading_quantity(body: str) -> tuple[str, str] | None:
     rest = rest.lstrip()
     if not rest:
         return None
+    if first[-1:] == ":" and len(first) > 1:  # `3x: Thrust`, `3: Thrust`
+        first = first[:-1]
     if first[-1:] in "xX×" and _is_digits(first[:-1]):
         return first[:-1], rest
+    if first[:1] in "xX×" and _is_digits(first[1:]):  # `x3 Thrust`
+        return first[1:], rest
     if _is_digits(first):
         mark, _, after = rest.partition(" ")
         if mark in ("x", "X", "×") and after.strip():
@@ -257,6 +285,12 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
         if set_code is None:
             body, set_code = _split_set(body)
     readings: list[tuple[int, str]] = []
+    twice = None
+    if trailing and quantity is None:
+        lead = _leading_quantity(body)
+        if lead:
+            twice = (f"the quantity is written twice ({lead[0]} before the name, {qty_text} after it): "
+                     "keep one")
     if quantity is not None:
         if trailing:
             return "the quantity is written twice (in its column and on the line)"
@@ -281,7 +315,7 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
     readings = [(q, n) for q, n in readings if n]
     if not readings:
         return "no card name"
-    return CardText(tuple(readings), set_code, attach)
+    return CardText(tuple(readings), set_code, attach, quantity is not None or len(readings) > 1, twice)
 
 
 def _heading(line: str) -> tuple[str, str] | None:
@@ -321,21 +355,290 @@ def known_headings(declared_format: str | None) -> str:
     return f"{', '.join(fmt.sections)}, Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author"
 
 
+# Characters phones, word processors and forums put in place of plain ones (CONTRACTS.md §2, revision 3).
+_SPACE_CHARS = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+_DASH_CHARS = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+_APOSTROPHE_CHARS = "\u2019\u2018\u02bc\u00b4`\u2032"
+_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
+_FOLD_CHARS = str.maketrans({**{c: " " for c in _SPACE_CHARS}, **{c: "-" for c in _DASH_CHARS},
+                             **{c: "'" for c in _APOSTROPHE_CHARS}, **{c: None for c in _INVISIBLE},
+                             **{chr(0xFF01 + i): chr(0x21 + i) for i in range(94)}})  # full-width forms
+BULLETS = "-*•·+>"  # before a line, then a space (`•` and `·` need none: no card name starts with one)
+_SEPARATOR_CHARS = "-=*_~#"
+
+
+def fold_chars(text: str) -> str:
+    """A line with the characters phones and word processors write read as plain ones: Unicode spaces as
+    spaces, en and em dashes as hyphens, every apostrophe form as ', full-width digits and letters as ASCII,
+    zero-width characters and byte-order marks dropped."""
+    return text if text.isascii() else text.translate(_FOLD_CHARS)
+
+
+def _is_separator(line: str) -> bool:
+    """`-----`, `=====`, `* * *`: three or more of one of - = * _ ~ # and nothing else."""
+    marks = line.replace(" ", "")
+    return len(marks) >= 3 and marks[0] in _SEPARATOR_CHARS and marks == marks[0] * len(marks)
+
+
+def _strip_bullet(line: str) -> str:
+    """The line without the list marks before it (`- `, `* `, `• `, `> `, several in a row)."""
+    for _ in range(4):
+        if line[:1] in "•·" or (line[:1] in BULLETS and line[1:2] == " "):
+            line = line[1:].lstrip()
+        else:
+            break
+    return line
+
+
+def _strip_markdown(line: str) -> tuple[str, bool]:
+    """The line without Markdown emphasis (`**Blocks:**`, `__Blocks__`, `*Thrust* x3`); and whether it had any.
+    A `*3` after a name stays: only a `*` or `_` that opens the line and closes before a space, a colon or the
+    end is emphasis."""
+    marked = False
+    for mark in ("**", "__"):
+        if mark in line:
+            line, marked = line.replace(mark, ""), True
+    for mark in ("*", "_"):
+        if line[:1] == mark and line[1:2] not in (" ", mark, ""):
+            close = line.find(mark, 1)
+            if close > 0 and line[close + 1:close + 2] in ("", " ", ":"):
+                line, marked = line[1:close] + line[close + 1:], True
+    return line.strip(), marked
+
+
+def _remark_cut(line: str) -> str:
+    """The line without a remark after `//` (`3 Thrust // staple`)."""
+    at = line.find(" //")
+    return line[:at].rstrip() if at >= 0 else line
+
+
+def _count_text(text: str) -> int | None:
+    """`24`, `24 cards`, `1 card` -> 24; None for anything else."""
+    words = text.lower().split()
+    if len(words) == 2 and words[1] in ("cards", "card"):
+        words = words[:1]
+    if len(words) == 1 and _is_digits(words[0]) and len(words[0]) <= 7:
+        return int(words[0])
+    return None
+
+
+def _split_count(text: str) -> tuple[str, int | None]:
+    """A heading's words and the count it carries: `Attacks (24)`, `Attacks [24]`, `Attacks - 24`,
+    `Endurance (50 cards)` -> (words, count); `Attacks` -> (Attacks, None)."""
+    text = text.strip()
+    for open_, close in (("(", ")"), ("[", "]")):
+        if text.endswith(close):
+            at = text.rfind(open_)
+            count = _count_text(text[at + 1:-1]) if at > 0 else None
+            if count is not None:
+                return text[:at].rstrip(), count
+    head, dash, tail = text.rpartition(" - ")
+    if dash and head:
+        count = _count_text(tail)
+        if count is not None:
+            return head.rstrip(), count
+    return text, None
+
+
+def _is_heading_word(word: str) -> bool:
+    key = _word_key(word)
+    return key in KIND_HEADINGS or section_word(word) is not None or key in METADATA_WORDS
+
+
+def _bare_heading_word(word: str) -> bool:
+    """A word that is a heading even without a colon: a section (`Endurance`, `Sideboard`) or a kind of
+    card in the plural (`Attacks`, `BLOCKS`); a singular kind (`Dodge`) is a card's title too."""
+    key = _word_key(word)
+    if key in KIND_HEADINGS:
+        return key not in _ENDURANCE_KINDS and key not in _PREGAME_KINDS
+    return section_word(word) is not None
+
+
+@dataclass(slots=True)
+class _Heading:
+    word: str
+    rest: str
+    count: int | None
+
+
+def _read_heading(line: str, marked: bool) -> _Heading | None:
+    """A heading line in any of the ways posts write one, or None.
+
+    `Word:` / `Word: a card` / `Word: 24` / `Word (24):` / `Word (24)` / `Word [24]` / `Word - 24` /
+    `Word - a card` (a Pre-Game kind: `Persona - Duncan MacLeod`); a bare `Attacks` or `Endurance`, and
+    any heading word written as Markdown (`__Blocks__`, `## Blocks`).
+    """
+    found = _heading(line)
+    if found is None:
+        colon = line.find(":")
+        if colon > 0 and line[colon + 1:].strip() == "":
+            word, count = _split_count(line[:colon])
+            if count is not None and word and _is_heading_word(word) and _heading(word + ":"):
+                return _Heading(word, "", count)
+            return None
+        if colon > 0:
+            word, count = _split_count(line[:colon])
+            if count is not None and _is_heading_word(word) and _heading(word + ":"):
+                return _Heading(word, line[colon + 1:].strip(), count)
+            return None
+        word, count = _split_count(line)
+        if word and _heading(word + ":") and _is_heading_word(word) and (
+                count is not None or marked or _bare_heading_word(word)):
+            return _Heading(word, "", count)
+        head, dash, tail = line.partition(" - ")
+        if dash and tail and _word_key(head) in KIND_HEADINGS and _heading(head + ":"):
+            return _Heading(head, tail.strip(), None)  # `Persona - Duncan MacLeod`
+        return None
+    word, rest = found
+    word, count = _split_count(word)
+    if count is None and rest:
+        count = _count_text(rest)
+        if count is not None and _is_heading_word(word) and _word_key(word) not in METADATA_WORDS:
+            rest = ""
+        else:
+            count = None
+    return _Heading(word, rest, count)
+
+
+def _total(line: str) -> tuple[str | None, int] | None:
+    """A total line: `Total: 51`, `Total: 51 cards`, `51 cards`, `Endurance total: 51`, `Total Endurance = 51`
+    -> (the section it names or None, 51); None when the line is not one."""
+    words = [w for w in line.lower().replace(":", " ").replace("=", " ").split() if w != "-"]
+    if len(words) > 8 or not words:
+        return None
+    while words and words[-1] in ("cards", "card", "total"):
+        words.pop()
+    if not words or not _is_digits(words[-1]) or len(words[-1]) > 7:
+        return None
+    count = int(words.pop())
+    if "total" in words:
+        words.remove("total")
+    elif words:
+        return None  # `3 cards` alone is a total; `Blocks 3` is not
+    elif not line.lower().rstrip().endswith(("cards", "card", "total")):
+        return None
+    words = [w for w in words if w not in ("cards", "card", "of", "in", "the")]
+    if not words:
+        return None, count
+    section = section_word(" ".join(words))
+    if section is None and _word_key(" ".join(words)) not in KIND_HEADINGS:
+        return None
+    return section or KIND_HEADINGS[_word_key(" ".join(words))][0], count
+
+
+TABLE_HEADERS = {"qty": "quantity", "count": "quantity", "quantity": "quantity", "card name": "card",
+                 "name": "card", "card": "card", "edition": "set", "set name": "set", "set": "set",
+                 "section": "section", "player": "player", "format": "format"}
+"""The header names of a decklist table (CONTRACTS.md §2: the collection sheet's), folded -> column."""
+
+
+def _table_columns(line: str) -> dict[str, int] | None:
+    """The columns of a pasted table's header row (`Qty<TAB>Name<TAB>Set`), or None when it is not one."""
+    if "\t" not in line:
+        return None
+    cols: dict[str, int] = {}
+    for i, cell in enumerate(line.split("\t")):
+        key = " ".join(cell.split()).lower()
+        if key and key not in TABLE_HEADERS:
+            return None
+        if key:
+            cols.setdefault(TABLE_HEADERS[key], i)
+    return cols if "card" in cols and len(cols) >= 2 else None
+
+
+def _tab_line(line: str) -> str:
+    """`3<TAB>Thrust` and `Thrust<TAB>3` as `3 Thrust`; another line with tabs has them as spaces."""
+    cells = [c.strip() for c in line.split("\t") if c.strip()]
+    if len(cells) == 2:
+        for qty, name in (cells, cells[::-1]):
+            if _is_digits(qty.rstrip("xX×")) and not _is_digits(name):
+                return f"{qty} {name}"
+    return " ".join(cells)
+
+
+def _bare_line(line: str) -> tuple[str, bool]:
+    """A line (its characters folded) without remark, bullets, Markdown emphasis and tabs; and whether it
+    had Markdown."""
+    line, marked = _strip_markdown(_strip_bullet(_remark_cut(line)))
+    if "\t" in line:
+        line = _tab_line(line)
+    return line, marked
+
+
+def rewrite_line(line: str, suggestion: str) -> str:
+    """A decklist line rewritten with a suggested name (what clicking a suggestion does): the quantity
+    written on it, its [SET] and `@` attachment and a heading it stands on are kept; bullets, Markdown and
+    remarks are dropped; a suggestion that is a whole line (`Name: ...`, the title) replaces it. The
+    quantity stays a quantity (`- 3 Upper Left Attack` never becomes `Upper Left Attack (3)`)."""
+    suggestion = suggestion.strip()
+    whole = _heading(suggestion)
+    if whole is not None and _word_key(whole[0]) in METADATA_WORDS:
+        return suggestion
+    body, _marked = _bare_line(fold_chars(line).strip().lstrip("#").strip() if line.lstrip().startswith("# ")
+                               else fold_chars(line).strip())
+    prefix = ""
+    found = _read_heading(body, False)
+    if found is not None and found.rest:
+        prefix, body = f"{found.word}: ", found.rest
+    parsed = parse_card_text(body)
+    if isinstance(parsed, str):
+        return prefix + suggestion
+    name, set_in = _split_set(suggestion)
+    old = parsed.readings[0][1]
+    if not (set_in and parsed.set_code):  # the name replaced where it stands: the rest as the player wrote it
+        for text in (body, " ".join(body.split())):
+            at = text.find(old)
+            if old and at >= 0 and (at == 0 or text[at - 1] == " "):
+                return prefix + text[:at] + suggestion + text[at + len(old):]
+    out = f"{parsed.readings[0][0]} {name}" if parsed.quantity_written else name
+    set_code = set_in or parsed.set_code
+    if set_code:
+        out += f" [{set_code}]"
+    if parsed.attach:
+        out += f" @ {parsed.attach}"
+    return prefix + out
+
+
 def parse_text(text: str, source: str = "-") -> RawDeck:
-    """Read a text decklist: comments, metadata lines, section headings and card lines.
+    """Read a text decklist: comments, metadata lines, section headings and card lines, in every form a
+    forum post, a notes app or a spreadsheet gives them (CONTRACTS.md §2, revision 3).
 
     An unknown heading is an input error for its own line only: the cards below it are still
     read (and go where their type belongs), so every problem of a decklist shows in one round.
     """
     deck = RawDeck(source)
     section: str | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    table: dict[str, int] | None = None
+    first = next((i for i, raw in enumerate(lines) if fold_chars(raw).strip()), None)
+    if first is not None and len(lines[first]) <= MAX_LINE:
+        table = _table_columns(fold_chars(lines[first]).strip())
+    if table is not None:
+        assert first is not None
+        _read_table(deck, lines, first, table)
+        return deck
+    seen_content = False  # a heading or a card line came before: no title line after it
+    open_heading: Stated | None = None
+    since = 0
+    for number, raw in enumerate(lines, start=1):
         if len(raw) > MAX_LINE:
             deck.problems.append(RawProblem(number, raw[:80] + "…", f"the line is longer than {MAX_LINE:,} "
                                                                      "characters"))
             continue
-        line = raw.strip()
-        if not line or line.startswith("#") or line.startswith("//"):
+        line = fold_chars(raw).strip()
+        if not line or line.startswith("//") or _is_separator(line):
+            continue
+        marked = False
+        if line.startswith("#"):
+            rest = line.lstrip("#")
+            line, marked = _remark_cut(rest.strip()), True
+            # `## Blocks`, `### Sideboard (15)` is that heading; any other `#` line a comment
+            found = _read_heading(_strip_markdown(line)[0], True) if rest.startswith(" ") else None
+            if found is None or _word_key(found.word) in METADATA_WORDS or not _is_heading_word(found.word):
+                continue
+        line, emphasis = _bare_line(line)
+        marked = marked or emphasis
+        if not line or _is_separator(line):
             continue
         heading = _heading(line)
         if section == "players" and (heading is None or heading[1] or section_word(heading[0]) is None):
@@ -345,31 +648,94 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
             else:
                 deck.problems.append(RawProblem(number, raw, "a player line is 'Player name: Hero name'"))
             continue
-        if heading is None:
-            _add_card(deck, number, line, section)
+        total = _total(line)
+        if total is not None:
+            deck.stated.append(Stated(number, total[1], total[0], False, since=since))
+            if open_heading is not None:
+                open_heading.end, open_heading = number, None
+            since = number + 1
             continue
-        word, rest = heading
-        key = _word_key(word)
+        found = _read_heading(line, marked)
+        if found is None:
+            _add_card(deck, number, line, section, raw=raw, title=not seen_content)
+            seen_content = True
+            continue
+        word, rest, key = found.word, found.rest, _word_key(found.word)
         kinds = None
+        if key in METADATA_WORDS:
+            field_name = METADATA_WORDS[key]
+            setattr(deck, "declared_format" if field_name == "format" else field_name, rest or None)
+            continue
+        seen_content = True
+        if key in KIND_HEADINGS and KIND_HEADINGS[key][0] == PREGAME_WORD and rest:
+            # a label line (`Persona: Duncan MacLeod`): it names its one card; the lines after it stay
+            # where they were (the section in force before it)
+            _add_card(deck, number, rest, PREGAME_WORD, KIND_HEADINGS[key][1], raw=raw)
+            continue
+        if open_heading is not None:
+            open_heading.end, open_heading = number, None
+        since = number + 1
         if key in KIND_HEADINGS:
             section, kinds = KIND_HEADINGS[key]
         elif section_word(word) is not None:
             section = section_word(word)
-        elif key in METADATA_WORDS:
-            field_name = METADATA_WORDS[key]
-            setattr(deck, "declared_format" if field_name == "format" else field_name, rest or None)
-            continue
         else:
             deck.problems.append(RawProblem(number, raw, unknown_heading(word, deck.declared_format), word))
             section = None  # the cards below are read and go where their type belongs
             continue
+        if found.count is not None:
+            open_heading = Stated(number, found.count, section, True)
+            deck.stated.append(open_heading)
         if rest:
-            _add_card(deck, number, rest, section, kinds)
+            _add_card(deck, number, rest, section, kinds, raw=raw)
     return deck
 
 
+def _read_table(deck: RawDeck, lines: list[str], first: int, cols: dict[str, int]) -> None:
+    """A pasted table (a header row, then one row a card, cells between tabs), read as the CSV reader reads
+    its rows: quantity, card, set, section; a `player` column names the one player of the list."""
+    def cell(cells: list[str], name: str) -> str:
+        i = cols.get(name)
+        return cells[i].strip() if i is not None and i < len(cells) else ""
+    for number, raw in enumerate(lines[first + 1:], start=first + 2):
+        if len(raw) > MAX_LINE:
+            deck.problems.append(RawProblem(number, raw[:80] + "…", f"the line is longer than {MAX_LINE:,} "
+                                                                     "characters"))
+            continue
+        cells = fold_chars(raw).split("\t")
+        name, qty_text = cell(cells, "card"), cell(cells, "quantity")
+        if not name and not qty_text:
+            continue
+        player, fmt = cell(cells, "player"), cell(cells, "format")
+        if player:
+            if deck.player is None:
+                deck.player = player
+            elif player != deck.player:
+                deck.problems.append(RawProblem(number, raw, f"the table holds the decks of several players "
+                                                             f"({deck.player!r}, {player!r}): check it as a sheet "
+                                                             "file, one deck a player"))
+                continue
+        if fmt and not deck.declared_format:
+            deck.declared_format = fmt
+        if qty_text and not _is_digits(qty_text):
+            deck.problems.append(RawProblem(number, raw, f"quantity {qty_text[:20]!r} is not a whole number"))
+            continue
+        qty = _quantity(qty_text) if qty_text else 1
+        if isinstance(qty, str):
+            deck.problems.append(RawProblem(number, raw, qty))
+            continue
+        section_text = cell(cells, "section")
+        word = section_word(section_text) if section_text else None
+        if section_text and word is None:
+            deck.problems.append(RawProblem(number, raw, f"unknown section {section_text!r}"))
+            continue
+        if deck.first_card_line is None:
+            deck.first_card_line = number
+        deck.add(number, name, word, qty, cell(cells, "set") or None, shown=raw)
+
+
 def _add_card(deck: RawDeck, number: int, text: str, section: str | None,
-              kinds: frozenset[str] | None = None) -> None:
+              kinds: frozenset[str] | None = None, raw: str | None = None, title: bool = False) -> None:
     if deck.first_card_line is None:
         deck.first_card_line = number
-    deck.add(number, text, section, kinds=kinds)
+    deck.add(number, text, section, kinds=kinds, shown=raw, title=title)

@@ -9,6 +9,7 @@ from .catalog import CardIndex, Context
 from .decklist import SIDE_WORDS, RawDeck, RawLine, unknown_heading
 from .errors import CardNotFoundError, UnknownCardError
 from .report import WRONG_SECTION, InputProblem
+from .text import normalize
 
 if TYPE_CHECKING:
     from .formats import Format
@@ -96,14 +97,40 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
         results = [_resolve_line(line, index, context) if isinstance(r, CardNotFoundError) else r
                    for line, r in zip(raw.lines, results, strict=True)]
     aside: dict[str, int] = {}
+    counted: dict[int, int] = {}  # line -> copies read on it, for the counts the list states
     for line, result in zip(raw.lines, results, strict=True):
         if isinstance(result, CardNotFoundError) and _is_unknown(result):
+            if line.title and line.section is None and line.kinds is None:
+                close = index.suggest(line.readings[0][1], context=context)
+                if not close and len(raw.lines) == 1 and not raw.players:
+                    problems.append(InputProblem(line.line, line.text, "no card in the list: this line names no "
+                                                 "card (read as a title, nothing follows it)", ()))
+                    continue
+                if not close:  # names no card and is close to none: the deck's title
+                    deck.notices.append(f"line {line.line} read as the deck's title: {line.readings[0][1]!r}")
+                    continue
+                problems.append(InputProblem(line.line, line.text, _message(result, line, raw),
+                                             (f"Name: {line.readings[0][1]}", *close), result.kind))
+                continue
+            if line.twice:
+                problems.append(InputProblem(line.line, line.text, line.twice, (), "bad-line"))
+                continue
+            if not line.quantity_written and line.set_code is None and is_prose(line.readings[0][1]):
+                problems.append(InputProblem(line.line, line.text, "not a card line: it reads as a sentence, and "
+                                             "no card has that name (start a remark with # or //)", (),
+                                             result.kind))
+                continue
             result = _resolve_line(line, index, context, suggest=True)
         if isinstance(result, CardNotFoundError):
             problems.append(InputProblem(line.line, line.text, _message(result, line, raw),
                                          tuple(result.suggestions), result.kind))
             continue
         card, quantity = result
+        counted[line.line] = counted.get(line.line, 0) + quantity
+        if context.edition is not None and card.edition != context.edition:
+            deck.notices.append(f"line {line.line}: {line.readings[0][1]!r} read as the {_ordinal(card.edition)}-"
+                                f"edition card {card.name}" + (f" [{card.set}]" if card.set else "")
+                                + f": no {_ordinal(context.edition)}-edition card has that name")
         if line.section in SIDE_WORDS:
             aside[line.section] = aside.get(line.section, 0) + quantity
             continue
@@ -114,6 +141,7 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
                                                                f"{', '.join(fmt.sections)}", kind=WRONG_SECTION))
             continue
         deck.add(card, quantity, section, line.line, line.attach)
+    deck.notices += stated_notices(raw, counted, deck, fmt, {p.line for p in problems if p.line is not None})
     for side, count in aside.items():
         deck.notices.append(f"{count} {'card' if count == 1 else 'cards'} under {side.title()}: read, not part of "
                             "the deck")
@@ -126,6 +154,73 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
         deck.players.append(Player(p.name, hero, p.line))
     problems.sort(key=lambda p: p.line or 0)
     return deck, problems
+
+
+def _ordinal(edition: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(edition, f"{edition}th")
+
+
+def is_prose(text: str) -> bool:
+    """A line that reads as a sentence, not a card name: it ends as a sentence does, or runs long."""
+    return text.rstrip().endswith((".", "!", "?", ":)", ":-)")) or len(text.split()) >= 8 or ", " in text
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def stated_notices(raw: RawDeck, counted: dict[int, int], deck: Deck, fmt: "Format", unread: set[int]) -> list[str]:
+    """A notice for each count the list states (a heading's, a total's) that differs from the cards read.
+
+    A heading's count is compared with the card lines under it (a heading with none under it, as a total of
+    its section); a total with the section it names, else with the deck, any section or the lines since the
+    previous heading or total. Lines that could not be read leave their counts uncompared."""
+    notices: list[str] = []
+    numbers = sorted(line.line for line in raw.lines)
+
+    def lines_in(first: int, end: int | None) -> list[int]:
+        return [n for n in numbers if first <= n and (end is None or n < end)]
+
+    def section_count(word: str | None) -> int | None:
+        if word is None:
+            return None
+        if word in SIDE_WORDS:
+            return sum(n for line, n in counted.items() if any(r.line == line and r.section == word
+                                                                for r in raw.lines))
+        name = _section_named(fmt, word)
+        return deck.count(name) if name else None
+
+    for stated in raw.stated:
+        if stated.heading:
+            under = lines_in(stated.line, stated.end)
+            if under:
+                if unread & set(under):
+                    continue
+                actual = sum(counted.get(n, 0) for n in under)
+                if actual != stated.count:
+                    notices.append(f"line {stated.line}: the heading says {stated.count}; {_cards(actual)} "
+                                   f"{'follows' if actual == 1 else 'follow'}")
+                continue
+        if unread:
+            continue
+        running = sum(counted.get(n, 0) for n in lines_in(stated.since, stated.line))
+        whole = sum(e.quantity for e in deck.entries)
+        if stated.section is not None:
+            held = section_count(stated.section)
+            if held is None or stated.count in (held, running):
+                continue
+            where = _section_named(fmt, stated.section) or stated.section.title()
+            notices.append(f"line {stated.line}: the list says {stated.count}; the {where} holds {held}")
+        elif stated.count not in (whole, running, *(deck.count(s) for s in fmt.sections)):
+            holds = ", ".join(f"{deck.count(s)} in the {s}" for s in fmt.sections)
+            notices.append(f"line {stated.line}: the total says {stated.count}; the list holds {holds}")
+    return notices
+
+
+def _section_named(fmt: "Format", word: str) -> str | None:
+    """The format's section a heading word names (`endurance`, `deck` -> Endurance), or None."""
+    key = normalize(word)
+    return next((s for s, words in fmt.sections.items() if key == normalize(s) or key in words), None)
 
 
 def _resolve_line(line: RawLine, index: CardIndex, context: Context,
@@ -155,7 +250,6 @@ def _is_unknown(error: CardNotFoundError) -> bool:
 
 def _message(error: CardNotFoundError, line: RawLine | None = None, raw: RawDeck | None = None) -> str:
     text = error.reason
-    if line is not None and raw is not None and line.line == raw.first_card_line and _is_unknown(error) \
-            and line.section is None:
+    if line is not None and raw is not None and line.title and _is_unknown(error) and line.section is None:
         text += " (if this line is the deck's title, start it with # or write it as Name: ...)"
     return text

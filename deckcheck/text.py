@@ -6,7 +6,7 @@ import unicodedata
 from functools import lru_cache
 
 _NON_WORD = re.compile(r"[\W_]+")
-_APOSTROPHES = str.maketrans("", "", "'’")
+_APOSTROPHES = str.maketrans("", "", "'’‘ʼ´`")  # every apostrophe form (RULES.md "Title")
 
 
 def _fold(text: str) -> str:
@@ -24,7 +24,7 @@ def normalize(text: str) -> str:
     "Master's Vow" = "Masters Vow" = "MASTERS  VOW". Cached: a tournament's decklists repeat the
     same few hundred names thousands of times.
     """
-    return _NON_WORD.sub(" ", _fold(text).translate(_APOSTROPHES)).strip()
+    return _NON_WORD.sub(" ", _fold(text.translate(_APOSTROPHES)).translate(_APOSTROPHES)).strip()
 
 
 def slug(text: str) -> str:

@@ -40,7 +40,7 @@ def test_forms_players_write(bundled_index, text, entry):
     ("Upper Right Attack 2", '"2 Upper Right Attack" for 2 copies, or "Upper Right Attack (2)" for version 2'),
     ("Thrust [Movie Editoin]", "unknown set 'Movie Editoin'; closest sets: ME (Movie Edition)"),
     ("Thrust [WC]", "no printing in set WC"),
-    ("Connor's Big Deck", "start it with # or write it as Name:"),
+    ("Conor MacLeod Persna", "start it with # or write it as Name:"),  # a title close to a card
     ("Specials and stuff:", "unknown heading 'Specials and stuff'"),
 ])
 def test_lines_refused_with_what_to_write(bundled_index, text, message):
@@ -74,8 +74,9 @@ def test_type1e_reads_the_first_edition_persona_type2_asks(bundled_index):
 
 def test_every_error_shows_in_one_round(bundled_index):
     text = "My deck\nAttacks:\nUper Left Atack\nFoo:\nThrust x2\nBlocks:\nLower Rihgt Block\nThrust 3\n"
-    entries, problems, _ = read(bundled_index, text)
-    assert [p.line for p in problems] == [1, 3, 4, 7, 8]
+    entries, problems, notices = read(bundled_index, text)
+    assert [p.line for p in problems] == [3, 4, 7, 8]  # line 1 names no card and is close to none: the title
+    assert notices == ["line 1 read as the deck's title: 'My deck'"]
     assert entries == [("Thrust", 2, "Endurance")]
 
 

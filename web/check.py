@@ -177,10 +177,12 @@ async def check_submit(request: Request, settings: SettingsDep, catalog: Catalog
 
 
 def apply_fix(text: str, fix: str) -> str:
-    """Rewrite one line of the decklist with a suggested name: `fix` is "LINE|NEW NAME".
+    """Rewrite one line of the decklist with a suggestion: `fix` is "LINE|SUGGESTION".
 
-    The card name as written on that line is replaced; its quantity, [SET] and the rest stay.
+    The line is rewritten as deckcheck.decklist.rewrite_line does it: the quantity, [SET] and heading stay,
+    bullets and Markdown go, and a suggestion that is a whole line (the title's `Name: ...`) replaces it.
     """
+    from deckcheck.decklist import rewrite_line
     number, _, new = fix.partition("|")
     if len(number) > FIX_DIGITS:  # int() would refuse 4,300 digits and more (a 500); no decklist has so many lines
         raise DeckcheckError(f"fix: the line number {number[:20]!r}... is longer than {FIX_DIGITS} digits")
@@ -189,26 +191,8 @@ def apply_fix(text: str, fix: str) -> str:
         return text
     line = lines[int(number) - 1]
     body = line.rstrip("\r\n")
-    lines[int(number) - 1] = replace_name(body, name_written(body), new.strip()) + line[len(body):]
+    lines[int(number) - 1] = rewrite_line(body, new.strip()) + line[len(body):]
     return "".join(lines)
-
-
-def replace_name(line: str, old: str, new: str) -> str:
-    """The line with the card name `old` (as written) replaced by `new`; the quantity and [SET] stay."""
-    for text in (line, " ".join(line.split())):  # the reader folds repeated spaces
-        if old and old in text:
-            start = text.index(old)
-            return text[:start] + new + text[start + len(old):]
-    return new
-
-
-def name_written(line: str) -> str:
-    """The card name part of a decklist line as written (quantity, [SET] and @ attachment left out)."""
-    from deckcheck.decklist import parse_card_text
-    parsed = parse_card_text(line)
-    if isinstance(parsed, str) or not parsed.readings:
-        return line.strip()
-    return parsed.readings[0][1]
 
 
 @router.post("/decks", summary="Save a decklist under a short link")

@@ -35,7 +35,8 @@
           var button = document.createElement("button");
           button.type = "button";
           button.className = "chip";
-          button.textContent = chip.textContent;
+          // the title's suggestion ("Name: ...") says what it does
+          button.textContent = fix.dataset.name.indexOf("Name: ") === 0 ? "use as the deck's title" : chip.textContent;
           ["line", "from", "to"].forEach(function (k) { button.dataset[k] = fix.dataset[k]; });
           button.title = "Write it on line " + fix.dataset.line + " of your decklist below";
           chip.replaceWith(button);
