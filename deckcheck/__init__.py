@@ -10,26 +10,70 @@ The library (CONTRACTS §8) in one import:
 
 The core (this package without `cli`, `commands`, `render`, `api`, `library` and `frames`)
 imports only the standard library; those modules import storage, files and pandas when called.
+
+`import deckcheck` itself imports nothing else: each name below is imported from its module on first
+use (PEP 562), so `deckcheck check` loads what checking needs and no more.
 """
-from .cards import Card, Modifiers
-from .catalog import CardIndex
-from .check import check_raw, validate
-from .decklist import RawDeck, parse_text
-from .decks import Deck, Entry
-from .errors import (AmbiguousCardError, CardNotFoundError, CardSheetError, DeckcheckError, DecklistError,
-                     UnknownCardError, UnknownFormatError)
-from .formats import Format, all_formats, get_format
-from .api import CardSource, CollectionApp
-from .library import card_source, check_file, check_text, read_card_sheet
-from .report import InputProblem, Issue, Report
-from .rules import Params, Rule
-from .stats import DeckStats
-from .statsapi import deck_diff, deck_stats
-from .tournament import Tournament
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+# name -> the module that defines it (relative to this package)
+_EXPORTS = {
+    "Card": ".cards", "Modifiers": ".cards",
+    "CardIndex": ".catalog",
+    "check_raw": ".check", "validate": ".check",
+    "RawDeck": ".decklist", "parse_text": ".decklist",
+    "Deck": ".decks", "Entry": ".decks",
+    "AmbiguousCardError": ".errors", "CardNotFoundError": ".errors", "CardSheetError": ".errors",
+    "DeckcheckError": ".errors", "DecklistError": ".errors", "UnknownCardError": ".errors",
+    "UnknownFormatError": ".errors",
+    "Format": ".formats", "all_formats": ".formats", "get_format": ".formats",
+    "CardSource": ".api", "CollectionApp": ".api",
+    "card_source": ".library", "check_file": ".library", "check_text": ".library", "read_card_sheet": ".library",
+    "InputProblem": ".report", "Issue": ".report", "Report": ".report",
+    "Params": ".rules", "Rule": ".rules",
+    "DeckStats": ".stats",
+    "deck_diff": ".statsapi", "deck_stats": ".statsapi",
+    "Tournament": ".tournament",
+}
 __all__ = ["AmbiguousCardError", "Card", "CardIndex", "CardNotFoundError", "CardSheetError", "CardSource",
            "CollectionApp", "Deck", "DeckStats", "DeckcheckError", "DecklistError", "Entry", "Format", "InputProblem",
            "Issue", "Modifiers", "Params", "RawDeck", "Report", "Rule", "Tournament", "UnknownCardError",
            "UnknownFormatError", "all_formats", "card_source", "check_file", "check_raw", "check_text", "deck_diff",
-           "deck_stats", "get_format", "parse_text", "read_card_sheet", "validate"]
+           "deck_stats", "get_format", "parse_text", "read_card_sheet", "validate"]  # = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module the first time it is asked for."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'deckcheck' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+if TYPE_CHECKING:  # what type checkers and editors see: the same names, imported eagerly
+    from .api import CardSource, CollectionApp
+    from .cards import Card, Modifiers
+    from .catalog import CardIndex
+    from .check import check_raw, validate
+    from .decklist import RawDeck, parse_text
+    from .decks import Deck, Entry
+    from .errors import (AmbiguousCardError, CardNotFoundError, CardSheetError, DeckcheckError, DecklistError,
+                         UnknownCardError, UnknownFormatError)
+    from .formats import Format, all_formats, get_format
+    from .library import card_source, check_file, check_text, read_card_sheet
+    from .report import InputProblem, Issue, Report
+    from .rules import Params, Rule
+    from .stats import DeckStats
+    from .statsapi import deck_diff, deck_stats
+    from .tournament import Tournament

@@ -9,18 +9,21 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from .cards import Card
-from .cardstats import FieldStat
-from .cardsheet import SheetCard
 from .catalog import CardIndex, CardSet
 from .check import check_raw
-from .decks import Deck
 from .errors import DeckcheckError
 from .formats import Format
-from .provenance import Provenance
 from .report import UNREADABLE, InputProblem, Report
+
+if TYPE_CHECKING:  # imported where used: `deckcheck check` needs none of them
+    from .cardsheet import SheetCard
+    from .cardstats import FieldStat
+    from .db.store import Store
+    from .decks import Deck
+    from .provenance import Provenance
 
 
 def bundled_sets() -> list[CardSet]:
@@ -41,7 +44,10 @@ class CardSource:
     """
 
     def __init__(self, overlay: Iterable[Card] = (), sheets: Sequence[str | Path] = ()):
-        self.overlay: list[SheetCard] = [SheetCard(c) for c in overlay]  # a whole card states every field
+        self.overlay: list[SheetCard] = []
+        if overlay:
+            from .cardsheet import SheetCard
+            self.overlay = [SheetCard(c) for c in overlay]  # a whole card states every field
         self.notices: list[str] = []  # what the card sheets held that was ignored (unknown columns)
         self._sheets = [str(s) for s in sheets]
         for sheet in sheets:
@@ -86,18 +92,24 @@ class CardSource:
     def index_all(self) -> CardIndex:
         """The name index of every game's cards, built once (collections hold cards of any game)."""
         if "*" not in self._indexes:
-            self._indexes["*"] = CardIndex(self.cards(), sets=bundled_sets())
+            self._indexes["*"] = self._built("*", lambda: CardIndex(self.cards(), sets=bundled_sets()))
         return self._indexes["*"]
 
     def index(self, fmt: Format) -> CardIndex:
         """The name index of a format's game (built-in cards of the format included), built once."""
         key = f"{fmt.game}:{fmt.name}" if fmt.builtin_cards else fmt.game
         if key not in self._indexes:
-            cards = self.cards(fmt.game)
-            if fmt.builtin_cards:
-                cards = fmt.builtin_cards() + cards
-            self._indexes[key] = CardIndex(cards, sets=bundled_sets())
+            def build() -> CardIndex:
+                cards = self.cards(fmt.game)
+                if fmt.builtin_cards:
+                    cards = fmt.builtin_cards() + cards
+                return CardIndex(cards, sets=bundled_sets())
+            self._indexes[key] = self._built(key, build)
         return self._indexes[key]
+
+    def _built(self, key: str, build: Callable[[], CardIndex]) -> CardIndex:
+        """The index `build` makes (a source that keeps indexes between runs may give it from there)."""
+        return build()
 
     def search(self, text: str) -> list[Card]:
         """The cards whose name, title, Immortal, type, set or weapon contains the text (`cards search`)."""
@@ -171,13 +183,41 @@ class Catalog(CardSource):
     """The cards a command sees: the stored database (CONTRACTS §5), overlaid by this run's cards and sheets."""
 
     def __init__(self, db_url: str | None = None, sheets: Sequence[str | Path] = (), cards: Iterable[Card] = ()):
-        from .db.store import Store
-        self.store = Store(db_url)
+        from .db.engine import resolve_url
+        self.url = resolve_url(db_url)
+        self._store: Any = None
         super().__init__(cards, sheets)
+
+    @property
+    def store(self) -> Store:
+        """The database (deckcheck.db.store.Store), opened on first use: a check whose index was kept needs none."""
+        if self._store is None:
+            from .db.store import Store
+            self._store = Store(self.url)
+        return self._store
 
     def stored(self, game: str | None = None) -> list[Card]:
         """The database's cards (of one game)."""
         return self.store.cards(game)
+
+    def _built(self, key: str, build: Callable[[], CardIndex]) -> CardIndex:
+        """The index of a SQLite database's cards as kept since the database last changed (deckcheck.db.indexcache),
+        else built now and kept. This run's cards and sheets (the overlay) are never kept."""
+        if self.overlay:
+            return build()
+        from .db import indexcache
+        url = self.url
+        stamp = indexcache.database_stamp(url)
+        if stamp is None:
+            return build()
+        kept = indexcache.load(url, stamp)
+        found = kept.get(key)
+        if isinstance(found, CardIndex):
+            return found
+        index = build()
+        if indexcache.database_stamp(url) == stamp:  # no write while the cards were read
+            indexcache.save(url, stamp, {**kept, key: index})
+        return index
 
     def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
         """Where each value of the database's cards came from."""
@@ -486,6 +526,7 @@ class CollectionApp:
 
     def saved_deck(self, name: str) -> tuple[Deck, Format, str]:
         """A saved deck rebuilt from its stored cards: (deck, its format, its decklist text)."""
+        from .decks import Deck
         from .formats import get_format
         fmt, text, entries = self.collections.deck(name)
         return Deck.from_entries(entries, name, fmt), get_format(fmt), text

@@ -150,6 +150,22 @@ class Card:
         # A Master card: the title holds the word Master in any form.
         setter(self, "is_master", has_master_word(self.title))
 
+    # Kept indexes (deckcheck.db.indexcache) hold cards pickled: every field and key but the interned ids, which
+    # belong to one process and are taken again from this one's table; the cache starts empty.
+    def __getstate__(self) -> tuple:
+        return tuple(getattr(self, name) for name in _STATE)
+
+    def __setstate__(self, state: tuple) -> None:
+        setter = object.__setattr__
+        for name, value in zip(_STATE, state, strict=True):
+            setter(self, name, value)
+        if self.modifiers == NO_MODIFIERS:
+            setter(self, "modifiers", NO_MODIFIERS)
+        setter(self, "_cache", {})
+        setter(self, "specific_id", _SPECIFIC_IDS.setdefault(self.specific_key, len(_SPECIFIC_IDS)))
+        owner_title = (self.game, self.immortal_key, self.title_key)
+        setter(self, "owner_title_id", _SPECIFIC_IDS.setdefault(owner_title, len(_SPECIFIC_IDS)))
+
     @property
     def rules_key(self) -> tuple:
         """Everything the rules read; two printings with equal keys are the same card for a decklist."""
@@ -278,3 +294,7 @@ def card_groups(cards: "list[Card] | tuple[Card, ...]") -> list[list[Card]]:
             by_key[card.card_key].append(group)
             groups.append(group)
     return groups
+
+
+# What a pickled Card holds (Card.__getstate__): its fields and computed keys, less the cache and interned ids.
+_STATE = tuple(name for name in Card.__slots__ if name not in ("_cache", "specific_id", "owner_title_id"))

@@ -137,6 +137,16 @@ class CardIndex:
         self._words: dict[str, list[int]] | None = None
         self._suggested: dict[tuple, list[str]] = {}
 
+    def __getstate__(self) -> dict:
+        """What a kept index (deckcheck.db.indexcache) holds: everything but its lock."""
+        state = dict(self.__dict__)
+        del state["_build_lock"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._build_lock = threading.Lock()
+
     def _all_sets(self, given: Iterable[CardSet]) -> list[CardSet]:
         """The sets given, plus every set the cards name that is not among them (named by its name)."""
         sets = {s.code: s for s in given}

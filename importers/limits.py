@@ -28,11 +28,13 @@ from __future__ import annotations
 import os
 import re
 import sys
-import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    import zipfile
 
 from deckcheck.cells import CellError
 from deckcheck.errors import InputFileError
@@ -204,6 +206,7 @@ def inspect_xlsx(path: str | Path) -> WorkbookScan:
     time) and scanned for cell references: the extent the reader will allocate is known exactly
     before it allocates it, whatever the file's <dimension> says.
     """
+    import zipfile
     source = str(path)
     f = open_bounded(path, SHEET_MAX_BYTES, "spreadsheets")
     with f:
@@ -265,6 +268,7 @@ def _scan_sheet(book: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> Sh
     The stream is cut after a '>' so that no attribute straddles two pieces (a piece without one is
     scanned as it is once it passes 1 MiB).
     """
+    import zipfile
     scan = SheetScan()
     extent = (0, 0)  # rows, columns of the farthest reference so far
     referenced = cells = 0
@@ -416,6 +420,7 @@ def bad_cells(path: str | Path, parts: list[str]) -> dict[str, dict[tuple[int, i
     A formula with no cached value, and an error cell (#DIV/0!, #N/A, ...). Only the parts the scan
     found formulas or error cells in are parsed again, element by element.
     """
+    import zipfile
     from xml.etree.ElementTree import iterparse
     out: dict[str, dict[tuple[int, int], CellError]] = {}
     with zipfile.ZipFile(path) as book:
@@ -460,6 +465,7 @@ def bad_cells(path: str | Path, parts: list[str]) -> dict[str, dict[tuple[int, i
 
 def sheet_parts(path: str | Path) -> dict[str, str]:
     """{sheet name: worksheet part} from the workbook's own index (xl/workbook.xml and its relations)."""
+    import zipfile
     from xml.etree.ElementTree import fromstring
     out: dict[str, str] = {}
     with zipfile.ZipFile(path) as book:

@@ -21,6 +21,8 @@ PG_ENV = "DECKCHECK_TEST_PG"
 os.environ.setdefault("DECKCHECK_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1,::1")
 os.environ.setdefault("DECKCHECK_CHECK_RATE", "0")
 os.environ.setdefault("DECKCHECK_EVENT_RATE", "0")
+# Kept card indexes (deckcheck.db.indexcache) of the tests' databases go to a folder of this run, not the home's.
+os.environ.setdefault("DECKCHECK_CACHE_DIR", str(Path(__import__("tempfile").mkdtemp(prefix="deckcheck-test-cache-"))))
 
 
 def pytest_addoption(parser):

@@ -455,3 +455,22 @@ def test_card_sheets_apply_in_the_library_as_cards_does_in_the_cli(tmp_path, sha
     assert "Thrust (2)" in errors[0]["message"]
     assert from_file.as_dict()["issues"] == cli["issues"]
     assert deckcheck.check_text(deck.read_text()).errors == []  # the shared bundled source is untouched
+
+
+def test_import_deckcheck_loads_only_what_a_call_needs():
+    """PEP 562: `import deckcheck` imports none of its modules; each public name loads its own on first use,
+    and every name of __all__ (CONTRACTS §8) is there, for `from deckcheck import *` and dir() alike."""
+    import subprocess
+    import sys
+    code = ("import sys, deckcheck\n"
+            "print(sorted(m for m in sys.modules if m.startswith('deckcheck.')))\n"
+            "deckcheck.get_format\n"
+            "print('deckcheck.api' in sys.modules, 'deckcheck.formats' in sys.modules)\n"
+            "from deckcheck import *\n"
+            "print(all(name in dir(deckcheck) and getattr(deckcheck, name) is not None for name in deckcheck.__all__))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout.splitlines() == ["[]", "False True", "True"], r.stderr[-2000:]
+    import deckcheck
+    with pytest.raises(AttributeError):
+        deckcheck.no_such_name  # noqa: B018
+    assert sorted(deckcheck.__all__) == sorted(deckcheck._EXPORTS)
