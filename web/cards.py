@@ -225,15 +225,30 @@ def api_card(catalog: CatalogDep, collections: CollectionsDep, card_id: str,
 
 
 @router.get("/cards/{card_id:path}", summary="A card's page")
-def card_page(catalog: CatalogDep, collections: CollectionsDep, settings: SettingsDep, pages: PagesDep,
-              card_id: str, edited: str = Query("", max_length=500)) -> Response:
+def card_page(request: Request, catalog: CatalogDep, collections: CollectionsDep, settings: SettingsDep,
+              pages: PagesDep, card_id: str, edited: str = Query("", max_length=500)) -> Response:
     """Every field (unknown shown as unknown), the grid, printings, owned copies, saved decks using it."""
+    from .cardface import face, field_rows
     card = the_card(catalog, card_id)
     detail = card_detail(catalog, collections, card)
-    return pages("card.html", {**detail, "the_card": card, "columns": columns_of(card),
-                               "unknown_columns": [c for c in UNKNOWABLE if is_unknown(card, c)],
+    fields = field_rows(card, columns_of(card))
+    return pages("card.html", {**detail, "the_card": card, "face": face(card), "fields": fields,
+                               "unknown_fields": [r["label"] for r in fields if r["value"] is None],
+                               "facts_href": facts_href(request, card),
                                "can_edit": settings.admin_token is not None,
                                "editable": EDITABLE, "edited": edited})
+
+
+FACTS_ROUTE = "/cards/{card_id}/facts"  # the fill-in form of card facts (issue 22), where the server has it
+
+
+def facts_href(request: Request, card: Card) -> str:
+    """Where a player fills in what a card's data lacks: the card-facts form when the server has one, else
+    the card page's own section about it."""
+    from urllib.parse import quote
+    if FACTS_ROUTE in request.app.openapi().get("paths", {}):
+        return FACTS_ROUTE.replace("{card_id}", quote(card.id, safe=""))
+    return "#facts"
 
 
 # -- editing (admin token) ------------------------------------------------------------------------

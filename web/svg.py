@@ -11,10 +11,10 @@ CELL = 22
 GAP = 3
 
 
-def grid_svg(mask: int | None, label: str, small: bool = False) -> Markup:
+def grid_svg(mask: int | None, label: str, small: bool = False, big: bool = False) -> Markup:
     """The 3x3 grid with covered squares filled; an unknown grid (None) drawn hatched with a question mark."""
     size = 3 * CELL + 4 * GAP
-    shown = size // 2 if small else size * 3 // 2
+    shown = size // 2 if small else size * 2 if big else size * 3 // 2
     parts = [f'<svg class="grid" viewBox="0 0 {size} {size}" width="{shown}" height="{shown}" role="img" '
              f'aria-label="{escape(label)}: {escape(_describe(mask))}">',
              f'<title>{escape(label)}: {escape(_describe(mask))}</title>']

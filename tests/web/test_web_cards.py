@@ -80,7 +80,8 @@ def test_card_page_shows_unknown_as_unknown(client):
     row = client.get("/api/cards", params={"unknown": "restriction", "type": "Attack", "limit": 1}).json()["cards"][0]
     page = client.get(f"/cards/{row['id']}").text
     assert row["name"] in page
-    assert '<th scope="row">restriction</th>\n        <td><span class="unknown-value">unknown</span>' in page
+    assert '<tr data-field="restriction"><th scope="row">Restriction number</th>\n        <td><span ' \
+           'class="unknown-value">unknown</span>' in page
 
 
 def test_card_page_of_an_unknown_id_is_404(client):
@@ -208,6 +209,13 @@ def test_an_edit_reaches_the_checker(admin_client):
     assert "HL-RESTRICTED" in {i["rule"] for i in after["issues"]}
 
 
+def source_row(page: str, column: str) -> str:
+    """The row of a card page's sources (folded away under "Where each value came from") of one field."""
+    sources = page[page.index('<details class="sources">'):]
+    row = sources[sources.index(f'<tr data-field="{column}">'):]
+    return row[:row.index("</tr>")]
+
+
 def test_card_page_says_where_each_value_came_from(client):
     """Issue 15: the page shows each value's provenance beside it, a named source as a link; the JSON twin
     gives the same per column."""
@@ -222,9 +230,7 @@ def test_card_page_says_where_each_value_came_from(client):
     assert "restriction" not in sources  # unknown: no value, so no source
     page = client.get("/cards/SE-connor-macleod-persona").text
     assert f'<a href="{address}" rel="noopener nofollow">{address}</a>' in page
-    row = page[page.index('<th scope="row">set</th>'):]
-    row = row[:row.index("</tr>")]
-    assert html.escape("the bundled checklist (edforth/ccgdata)") in row
+    assert html.escape("the bundled checklist (edforth/ccgdata)") in source_row(page, "set")
 
 
 def test_a_web_edit_shows_who_and_when_on_the_card_page(admin_client):
@@ -236,8 +242,7 @@ def test_a_web_edit_shows_who_and_when_on_the_card_page(admin_client):
     source = admin_client.get(f"/api/cards/{card['id']}", params={"detail": "true"}).json()["sources"]["restriction"]
     assert source["kind"] == "web" and source["ref"] == "Judge <Ann>" and source["at"].endswith("+00:00")
     page = admin_client.get(f"/cards/{card['id']}").text
-    row = page[page.index('<th scope="row">restriction</th>'):]
-    assert f"a web edit: Judge &lt;Ann&gt;, {source['at']}" in row[:row.index("</tr>")]
+    assert f"a web edit: Judge &lt;Ann&gt;, {source['at']}" in source_row(page, "restriction")
 
 
 def test_values_stored_without_a_source_say_not_recorded(tmp_path, web_db):
@@ -256,8 +261,7 @@ def test_values_stored_without_a_source_say_not_recorded(tmp_path, web_db):
         sources = client.get("/api/cards/SE-connor-macleod-persona", params={"detail": "true"}).json()["sources"]
         assert sources["set"] is None and sources["gem_master"] is None and "restriction" not in sources
         page = client.get("/cards/SE-connor-macleod-persona").text
-        row = page[page.index('<th scope="row">set</th>'):]
-        assert "not recorded" in row[:row.index("</tr>")]
+        assert "not recorded" in source_row(page, "set")
 
 
 def test_api_cards_weapon_filter(client):
@@ -281,11 +285,11 @@ def test_card_page_shows_the_grid_and_the_printings(client):
     from deckcheck.grid import SQUARE_NAMES, SQUARES, parse_grid
     mask = parse_grid(block["grid"])
     covered = ", ".join(SQUARE_NAMES[s] for i, s in enumerate(SQUARES) if mask & (1 << i))
-    assert covered and f'<svg class="grid" viewBox="0 0 78 78" width="117" height="117" role="img" ' \
+    assert covered and f'<svg class="grid" viewBox="0 0 78 78" width="156" height="156" role="img" ' \
                        f'aria-label="grid: {covered}">' in page
     unknown = client.get("/api/cards", params={"unknown": "grid", "type": "Block", "limit": 1}).json()["cards"][0]
     page = client.get(f"/cards/{unknown['id']}").text
-    assert 'aria-label="grid: unknown"' in page and "grid unknown" in page
+    assert 'aria-label="grid: unknown"' in page and "Grid unknown" in page
     page = client.get("/cards/SE-connor-macleod-persona").text
     printings = page[page.index("<h2>Printings</h2>"):page.index("<h2>Owned copies</h2>")]
     assert '<a href="/cards/ME-connor-macleod-persona">' in printings
@@ -299,10 +303,11 @@ def test_card_page_lists_its_own_games_fields_and_none_blank(client):
     for card_id in ("SE-connor-macleod-persona", _unknown_attack(client)["id"]):
         page = client.get(f"/cards/{card_id}").text
         table = page[page.index('<table class="fields">'):page.index("</table>")]
-        rows = re.findall(r'<th scope="row">([^<]+)</th>\s*<td>(.*?)</td>', table, flags=re.S)
+        rows = re.findall(r'<tr data-field="([^"]+)"><th scope="row">[^<]+</th>\s*<td>(.*?)</td>', table, flags=re.S)
         names = [name for name, _ in rows]
         assert "suit" not in names and "renown" not in names
-        assert {"type", "grid", "restriction", "gem_master", "rarity"} <= set(names)
+        assert {"type", "grid", "restriction", "rarity"} <= set(names)
+        assert ("gem_master" in names) == (card_id == "SE-connor-macleod-persona")  # 1E: gems only on a Persona
         assert [name for name, value in rows if not value.strip()] == []
 
 
@@ -310,3 +315,36 @@ def test_card_page_shows_the_owned_copies(owned_client):
     page = owned_client.get("/cards/SE-connor-macleod-persona").text
     owned = page[page.index("<h2>Owned copies</h2>"):page.index("<h2>Saved decks using it</h2>")]
     assert '<td class="lead">main</td>' in owned and 'data-label="copies">1</td>' in owned
+
+
+def test_a_card_is_drawn_from_its_data(client):
+    """Issue 24: the card face: title bar with the Immortal's name and marks, the grid, the type line, the text,
+    the gems of a 2nd-edition card, set and rarity; a "?" badge for each unknown value, leading to the fill-in."""
+    import re
+    persona = client.get("/cards/SE-connor-macleod-persona").text
+    face = persona[persona.index('<figure class="card-face'):persona.index("</figure>")]
+    assert '<span class="cf-owner">Connor MacLeod</span>' in face and "Up to <b>7</b> Master cards" in face
+    assert '<div class="cf-foot">SE · Rare · 1st edition</div>' in face
+    assert re.search(r'<tr data-field="gem_master"><th scope="row">Master cards allowed</th>\s*<td>7</td>', persona)
+    unknown = client.get("/api/cards", params={"unknown": "restriction", "type": "Attack", "limit": 1}).json()
+    page = client.get(f"/cards/{unknown['cards'][0]['id']}").text
+    badges = re.findall(r'<a class="cf-unknown[^"]*" href="([^"]+)" title="([^"]+)"', page)
+    assert ("#facts", "Restriction number unknown: fill it in") in badges and 'id="facts"' in page
+    assert all(href == "#facts" for href, _ in badges)
+    gems = client.get("/cards/P03-028").text  # Katana Master of the Katana: Master 1, Reason 2
+    face = gems[gems.index('<figure class="card-face'):gems.index("</figure>")]
+    assert re.findall(r'<li class="gem gem-(\w+)".*?<b>(\d+)</b></li>', face, flags=re.S) == [("master", "1"),
+                                                                                            ("reason", "2")]
+    assert "Situation — Standing Defense" in face and "2nd edition (Type 2)" in face
+    reserved = next(c for c in client.get("/api/cards", params={"limit": 500}).json()["cards"]
+                    if c["reserved"] == "yes")
+    page = client.get(f"/cards/{reserved['id']}").text
+    assert '<span class="cf-mark reserved" title="Reserved: only its own Persona includes it">' in page
+
+
+def test_the_search_list_draws_a_grid_only_where_it_is_known(client):
+    unknown = client.get("/cards", params={"type": "Block", "unknown": "grid"}).text
+    known = client.get("/cards", params={"type": "Block", "known": "grid"}).text
+    assert unknown.count('class="card-row"') > 0 and '<span class="mini">' not in unknown
+    assert known.count('class="card-row"') == known.count('<span class="mini">') > 0
+    assert 'aria-label="grid: unknown"' not in known
