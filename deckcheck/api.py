@@ -112,9 +112,8 @@ class CardSource:
         return build()
 
     def search(self, text: str) -> list[Card]:
-        """The cards whose name, title, Immortal, type, set or weapon contains the text (`cards search`)."""
-        from .cardstats import search
-        return search(self.cards(), text)
+        """The cards a text finds, best first: words in any order, typos allowed (`cards search`, CardIndex.search)."""
+        return self.index_all().search(text)
 
     def find(self, name: str) -> list[Card]:
         """The card of this id, or every card the name names (`[SET]` picks printings), as `cards show` shows.

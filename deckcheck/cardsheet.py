@@ -420,3 +420,26 @@ def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str
 def _identity(card: Card, field_name: str) -> object:
     value = value_of(card, field_name)
     return normalize(value) if isinstance(value, str) else value
+
+
+# The rules fields a card may hold as unknown, with how to tell (the filters "known"/"unknown").
+UNKNOWABLE = ("type", "grid", "restriction", "reserved", "signature", "unique", "hand_icons", "gem_master")
+GRID_TYPES = ("Attack", "Special Attack", "Block", "Dodge")
+
+
+def is_unknown(card: Card, column: str) -> bool:
+    """Whether a rules field of the card is unknown (a grid only counts for Attacks, Blocks and Dodges)."""
+    if column == "grid":
+        return card.grid is None and card.type in GRID_TYPES
+    if column == "gem_master":
+        return card.is_persona and card.gem_master is None
+    return value_of(card, column) is None
+
+
+def card_json(card: Card) -> dict:
+    """A card as the row of the card sheet (§1 columns; unknown values are "unknown")."""
+    row = card_to_row(card)
+    for column in UNKNOWABLE:
+        if is_unknown(card, column):
+            row[column] = UNKNOWN
+    return row

@@ -136,6 +136,9 @@ class CardIndex:
         self._close_words: dict[str, list[str]] = {}
         self._words: dict[str, list[int]] | None = None
         self._suggested: dict[tuple, list[str]] = {}
+        self._card_words: list[tuple[frozenset[str], frozenset[str], frozenset[str], str]] | None = None
+        self._vocabulary: list[str] = []
+        self._searched: dict[str, dict[str, float]] = {}
 
     def __getstate__(self) -> dict:
         """What a kept index (deckcheck.db.indexcache) holds: everything but its lock."""
@@ -282,13 +285,101 @@ class CardIndex:
         return (context.persona is None or card.immortal_key != context.persona,
                 context.edition is not None and card.edition != context.edition, card.name, card.set or "")
 
+    # -- search --------------------------------------------------------------------------------
+    def _search_words(self) -> tuple[list[tuple[frozenset[str], frozenset[str], frozenset[str], str]], list[str]]:
+        """Per card: the words of its name (title, Immortal, weapon), of its type and set, of its rules text,
+        and its folded fields as one text; and every word of them (built once)."""
+        if self._card_words is None:
+            with self._build_lock:
+                if self._card_words is None:
+                    codes = {s.code: s.name for s in self.sets}
+                    rows = []
+                    vocab: set[str] = set()
+                    for c in self.cards:
+                        named = frozenset(normalize(" ".join(filter(None, (c.name, c.title, c.immortal,
+                                                                          c.weapon)))).split())
+                        other = frozenset(normalize(" ".join(filter(None, (c.type, c.set, codes.get(c.set or "")))))
+                                          .split())
+                        text = frozenset(normalize(c.text or "").split()[:400])
+                        hay = normalize(" ".join(filter(None, (c.name, c.title, c.immortal, c.type, c.set, c.weapon))))
+                        rows.append((named, other, text, hay))
+                        vocab |= named | other | text
+                    self._vocabulary = sorted(vocab)
+                    self._card_words = rows
+        return self._card_words, self._vocabulary
+
+    def _word_matches(self, word: str, vocabulary: list[str]) -> dict[str, float]:
+        """The words of the cards a query word finds, each with how well: itself 1, a word it begins 0.9, a
+        word it misspells its spelling likeness (as the ranker weighs it)."""
+        cached = self._searched.get(word)
+        if cached is not None:
+            return cached
+        import bisect
+        import difflib
+        found = {word: 1.0}
+        if len(word) >= 3:
+            at = bisect.bisect_left(vocabulary, word)
+            while at < len(vocabulary) and vocabulary[at].startswith(word):
+                found.setdefault(vocabulary[at], 0.9)
+                at += 1
+            matcher = difflib.SequenceMatcher(b=word, autojunk=False)
+            spread = max(2, len(word) // 3)
+            for other in vocabulary:
+                if other in found or abs(len(other) - len(word)) > spread:
+                    continue
+                matcher.set_seq1(other)
+                if matcher.real_quick_ratio() >= _TYPO and matcher.quick_ratio() >= _TYPO:
+                    ratio = matcher.ratio()
+                    if ratio >= _TYPO:
+                        found[other] = ratio * 0.95
+        if len(self._searched) > _SUGGESTION_CACHE:
+            self._searched.clear()
+        self._searched[word] = found
+        return found
+
+    def search(self, text: str) -> list[Card]:
+        """The cards a text finds (`cards search`, the web's card search, `/api/cards?q=`), best first.
+
+        Words in any order, each found in the card's name, title, Immortal, weapon, type, set or rules
+        text, typos allowed (`back away kurgan`, `dunkan persona`, `kurgen master`); a card must hold every
+        word (the whole text found inside its fields also counts, as a part of a word: `kurg`). Best first:
+        words found in the name before words found elsewhere, then how close the name is to the text.
+        An empty text finds every card, by name.
+        """
+        key = normalize(text[:_MAX_SUGGEST_TEXT])
+        if not key:
+            return sorted(self.cards, key=lambda c: (normalize(c.name), c.edition, c.set or "", c.id))
+        rows, vocabulary = self._search_words()
+        words = list(dict.fromkeys(key.split()))[:_MAX_QUERY_WORDS]
+        matches = [self._word_matches(w, vocabulary) for w in words]
+        scored: list[tuple[float, str, int, str, str, Card]] = []
+        for card, (named, other, rules_text, hay) in zip(self.cards, rows, strict=True):
+            total = 0.0
+            for found in matches:
+                best = max((found.get(w, 0.0) for w in named), default=0.0)
+                if best < 1.0:
+                    best = max(best, 0.85 * max((found.get(w, 0.0) for w in other), default=0.0),
+                               0.5 * max((found.get(w, 0.0) for w in rules_text), default=0.0))
+                if not best:
+                    break
+                total += best
+            else:
+                score = 0.8 * total / len(matches) + 0.2 * name_score(key, normalize(card.name))
+                scored.append((-score, normalize(card.name), card.edition, card.set or "", card.id, card))
+                continue
+            if key in hay:  # a part of a word (`kurg`, `ack`): found, after every card that holds the words
+                scored.append((-0.4 - 0.1 * name_score(key, normalize(card.name)), normalize(card.name),
+                               card.edition, card.set or "", card.id, card))
+        scored.sort(key=lambda row: row[:5])
+        return [row[5] for row in scored]
+
     # -- suggestions -----------------------------------------------------------------------------
     def _word_index(self) -> dict[str, list[int]]:
         if self._words is not None:
             return self._words
         with self._build_lock:
             if self._words is None:
-                names = sorted({c.name for c in self.cards})
+                names = sorted({c.name for c in self.cards} | {c.title for c in self.cards if c.title})
                 words: dict[str, list[int]] = defaultdict(list)
                 for i, name in enumerate(names):
                     for word in set(normalize(name).split()):
@@ -311,6 +402,12 @@ class CardIndex:
                     counts[other] = counts.get(other, 0) + 1
             found = [w for w in heapq.nlargest(3, counts, key=counts.__getitem__)
                      if counts[w] * 2 >= len(_trigrams(word))]
+            if len(found) < 3 and len(word) >= 3:
+                # letters swapped or one letter wrong share few trigrams (`thrsut`): the words sharing most,
+                # kept when the ranker's word likeness calls them a typo of it
+                shared = heapq.nlargest(50, counts, key=lambda w: (counts[w], w))
+                typos = sorted(((_word_match(word, (w,)), w) for w in shared if w not in found), reverse=True)
+                found += [w for score, w in typos if score > 0][:3 - len(found)]
             if len(self._close_words) > _SUGGESTION_CACHE:
                 self._close_words.clear()
             self._close_words[word] = found
@@ -344,21 +441,39 @@ class CardIndex:
             for i in postings[:_MAX_POSTINGS]:
                 scores[i] = get(i, 0.0) + weight
         picked = [self._names[i] for i in heapq.nlargest(SUGGESTION_CANDIDATES, scores, key=scores.__getitem__)]
-        close = self._closest(text[:_MAX_SUGGEST_TEXT], picked, limit) if picked else []
+        # a few more than asked: the deck's Persona's and the format's edition's cards come first among them
+        close = self._closest(text[:_MAX_SUGGEST_TEXT], picked, limit * 3) if picked else []
         out: list[str] = []
         for name in close:
             for candidate in self._writable(name, context):
                 if candidate not in out:
                     out.append(candidate)
         if context.persona or context.edition:
-            out.sort(key=lambda written: min((self._rank(c, context)[:2] for c in
-                                              self._exact.get(normalize(split_set(written)[0]), ())),
-                                             default=(True, True)))
+            def rank(written: str) -> tuple:
+                key = normalize(split_set(written)[0])
+                return min((self._rank(c, context)[:2] for c in self._exact.get(key) or self._forms.get(key, ())),
+                           default=(True, True))
+            out.sort(key=rank)
         out = out[:limit]
         if len(self._suggested) > _SUGGESTION_CACHE:
             self._suggested.clear()
         self._suggested[memo] = out
         return out
+
+    def closest(self, text: str, limit: int = 5) -> list[str]:
+        """The names closest to a text that found nothing (`cards search`): the suggestions, else the best
+        names the word index finds however far (a search shows where to look, it rewrites nothing)."""
+        found = self.suggest(text, limit)
+        if found:
+            return found
+        key = normalize(text[:_MAX_SUGGEST_TEXT])
+        words = self._word_index()
+        picked: set[str] = set()
+        for word in key.split()[:_MAX_QUERY_WORDS]:
+            if len(word) <= _MAX_WORD:
+                for hit in ([word] if word in words else self._similar_words(word)):
+                    picked.update(self._names[i] for i in words[hit][:_MAX_POSTINGS])
+        return [name for name, _score in ranked_names(text, sorted(picked), limit, cutoff=0.3)]
 
     def _writable(self, name: str, context: Context) -> list[str]:
         """A suggested name as it can be written: itself, or each of its printings with a set."""

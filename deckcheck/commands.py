@@ -309,30 +309,65 @@ def cards_export(sheet: Path, game: Annotated[Optional[str], typer.Option(help="
 
 @cards_app.command("search")
 def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most this many rows.")] = 50,
+                 as_json: Annotated[bool, typer.Option("--json", help="Print what GET /api/cards?q=TEXT answers: "
+                                                       '{"total", "cards": [...]}, best first.')] = False,
                  cards: CardsOption = None, db: DbOption = None) -> None:
-    """Find cards whose name, title, Immortal, type or set contains the text."""
+    """Find cards by words in their name, title, Immortal, weapon, type, set or text: any order, typos
+    allowed (`back away kurgan`, `dunkan persona`), best first. Exit 1 when no card matches."""
+    import json
+
     from .api import Catalog
+    from .cardsheet import card_json
     from .render import simple_table
-    found = Catalog(db, cards or ()).search(text)
-    rows = [(c.name, c.set, c.type or "unknown", c.immortal or "", c.edition, c.id) for c in found[:limit]]
-    shown = f", first {limit}" if len(found) > limit else ""
-    _console().print(simple_table(f"{_plural(len(found), 'card')} match {text!r}{shown}",
-                                  ("name", "set", "type", "Immortal", "ed.", "id"), rows))
+    catalog = Catalog(db, cards or ())
+    found = catalog.search(text)
+    if as_json:
+        typer.echo(json.dumps({"total": len(found), "cards": [card_json(c) for c in found[:limit]]},
+                              ensure_ascii=False))
+    elif found:
+        rows = [(c.name, c.set, c.type or "unknown", c.immortal or "", c.edition, c.id) for c in found[:limit]]
+        shown = f", first {limit}" if len(found) > limit else ""
+        _console().print(simple_table(f"{_plural(len(found), 'card')} match {text!r}, best first{shown}",
+                                      ("name", "set", "type", "Immortal", "ed.", "id"), rows))
+    else:
+        closest = catalog.index_all().closest(text)
+        hint = f"; the closest names: {', '.join(closest)}" if closest else ""
+        _console().print(f"no card matches {text!r}{hint}", soft_wrap=True, markup=False)
     if not found:
         raise typer.Exit(1)
 
 
 @cards_app.command("show")
-def cards_show(name: str, cards: CardsOption = None, db: DbOption = None) -> None:
-    """Show a card (or every card a name matches) with its rules data and grid."""
+def cards_show(name: str, show_all: Annotated[bool, typer.Option("--all", help="Every matching card in full, "
+                                                                 "one panel each.")] = False,
+               cards: CardsOption = None, db: DbOption = None) -> None:
+    """Show a card with its rules data and grid; when a name matches several cards, one table of them
+    (`--all`: every card in full)."""
     from .api import Catalog
-    from .render import card_panel
+    from .render import card_panel, simple_table
     catalog = Catalog(db, cards or ())
     found = catalog.find(name)
     out = _console()
+    if len(found) > 1 and not show_all:
+        rows = [(c.id, c.name, c.set or "", c.type or "unknown", "-" if c.restriction == 0 else _yes_no(c.restriction),
+                 _yes_no(c.reserved), _yes_no(c.signature), _yes_no(c.hand_icons), c.edition) for c in found]
+        out.print(simple_table(f"{len(found)} cards match {name!r}", ("id", "name", "set", "type", "restr.",
+                                                                    "reserved", "signature", "hands", "ed."), rows))
+        out.print(f"one card in full: deckcheck cards show {found[0].id}  (every card in full: --all)",
+                  soft_wrap=True, markup=False)
+        return
     sources = catalog.sources([c.id for c in found])
     for card in found:
         out.print(card_panel(card, sources.get(card.id, {})))
+
+
+def _yes_no(value: object) -> str:
+    """A rules field in a table cell: yes/no for marks, the number, `?` when unknown."""
+    if value is None:
+        return "?"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 @cards_app.command("sets")

@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException
 
 from deckcheck.api import Catalog
 from deckcheck.cards import Card
-from deckcheck.cardsheet import COLUMNS, UNKNOWN, card_to_row, value_of
+from deckcheck.cardsheet import COLUMNS, UNKNOWABLE, card_json, card_to_row, is_unknown, value_of
 from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
@@ -27,25 +27,12 @@ NAV = [("Cards", "/cards")]
 
 PAGE_SIZE = 50
 MAX_LIMIT = 500
-SORTS = {"name": lambda c: (normalize(c.name), c.edition, c.set or "", c.id),
+SORTS = {"best": lambda c: (normalize(c.name), c.edition, c.set or "", c.id),  # with words: best first
+         "name": lambda c: (normalize(c.name), c.edition, c.set or "", c.id),
          "set": lambda c: (c.set or "~", normalize(c.name), c.id),
          "type": lambda c: (c.type or "~", normalize(c.name), c.id),
          "edition": lambda c: (c.edition, normalize(c.name), c.id),
          "immortal": lambda c: (normalize(c.immortal or "~"), normalize(c.name), c.id)}
-# The rules fields a card may hold as unknown, with how to tell (the filters "known"/"unknown").
-UNKNOWABLE = ("type", "grid", "restriction", "reserved", "signature", "unique", "hand_icons", "gem_master")
-GRID_TYPES = ("Attack", "Special Attack", "Block", "Dodge")
-
-
-def is_unknown(card: Card, column: str) -> bool:
-    """Whether a rules field of the card is unknown (a grid only counts for Attacks, Blocks and Dodges)."""
-    if column == "grid":
-        return card.grid is None and card.type in GRID_TYPES
-    if column == "gem_master":
-        return card.is_persona and card.gem_master is None
-    return value_of(card, column) is None
-
-
 @dataclass
 class CardQuery:
     """The filters of a card search, as the page's form and the API's parameters name them."""
@@ -59,7 +46,7 @@ class CardQuery:
     game: str = ""
     known: str = ""
     unknown: str = ""
-    sort: str = "name"
+    sort: str = "best"
     limit: int = PAGE_SIZE
     offset: int = 0
     words: list[str] = field(init=False)
@@ -67,8 +54,9 @@ class CardQuery:
     def __post_init__(self) -> None:
         self.words = normalize(self.q).split()
 
-    def matches(self, card: Card) -> bool:
-        """Whether a card passes every filter (words: all of them in name, title, Immortal, weapon, set or text)."""
+    def matches(self, card: Card, words: bool = True) -> bool:
+        """Whether a card passes every filter (words: all of them in name, title, Immortal, weapon, set or text;
+        `words` False: every filter but the words, which CardIndex.search has applied)."""
         if self.edition is not None and card.edition != self.edition:
             return False
         if self.game and card.game != self.game:
@@ -85,7 +73,7 @@ class CardQuery:
             return False
         if self.known and is_unknown(card, self.known):
             return False
-        if self.words:
+        if self.words and words:
             hay = normalize(" ".join(filter(None, (card.name, card.title, card.immortal, card.weapon, card.set,
                                                    card.type, card.text))))
             return all(w in hay for w in self.words)
@@ -101,20 +89,19 @@ class CardQuery:
         return {k: v for k, v in values.items() if v not in (None, "") and v != getattr(defaults, k)}
 
 
-def search(cards: list[Card], query: CardQuery) -> tuple[int, list[Card]]:
-    """(how many cards match, the page of them the query asks for, in its sort order)."""
-    found = [c for c in cards if query.matches(c)]
-    found.sort(key=SORTS.get(query.sort, SORTS["name"]))
+def search(catalog: Catalog, query: CardQuery) -> tuple[int, list[Card]]:
+    """(how many cards match, the page of them the query asks for, in its sort order).
+
+    Words are found as `deckcheck cards search` finds them (CardIndex.search: any order, typos allowed),
+    best first unless another sort is asked for."""
+    if query.words:
+        found = [c for c in catalog.index_all().search(query.q) if query.matches(c, words=False)]
+        if query.sort != "best":
+            found.sort(key=SORTS[query.sort])
+    else:
+        found = [c for c in catalog.cards() if query.matches(c)]
+        found.sort(key=SORTS.get(query.sort, SORTS["best"]))
     return len(found), found[query.offset:query.offset + query.limit]
-
-
-def card_json(card: Card) -> dict:
-    """A card as the row of the card sheet (§1 columns; unknown values are "unknown")."""
-    row = card_to_row(card)
-    for column in UNKNOWABLE:
-        if is_unknown(card, column):
-            row[column] = UNKNOWN
-    return row
 
 
 def card_query(q: str = Query("", max_length=200, description="words in name, title, Immortal, weapon, set, type or "
@@ -125,20 +112,21 @@ def card_query(q: str = Query("", max_length=200, description="words in name, ti
                game: str = Query("", max_length=40),
                known: str = Query("", description=f"only cards whose field is known: {', '.join(UNKNOWABLE)}"),
                unknown: str = Query("", description=f"only cards whose field is unknown: {', '.join(UNKNOWABLE)}"),
-               sort: str = Query("name", description=f"one of {', '.join(SORTS)}"),
+               sort: str = Query("best", description=f"one of {', '.join(SORTS)} (best: the best matches of "
+                                                     "the words first, by name without words)"),
                limit: int = Query(PAGE_SIZE, ge=1, le=MAX_LIMIT), offset: int = Query(0, ge=0)) -> CardQuery:
     """The search filters of the card page and of /api/cards, one set of query parameters for both."""
     return CardQuery(q=q.strip(), edition=int(edition) if edition else None, set=set_.strip(), type=type_.strip(),
                      immortal=immortal.strip(), weapon=weapon.strip(), game=game.strip(),
                      known=known if known in UNKNOWABLE else "", unknown=unknown if unknown in UNKNOWABLE else "",
-                     sort=sort if sort in SORTS else "name", limit=limit, offset=offset)
+                     sort=sort if sort in SORTS else "best", limit=limit, offset=offset)
 
 
 @router.get("/api/cards", tags=["api"], summary="Search the cards", response_model=models.CardPage,
             responses=models.errors(400))
 def api_cards(catalog: CatalogDep, query: Annotated[CardQuery, Depends(card_query)]) -> Response:
     """{"total": N, "cards": [card sheet rows]}: the cards matching every filter, `limit` from `offset`."""
-    total, page = search(catalog.cards(), query)
+    total, page = search(catalog, query)
     return JSONResponse({"total": total, "cards": [card_json(c) for c in page]})
 
 
@@ -147,11 +135,12 @@ def cards_page(request: Request, catalog: CatalogDep, pages: PagesDep,
                query: Annotated[CardQuery, Depends(card_query)]) -> Response:
     """Search with filters, a page of results and links to the next and previous pages."""
     cards = catalog.cards()
-    total, page = search(cards, query)
+    total, page = search(catalog, query)
     choices = {"set": sorted({c.set for c in cards if c.set}), "type": sorted({c.type for c in cards if c.type}),
                "game": sorted({c.game for c in cards}), "edition": sorted({c.edition for c in cards})}
     template = "_card_results.html" if request.headers.get("HX-Request") == "true" else "cards.html"
-    return pages(template, {"query": query, "total": total, "cards": page, "choices": choices,
+    closest = catalog.index_all().closest(query.q) if query.words and not total else []
+    return pages(template, {"query": query, "total": total, "cards": page, "choices": choices, "closest": closest,
                                       "sorts": list(SORTS), "unknowable": UNKNOWABLE, "is_unknown": is_unknown})
 
 
