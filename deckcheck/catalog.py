@@ -451,8 +451,8 @@ class CardIndex:
         if context.persona or context.edition:
             def rank(written: str) -> tuple:
                 key = normalize(split_set(written)[0])
-                return min((self._rank(c, context)[:2] for c in self._exact.get(key) or self._forms.get(key, ())),
-                           default=(True, True))
+                cards = self._exact.get(key) or self._forms.get(key) or []
+                return min((self._rank(c, context)[:2] for c in cards), default=(True, True))
             out.sort(key=rank)
         out = out[:limit]
         if len(self._suggested) > _SUGGESTION_CACHE:
