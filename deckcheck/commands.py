@@ -167,6 +167,10 @@ def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on
           event_rate: Annotated[Optional[str], typer.Option("--event-rate", help="New desk events per client "
                                                             "address: N/SECONDS, or 0 for no limit [default: 30/3600; "
                                                             "env var: DECKCHECK_EVENT_RATE].")] = None,
+          preview_dir: Annotated[Optional[str], typer.Option("--preview-dir", help="A private folder (yours, mode "
+                                                             "700) where uploaded collection sheets wait for their "
+                                                             "confirmation [default: a new one in the temporary "
+                                                             "folder; env var: DECKCHECK_PREVIEW_DIR].")] = None,
           header_timeout: Annotated[Optional[float], typer.Option("--header-timeout", help="Seconds a connection has "
                                                                   "to send a request's line and headers (then 408) "
                                                                   "[default: 15; env var: "
@@ -188,7 +192,8 @@ def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on
     run_server(Settings.from_env(host=host, port=port, workers=workers, db_url=db, admin_token=admin_token,
                                  admin_token_file=admin_token_file, upload_limit=upload_limit, desk_rate=desk_rate,
                                  allowed_hosts=",".join(allowed_host) if allowed_host else None,
-                                 check_rate=check_rate, event_rate=event_rate, header_timeout=header_timeout))
+                                 check_rate=check_rate, event_rate=event_rate, header_timeout=header_timeout,
+                                 preview_dir=preview_dir))
 
 
 # -- tournament -----------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from deckcheck.errors import DeckcheckError
 from . import models
 from .deps import Deckcheck, Pages, server
 from .errors import status_of
+from . import previews
 from .guard import GuardSettings, HostGuard, ProtocolFixes, RateLimits
 from .security import TITLES, BodyLimit, CsrfCookie, SecurityHeaders, htmx_error
 from .settings import Settings
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     app = FastAPI(title="deckcheck", summary="Deck checking and collections for Highlander: The Card Game",
                   version=_version(), docs_url=None, redoc_url=None)  # their pages load scripts from a CDN
     app.state.deckcheck = Deckcheck(settings)
+    previews.use(settings.preview_dir)  # collection sheets waiting for confirmation: a private folder
     guard = GuardSettings.of(settings)
     # the last added runs first: security headers on every answer, the middleware's own refusals included
     app.add_middleware(CsrfCookie)

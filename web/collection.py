@@ -3,15 +3,14 @@ change and a confirm button, CSV/XLSX export, and what the saved decks still nee
 
 JSON twins: `GET /api/collection` and `GET /api/collection/missing`, from the same data functions.
 An uploaded sheet waits for its confirmation in a private folder under a random name the server made
-(never a name the client sent); it is deleted when confirmed, and after an hour unconfirmed. A confirmation
-claims the sheet first (an atomic rename), so that confirmations arriving together import it exactly once.
+(never a name the client sent; web.previews); it is deleted when confirmed, and after an hour unconfirmed. A
+confirmation claims the sheet first (an atomic rename), so that confirmations arriving together import it exactly once.
 """
 from __future__ import annotations
 
 import re
 import secrets
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -27,7 +26,7 @@ from deckcheck.collection import Holding, missing, money, parse_price, value
 from deckcheck.errors import DeckcheckError
 from deckcheck.text import normalize
 
-from . import models
+from . import models, previews
 from .deps import CollectionsDep, Deckcheck, PagesDep, ServerDep, SettingsDep
 from .security import check_csrf
 
@@ -35,8 +34,6 @@ router = APIRouter()
 NAV = [("Collection", "/collection")]
 
 SHEET_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
-PENDING_DIR = Path(tempfile.gettempdir()) / "deckcheck-pending"
-PENDING_SECONDS = 3600
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 PREVIEW_MAX = 5000  # changes listed one by one in a preview; beyond that, the counts
 NAME_MAX = 100
@@ -162,25 +159,10 @@ def collection_page(request: Request, collections: CollectionsDep, pages: PagesD
 
 
 # -- import: preview, then confirm ------------------------------------------------------------------
-def _clean_pending() -> None:
-    if not PENDING_DIR.exists():
-        return
-    cutoff = time.time() - PENDING_SECONDS
-    for path in PENDING_DIR.iterdir():
-        try:
-            if path.stat().st_mtime < cutoff:
-                path.unlink()
-        except OSError:
-            pass
-
-
 def keep_pending(data: bytes, suffix: str) -> str:
-    """Keep an uploaded sheet until it is confirmed; return the random token that names it."""
-    _clean_pending()
-    PENDING_DIR.mkdir(mode=0o700, exist_ok=True)
-    token = secrets.token_urlsafe(32)
-    (PENDING_DIR / f"{token}{suffix}").write_bytes(data)
-    return token
+    """Keep an uploaded sheet until it is confirmed; return the random token that names it (web.previews: a
+    private folder, capped in number and bytes)."""
+    return previews.keep(data, suffix)
 
 
 def pending_path(token: str) -> Path | None:
@@ -188,13 +170,13 @@ def pending_path(token: str) -> Path | None:
     if not TOKEN.match(token):
         return None
     for suffix in SHEET_SUFFIXES:
-        path = PENDING_DIR / f"{token}{suffix}"
+        path = previews.folder() / f"{token}{suffix}"
         if path.exists():
             return path
     return None
 
 
-IMPORTED = ".imported"  # the mark a confirmed preview leaves, so that a second confirmation says so
+IMPORTED = previews.MARK  # the mark a confirmed preview leaves, so that a second confirmation says so
 
 
 def claim_pending(path: Path) -> Path | None:
@@ -220,7 +202,7 @@ def release_pending(claimed: Path, path: Path) -> None:
 def finish_pending(claimed: Path, token: str) -> None:
     """A claimed sheet was imported: leave an empty mark in its place (swept with the rest), then delete it."""
     try:
-        (PENDING_DIR / f"{token}{IMPORTED}").touch()
+        (previews.folder() / f"{token}{IMPORTED}").touch()
     except OSError:
         pass
     claimed.unlink(missing_ok=True)
@@ -228,9 +210,10 @@ def finish_pending(claimed: Path, token: str) -> None:
 
 def was_confirmed(token: str) -> bool:
     """Whether a preview was imported, or is being imported right now, by another confirmation."""
-    if not TOKEN.match(token) or not PENDING_DIR.is_dir():
+    where = previews.folder()
+    if not TOKEN.match(token) or not where.is_dir():
         return False
-    return (PENDING_DIR / f"{token}{IMPORTED}").exists() or any(PENDING_DIR.glob(f"{token}.claimed-*"))
+    return (where / f"{token}{IMPORTED}").exists() or any(where.glob(f"{token}.claimed-*"))
 
 
 def _counts_json(h: Holding | None) -> dict | None:

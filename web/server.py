@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from .app import create_app
 from .settings import Settings
@@ -22,15 +23,21 @@ def serve(settings: Settings) -> None:
 
     from deckcheck.db.store import Store, log
 
+    from . import previews
     from .guard import hosts_for_bind
     from .protocol import uvicorn_options
     names = hosts_for_bind(settings.host, [h for h in settings.allowed_hosts.split(",") if h])
+    if settings.preview_dir:
+        previews.private_folder(settings.preview_dir)  # refused (exit 2) unless private to this user
     raise_file_limit()
     store = Store(settings.db_url)
     if store.init():
         log.info("created the database %s with the bundled cards", store.where())
     store.dispose()
-    settings = settings.model_copy(update={"db_url": store.url, "allowed_hosts": ",".join(names)})
+    previews.sweep_stale()  # the preview folders of servers that died, once their previews have expired
+    made = None if settings.preview_dir else previews.make_folder()
+    settings = settings.model_copy(update={"db_url": store.url, "allowed_hosts": ",".join(names),
+                                           "preview_dir": settings.preview_dir or str(made)})
     for name, value in settings.as_env().items():
         if value is None:
             os.environ.pop(name, None)
@@ -40,9 +47,16 @@ def serve(settings: Settings) -> None:
                      f"{settings.workers} worker(s); cards are "
                      f"{'editable with the admin token' if settings.admin_token else 'read-only'}; answering the "
                      f"hosts {', '.join(names)}\n")
-    uvicorn.run("deckcheck.web.server:app_from_env", factory=True, host=settings.host, port=settings.port,
-                workers=settings.workers, log_level="warning", proxy_headers=False, server_header=False,
-                timeout_graceful_shutdown=5, **uvicorn_options())
+    try:
+        uvicorn.run("deckcheck.web.server:app_from_env", factory=True, host=settings.host, port=settings.port,
+                    workers=settings.workers, log_level="warning", proxy_headers=False, server_header=False,
+                    timeout_graceful_shutdown=5, **uvicorn_options())
+    finally:
+        if made is not None:  # the waiting previews go with the server that kept them
+            import shutil
+            shutil.rmtree(made, ignore_errors=True)
+        elif settings.preview_dir:
+            previews.sweep(Path(settings.preview_dir))
 
 
 def raise_file_limit() -> None:

@@ -85,10 +85,13 @@ class Settings(BaseModel):
                             description="Checks (POST /api/check, /check) per client address: N/SECONDS, or 0.")
     event_rate: str = Field(default="30/3600", json_schema_extra=_option("DECKCHECK_EVENT_RATE"),
                             description="New desk events per client address: N/SECONDS, or 0 for no limit.")
+    preview_dir: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_PREVIEW_DIR"),
+                                    description="The private folder (0700, yours) where uploaded collection sheets "
+                                                "wait for confirmation; default: a new one in the temporary folder.")
     header_timeout: float = Field(default=15.0, ge=0.1, le=3600, json_schema_extra=_option("DECKCHECK_HEADER_TIMEOUT"),
                                   description="Seconds a connection has to send a request's line and headers.")
 
-    @field_validator("admin_token", "db_url", "admin_token_file")
+    @field_validator("admin_token", "db_url", "admin_token_file", "preview_dir")
     @classmethod
     def _empty_is_none(cls, value: str | None) -> str | None:
         return value or None

@@ -147,7 +147,7 @@ def test_import_needs_the_csrf_token(coll_client):
 
 @pytest.mark.parametrize("name, status", [("binder.txt", 400), ("../../etc/passwd", 400), ("b.csv", 200)])
 def test_only_sheets_are_kept_and_under_our_own_name(coll_client, name, status):
-    from deckcheck.web.collection import PENDING_DIR
+    from deckcheck.web import previews
     r = coll_client.post("/collection/import", data={"csrf_token": token(coll_client)},
                          files={"file": (name, BINDER.read_bytes())})
     assert r.status_code == status
@@ -155,7 +155,7 @@ def test_only_sheets_are_kept_and_under_our_own_name(coll_client, name, status):
         found = re.search(r'name="token" value="([^"]+)"', r.text)
         assert found is not None
         kept = found.group(1)
-        assert [p.name for p in PENDING_DIR.iterdir() if p.name.startswith(kept)] == [f"{kept}.csv"]
+        assert [p.name for p in previews.folder().iterdir() if p.name.startswith(kept)] == [f"{kept}.csv"]
 
 
 @pytest.mark.parametrize("bad", ["../../../etc/passwd", "x" * 10, "", "a/b" * 20])
@@ -256,12 +256,11 @@ def test_sheet_text_is_escaped_in_the_preview_and_the_collection(coll_client, tm
 def test_an_import_over_the_limit_is_413_before_it_is_read(tmp_path, pristine_db, monkeypatch):
     from fastapi.testclient import TestClient
 
-    import deckcheck.web.collection as collection
-    from deckcheck.web import create_app
+    from deckcheck.web import create_app, previews
 
-    # a folder of this test's own: the shared one in /tmp also gets the previews of tests running beside it
+    # a folder of this test's own: the process's one also gets the previews of the other tests
     pending = tmp_path / "pending"
-    monkeypatch.setattr(collection, "PENDING_DIR", pending)
+    monkeypatch.setattr(previews, "FOLDER", previews.private_folder(pending))
     with TestClient(create_app(db_url=pristine_db, upload_limit=32 * 1024)) as client:
         client.get("/")
         r = client.post("/collection/import", data={"csrf_token": token(client)},

@@ -168,3 +168,12 @@ def test_serve_with_a_token_on_the_command_line_warns(tmp_path):
     r = subprocess.run([EXE, "serve", "--admin-token", "s3cret", "--port", "-1"], capture_output=True, text=True,
                        timeout=60)
     assert "--admin-token-file" in r.stderr and "s3cret" not in r.stderr
+
+
+def test_serve_refuses_a_preview_folder_others_may_enter(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    r = subprocess.run([EXE, "serve", "--preview-dir", str(shared), "--db", f"sqlite:///{tmp_path / 'w.db'}"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--preview-dir" in r.stderr and "chmod 700" in r.stderr
