@@ -20,7 +20,7 @@ from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
 from . import models
-from .deps import CatalogDep, CollectionsDep, PagesDep, ServerDep, SettingsDep
+from .deps import CatalogDep, CollectionsDep, KeeperDep, PagesDep, ServerDep, SettingsDep
 
 router = APIRouter()
 NAV = [("Cards", "/cards")]
@@ -166,8 +166,9 @@ def the_card(catalog: Catalog, card_id: str) -> Card:
     return card
 
 
-def card_detail(catalog: Catalog, collections, card: Card) -> dict:
-    """Everything the card page shows: the card, its printings, owned copies and saved decks using it."""
+def card_detail(catalog: Catalog, collections, card: Card, keeper: bool = True) -> dict:
+    """Everything the card page shows: the card, its printings, owned copies and saved decks using it (their
+    ids, secret links, only to the server's keeper: to others `decks` is empty and `decks_hidden` counts them)."""
     cards = catalog.cards()
     printings = [c for c in cards if c.specific_key == card.specific_key and c.id != card.id]
     ids = {card.id} | {c.id for c in printings}
@@ -185,7 +186,7 @@ def card_detail(catalog: Catalog, collections, card: Card) -> dict:
                        "condition": h.condition, "language": h.language, "foil": h.foil,
                        "quantity": h.quantity, "trade_quantity": h.trade_quantity,
                        "want_quantity": h.want_quantity} for h in owned],
-            "decks": decks}
+            "decks": decks if keeper else [], "decks_hidden": 0 if keeper else len(decks)}
 
 
 def sources_json(card: Card, sources: Mapping[str, Provenance]) -> dict[str, dict | None]:
@@ -206,20 +207,24 @@ def sources_json(card: Card, sources: Mapping[str, Provenance]) -> dict[str, dic
 
 @router.get("/api/cards/{card_id:path}", tags=["api"], summary="One card",
             response_model=models.CardRow | models.CardDetail, responses=models.errors(404))
-def api_card(catalog: CatalogDep, collections: CollectionsDep, card_id: str,
+def api_card(catalog: CatalogDep, collections: CollectionsDep, keeper: KeeperDep, card_id: str,
              detail: bool = Query(False, description="also its printings, owned copies and saved decks")) -> Response:
     """The card sheet row of one card (404 if no card has that id); with detail, what its page shows."""
     card = the_card(catalog, card_id)
-    return JSONResponse(card_detail(catalog, collections, card) if detail else card_json(card))
+    if not detail:
+        return JSONResponse(card_json(card))
+    found = card_detail(catalog, collections, card, keeper)
+    found.pop("decks_hidden")
+    return JSONResponse(found)
 
 
 @router.get("/cards/{card_id:path}", summary="A card's page")
 def card_page(request: Request, catalog: CatalogDep, collections: CollectionsDep, settings: SettingsDep,
-              pages: PagesDep, card_id: str, edited: str = Query("", max_length=500)) -> Response:
+              pages: PagesDep, keeper: KeeperDep, card_id: str, edited: str = Query("", max_length=500)) -> Response:
     """Every field (unknown shown as unknown), the grid, printings, owned copies, saved decks using it."""
     from .cardface import face, field_rows
     card = the_card(catalog, card_id)
-    detail = card_detail(catalog, collections, card)
+    detail = card_detail(catalog, collections, card, keeper)
     fields = field_rows(card, columns_of(card))
     return pages("card.html", {**detail, "the_card": card, "face": face(card), "fields": fields,
                                "unknown_fields": [r["label"] for r in fields if r["value"] is None],

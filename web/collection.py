@@ -27,7 +27,7 @@ from deckcheck.errors import DeckcheckError
 from deckcheck.text import normalize
 
 from . import models, previews
-from .deps import CollectionsDep, Deckcheck, PagesDep, ServerDep, SettingsDep
+from .deps import CollectionsDep, Deckcheck, KeeperDep, PagesDep, ServerDep, SettingsDep
 from .security import check_csrf
 
 router = APIRouter()
@@ -102,9 +102,10 @@ def saved_decks_missing(collections: Collections, name: str):
     return missing(decks, collections.holdings(name))
 
 
-def needs_data(collections: Collections, name: str) -> dict:
+def needs_data(collections: Collections, name: str, keeper: bool = True) -> dict:
     """What the saved decks still need from the collection: the object of `collection missing --json` for every
-    saved deck, each row with the card's id too (for a link), and `short`, the copies short in all."""
+    saved deck, each row with the card's id too (for a link), and `short`, the copies short in all. The saved
+    decks' ids (secret links) only for the server's keeper: for others `decks` is empty (`together` stays)."""
     result = saved_decks_missing(collections, name)
     data = result.as_dict(name)
     for needs, rows in [(result.together, data["together"])] + [(result.per_deck[k], data["decks"][k])
@@ -112,6 +113,9 @@ def needs_data(collections: Collections, name: str) -> dict:
         for need, row in zip(needs, rows, strict=True):
             row["card_id"] = need.card.id
     data["short"] = sum(n.short for n in result.together)
+    data["decks_hidden"] = 0 if keeper else len(data["decks"])
+    if not keeper:
+        data["decks"] = {}
     return data
 
 
@@ -134,13 +138,17 @@ def api_collection(collections: CollectionsDep, collection: str = Query("main", 
 
 @router.get("/api/collection/missing", tags=["api"], summary="What the saved decks still need",
             response_model=models.Missing, responses=models.errors(400))
-def api_missing(collections: CollectionsDep, collection: str = Query("main", max_length=NAME_MAX)) -> Response:
-    """Per saved deck and all together: cards needed, owned and short (as `collection missing --json`)."""
-    return JSONResponse(needs_data(collections, _name(collection)))
+def api_missing(collections: CollectionsDep, keeper: KeeperDep,
+                collection: str = Query("main", max_length=NAME_MAX)) -> Response:
+    """Per saved deck and all together: cards needed, owned and short (as `collection missing --json`); the
+    saved decks' ids only for the server's keeper (the user at this machine, or the admin token's bearer)."""
+    found = needs_data(collections, _name(collection), keeper)
+    found.pop("decks_hidden")
+    return JSONResponse(found)
 
 
 @router.get("/collection", summary="The collection page")
-def collection_page(request: Request, collections: CollectionsDep, pages: PagesDep,
+def collection_page(request: Request, collections: CollectionsDep, pages: PagesDep, keeper: KeeperDep,
                     collection: str = Query("main", max_length=NAME_MAX), q: str = Query("", max_length=200),
                     set_: str = Query("", alias="set", max_length=100),
                     condition: str = Query(""), foil: str = Query(""), imported: str = "",
@@ -149,7 +157,7 @@ def collection_page(request: Request, collections: CollectionsDep, pages: PagesD
     name = _name(collection)
     entry_filter = EntryFilter(q, set_, condition, foil)
     data = collection_data(collections, name, entry_filter)
-    context = {**data, "filter": entry_filter, "needs": needs_data(collections, name), "conditions": CONDITIONS,
+    context = {**data, "filter": entry_filter, "needs": needs_data(collections, name, keeper), "conditions": CONDITIONS,
                "sets": sorted({e["set"] for e in data["entries"] if e["set"]}), "imported": imported[:200],
                "undone": undone, "last_import": _past_json(collections.last_import(name)),
                "page_max": PAGE_MAX}

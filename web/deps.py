@@ -151,6 +151,16 @@ def desk(srv: ServerDep, limit: RateLimitDep) -> Desk:
 DeskDep = Annotated[Desk, Depends(desk)]
 
 
+def keeper(request: Request, config: SettingsDep) -> bool:
+    """Whether the request is the server's keeper's, who alone sees saved-deck ids (deckcheck.web.guard.is_keeper)."""
+    from .guard import is_keeper
+    return is_keeper(request.client.host if request.client else None, request.headers.get("authorization"),
+                     config.admin_token)
+
+
+KeeperDep = Annotated[bool, Depends(keeper)]
+
+
 def templates(request: Request) -> Jinja2Templates:
     """The app's templates (its own folder and every router's TEMPLATES)."""
     return request.app.state.templates

@@ -303,6 +303,20 @@ def with_head(allow: bytes) -> bytes:
     return ", ".join(sorted(methods)).encode("latin-1")
 
 
+# -- who sees the saved decks ----------------------------------------------------------------------------
+def is_keeper(client_host: str | None, authorization: str | None, admin_token: str | None) -> bool:
+    """Whether a request comes from the server's keeper, the one person who sees the saved decks' ids (each is
+    the secret link of a deck someone saved): on a club server (one with an admin token) whoever sends
+    `Authorization: Bearer ADMIN_TOKEN`; on a personal server (no admin token) the user at this machine
+    (a loopback address; behind a reverse proxy on this machine, every request is)."""
+    import hmac
+    if admin_token:
+        scheme, _, sent = (authorization or "").partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(sent.strip().encode("utf-8", "surrogatepass"),
+                                                                  admin_token.encode())
+    return client_host is not None and (client_host == "localhost" or _is_loopback(client_host))
+
+
 # -- shared ----------------------------------------------------------------------------------------------
 def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):

@@ -104,7 +104,8 @@ def owned_client(tmp_path):
     collection = CollectionApp(url)
     collection.import_sheet(ROOT / "examples/collection/my-binder.csv")
     collection.save_deck("connor", str(ROOT / "examples/decks/type1e-connor-legal.txt"))
-    with TestClient(create_app(db_url=url)) as client:
+    # the user at this machine (loopback): the keeper of a personal server, who sees the saved decks
+    with TestClient(create_app(db_url=url), client=("127.0.0.1", 50000)) as client:
         yield client
 
 

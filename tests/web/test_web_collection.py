@@ -29,7 +29,7 @@ def coll_client(tmp_path, pristine_db):
     from deckcheck.web import create_app
     db = tmp_path / "coll.db"
     shutil.copy(pristine_db.removeprefix("sqlite:///"), db)
-    with TestClient(create_app(db_url=f"sqlite:///{db}")) as client:
+    with TestClient(create_app(db_url=f"sqlite:///{db}"), client=("127.0.0.1", 50000)) as client:  # this machine
         client.get("/")
         yield client
 

@@ -284,3 +284,51 @@ def test_a_token_file_others_can_read_is_warned_about(tmp_path, capsys):
     path.chmod(0o644)
     Settings.make(admin_token_file=str(path))
     assert "chmod 600" in capsys.readouterr().err
+
+
+# -- saved-deck ids: only where their owner sees them ------------------------------------------------------------
+@pytest.fixture(scope="module")
+def decks_db(tmp_path_factory) -> str:
+    from deckcheck.api import CollectionApp
+    from conftest import ROOT
+    url = f"sqlite:///{tmp_path_factory.mktemp('keeper') / 'decks.db'}"
+    library = CollectionApp(url)
+    library.import_sheet(ROOT / "examples/collection/my-binder.csv")
+    library.save_deck("SeCrEtDeCk1", str(ROOT / "examples/decks/type1e-connor-legal.txt"))
+    return url
+
+
+PERSONA = "SE-connor-macleod-persona"
+
+
+def deck_ids_seen(client, headers=None) -> list[str]:
+    headers = headers or {}
+    texts = [client.get(f"/cards/{PERSONA}", headers=headers).text, client.get("/collection", headers=headers).text,
+             client.get(f"/api/cards/{PERSONA}", params={"detail": "true"}, headers=headers).text,
+             client.get("/api/collection/missing", headers=headers).text]
+    return [t for t in texts if "SeCrEtDeCk1" in t]
+
+
+@pytest.mark.parametrize("address", ["192.168.1.30", "10.0.0.7", "testclient"])
+def test_a_personal_servers_saved_decks_are_not_listed_to_others(decks_db, address):
+    with TestClient(create_app(db_url=decks_db), client=(address, 50000)) as client:
+        assert deck_ids_seen(client) == []
+        page = client.get(f"/cards/{PERSONA}").text
+        assert "1 saved deck uses it" in page and "keeper only" in page
+        missing = client.get("/api/collection/missing").json()
+        assert missing["decks"] == {} and missing["together"]  # what all the decks need together still shows
+        assert "over 1 saved deck" in client.get("/collection").text
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "::1"])
+def test_the_user_at_a_personal_server_sees_the_saved_decks(decks_db, address):
+    with TestClient(create_app(db_url=decks_db), client=(address, 50000)) as client:
+        assert len(deck_ids_seen(client)) == 4
+
+
+def test_a_club_servers_saved_decks_are_listed_to_the_admin_token_only(decks_db):
+    app = create_app(db_url=decks_db, admin_token="club-admin-token")
+    with TestClient(app, client=("127.0.0.1", 50000)) as client:
+        assert deck_ids_seen(client) == []  # on the club's machine too: the token is what counts
+        assert deck_ids_seen(client, {"Authorization": "Bearer wrong"}) == []
+        assert len(deck_ids_seen(client, {"Authorization": "Bearer club-admin-token"})) == 4
