@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Sequence, Union
 
 from deckcheck.decklist import RawDeck
 from deckcheck.desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, EventClosed, EventNotFound,
-                            NotAuthorised, RateLimited, Submission, TooLarge, WrongToken, clean_name, decklist_text,
-                            expected_players, from_stamp, hash_token, is_id, new_id, new_token, now,
-                            player_key, token_matches, wait_words)
+                            ListsNotLocked, NotAuthorised, RateLimited, Submission, TooLarge, WrongToken, clean_name,
+                            decklist_text, expected_players, from_stamp, hash_token, is_id, new_id, new_token, now,
+                            player_key, stamp, token_matches, wait_words)
+from deckcheck.registered import Registered
 from deckcheck.errors import DecklistError
 from deckcheck.formats import get_format
 from deckcheck.report import InputProblem, Report
@@ -30,7 +31,9 @@ if TYPE_CHECKING:
 
 MAX_DECKLIST_BYTES = 256 * 1024  # a decklist is a few KB; a registration workbook is not a player's deck
 REPORT_KINDS = ("xlsx", "csv", "json")
-PASTED = "pasted decklist"
+PASTED = "pasted"  # the source of a pasted decklist (CONTRACTS §6); decks stored earlier say "pasted decklist"
+PASTED_BEFORE = "pasted decklist"
+MAX_DRAW = 1000
 Decklist = Union[str, Sequence[RawDeck], Report]
 
 
@@ -66,6 +69,17 @@ class Row:
     warnings: int
     persona: str
     submissions: int
+    checks: tuple[dict, ...] = ()  # the deck checks of this player, oldest first
+
+    @property
+    def check_outcome(self) -> str:
+        """"", "matches", or "differs" (the newest check's)."""
+        if not self.checks:
+            return ""
+        return "matches" if self.checks[-1].get("matches") else "differs"
+
+
+_UPGRADED: set[str] = set()
 
 
 class Desk:
@@ -82,17 +96,31 @@ class Desk:
     def tables(self) -> EventTables:
         """The desk's SQL on the store's engine (created with the other tables on first use)."""
         if self._tables is None:
+            self._upgrade()
             self._tables = EventTables(self.store.engine)
         return self._tables
 
+    def _upgrade(self) -> None:
+        """Bring the desk tables of an earlier deckcheck up to date, once per database: the event's time zone."""
+        key = self.store.engine.url.render_as_string(hide_password=False)
+        if key in _UPGRADED:
+            return
+        from sqlalchemy import inspect
+        columns = {c["name"] for c in inspect(self.store.engine).get_columns("desk_event")}
+        if "tz_offset" not in columns:
+            self.store.add_column("desk_event", "tz_offset integer not null default 0")
+        _UPGRADED.add(key)
+
     # -- events ---------------------------------------------------------------------------------
-    def create_event(self, name: object, format: str, deadline=None, expected=()) -> tuple[Event, str]:
+    def create_event(self, name: object, format: str, deadline=None, expected=(), tz_offset: int = 0
+                     ) -> tuple[Event, str]:
         """A new event and its organiser token (shown once; only its hash is stored). DeskError when the name
-        (or an expected player's) is empty, too long or not text."""
+        (or an expected player's) is empty, too long or not text. `tz_offset`: the organiser's time zone,
+        minutes east of UTC."""
         fmt = get_format(format)  # UnknownFormatError: a typed input error
         event = Event(id=new_id(), name=clean_name(name, "event name", MAX_EVENT_NAME), format=fmt.name,
                       deadline=deadline, expected=tuple(expected_players(expected)), created_at=now(),
-                      closed_at=None)
+                      closed_at=None, tz_offset=tz_offset)
         token = new_token()
         self.tables.add_event(event, hash_token(token))
         return event, token
@@ -163,12 +191,14 @@ class Desk:
                 decklist = unreadable(source, exc, event.format)
         if isinstance(decklist, Report):
             report = decklist
+            report.registered = Registered((), tuple(f"{e.text}: {e.message}" for e in report.input_errors))
         else:
             raws = list(decklist)
             shown = shown or "".join(decklist_text(r) for r in raws)
             if len(raws) != 1:
                 report = Report(deck=source, format=event.format, input_errors=[InputProblem(
                     None, source, f"the file holds {len(raws)} decklists; submit only yours")])
+                report.registered = Registered((), (f"{source}: {len(raws)} decklists",))
             else:
                 from deckcheck.check import check_raw
                 report = check_raw(raws[0], self.catalog.index, event.format)
@@ -190,26 +220,46 @@ class Desk:
         report, shown = self.check_deck(event, name, decklist, source)
         deck_id, moment = new_id(), now()
         data = report.as_dict() | {"player": name}
+        if report.registered is not None:
+            data["registered"] = report.registered.as_dict()
         number = self.tables.add_submission({
             "id": deck_id, "event_id": event_id, "player": name, "player_key": player_key(name),
             "submitted_at": moment, "address": address[:100], "source": source, "text": shown,
             "verdict": verdict(report), "errors": len(report.errors), "warnings": len(report.warnings),
             "persona": report.persona or "", "report": json.dumps(data, ensure_ascii=False)})
-        return Submission(deck_id, event_id, name, moment, source, shown, report, number)
+        first = self.tables.current_of(event_id, player_key(name))
+        shown_name = event.display_name(first.player if first is not None else name)
+        return Submission(deck_id, event_id, shown_name, moment, source, shown, report, number, spelling=name)
+
+    def counting(self, event: Event, player: object) -> Submission | None:
+        """The deck that counts for a player (by name, folded as names are), None when they sent none."""
+        found = self.tables.current_of(event.id, player_key(clean_name(player, "player name", MAX_PLAYER_NAME)))
+        return self._shown(event, found) if found is not None else None
+
+    @staticmethod
+    def _shown(event: Event, submission: Submission) -> Submission:
+        """The submission under the player's display name (the expected player's spelling, else their first)."""
+        from dataclasses import replace
+        return replace(submission, player=event.display_name(submission.player))
 
     def submission(self, event_id: str, deck_id: str) -> Submission:
         """One submitted deck by its id (the player's private link); EventNotFound when there is none."""
         found = self.tables.submission(event_id, deck_id) if is_id(event_id) and is_id(deck_id) else None
         if found is None:
             raise EventNotFound(f"no deck {deck_id[:40]!r} in this event")
-        return found
+        return self._shown(self.event(event_id), found)
 
     # -- the organiser --------------------------------------------------------------------------
     def rows(self, event_id: str, verdicts: tuple[str, ...] = (), search: str = "") -> list[Row]:
         """The organiser's table: each player's current deck, filtered by verdict and by words in name or persona."""
         words = search.casefold().split()
-        rows = [Row(r.id, r.player, from_stamp(r.submitted_at), r.verdict, r.errors, r.warnings, r.persona,
-                    r.submissions) for r in self.tables.current(event_id)]
+        event = self.event(event_id)
+        checks: dict[str, list[dict]] = {}
+        for c in self.tables.deckchecks(event_id):
+            checks.setdefault(c.get("player_key", ""), []).append(c)
+        rows = [Row(r.id, event.display_name(r.first_spelling or r.player), from_stamp(r.submitted_at), r.verdict,
+                    r.errors, r.warnings, r.persona, r.submissions,
+                    checks=tuple(checks.get(r.player_key, ()))) for r in self.tables.current(event_id)]
         if verdicts:
             rows = [r for r in rows if r.verdict in verdicts]
         if words:
@@ -222,25 +272,29 @@ class Desk:
         return [name for name in event.expected if player_key(name) not in have]
 
     def list_submissions(self, event_id: str) -> list[Submission]:
-        """Every player's current deck in full, in order of arrival."""
-        return self.tables.current_submissions(event_id)
+        """Every player's current deck in full (under their display name), in order of arrival."""
+        event = self.event(event_id)
+        return [self._shown(event, s) for s in self.tables.current_submissions(event_id)]
 
     def history(self, event_id: str, player: str) -> list[Submission]:
         """Every deck a player submitted, oldest first (to compare what changed)."""
-        return self.tables.history(event_id, player)
+        event = self.event(event_id)
+        return [self._shown(event, s) for s in self.tables.history(event_id, player)]
 
     def compare(self, event_id: str, before_id: str, after_id: str, hand: int | None = None,
                 exertion: int | None = None) -> "DeckDiff":
         """Two submitted decks of an event compared as `deckcheck diff` compares decklists: cards added and
         removed, verdicts and odds before and after (a player's earlier deck against their later one).
 
-        EventNotFound when either id is not a deck of the event; UnreadableDeckError when a decklist has lines
-        that do not resolve (its report lists them); DeckcheckError for a format without statistics (and a
-        DecklistError for a kept text past the limits of text decklists).
+        A deck with lines that do not resolve is compared by the lines that do (the page lists the others:
+        `unread`). EventNotFound when either id is not a deck of the event; DeckcheckError for a format
+        without statistics (and a DecklistError for a kept text past the limits of text decklists).
         """
+        from deckcheck.check import choose_format
         from deckcheck.deckdiff import diff_decks
+        from deckcheck.decks import build_deck
         from deckcheck.stats import EXERTION, HAND, check_draw
-        from deckcheck.statsapi import resolve
+        from deckcheck.statsapi import require_highlander
         from deckcheck.textlimits import parse_checked
         hand = HAND if hand is None else hand
         exertion = EXERTION if exertion is None else exertion
@@ -250,17 +304,130 @@ class Desk:
         sides = []
         for deck_id in (before_id, after_id):
             submission = self.submission(event_id, deck_id)
-            source = f"{submission.player}, {submission.submitted_at:%Y-%m-%d %H:%M:%S} UTC"
+            source = f"{submission.player}, {event.when(submission.submitted_at, seconds=True)}"
             raw = parse_checked(submission.text, source)  # a text kept before the limits held: DecklistError
-            fmt = get_format(submission.report.format or event.format)
-            deck, fmt = resolve(raw, self.catalog.index(fmt), fmt.name)
-            sides.append((deck, fmt))
-        (before, before_fmt), (after, after_fmt) = sides
-        return diff_decks(before, before_fmt, after, after_fmt, hand, exertion)
+            fmt = require_highlander(choose_format(raw, submission.report.format or event.format))
+            deck, problems = build_deck(raw, self.catalog.index(fmt), fmt)
+            sides.append((deck, fmt, problems))
+        (before, before_fmt, unread_before), (after, after_fmt, unread_after) = sides
+        diff = diff_decks(before, before_fmt, after, after_fmt, hand, exertion)
+        from dataclasses import replace  # a side with unread lines is unreadable, as when it was submitted
+        return replace(diff, before=replace(diff.before, input_errors=list(unread_before)),
+                       after=replace(diff.after, input_errors=list(unread_after)))
 
     def tournament(self, event_id: str) -> Tournament:
-        """The players' current decks as the Tournament that `deckcheck tournament check` reports."""
-        return Tournament(reports=[s.report for s in self.list_submissions(event_id)])
+        """The players' current decks as the Tournament that `deckcheck tournament check` reports, with when
+        each came, how many decks the player sent, and the deck checks made of it."""
+        from dataclasses import replace
+
+        from deckcheck.tournament import Arrival
+        event = self.event(event_id)
+        checks: dict[str, list[dict]] = {}
+        for c in self.tables.deckchecks(event_id):
+            checks.setdefault(c.get("player_key", ""), []).append(public_check(c))
+        current = self.list_submissions(event_id)
+        return Tournament(reports=[replace(s.report, player=s.player) for s in current],
+                          arrivals=[Arrival(event.iso(s.submitted_at), s.number,
+                                            checks.get(player_key(s.player), [])) for s in current])
+
+    # -- deck checks ----------------------------------------------------------------------------
+    def locked(self, event_id: str, player: object) -> tuple[Event, Submission]:
+        """The event and a player's locked list (the deck that counts); EventClosed's twin DeskError (409) while
+        submissions are still taken, EventNotFound when the player sent no deck."""
+        event = self.event(event_id)
+        if event.locked_at is None:
+            raise ListsNotLocked("the lists are not locked yet: deck checks start at the deadline or when the "
+                                 "organiser closes the event")
+        found = self.counting(event, player)
+        if found is None:
+            raise EventNotFound(f"no deck from {str(player)[:40]!r} in this event")
+        return event, found
+
+    def deck_check(self, event_id: str, player: object, judge: object, counts: object, note: object = "",
+                   extra: object = None) -> dict:
+        """Count a player's locked list at the table and keep the result: who, when, the counts, the differences,
+        the note. `counts`: {card name as in a decklist: copies}; a registered card not named counts 0.
+
+        DeskError (400) naming the bad field for a count that is not a whole number from 0 to 999, a card no
+        card of the format is named, an empty judge's name; nothing is stored then."""
+        from deckcheck.desk import text_field
+        from deckcheck.registered import MAX_NOTE, compare_counts
+        event, submission = self.locked(event_id, player)
+        judge_name = clean_name(judge, "judge's name", MAX_PLAYER_NAME)
+        note_text = text_field(note, "note").strip()
+        if len(note_text) > MAX_NOTE:
+            raise DeskError(f"the note is {len(note_text)} characters long; at most {MAX_NOTE} are allowed")
+        counted, sections = self.read_counts(event, submission, counts)
+        comparison = compare_counts(submission.registered, counted, sections)
+        check_id, moment = new_id(), now()
+        data = {"id": check_id, "player": submission.player, "player_key": player_key(submission.player),
+                "deck_id": submission.id, "fingerprint": submission.fingerprint, "judge": judge_name,
+                "at": event.iso(moment), "matches": comparison.matches,
+                "differences": [d.as_dict() for d in comparison.differences], "totals": comparison.totals,
+                "counts": counted, "note": note_text, "lines": comparison.lines()}
+        self.tables.add_deckcheck({"id": check_id, "event_id": event.id, "player_key": data["player_key"],
+                                   "deck_id": submission.id, "at": stamp(moment), "matches": comparison.matches,
+                                   "data": json.dumps(data, ensure_ascii=False)})
+        return public_check(data)
+
+    def read_counts(self, event: Event, submission: Submission, counts: object) -> tuple[dict[str, int],
+                                                                                        dict[str, str]]:
+        """The counted copies by the registered list's card names, and the section of each counted card the
+        list does not hold; DeskError for a name no card has, or a count that is not a whole number.
+        `counts`: {name: count} (the API's), or (name, count) pairs (a form's; one card may come twice)."""
+        from deckcheck.errors import CardNotFoundError
+        from deckcheck.registered import MAX_EXTRA_CARDS, count_value
+        if isinstance(counts, dict):
+            counts = list(counts.items())
+        if not isinstance(counts, list) or not all(isinstance(p, tuple) and len(p) == 2 for p in counts):
+            raise DeskError('counts must be an object like {"Thrust": 3}')  # (JSON gives no tuples)
+        registered = {line.card.casefold(): line.card for line in submission.registered.lines}
+        if len(counts) > len(registered) + MAX_EXTRA_CARDS:
+            raise DeskError(f"{len(counts)} cards counted; the list holds {len(registered)} and at most "
+                            f"{MAX_EXTRA_CARDS} others may be counted")
+        fmt = get_format(submission.report.format or event.format)
+        index = None
+        counted: dict[str, int] = {}
+        sections: dict[str, str] = {}
+        for written, value in counts:
+            name = clean_name(written, "card name", 200)
+            n = count_value(value, name)
+            card = registered.get(name.casefold())
+            if card is None:
+                index = index or self.catalog.index(fmt)
+                try:
+                    found = index.resolve(name)
+                except CardNotFoundError as exc:
+                    raise DeskError(f"card {name[:60]!r}: {exc.reason}") from None
+                card = registered.get(found.name.casefold(), found.name)
+                if card not in registered.values():
+                    sections[card] = fmt.section_of(None, found) or next(iter(fmt.sections), "")
+            counted[card] = counted.get(card, 0) + n
+        return counted, sections
+
+    def deckchecks(self, event_id: str) -> list[dict]:
+        """Every deck check of the event, oldest first (their JSON objects)."""
+        self.event(event_id)
+        return [public_check(c) for c in self.tables.deckchecks(event_id)]
+
+    def draw(self, event_id: str, n: object, seed: object = None) -> dict:
+        """A fair draw of `n` players for deck checks among those with a locked list not yet checked: the same
+        seed (shown) gives the same draw. DeskError for an n that is not a whole number from 1 to 1000."""
+        import random
+        import secrets
+        if isinstance(n, bool) or not isinstance(n, (int, str)) or not str(n).strip().isdigit() \
+                or not str(n).strip().isascii() or not 1 <= int(n) <= MAX_DRAW:
+            raise DeskError(f"n must be a whole number from 1 to {MAX_DRAW}, not {n!r:.40}")
+        if seed is None or seed == "":
+            seed = secrets.token_hex(4)
+        if not isinstance(seed, str) or len(seed) > 64 or not seed.isprintable():
+            raise DeskError(f"seed must be text of at most 64 printable characters, not {seed!r:.40}")
+        event = self.event(event_id)
+        checked = {c.get("player_key") for c in self.tables.deckchecks(event_id)}
+        candidates = sorted((player_key(s.player), s.player) for s in self.list_submissions(event_id)
+                            if player_key(s.player) not in checked)
+        chosen = random.Random(f"{event.id}:{seed}").sample(candidates, min(int(n), len(candidates)))
+        return {"seed": seed, "players": [name for _key, name in chosen], "candidates": len(candidates)}
 
     def report_file(self, event_id: str, kind: str) -> bytes:
         """report.xlsx, .csv or .json, written by the CLI's own report writer."""
@@ -272,3 +439,8 @@ class Desk:
             path = Path(folder) / f"report.{kind}"
             write_tournament_report(path, tournament)
             return path.read_bytes()
+
+
+def public_check(data: dict) -> dict:
+    """A stored deck check as the API answers it (without the key it is found by)."""
+    return {k: v for k, v in data.items() if k != "player_key"}

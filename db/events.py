@@ -37,6 +37,7 @@ class EventRow(SQLModel, table=True):
     token_hash: str
     created_at: str
     closed_at: Optional[str] = None
+    tz_offset: int = 0  # minutes east of UTC (added later: store.add_column brings older databases up to date)
 
 
 class SubmissionRow(SQLModel, table=True):
@@ -73,6 +74,21 @@ class EntryRow(SQLModel, table=True):
     submissions: int = 0
 
 
+class DeckCheckRow(SQLModel, table=True):
+    """A deck check at the table: a player's locked list counted by a judge (`data`: the JSON object)."""
+
+    __tablename__ = "desk_deckcheck"
+
+    seq: Optional[int] = Field(default=None, primary_key=True)
+    id: str = Field(unique=True)
+    event_id: str = Field(foreign_key="desk_event.id", index=True)
+    player_key: str
+    deck_id: str
+    at: str
+    matches: bool = True
+    data: str = "{}"
+
+
 class RateRow(SQLModel, table=True):
     """Submissions from one address in one time window (shared by every server process)."""
 
@@ -88,6 +104,7 @@ EVENTS: Table = EventRow.__table__  # type: ignore[attr-defined]
 SUBMISSIONS: Table = SubmissionRow.__table__  # type: ignore[attr-defined]
 ENTRIES: Table = EntryRow.__table__  # type: ignore[attr-defined]
 RATES: Table = RateRow.__table__  # type: ignore[attr-defined]
+CHECKS: Table = DeckCheckRow.__table__  # type: ignore[attr-defined]
 
 
 def _insert(con):
@@ -103,16 +120,20 @@ def _event(row) -> Event:
     return Event(id=row.id, name=row.name, format=row.format,
                  deadline=from_stamp(row.deadline) if row.deadline else None,
                  expected=tuple(json.loads(row.expected or "[]")), created_at=from_stamp(row.created_at),
-                 closed_at=from_stamp(row.closed_at) if row.closed_at else None)
+                 closed_at=from_stamp(row.closed_at) if row.closed_at else None, tz_offset=row.tz_offset or 0)
 
 
 _SUBMISSION_COLUMNS = "s.id, s.event_id, s.player, s.submitted_at, s.source, s.text, s.report"
+# the name a player first gave in the event: the one shown (later spellings that fold to it are kept, not shown)
+_FIRST_SPELLING = ("(select f.player from desk_submission f where f.event_id = s.event_id "
+                   "and f.player_key = s.player_key order by f.seq limit 1) as first_spelling")
 
 
 def _submission(row, number: int = 1) -> Submission:
-    return Submission(id=row.id, event_id=row.event_id, player=row.player, submitted_at=from_stamp(row.submitted_at),
+    first = getattr(row, "first_spelling", None) or row.player
+    return Submission(id=row.id, event_id=row.event_id, player=first, submitted_at=from_stamp(row.submitted_at),
                       source=row.source, text=row.text, report=report_from_dict(json.loads(row.report)),
-                      number=number)
+                      number=number, spelling=row.player)
 
 
 _SQLITE_WRITES = threading.Lock()
@@ -182,7 +203,7 @@ class EventTables:
         from sqlalchemy import insert
         with self._writing() as con:
             con.execute(insert(EVENTS).values(
-                id=event.id, name=event.name, format=event.format,
+                id=event.id, name=event.name, format=event.format, tz_offset=event.tz_offset,
                 deadline=stamp(event.deadline) if event.deadline else None,
                 expected=json.dumps(list(event.expected), ensure_ascii=False), token_hash=token_hash,
                 created_at=stamp(event.created_at), closed_at=None))
@@ -245,7 +266,8 @@ class EventTables:
         from sqlalchemy import text
         with self.engine.connect() as con:
             return list(con.execute(text(
-                "select s.id, s.player, s.submitted_at, s.verdict, s.errors, s.warnings, s.persona, e.submissions "
+                f"select s.id, s.player, s.submitted_at, s.verdict, s.errors, s.warnings, s.persona, e.submissions, "
+                f"e.player_key, {_FIRST_SPELLING} "
                 "from desk_entry e join desk_submission s on s.seq = e.seq where e.event_id = :e "
                 "order by s.seq"), {"e": event_id}).all())
 
@@ -254,23 +276,37 @@ class EventTables:
         from sqlalchemy import text
         with self.engine.connect() as con:
             rows = con.execute(text(
-                f"select {_SUBMISSION_COLUMNS}, e.submissions from desk_entry e join desk_submission s "
-                "on s.seq = e.seq where e.event_id = :e order by s.seq"), {"e": event_id}).all()
+                f"select {_SUBMISSION_COLUMNS}, e.submissions, {_FIRST_SPELLING} from desk_entry e "
+                "join desk_submission s on s.seq = e.seq where e.event_id = :e order by s.seq"), {"e": event_id}).all()
         return [_submission(r, r.submissions) for r in rows]
 
     def submission(self, event_id: str, deck_id: str) -> Submission | None:
         """One submitted deck of the event (current or older), or None."""
         from sqlalchemy import text
         with self.engine.connect() as con:
-            row = con.execute(text(f"select {_SUBMISSION_COLUMNS}, s.player_key from desk_submission s "
-                                   "where s.event_id = :e and s.id = :d"), {"e": event_id, "d": deck_id}).first()
-        return _submission(row) if row is not None else None
+            row = con.execute(text(f"select {_SUBMISSION_COLUMNS}, s.player_key, {_FIRST_SPELLING}, "
+                                   "(select count(*) from desk_submission n where n.event_id = s.event_id "
+                                   "and n.player_key = s.player_key and n.seq <= s.seq) as number "
+                                   "from desk_submission s where s.event_id = :e and s.id = :d"),
+                              {"e": event_id, "d": deck_id}).first()
+        return _submission(row, row.number) if row is not None else None
+
+    def current_of(self, event_id: str, key: str) -> Submission | None:
+        """A player's current deck (by player_key), or None."""
+        from sqlalchemy import text
+        with self.engine.connect() as con:
+            row = con.execute(text(
+                f"select {_SUBMISSION_COLUMNS}, e.submissions, {_FIRST_SPELLING} from desk_entry e "
+                "join desk_submission s on s.seq = e.seq where e.event_id = :e and e.player_key = :k"),
+                {"e": event_id, "k": key}).first()
+        return _submission(row, row.submissions) if row is not None else None
 
     def history(self, event_id: str, player: str) -> list[Submission]:
         """Every deck a player submitted to the event, oldest first."""
         from sqlalchemy import text
         with self.engine.connect() as con:
-            rows = con.execute(text(f"select {_SUBMISSION_COLUMNS} from desk_submission s where s.event_id = :e "
+            rows = con.execute(text(f"select {_SUBMISSION_COLUMNS}, {_FIRST_SPELLING} from desk_submission s "
+                                    "where s.event_id = :e "
                                     "and s.player_key = :k order by s.seq"),
                                {"e": event_id, "k": player_key(player)}).all()
         return [_submission(r, n) for n, r in enumerate(rows, start=1)]
@@ -281,6 +317,22 @@ class EventTables:
         with self.engine.connect() as con:
             return con.execute(text("select count(*) from desk_submission where event_id = :e"),
                                {"e": event_id}).scalar_one()
+
+    # -- deck checks ----------------------------------------------------------------------------
+    def add_deckcheck(self, values: dict) -> None:
+        """Store a deck check (only once the event's lists are locked: EventClosed's opposite is checked by
+        the caller, which read the locked list)."""
+        from sqlalchemy import insert
+        with self._writing() as con:
+            con.execute(insert(CHECKS).values(**values))
+
+    def deckchecks(self, event_id: str) -> list[dict]:
+        """Every deck check of the event, oldest first, as their JSON objects."""
+        from sqlalchemy import select
+        with self.engine.connect() as con:
+            rows = con.execute(select(CHECKS.c.data).where(CHECKS.c.event_id == event_id)
+                               .order_by(CHECKS.c.seq)).all()
+        return [json.loads(r.data) for r in rows]
 
     # -- rate limit -----------------------------------------------------------------------------
     def hit(self, address: str, bucket: int) -> int:

@@ -9,6 +9,7 @@ from .decklist import RawDeck
 from .decks import Deck, build_deck
 from .errors import UnknownFormatError
 from .formats import DEFAULT_FORMAT, Format, get_format
+from .registered import registered_of
 from .report import UNKNOWN_FORMAT, InputProblem, Report
 from .stats import stats_of
 
@@ -58,6 +59,9 @@ def check_raw(raw: RawDeck, index_for: Callable[[Format], CardIndex], requested:
                                                  kind=UNKNOWN_FORMAT)])
     deck, problems = build_deck(raw, index_for(fmt), fmt)
     if problems:
-        return Report(deck=raw.source, format=fmt.name, player=raw.player, counts=_counts(deck, fmt),
-                      input_errors=problems, notices=list(deck.notices))
-    return validate(deck, fmt, details)
+        report = Report(deck=raw.source, format=fmt.name, player=raw.player, counts=_counts(deck, fmt),
+                        input_errors=problems, notices=list(deck.notices))
+    else:
+        report = validate(deck, fmt, details)
+    report.registered = registered_of(deck, tuple(fmt.sections), problems)
+    return report

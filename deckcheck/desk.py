@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .decklist import RawDeck
 from .errors import DeckcheckError
+from .registered import Registered
 from .report import InputProblem, Issue, Report
 
 TOKEN_BYTES = 32  # organiser tokens: 256 random bits, stored only as their SHA-256
@@ -27,6 +28,7 @@ _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what new_id makes (with room to spar
 # zero-width and direction-changing characters: in a name they hide it or turn the text around it
 _INVISIBLE = frozenset("\u200b\u200e\u200f\u2060\ufeff\u061c") | frozenset(map(chr, range(0x202A, 0x202F))) \
     | frozenset(map(chr, range(0x2066, 0x206A)))
+MAX_OFFSET = 14 * 60  # minutes: the furthest time zones from UTC
 EARLIEST_DEADLINE, LATEST_DEADLINE = 1970, 9998  # years: a deadline is stored as fixed-width text
 
 
@@ -44,6 +46,12 @@ class EventNotFound(DeskError):
 
 class EventClosed(DeskError):
     """The event is closed or past its deadline: no more submissions."""
+
+    status = 409
+
+
+class ListsNotLocked(DeskError):
+    """Deck checks count a locked list: not before the deadline or the organiser's close."""
 
     status = 409
 
@@ -198,15 +206,57 @@ def parse_deadline(text: str | None, offset_minutes: int | None = None) -> _dt.d
     return moment
 
 
+def parse_offset(value: object) -> int:
+    """An event's UTC offset in minutes east of UTC from "+01:00", "-05:30", "Z" or a number of minutes;
+    DeskError for anything else or beyond ±14:00."""
+    if value is None or value == "":
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise DeskError(f"utc_offset must be text like +01:00, not {_json_kind(value)}")
+    if isinstance(value, int):
+        minutes = value
+    else:
+        found = re.fullmatch(r"([+-])([0-9]{2}):?([0-9]{2})|[Zz]|(-?[0-9]{1,3})", value.strip())
+        if found is None:
+            raise DeskError(f"utc_offset {value[:40]!r} is not an offset like +01:00 or -05:30")
+        if found.group(4) is not None:
+            minutes = int(found.group(4))
+        elif found.group(1):
+            minutes = (int(found.group(2)) * 60 + int(found.group(3))) * (-1 if found.group(1) == "-" else 1)
+        else:
+            minutes = 0
+    if not -MAX_OFFSET <= minutes <= MAX_OFFSET:
+        raise DeskError(f"utc_offset {value!r:.40} is beyond ±14:00")
+    return minutes
+
+
+def deadline_offset(text: object) -> int | None:
+    """The UTC offset (minutes) a deadline was written with, None when it names no zone."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    try:
+        moment = _dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    offset = moment.utcoffset()
+    return None if offset is None else int(offset.total_seconds() // 60)
+
+
+def zone(offset_minutes: int) -> _dt.timezone:
+    """The fixed time zone `offset_minutes` east of UTC."""
+    return _dt.timezone(_dt.timedelta(minutes=offset_minutes))
+
+
 def report_from_dict(data: dict) -> Report:
-    """A Report back from its §3 object (as stored with a submission)."""
+    """A Report back from its §3 object (as stored with a submission, with its cleaned list)."""
     issues = [Issue(i["rule"], i["severity"], i["message"], tuple(i.get("cards", ())), i.get("limit"),
                     i.get("actual"), i.get("fix")) for i in data.get("issues", [])]
     problems = [InputProblem(e.get("line"), e.get("text", ""), e.get("message", ""), tuple(e.get("suggestions", ())))
                 for e in data.get("input_errors", [])]
     return Report(deck=data.get("deck", ""), format=data.get("format", ""), persona=data.get("persona"),
                   counts=dict(data.get("counts", {})), issues=issues, input_errors=problems,
-                  player=data.get("player"))
+                  player=data.get("player"), notices=list(data.get("notices", [])),
+                  registered=Registered.from_dict(data["registered"]) if "registered" in data else None)
 
 
 def decklist_text(raw: RawDeck) -> str:
@@ -241,11 +291,51 @@ class Event:
     expected: tuple[str, ...]
     created_at: _dt.datetime
     closed_at: _dt.datetime | None
+    tz_offset: int = 0  # minutes east of UTC: the organiser's time zone, for times on pages, printouts, reports
 
     def is_open(self, moment: _dt.datetime | None = None) -> bool:
         """Whether submissions are taken: not closed, and the deadline (if any) not passed."""
         moment = moment or now()
         return self.closed_at is None and (self.deadline is None or moment < self.deadline)
+
+    @property
+    def locked_at(self) -> _dt.datetime | None:
+        """When the lists were locked (the close, or the deadline once passed); None while submissions are taken."""
+        if self.is_open():
+            return None
+        if self.closed_at is not None and (self.deadline is None or self.closed_at < self.deadline):
+            return self.closed_at
+        return self.deadline
+
+    def local(self, moment: _dt.datetime) -> _dt.datetime:
+        """A time in the event's time zone."""
+        return moment.astimezone(zone(self.tz_offset))
+
+    def when(self, moment: _dt.datetime, seconds: bool = False) -> str:
+        """A time as people at the event read it: "2026-12-05 09:30 (UTC+01:00)"."""
+        local = self.local(moment)
+        return local.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M") + f" ({self.zone_name})"
+
+    def clock(self, moment: _dt.datetime) -> str:
+        """The time of day alone in the event's time zone ("09:30:12")."""
+        return self.local(moment).strftime("%H:%M:%S")
+
+    def iso(self, moment: _dt.datetime) -> str:
+        """ISO 8601 with the event's offset, to the second (the reports' submitted_at)."""
+        return self.local(moment).replace(microsecond=0).isoformat()
+
+    @property
+    def zone_name(self) -> str:
+        """"UTC" or "UTC+01:00"."""
+        if not self.tz_offset:
+            return "UTC"
+        sign = "+" if self.tz_offset > 0 else "-"
+        return f"UTC{sign}{abs(self.tz_offset) // 60:02d}:{abs(self.tz_offset) % 60:02d}"
+
+    def display_name(self, given: str) -> str:
+        """How a player is shown: the expected player's spelling when the name folds to one, else as given."""
+        key = player_key(given)
+        return next((name for name in self.expected if player_key(name) == key), given)
 
 
 @dataclass(frozen=True)
@@ -260,6 +350,17 @@ class Submission:
     text: str
     report: Report
     number: int = 1  # how many decks this player has submitted so far (this one included)
+    spelling: str = ""  # the name as typed with this deck, when `player` (the display name) differs
+
+    @property
+    def registered(self) -> Registered:
+        """The cleaned list of this deck (empty for a deck stored before cleaned lists were kept)."""
+        return self.report.registered if self.report.registered is not None else Registered(())
+
+    @property
+    def fingerprint(self) -> str:
+        """The short hash of the cleaned list ("" for a deck stored before cleaned lists were kept)."""
+        return self.registered.fingerprint if self.report.registered is not None else ""
 
     @property
     def verdict(self) -> str:

@@ -79,6 +79,8 @@ class Report(Records):
     player: str | None = None
     details: dict = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)  # read but not an issue (cards under Sideboard:)
+    # the cleaned list of what was read (deckcheck.registered.Registered), not part of the §3 object
+    registered: Any = field(default=None, compare=False, repr=False)
 
     @property
     def legal(self) -> bool | None:

@@ -9,7 +9,8 @@ from .records import Records
 from .report import Report, worst_exit_code
 
 SUMMARY_COLUMNS = ("player", "source", "format", "persona", "endurance", "pre_game", "legal", "errors", "warnings",
-                   "first error")
+                   "first error", "submitted_at", "submissions", "fingerprint", "deck_check")
+DECKCHECK_COLUMNS = ("player", "judge", "at", "fingerprint", "matches", "differences", "note")
 ISSUE_COLUMNS = ("player", "source", "rule", "severity", "message", "cards", "limit", "actual", "fix")
 INPUT_ERROR_COLUMNS = ("player", "source", "line", "text", "message", "suggestions")
 
@@ -50,11 +51,38 @@ def _no_persona(report: Report) -> str:
 
 
 @dataclass
+class Arrival:
+    """How a deck came to the desk: when (ISO 8601 text with the event's offset; None for a file checked by
+    the CLI), how many decks the player sent in all, and the deck checks made of it (their JSON objects)."""
+
+    submitted_at: str | None = None
+    submissions: int = 1
+    deckchecks: list[dict] = field(default_factory=list)
+
+
+def fingerprint_of(report: Report) -> str:
+    """The fingerprint of the cleaned list a report was made from ("" for a file that could not be read)."""
+    return report.registered.fingerprint if report.registered is not None else ""
+
+
+def deckcheck_outcome(checks: list[dict]) -> str:
+    """What the deck checks of a deck found, in one cell: "matches", or each difference named."""
+    return " | ".join("matches" if c.get("matches") else "; ".join(c.get("lines") or ["differs"]) for c in checks)
+
+
+@dataclass
 class Tournament(Records):
-    """Every deck's report, in input order. `records()` gives one row per deck (the summary sheet)."""
+    """Every deck's report, in input order. `records()` gives one row per deck (the summary sheet).
+
+    `arrivals` (the desk's, parallel to `reports`): when each deck came and its deck checks."""
 
     reports: list[Report] = field(default_factory=list)
+    arrivals: list[Arrival] = field(default_factory=list)
     record_columns = SUMMARY_COLUMNS
+
+    def arrival(self, n: int) -> Arrival:
+        """How the n-th deck came (a file checked by the CLI: no time, one submission, no check)."""
+        return self.arrivals[n] if n < len(self.arrivals) else Arrival()
 
     def records(self) -> list[dict[str, Any]]:
         """One row per deck, keyed by SUMMARY_COLUMNS (the Summary sheet of `tournament check --out`)."""
@@ -74,11 +102,19 @@ class Tournament(Records):
     def summary_rows(self) -> list[list[object]]:
         """One row per deck, in SUMMARY_COLUMNS order."""
         rows: list[list[object]] = []
-        for r in self.reports:
+        for n, r in enumerate(self.reports):
+            a = self.arrival(n)
             rows.append([player_of(r), r.deck, r.format, r.persona or _no_persona(r),
                          r.counts.get("Endurance", ""), r.counts.get("Pre-Game", ""), verdict(r), len(r.errors),
-                         len(r.warnings), first_error(r)])
+                         len(r.warnings), first_error(r), a.submitted_at or "", a.submissions, fingerprint_of(r),
+                         deckcheck_outcome(a.deckchecks)])
         return rows
+
+    def deckcheck_rows(self) -> list[list[object]]:
+        """One row per deck check, in DECKCHECK_COLUMNS order."""
+        return [[player_of(r), c.get("judge", ""), c.get("at", ""), c.get("fingerprint", ""),
+                 "yes" if c.get("matches") else "no", "; ".join(c.get("lines") or []), c.get("note", "")]
+                for n, r in enumerate(self.reports) for c in self.arrival(n).deckchecks]
 
     def issue_rows(self) -> list[list[object]]:
         """One row per issue of every deck, in ISSUE_COLUMNS order."""
@@ -92,4 +128,10 @@ class Tournament(Records):
 
     def as_dicts(self) -> list[dict]:
         """The JSON of each deck (CONTRACTS.md §3) plus its player and source."""
-        return [r.as_dict() | {"player": player_of(r), "source": r.deck} for r in self.reports]
+        out = []
+        for n, r in enumerate(self.reports):
+            a = self.arrival(n)
+            out.append(r.as_dict() | {"player": player_of(r), "source": r.deck, "submitted_at": a.submitted_at,
+                                      "submissions": a.submissions, "fingerprint": fingerprint_of(r),
+                                      "deckchecks": a.deckchecks})
+        return out

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 from typing import IO
 
-from deckcheck.tournament import INPUT_ERROR_COLUMNS, ISSUE_COLUMNS, SUMMARY_COLUMNS, Tournament
+from deckcheck.tournament import DECKCHECK_COLUMNS, INPUT_ERROR_COLUMNS, ISSUE_COLUMNS, SUMMARY_COLUMNS, Tournament
 
 from .writers import SheetSpec, check_target, write_csv, write_csv_to, write_text, write_xlsx
 
@@ -27,11 +27,16 @@ def write_tournament_report(path: Path | str, tournament: Tournament) -> str:
         styles = [STYLE[str(row[6])] for row in summary]
         issues = tournament.issue_rows()
         issue_styles = ["bad" if row[3] == "error" else "warn" for row in issues]
+        checks = tournament.deckcheck_rows()
         write_xlsx(path, [SheetSpec("Summary", SUMMARY_COLUMNS, summary, styles, long_text="mark"),
                           SheetSpec("Issues", ISSUE_COLUMNS, issues, issue_styles, widths={4: 70, 5: 50, 8: 40},
                                     long_text="mark"),
                           SheetSpec("Input errors", INPUT_ERROR_COLUMNS, tournament.input_error_rows(),
-                                    widths={4: 60, 5: 50}, long_text="mark")])
+                                    widths={4: 60, 5: 50}, long_text="mark")]
+                   # the desk's deck checks, once there are any
+                   + [SheetSpec("Deck checks", DECKCHECK_COLUMNS, checks,
+                                ["good" if row[4] == "yes" else "bad" for row in checks],
+                                widths={5: 60, 6: 40}, long_text="mark")] * bool(checks))
         return "xlsx"
     if kind == "json":
         write_text(path, json.dumps(tournament.as_dicts(), ensure_ascii=False, indent=1) + "\n")

@@ -8,6 +8,7 @@ Templates extend "base.html" and fill its blocks `title`, `content` and `scripts
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ ADMIN_TOKEN_ENV = Settings.env_names()["admin_token"]
 
 # Routers in navigation order. A module here defines `router` and optionally `NAV` and `TEMPLATES`.
 ROUTERS = ["deckcheck.web.check", "deckcheck.web.stats", "deckcheck.web.cards", "deckcheck.web.collection",
-           "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.apidocs"]
+           "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.deskcheck", "deckcheck.web.apidocs"]
 
 
 def state(request: Request) -> Deckcheck:
@@ -149,7 +150,11 @@ def error_response(request: Request, status: int, message: str) -> Response:
     fragment = htmx_error(request.headers.get("HX-Request"), request.headers.get("HX-Target"), status, message)
     if fragment is not None:
         return HTMLResponse(fragment[0], status_code=status, headers={**NO_STORE, **fragment[1]})
-    response = render(request, "error.html", {"status": status, "message": message}, status_code=status)
+    context: dict[str, Any] = {"status": status, "message": message}
+    organiser = re.match(r"/desk/([A-Za-z0-9_-]{1,64})/admin(/|$)", request.url.path)
+    if organiser:  # an organiser's page: the way back is the event's dashboard, not the deck check
+        context["back"] = {"href": f"/desk/{organiser.group(1)}/admin", "label": "Back to the dashboard"}
+    response = render(request, "error.html", context, status_code=status)
     response.headers.update(NO_STORE)
     return response
 

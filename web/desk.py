@@ -17,8 +17,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from deckcheck.db.desk import MAX_DECKLIST_BYTES, PASTED, REPORT_KINDS, Decklist, Desk
-from deckcheck.desk import DeskError, Event, NotAuthorised, TooLarge, parse_deadline, text_field
+from deckcheck.db.desk import MAX_DECKLIST_BYTES, PASTED, PASTED_BEFORE, REPORT_KINDS, Decklist, Desk
+from deckcheck.desk import (DeskError, Event, EventClosed, NotAuthorised, TooLarge, deadline_offset, parse_deadline,
+                            parse_offset, text_field)
 from deckcheck.errors import DeckcheckError
 
 from . import decks as reading, models
@@ -136,12 +137,16 @@ async def json_body(request: Request, example: str) -> dict[str, Any]:
     return data
 
 
-def submission_json(request: Request, submission) -> dict:
-    """The §3 report of a submitted deck plus its player, id, private link and time."""
+def submission_json(request: Request, submission, event: Event) -> dict:
+    """The §3 report of a submitted deck plus its player, id, private link, time (in the event's time zone),
+    number of submissions, the cleaned list (what a deck check counts) and its fingerprint, and the source (the
+    file's name, or pasted)."""
     base = str(request.base_url).rstrip("/")
     return submission.report.as_dict() | {
         "player": submission.player, "deck_id": submission.id, "submissions": submission.number,
-        "submitted_at": submission.submitted_at.isoformat(), "verdict": submission.verdict,
+        "submitted_at": event.iso(submission.submitted_at), "verdict": submission.verdict,
+        "fingerprint": submission.fingerprint, "source": submission.source,
+        "cleaned": submission.registered.text(),
         "deck_url": f"{base}/desk/{submission.event_id}/decks/{submission.id}"}
 
 
@@ -149,7 +154,9 @@ def event_json(event: Event) -> dict:
     """What anyone with the player link may know of an event."""
     return {"id": event.id, "name": event.name, "format": event.format,
             "deadline": event.deadline.isoformat() if event.deadline else None,
-            "closed": event.closed_at is not None, "open": event.is_open()}
+            "utc_offset": event.zone_name.removeprefix("UTC") or "+00:00",
+            "closed": event.closed_at is not None, "open": event.is_open(),
+            "locked_at": event.iso(event.locked_at) if event.locked_at else None}
 
 
 def organiser(request: Request, desk: Desk, event_id: str) -> Event:
@@ -174,8 +181,12 @@ async def api_create_event(request: Request, desk: DeskDep):
     """Create an event: {"name", "format", "deadline"?, "expected"?} -> id, organiser token and links."""
     data = await json_body(request, '{"name": ..., "format": ...}')
     deadline = parse_deadline(data.get("deadline"))
+    # the organiser's time zone: utc_offset, else the deadline's own offset, else UTC
+    given = data.get("utc_offset")
+    offset = parse_offset(given) if given not in (None, "") else (deadline_offset(data.get("deadline")) or 0)
     event, token = await run_in_threadpool(desk.create_event, data.get("name"),
-                                           text_field(data.get("format"), "format"), deadline, data.get("expected"))
+                                           text_field(data.get("format"), "format"), deadline, data.get("expected"),
+                                           offset)
     return api_json({"id": event.id, "organiser_token": token, **links(request, event, token)}, 201)
 
 
@@ -191,27 +202,28 @@ def api_event(desk: DeskDep, event_id: str):
              responses=models.errors(400, 404, 409, 413, 429),
              openapi_extra=models.body(models.SubmitRequest, models.SubmitForm))
 async def api_submit(request: Request, desk: DeskDep, event_id: str):
-    """Submit a player's deck (form or JSON: player, and file or decklist) -> 201 and its report."""
+    """Submit a player's deck (form or JSON: player, and file or decklist) -> 201 and its report; 409 once the
+    lists are locked (the deadline, or the organiser's close), with nothing changed."""
     event = await run_in_threadpool(desk.event, event_id)
     fields, decklist, source = await read_submission(request, event)
     submission = await run_in_threadpool(desk.submit_deck, event_id, fields.get("player"), decklist, source,
                                          address(request))
-    return api_json(submission_json(request, submission), 201)
+    return api_json(submission_json(request, submission, event), 201)
 
 
 @router.get("/api/events/{event_id}/decks", tags=["api"], summary="Tournament desk: every player's deck (organiser)",
             response_model=list[models.Submission], responses=models.errors(401, 403, 404))
 def api_decks(request: Request, desk: DeskDep, event_id: str):
     """Every player's current deck with its report (organiser only)."""
-    desk.authorise(event_id, bearer(request))
-    return api_json([submission_json(request, s) for s in desk.list_submissions(event_id)])
+    event = desk.authorise(event_id, bearer(request))
+    return api_json([submission_json(request, s, event) for s in desk.list_submissions(event_id)])
 
 
 @router.get("/api/events/{event_id}/decks/{deck_id}", tags=["api"], summary="Tournament desk: one submitted deck",
             response_model=models.Submission, responses=models.errors(404))
 def api_deck(request: Request, desk: DeskDep, event_id: str, deck_id: str):
     """One submitted deck by its random id (the player's own link)."""
-    return api_json(submission_json(request, desk.submission(event_id, deck_id)))
+    return api_json(submission_json(request, desk.submission(event_id, deck_id), desk.event(event_id)))
 
 
 @router.get("/api/events/{event_id}/diff", tags=["api"],
@@ -220,7 +232,8 @@ def api_deck(request: Request, desk: DeskDep, event_id: str, deck_id: str):
 def api_diff(request: Request, desk: DeskDep, event_id: str, a: str, b: str, hand: int | None = None,
              exertion: int | None = None):
     """Deck `a` (before) against deck `b` (after), both submissions of this event: the object of
-    `deckcheck diff --json` (organiser only); 400 naming the lines when a decklist has lines that do not resolve."""
+    `deckcheck diff --json` (organiser only); a deck with lines that do not resolve is compared by the lines that
+    do, and those it could not read are its report's input errors."""
     desk.authorise(event_id, bearer(request))
     return api_json(desk.compare(event_id, a, b, hand, exertion).as_dict())
 
@@ -272,7 +285,8 @@ async def create_event_page(request: Request, desk: DeskDep, pages: PagesDep):
         minutes = int(offset) if re.fullmatch(r"-?[0-9]{1,3}", offset) else 0
         deadline = parse_deadline(values.get("deadline"), minutes)
         event, token = await run_in_threadpool(desk.create_event, values.get("name", ""),
-                                               values.get("format", ""), deadline, values.get("expected", ""))
+                                               values.get("format", ""), deadline, values.get("expected", ""),
+                                               parse_offset(minutes))
     except ValueError as exc:  # a DeckcheckError, or a deadline past what datetime holds: the form again
         return page(pages, "new.html", {"formats": all_formats(), "values": values, "error": str(exc)}, 400)
     urls = links(request, event, token)
@@ -312,13 +326,22 @@ async def player_submit(request: Request, desk: DeskDep, pages: PagesDep, event_
         submission = await run_in_threadpool(desk.submit_deck, event_id, fields.get("player"), decklist, source,
                                              address(request))
     except DeckcheckError as exc:  # the form again, as filled in, saying why it was refused
-        response = page(pages, "player.html", {"event": desk.event(event_id), "values": fields, "error": str(exc),
+        event = desk.event(event_id)
+        counting = None
+        if isinstance(exc, EventClosed) and fields.get("player"):  # tell a late phone which of its decks counts
+            try:
+                counting = await run_in_threadpool(desk.counting, event, fields.get("player"))
+            except DeckcheckError:
+                counting = None
+        response = page(pages, "player.html", {"event": event, "values": fields, "error": str(exc),
+                                               "counting": counting, "late": isinstance(exc, EventClosed),
                                                "limit_kb": MAX_DECKLIST_BYTES // 1024}, status_of(exc))
         if isinstance(getattr(exc, "retry_after", None), int):  # a rate limit says when to try again
             response.headers["Retry-After"] = str(exc.retry_after)  # type: ignore[attr-defined]
         return response
+    history = await run_in_threadpool(desk.history, event_id, submission.spelling or submission.player)
     return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": True,
-                                          "fixes": suggested_fixes(submission),
+                                          "fixes": suggested_fixes(submission), "history": history,
                                           "limit_kb": MAX_DECKLIST_BYTES // 1024}, 201)
 
 
@@ -327,7 +350,7 @@ def suggested_fixes(submission) -> list[dict[str, Any]]:
     suggested name (the check page's rewrite: quantity, [SET] and the rest stay). The player's page turns
     those suggestions into buttons that rewrite the line in the form below. Only for a decklist kept as
     written (pasted, or a text file), whose lines are the ones the report numbers."""
-    if submission.source != PASTED and not reading.is_text_upload(submission.source):
+    if submission.source not in (PASTED, PASTED_BEFORE) and not reading.is_text_upload(submission.source):
         return []
     from .check import apply_fix
     lines = submission.text.splitlines()
@@ -347,8 +370,9 @@ def player_deck(desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str):
     """A player's private link: their deck's report, and the form to fix and resubmit it."""
     event = desk.event(event_id)
     submission = desk.submission(event_id, deck_id)
+    history = desk.history(event_id, submission.spelling or submission.player)
     return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": False,
-                                          "fixes": suggested_fixes(submission),
+                                          "fixes": suggested_fixes(submission), "history": history,
                                           "limit_kb": MAX_DECKLIST_BYTES // 1024})
 
 
@@ -376,7 +400,8 @@ def dashboard_context(desk: Desk, event: Event, verdict: str, q: str) -> dict:
     totals = {v: sum(r.verdict == v for r in every) for v in VERDICTS}
     return {"event": event, "rows": rows, "totals": totals, "players": len(every),
             "missing": desk.missing(event, every), "verdict": verdict, "q": q, "verdicts": VERDICTS,
-            "poll": POLL_SECONDS, "submitted": desk.tables.count_submissions(event.id)}
+            "poll": POLL_SECONDS, "submitted": desk.tables.count_submissions(event.id),
+            "checks": desk.deckchecks(event.id)}
 
 
 @router.get("/desk/{event_id}/admin/table", response_class=HTMLResponse)
@@ -392,7 +417,7 @@ def organiser_deck(request: Request, desk: DeskDep, pages: PagesDep, event_id: s
     """One deck in full for the organiser: report, decklist, and the player's earlier submissions."""
     event = organiser(request, desk, event_id)
     submission = desk.submission(event_id, deck_id)
-    history = desk.history(event_id, submission.player)
+    history = desk.history(event_id, submission.spelling or submission.player)
     at = next((n for n, s in enumerate(history) if s.id == submission.id), 0)
     from deckcheck.formats import get_format
     comparable = get_format(event.format).game == "highlander"  # what changed is told in draw odds: Highlander's
@@ -418,10 +443,17 @@ def organiser_diff(request: Request, desk: DeskDep, pages: PagesDep, event_id: s
 
 
 @router.get("/desk/{event_id}/admin/print", response_class=HTMLResponse)
-def print_decklists(request: Request, desk: DeskDep, pages: PagesDep, event_id: str):
-    """Every current decklist, one per printed page, for the judges."""
+def print_decklists(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, raw: bool = False,
+                    deck: str = ""):
+    """Every current decklist (or one, `deck`), one per printed page, for the judges: the cleaned list by section
+    with counts and totals, the verdict, a column to tick at a deck check; the text as sent with ?raw=1."""
     event = organiser(request, desk, event_id)
-    return page(pages, "print.html", {"event": event, "submissions": desk.list_submissions(event_id)})
+    submissions = desk.list_submissions(event_id)
+    if deck:
+        submissions = [s for s in submissions if s.id == deck]
+        if not submissions:
+            raise DeskError(f"no current deck {deck[:40]!r} in this event")
+    return page(pages, "print.html", {"event": event, "submissions": submissions, "raw": raw})
 
 
 @router.get("/desk/{event_id}/admin/report.{kind}")

@@ -299,6 +299,8 @@ class EventRequest(Shape):
     format: str
     deadline: str | None = Field(default=None, description="ISO 8601; without an offset, UTC.")
     expected: str | list[str] | None = Field(default=None, description="The players expected (one a line, or a list).")
+    utc_offset: str | int | None = Field(default=None, description="The organiser's time zone (+01:00), for times on "
+                                         "pages, printouts and reports; default: the deadline's offset, else UTC.")
 
 
 class EventCreated(Shape):
@@ -315,8 +317,10 @@ class EventInfo(Shape):
     name: str
     format: str
     deadline: str | None
+    utc_offset: str = Field(description="The event's time zone, +HH:MM.")
     closed: bool
     open: bool
+    locked_at: str | None = Field(description="When the lists were locked (the close, or the deadline once passed).")
 
 
 class SubmitRequest(Shape):
@@ -341,6 +345,54 @@ class Submission(Report):
     deck_url: str
     fingerprint: str | None = None
     source: str | None = None
+    cleaned: str = Field(description="The cleaned list: sections, card names, copies (what a deck check counts).")
+
+
+class DeckCheckRequest(Shape):
+    player: str
+    judge: str
+    counts: dict[str, int] = Field(description="Copies counted of each card, named as in a decklist; a card of the "
+                                   "list not named counts 0.")
+    note: str | None = ""
+
+
+class Difference(Shape):
+    card: str
+    registered: int = Field(description="0 when the list does not register the card.")
+    counted: int
+
+
+class SectionTotal(Shape):
+    registered: int
+    counted: int
+
+
+class DeckCheck(Shape):
+    """A player's physical deck counted against their locked list."""
+
+    id: str
+    player: str
+    deck_id: str
+    fingerprint: str
+    judge: str
+    at: str = Field(description="ISO 8601 with the event's offset.")
+    matches: bool
+    differences: list[Difference]
+    totals: dict[str, SectionTotal]
+    counts: dict[str, int]
+    note: str
+    lines: list[str] = Field(description='Each difference in words ("Thrust: registered 3, counted 2").')
+
+
+class DrawRequest(Shape):
+    n: int
+    seed: str | None = None
+
+
+class Draw(Shape):
+    seed: str = Field(description="The same seed, while the same players are unchecked, draws the same players.")
+    players: list[str]
+    candidates: int = Field(description="How many players were not checked yet.")
 
 
 class TournamentEntry(Report):
@@ -351,6 +403,7 @@ class TournamentEntry(Report):
     submitted_at: str | None = None
     submissions: int | None = None
     fingerprint: str | None = None
+    deckchecks: list[DeckCheck] = Field(default_factory=list, description="The desk's deck checks of this deck.")
 
 
 def files(media: dict[str, type[BaseModel] | Any]) -> dict[int | str, dict[str, Any]]:

@@ -144,7 +144,7 @@ def test_an_event_from_creation_to_the_report(desk_server, browser, shots, tmp_p
     assert verdicts(ours) == verdicts(theirs) == [("Anna", "legal"), ("Bob", "NOT LEGAL"), ("Carl", "unreadable")]
 
     page.click('tr[data-player="Bob"] a')
-    expect(page.locator("pre.desk-decklist")).to_contain_text("Kurgan")
+    expect(page.locator("#desk-cleaned")).to_contain_text("Kurgan")
     page.go_back()
 
     # the judges' printout: every decklist on a page of its own

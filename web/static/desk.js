@@ -93,4 +93,64 @@
       navigator.clipboard.writeText(field.value).then(function () { button.textContent = "Copied"; });
     }
   });
+  // The deck check's counting sheet: − and + count on the phone (without JavaScript they send the form), and the
+  // differences show as the judge counts. Saving sends the counts; the server's result is the one kept.
+  function counted(input) {
+    var n = parseInt(input.value, 10);
+    return isNaN(n) ? null : n;
+  }
+  function recount(form) {
+    var lines = [], totals = {}, order = [];
+    form.querySelectorAll(".count-row").forEach(function (row) {
+      var input = row.querySelector("input[type=number]");
+      var registered = parseInt(row.dataset.registered, 10), n = counted(input), section = row.dataset.section;
+      if (!(section in totals)) { totals[section] = 0; order.push(section); }
+      totals[section] += n === null ? 0 : n;
+      row.classList.toggle("differs", n !== registered);
+      if (n !== registered) {
+        lines.push(row.dataset.card + ": registered " + registered + ", counted " + (n === null ? "?" : n));
+      }
+    });
+    form.querySelectorAll(".count-extra").forEach(function (row) {
+      var name = row.querySelector("input[type=text]").value.trim(), n = counted(row.querySelector("input[type=number]"));
+      if (name && n !== 0) { lines.push(name + ": not registered, counted " + (n === null ? 1 : n)); }
+    });
+    order.forEach(function (section) {
+      var total = form.querySelector(".count-total[data-section='" + section.replace(/'/g, "\\'") + "']");
+      var registered = total ? parseInt(total.dataset.registered, 10) : totals[section];
+      if (totals[section] !== registered) {
+        lines.push(section + " " + totals[section] + " counted, " + registered + " registered");
+      }
+    });
+    var box = form.querySelector("#count-result");
+    box.textContent = "";
+    var head = document.createElement("p");
+    head.className = lines.length ? "check-differs" : "check-matches";
+    head.textContent = lines.length ? lines.length + " difference" + (lines.length === 1 ? "" : "s") + ":"
+      : "Matches the registered list.";
+    box.appendChild(head);
+    if (lines.length) {
+      var list = document.createElement("ul");
+      list.id = "count-lines";
+      lines.forEach(function (text) {
+        var item = document.createElement("li");
+        item.textContent = text;
+        list.appendChild(item);
+      });
+      box.appendChild(list);
+    }
+  }
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest("#count-form button[name=step]");
+    if (!button) { return; }
+    e.preventDefault();
+    var input = button.parentNode.querySelector("input[type=number]");
+    var delta = button.value.slice(button.value.lastIndexOf("|") + 1) === "+1" ? 1 : -1;
+    input.value = String(Math.min(999, Math.max(0, (counted(input) || 0) + delta)));
+    recount(button.form);
+  });
+  document.addEventListener("input", function (e) {
+    var form = e.target.closest && e.target.closest("#count-form");
+    if (form) { recount(form); }
+  });
 })();

@@ -1,0 +1,266 @@
+"""Issue 23 over HTTP, on SQLite and PostgreSQL: names that hold, times in the event's zone, file names as the
+source, lists locked at the deadline, the player's history, deck checks (JSON and the counting sheet without
+JavaScript), the draw, the printout, and every new form and endpoint refusing bad input with nothing changed."""
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+
+import pytest
+
+from conftest import ILLEGAL, LEGAL, TYPO
+from test_desk import auth, client, csrf, desk_app, new_event, submit  # noqa: F401 - fixtures
+
+THRUST = "Thrust (2)"
+
+
+def closed_event(client, *players: str, **extra) -> dict:  # noqa: F811
+    event = new_event(client, **extra)
+    for player in players:
+        submit(client, event, player, LEGAL)
+    assert client.post(f"/api/events/{event['id']}/close", headers=auth(event)).status_code == 200
+    return event
+
+
+def organiser_cookie(client, event: dict) -> None:  # noqa: F811
+    assert client.get(event["dashboard_url"].replace("http://testserver", "")).status_code == 200
+
+
+def test_display_name_is_the_expected_spelling_else_the_first(client):  # noqa: F811
+    event = new_event(client, expected=["Carla Díaz"])
+    submit(client, event, "carla díaz", ILLEGAL)
+    later = submit(client, event, "CARLA DÍAZ", LEGAL)
+    submit(client, event, "Bob", ILLEGAL)
+    submit(client, event, "bob", LEGAL)
+    assert later["player"] == "Carla Díaz"
+    decks = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()
+    assert [d["player"] for d in decks] == ["Carla Díaz", "Bob"]
+    report = client.get(f"/api/events/{event['id']}/report.json", headers=auth(event)).json()
+    assert [d["player"] for d in report] == ["Carla Díaz", "Bob"]
+    csv_text = client.get(f"/api/events/{event['id']}/report.csv", headers=auth(event)).content.decode("utf-8-sig")
+    assert "bob" not in csv_text and "CARLA" not in csv_text
+    organiser_cookie(client, event)
+    page = client.get(f"/desk/{event['id']}/admin/decks/{later['deck_id']}").text
+    assert "sent as <bdi>CARLA DÍAZ</bdi>" in page  # the later spelling is recorded, not shown as the name
+    printout = client.get(f"/desk/{event['id']}/admin/print").text
+    assert 'data-player="Carla Díaz"' in printout and "CARLA" not in printout
+
+
+def test_times_in_the_event_zone_sources_and_counts(client):  # noqa: F811
+    event = new_event(client, deadline="2030-05-01T09:30:00-04:00")
+    r = client.post(f"/api/events/{event['id']}/decks", data={"player": "Anna"},
+                    files={"file": ("anna deck.txt", LEGAL.encode())})
+    assert r.status_code == 201 and r.json()["source"] == "anna deck.txt"
+    second = submit(client, event, "Anna", LEGAL)
+    assert second["source"] == "pasted" and second["submissions"] == 2
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-04:00", second["submitted_at"])
+    assert second["fingerprint"] == r.json()["fingerprint"]  # the same list cleaned: the same fingerprint
+    other = submit(client, event, "Bob", ILLEGAL)
+    assert other["fingerprint"] != second["fingerprint"] and re.fullmatch(r"[0-9a-f]{8}", other["fingerprint"])
+    organiser_cookie(client, event)
+    printout = client.get(f"/desk/{event['id']}/admin/print").text
+    local = dt.datetime.fromisoformat(second["submitted_at"]).strftime("%Y-%m-%d %H:%M")
+    assert f"{local} (UTC-04:00)" in printout and " UTC</" not in printout
+    assert "# Connor MacLeod (Persona" not in printout  # the cleaned list, not the paste
+    assert "Pre-Game total" in printout and "Endurance total" in printout and 'class="tick"' in printout
+    raw = client.get(f"/desk/{event['id']}/admin/print", params={"raw": 1}).text
+    assert "# Connor MacLeod (Persona" in raw  # the paste only on request
+    dashboard = client.get(f"/desk/{event['id']}/admin").text
+    assert "2030-05-01 09:30 (UTC-04:00)" in dashboard
+    rows = client.get(f"/api/events/{event['id']}/report.csv", headers=auth(event)).content.decode("utf-8-sig")
+    header, anna = rows.splitlines()[:2]
+    fields = dict(zip(header.split(","), anna.split(","), strict=True))
+    assert (fields["source"], fields["submissions"], fields["submitted_at"], fields["fingerprint"]) == \
+        ("pasted", "2", second["submitted_at"], second["fingerprint"])
+
+
+def test_what_changed_after_an_unreadable_deck_and_the_way_back(client):  # noqa: F811
+    event = new_event(client)
+    typo = submit(client, event, "Anna", TYPO)
+    fixed = submit(client, event, "Anna", LEGAL)
+    organiser_cookie(client, event)
+    for a, b in ((typo, fixed), (fixed, typo)):
+        page = client.get(f"/desk/{event['id']}/admin/diff", params={"a": a["deck_id"], "b": b["deck_id"]})
+        assert page.status_code == 200 and "input error" not in page.text and "What changed for Anna" in page.text
+    missing = client.get(f"/desk/{event['id']}/admin/diff", params={"a": typo["deck_id"], "b": "nope"})
+    assert missing.status_code == 404 and f'href="/desk/{event["id"]}/admin"' in missing.text
+    assert "Back to the dashboard" in missing.text
+
+
+def test_the_lock_and_the_players_history(client):  # noqa: F811
+    event = new_event(client)
+    first = submit(client, event, "Anna", TYPO)
+    second = submit(client, event, "Anna", LEGAL)
+    page = client.get(f"/desk/{event['id']}/decks/{first['deck_id']}").text
+    assert page.count('<li>') >= 2 and "counts</strong>" in page.split('id="desk-history"')[1]
+    assert client.post(f"/api/events/{event['id']}/close", headers=auth(event)).status_code == 200
+    before = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()
+    assert submit(client, event, "Anna", ILLEGAL, status=409)["error"].startswith("the event is closed")
+    assert submit(client, event, "Zed", ILLEGAL, status=409)
+    form = client.post(f"/desk/{event['id']}", data={"player": "anna", "decklist": ILLEGAL,
+                                                      "csrf_token": csrf(client)})
+    assert form.status_code == 409 and second["fingerprint"] in form.text and "deck 2" in form.text
+    assert client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json() == before
+    mine = client.get(f"/desk/{event['id']}/decks/{second['deck_id']}").text
+    assert 'id="desk-locked"' in mine and second["fingerprint"] in mine and "locked: counts" in mine
+    older = client.get(f"/desk/{event['id']}/decks/{first['deck_id']}").text
+    assert 'id="desk-locked"' not in older and "a later deck of yours counts" in older
+
+
+def counts_of(cleaned: str) -> dict[str, int]:
+    """{card: copies} of a cleaned list's text ("Endurance:" headings, "N Card" lines)."""
+    found = (line.split(" ", 1) for line in cleaned.splitlines() if line[:1].isdigit())
+    return {name: int(n) for n, name in found}
+
+
+def test_deck_check_api(client):  # noqa: F811
+    event = new_event(client)
+    sent = submit(client, event, "Anna", LEGAL)
+    url = f"/api/events/{event['id']}/deckchecks"
+    counts = counts_of(sent["cleaned"]) | {THRUST: 3, "Connor MacLeod Power Blow": 1}
+    assert len(counts) == 22
+    body = {"player": "anna", "judge": "Ines", "counts": counts, "note": "x"}
+    assert client.post(url, json=body, headers=auth(event)).status_code == 409  # not locked yet
+    client.post(f"/api/events/{event['id']}/close", headers=auth(event))
+    assert client.post(url, json=body).status_code == 401
+    assert client.post(url, json=body, headers={"Authorization": "Bearer nope"}).status_code == 403
+    r = client.post(url, json=body, headers=auth(event))
+    assert r.status_code == 201, r.text
+    check = r.json()
+    assert set(check) >= {"id", "player", "judge", "at", "matches", "differences", "totals"}
+    assert check["player"] == "Anna" and check["matches"] is False
+    assert check["differences"] == [{"card": THRUST, "registered": 4, "counted": 3},
+                                    {"card": "Connor MacLeod Power Blow", "registered": 0, "counted": 1}]
+    assert check["totals"] == {"Pre-Game": {"registered": 2, "counted": 2},
+                               "Endurance": {"registered": 51, "counted": 51}}
+    assert check["lines"][0] == f"{THRUST}: registered 4, counted 3"
+    assert check["lines"][1] == "Connor MacLeod Power Blow: not registered, counted 1"
+    registered = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()[0]
+    full = {line: n for line, n in (("Connor MacLeod Persona", 1),)}
+    good = client.post(url, json={"player": "Anna", "judge": "Ines", "counts": {**full}}, headers=auth(event))
+    assert good.status_code == 201 and good.json()["matches"] is False  # the cards not named count 0
+    assert any("Endurance 0 counted, 51 registered" == line for line in good.json()["lines"])
+    listed = client.get(url, headers=auth(event))
+    assert listed.status_code == 200 and [c["id"] for c in listed.json()] == [check["id"], good.json()["id"]]
+    assert client.get(url).status_code == 401
+    report = client.get(f"/api/events/{event['id']}/report.json", headers=auth(event)).json()
+    assert [c["id"] for c in report[0]["deckchecks"]] == [check["id"], good.json()["id"]]
+    assert report[0]["fingerprint"] == registered["fingerprint"] == check["fingerprint"]
+    xlsx = client.get(f"/api/events/{event['id']}/report.xlsx", headers=auth(event)).content
+    from python_calamine import CalamineWorkbook
+    rows = CalamineWorkbook.from_filelike(io.BytesIO(xlsx)).get_sheet_by_name("Deck checks").to_python()
+    assert rows[0] == ["player", "judge", "at", "fingerprint", "matches", "differences", "note"]
+    assert [r[:2] + [r[4]] for r in rows[1:]] == [["Anna", "Ines", "no"], ["Anna", "Ines", "no"]]
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({"player": "Anna", "judge": "J", "counts": {THRUST: -1}}, 400, "counts run from 0"),
+    ({"player": "Anna", "judge": "J", "counts": {THRUST: 1000}}, 400, "counts run from 0"),
+    ({"player": "Anna", "judge": "J", "counts": {THRUST: "three"}}, 400, "not a whole number"),
+    ({"player": "Anna", "judge": "J", "counts": {THRUST: 2.5}}, 400, "whole number"),
+    ({"player": "Anna", "judge": "J", "counts": {THRUST: True}}, 400, "whole number"),
+    ({"player": "Anna", "judge": "J", "counts": {"Uper Left Atack": 1}}, 400, "Uper Left Atack"),
+    ({"player": "Anna", "judge": "J", "counts": [[THRUST, 3]]}, 400, "counts must be an object"),
+    ({"player": "Anna", "judge": "J", "counts": "4 Thrust"}, 400, "counts must be an object"),
+    ({"player": "Anna", "judge": "", "counts": {}}, 400, "judge's name is empty"),
+    ({"player": "Anna", "judge": ["J"], "counts": {}}, 400, "must be text"),
+    ({"player": "Anna", "judge": "J", "counts": {}, "note": 5}, 400, "note must be text"),
+    ({"player": "Anna", "judge": "J", "counts": {}, "note": "n" * 2001}, 400, "at most 2000"),
+    ({"player": "Nobody", "judge": "J", "counts": {}}, 404, "no deck from 'Nobody'"),
+    ({"player": None, "judge": "J", "counts": {}}, 400, "player name is empty"),
+    ({"player": "Anna", "judge": "J", "counts": {"": 1}}, 400, "card name is empty"),
+])
+def test_deck_check_bad_input_changes_nothing(client, body, status, message):  # noqa: F811
+    event = closed_event(client, "Anna")
+    url = f"/api/events/{event['id']}/deckchecks"
+    r = client.post(url, json=body, headers=auth(event))
+    assert r.status_code == status and message in r.json()["error"], r.text
+    assert "\n" not in r.json()["error"]
+    assert client.get(url, headers=auth(event)).json() == []
+
+
+@pytest.mark.parametrize("raw, kind", [(b"{", "application/json"), (b"[1]", "application/json"),
+                                       (b"x=1", "application/x-www-form-urlencoded")])
+def test_deck_check_and_draw_refuse_bodies_that_are_not_objects(client, raw, kind):  # noqa: F811
+    event = closed_event(client, "Anna")
+    for path in ("deckchecks", "draw"):
+        r = client.post(f"/api/events/{event['id']}/{path}", content=raw,
+                        headers=auth(event) | {"content-type": kind})
+        assert r.status_code == 400 and r.json()["error"], (path, r.text)
+    assert client.get(f"/api/events/{event['id']}/deckchecks", headers=auth(event)).json() == []
+
+
+def test_draw_is_seeded_and_skips_the_checked(client):  # noqa: F811
+    players = ["Anna", "Bob", "Carl", "Dora", "Eve", "Finn"]
+    event = closed_event(client, *players)
+    url = f"/api/events/{event['id']}/draw"
+    assert client.post(url, json={"n": 2}).status_code == 401
+    one = client.post(url, json={"n": 3, "seed": "round 2"}, headers=auth(event)).json()
+    two = client.post(url, json={"n": 3, "seed": "round 2"}, headers=auth(event)).json()
+    assert one == two and one["seed"] == "round 2" and len(set(one["players"])) == 3
+    assert set(one["players"]) <= set(players)
+    unseeded = client.post(url, json={"n": 2}, headers=auth(event)).json()
+    assert re.fullmatch(r"[0-9a-f]{8}", unseeded["seed"])
+    client.post(f"/api/events/{event['id']}/deckchecks", headers=auth(event),
+                json={"player": one["players"][0], "judge": "J", "counts": {}})
+    after = client.post(url, json={"n": 10, "seed": "x"}, headers=auth(event)).json()
+    assert sorted(after["players"]) == sorted(set(players) - {one["players"][0]})
+    for bad in ({"n": 0}, {"n": -1}, {"n": "two"}, {"n": 1001}, {"n": True}, {}, {"n": 2, "seed": 5},
+                {"n": 2, "seed": "s" * 65}, {"n": 2, "seed": "a\nb"}):
+        r = client.post(url, json=bad, headers=auth(event))
+        assert r.status_code == 400 and "\n" not in r.json()["error"], (bad, r.text)
+
+
+def test_counting_sheet_without_javascript(client):  # noqa: F811
+    event = closed_event(client, "Anna")
+    organiser_cookie(client, event)
+    sheet = client.get(f"/desk/{event['id']}/admin/check", params={"player": "anna"})
+    assert sheet.status_code == 200 and f'name="count:{THRUST}" value="4"' in sheet.text
+    token = csrf(client)
+    form = {"csrf_token": token, "player": "Anna", f"count:{THRUST}": "4", "step": f"{THRUST}|-1"}
+    stepped = client.post(f"/desk/{event['id']}/admin/check", data=form)
+    assert stepped.status_code == 200 and f'name="count:{THRUST}" value="3"' in stepped.text
+    assert f"{THRUST}: registered 4, counted 3" in stepped.text
+    assert client.get(f"/api/events/{event['id']}/deckchecks", headers=auth(event)).json() == []  # not saved
+    bad = client.post(f"/desk/{event['id']}/admin/check", data={**form, "step": "", "action": "save",
+                                                                 f"count:{THRUST}": "-2", "judge": "Ines"})
+    assert bad.status_code == 400 and "not a whole number" in bad.text and 'value="-2"' in bad.text
+    nameless = client.post(f"/desk/{event['id']}/admin/check", data={**form, "step": "", "action": "save",
+                                                                      "judge": "Ines", "extra_count_1": "2"})
+    assert nameless.status_code == 400 and "has no card name" in nameless.text
+    no_csrf = client.post(f"/desk/{event['id']}/admin/check", data={**form, "csrf_token": "x", "action": "save"})
+    assert no_csrf.status_code == 403
+    assert client.get(f"/api/events/{event['id']}/deckchecks", headers=auth(event)).json() == []
+    saved = client.post(f"/desk/{event['id']}/admin/check", data={**form, "step": "", "action": "save",
+                                                                   f"count:{THRUST}": "3", "judge": "Ines",
+                                                                   "note": "sleeve"})
+    assert saved.status_code == 201 and "1 difference" in saved.text
+    dashboard = client.get(f"/desk/{event['id']}/admin").text
+    assert 'class="check-differs"' in dashboard and 'id="checks-done">1 deck check, 1 with differences' in dashboard
+    drawn = client.post(f"/desk/{event['id']}/admin/draw", data={"csrf_token": token, "n": "1", "seed": "s"})
+    assert drawn.status_code == 200 and "Every player has been checked" in drawn.text
+    assert client.post(f"/desk/{event['id']}/admin/draw", data={"csrf_token": token, "n": "x"}).status_code == 400
+    open_event = new_event(client)
+    submit(client, open_event, "Anna", LEGAL)
+    organiser_cookie(client, open_event)
+    early = client.get(f"/desk/{open_event['id']}/admin/check", params={"player": "Anna"})
+    assert early.status_code == 409 and "not locked yet" in early.text
+
+
+def test_an_older_database_gets_the_time_zone_column(tmp_path):
+    """A desk database of an earlier deckcheck (no tz_offset column) is brought up to date on first use."""
+    from sqlalchemy import text
+
+    from deckcheck.db import desk as desk_module
+    from deckcheck.db.desk import Desk
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    old = Desk(url)
+    event, _ = old.create_event("Old", "type1e")
+    with old.store.engine.begin() as con:
+        con.execute(text("alter table desk_event drop column tz_offset"))
+    desk_module._UPGRADED.clear()
+    new = Desk(url)
+    assert new.event(event.id).tz_offset == 0
+    made, _ = new.create_event("New", "type1e", tz_offset=60)
+    assert new.event(made.id).zone_name == "UTC+01:00"
