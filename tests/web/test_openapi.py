@@ -170,6 +170,15 @@ def test_real_answers_of_every_api_route_match_the_schema(api):
         call("get", f"/api/events/{eid}/report.{kind}", 200, headers=auth)
     call("post", f"/api/events/{eid}/close", 200, headers=auth)
     call("post", f"/api/events/{eid}/decks", 409, json={"player": "Cy", "decklist": LEGAL})
+    call("post", f"/api/events/{eid}/deckchecks", 201, headers=auth,
+         json={"player": "Ann", "judge": "Ines", "counts": {"Thrust (2)": 3}, "note": ""})
+    call("post", f"/api/events/{eid}/deckchecks", 400, headers=auth, json={"player": "Ann", "judge": "", "counts": {}})
+    call("post", f"/api/events/{eid}/deckchecks", 401, json={"player": "Ann", "judge": "I", "counts": {}})
+    call("get", f"/api/events/{eid}/deckchecks", 200, headers=auth)
+    call("get", f"/api/events/{eid}/deckchecks", 403, headers={"Authorization": "Bearer wrong"})
+    call("post", f"/api/events/{eid}/draw", 200, headers=auth, json={"n": 1, "seed": "s"})
+    call("post", f"/api/events/{eid}/draw", 400, headers=auth, json={"n": 0})
+    call("get", f"/api/events/{eid}/report.json", 200, headers=auth)  # with the deck check
 
     every = {(m, p) for p, ops in api.doc["paths"].items() for m, op in ops.items() if "api" in op.get("tags", ())}
     assert every - api.seen == set(), "add a call of each new /api route to this test"
