@@ -76,6 +76,20 @@ def event(server):  # noqa: F811
     return created["id"], created["dashboard_url"]
 
 
+def locked_event(server: str) -> tuple[str, str]:
+    """An event of the desk with two decks whose lists are locked (the organiser closed it): (id, organiser link)."""
+    def call(path: str, body: dict, token: str | None = None) -> dict:
+        headers = {"content-type": "application/json"} | ({"authorization": f"Bearer {token}"} if token else {})
+        with urllib.request.urlopen(urllib.request.Request(server + path, data=json.dumps(body).encode(),
+                                                           headers=headers)) as r:
+            return json.load(r)
+    created = call("/api/events", {"name": "Locked Open", "format": "type1e"})
+    for player, name in (("Ramirez", "type1e-connor-legal.txt"), ("Kastagir", "type1e-kurgan-illegal.txt")):
+        call(f"/api/events/{created['id']}/decks", {"player": player, "decklist": deck(name)})
+    call(f"/api/events/{created['id']}/close", {}, created["organiser_token"])
+    return created["id"], created["dashboard_url"]
+
+
 SCHEMES = {"phone": (WIDTHS["phone"], "light"), "desktop": (WIDTHS["desktop"], "light"),
            "phone-dark": (WIDTHS["phone"], "dark")}
 
@@ -143,6 +157,24 @@ def test_every_page_passes_the_axe_audit(browser, server, event, view):  # noqa:
             page.goto(server + link)
             seen_routes[route] = link
             check(link)
+    # deck checks: an event whose lists are locked, its counting sheet, a saved check, a draw
+    locked_id, locked_dashboard = locked_event(server)
+    page.goto(locked_dashboard)
+    page.locator("td.desk-check a").first.click()
+    page.wait_for_selector("#count-form")
+    seen_routes.setdefault(route_of(urlsplit(page.url).path, routes) or "?", page.url)
+    check("the counting sheet of a deck check")
+    page.locator("button[name=step]").first.click()
+    page.fill("input[name=judge]", "Ines")
+    page.click("button[value=save]")
+    page.wait_for_selector("#check-outcome")
+    check("a deck check just saved")
+    page.goto(f"{server}/desk/{locked_id}/admin")
+    check("the dashboard of a locked event, with a deck check")
+    page.fill("#draw-form input[name=n]", "1")
+    page.click("#draw-form button[type=submit]")
+    page.wait_for_selector("#draw-seed")
+    check("players drawn for deck checks")
     context.close()
     unvisited = [r for r in routes if r not in seen_routes]
     assert not unvisited, f"pages no audit reached (link them from a page, or add them to the audit): {unvisited}"
