@@ -20,9 +20,10 @@ EXE = str(Path(sys.executable).with_name("deckcheck"))
 class Server:
     """`deckcheck serve` on a database in a process group of its own (SIGKILL reaches every worker)."""
 
-    def __init__(self, db: str, port: int, workers: int = 1, env: dict | None = None):
+    def __init__(self, db: str, port: int, workers: int = 1, env: dict | None = None, args: tuple = ()):
         self.url = f"http://127.0.0.1:{port}"
-        self.proc = subprocess.Popen([EXE, "serve", "--port", str(port), "--workers", str(workers), "--db", db],
+        self.proc = subprocess.Popen([EXE, "serve", "--port", str(port), "--workers", str(workers), "--db", db,
+                                      *args],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                      start_new_session=True,
                                      env=dict(os.environ, DECKCHECK_DESK_RATE="0", **(env or {})))
@@ -125,9 +126,10 @@ class Visitor:
         return self.request("POST", path, b"".join(parts),
                             {"Content-Type": f"multipart/form-data; boundary={boundary}"})
 
-    def preview(self, sheet: bytes, collection: str = "main", name: str = "c.csv") -> dict[str, str]:
+    def preview(self, sheet: bytes, collection: str = "main", name: str = "c.csv", mode: str = "merge"
+                ) -> dict[str, str]:
         """Upload a sheet for preview; the confirmation form's fields."""
-        page = self.upload("/collection/import", {"mode": "merge", "collection": collection}, name, sheet)
+        page = self.upload("/collection/import", {"mode": mode, "collection": collection}, name, sheet)
         assert page.status == 200, page.text[:500]
         return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"',
                                page.text.split("/import/confirm")[1]))
