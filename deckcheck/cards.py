@@ -4,8 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import DeckcheckError
+from .errors import DeckcheckError, clipped
 from .text import has_master_word, normalize
+
+# The largest number a card-sheet cell or a deck-building modifier may hold: far above any card's (a
+# Restriction, gems, Hand icons, a deck minimum), and within every database's INTEGER. A cell is checked
+# before it is converted: a number of thousands of digits is a bad cell, not Python's 4,300-digit limit.
+MAX_NUMBER = 1_000_000_000
 
 HIGHLANDER = "highlander"  # the game of a card sheet row with no `game` (the other games: deckcheck.games)
 
@@ -67,18 +72,21 @@ def parse_modifiers(text: str) -> Modifiers:
         key, value = key.strip().lower(), value.strip()
         if key in _FLAG_MODIFIERS:
             if sep and value.lower() not in ("yes", "true", "1"):
-                raise DeckcheckError(f"modifier {key!r} takes no value, got {item!r}")
+                raise DeckcheckError(f"modifier {key!r} takes no value, got {clipped(item)}")
             values[key] = True
         elif key in _INT_MODIFIERS:
             if not (value.isascii() and value.isdigit()):  # isdigit() alone takes '\u00b2', which int() refuses
-                raise DeckcheckError(f"modifier {key!r} needs a whole number, got {item!r}")
+                raise DeckcheckError(f"modifier {key!r} needs a whole number, got {clipped(item)}")
+            if len(value.lstrip("0")) > len(str(MAX_NUMBER)) or int(value) > MAX_NUMBER:  # bounded before int()
+                raise DeckcheckError(f"modifier {key!r} needs a whole number of at most {MAX_NUMBER:,}, "
+                                     f"got {clipped(item)}")
             values[key] = int(value)
         elif key == "grants":
             if not value:
-                raise DeckcheckError(f"modifier 'grants' needs a tag, got {item!r}")
+                raise DeckcheckError(f"modifier 'grants' needs a tag, got {clipped(item)}")
             grants.add(value)
         else:
-            raise DeckcheckError(f"unknown deck-building modifier {key!r} in {text!r}; "
+            raise DeckcheckError(f"unknown deck-building modifier {clipped(key)} in {clipped(text)}; "
                                  f"known: {', '.join(MODIFIER_KEYS)}")
     if not values and not grants:
         return NO_MODIFIERS

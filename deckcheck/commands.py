@@ -318,9 +318,13 @@ def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most thi
                                                        '{"total", "cards": [...]}, best first.')] = False,
                  cards: CardsOption = None, db: DbOption = None) -> None:
     """Find cards by words in their name, title, Immortal, weapon, type, set or text: any order, typos
-    allowed (`back away kurgan`, `dunkan persona`), best first. Exit 1 when no card matches."""
+    allowed (`back away kurgan`, `dunkan persona`), best first. Exit 1 when no card matches, 2 when the text
+    holds nothing to search for."""
     import json
 
+    if not any(c.isalnum() for c in text):  # exit 2 like any bad input; 1 is for text that matches no card
+        raise DeckcheckError(f"nothing to search for in {text!r}: give a word of a card's name, title, Immortal, "
+                             "type or set")
     from .api import Catalog
     from .cardsheet import card_json
     from .render import simple_table

@@ -39,6 +39,15 @@ class CardSheetError(DeckcheckError):
         super().__init__("\n".join(lines))
 
 
+def clipped(value: object, limit: int = 80) -> str:
+    """A value quoted for a message (repr), a long one cut with its length said: a 5,000-digit cell is named,
+    not printed whole."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(str(value)):,} characters)"
+
+
 class RowProblem:
     """One bad cell of a sheet: row number (1 = header), column, value and what is wrong."""
 
@@ -57,7 +66,7 @@ class RowProblem:
                 "message": self.message, "suggestions": list(self.suggestions)}
 
     def __str__(self) -> str:
-        text = f"row {self.row}, column {self.column!r}, value {self.value!r}: {self.message}"
+        text = f"row {self.row}, column {self.column!r}, value {clipped(self.value)}: {self.message}"
         if self.suggestions:
             text += f" (did you mean: {', '.join(self.suggestions)}?)"
         return text

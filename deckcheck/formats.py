@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .cards import Card
+from .cards import MAX_NUMBER, Card
 from .errors import DeckcheckError, UnknownFormatError
 from .rules import Params, Rule
 from .text import normalize
@@ -84,11 +84,18 @@ def number_column(name: str) -> Column:
 
 
 def parse_whole(text: str) -> int:
-    """A whole number as a sheet writes it ('3', '3.0', '-2'); DeckcheckError 'not a whole number'."""
+    """A whole number as a sheet writes it ('3', '3.0', '-2'), at most MAX_NUMBER either way; DeckcheckError
+    'not a whole number' or 'too large' (told by its digits before any conversion)."""
+    digits = text.strip().lstrip("+-").lstrip("0").split(".")[0]
+    if len(digits) > len(str(MAX_NUMBER)):
+        raise DeckcheckError(f"too large: a number here is at most {MAX_NUMBER:,}")
     try:
-        return int(float(text)) if re.fullmatch(r"\d+(\.0+)?", text) else int(text)
-    except ValueError:
+        number = int(float(text)) if re.fullmatch(r"\d+(\.0+)?", text) else int(text)
+    except (ValueError, OverflowError):
         raise DeckcheckError("not a whole number") from None
+    if abs(number) > MAX_NUMBER:
+        raise DeckcheckError(f"too large: a number here is at most {MAX_NUMBER:,}")
+    return number
 
 
 def one_of(name: str, values: tuple[str, ...], aliases: Mapping[str, str], fold: Callable[[str], str],

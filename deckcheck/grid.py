@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .errors import DeckcheckError
+from .errors import DeckcheckError, clipped
 
 SQUARES = ("UL", "UC", "UR", "ML", "MC", "MR", "LL", "LC", "LR")
 BIT = {name: 1 << i for i, name in enumerate(SQUARES)}
@@ -22,7 +22,8 @@ def parse_grid(text: str) -> int:
     for token in text.replace(",", " ").split():
         square = token.strip().upper()
         if square not in BIT:
-            raise DeckcheckError(f"unknown grid square {token!r} in {text!r}; squares are {' '.join(SQUARES)}")
+            raise DeckcheckError(f"unknown grid square {clipped(token)} in {clipped(text)}; squares are "
+                                 f"{' '.join(SQUARES)}")
         mask |= BIT[square]
     return mask
 

@@ -60,7 +60,15 @@ def todo_hint(reports: Sequence[Report]) -> str | None:
 
 
 def _quoted(path: str) -> str:
-    return path if path and all(c.isalnum() or c in "/._-" for c in path) else "'" + path.replace("'", "'\\''") + "'"
+    """A path as a shell word for a hint: bare, quoted, or (with control characters) $'...' with each of them
+    escaped, so that the hint still runs as shown and a path cannot drive the terminal."""
+    if path and all(c.isalnum() or c in "/._-" for c in path):
+        return path
+    if path.isprintable():
+        return "'" + path.replace("'", "'\\''") + "'"
+    return "$'" + "".join(c if c.isprintable() and c not in "'\\" else
+                          ("\\" + c if c in "'\\" else f"\\x{ord(c):02x}" if ord(c) < 256 else
+                           f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}") for c in path) + "'"
 
 
 def report_text(report: Report) -> str:

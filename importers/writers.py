@@ -54,13 +54,29 @@ def check_target(path: Path | str, allowed: Sequence[str]) -> str:
 
 
 def _check_place(path: Path) -> None:
-    if path.is_dir():
-        raise OutputError(f"{str(path)!r} is a folder; name a file to write")
-    parent = path.parent
-    if not parent.exists():
-        raise OutputError(f"{str(path)!r}: the folder {str(parent)!r} does not exist")
-    if not parent.is_dir():
-        raise OutputError(f"{str(path)!r}: {str(parent)!r} is not a folder")
+    try:
+        if path.is_dir():
+            raise OutputError(f"{str(path)!r} is a folder; name a file to write")
+        parent = path.parent
+        if not parent.exists():
+            raise OutputError(f"{str(path)!r}: the folder {str(parent)!r} does not exist")
+        if not parent.is_dir():
+            raise OutputError(f"{str(path)!r}: {str(parent)!r} is not a folder")
+    except OSError as exc:  # a name longer than the file system allows, a folder that may not be searched ...
+        raise OutputError(f"cannot write {str(path)!r}: {_why(exc)}") from exc
+
+
+NAME_MAX = 255  # bytes of one file name on the common file systems (ext4, XFS, btrfs, APFS, NTFS in UTF-16 units)
+
+
+def _partial_name(path: Path) -> str:
+    """The temporary name beside `path` (clean_leftovers knows it by PARTIAL and the process id): the
+    file's own name, shortened when the two together would be longer than a file name may be."""
+    tail = f"{PARTIAL}{os.getpid()}"
+    name = path.name
+    while name and len(f".{name}{tail}".encode("utf-8", "surrogateescape")) > NAME_MAX:
+        name = name[:-1]
+    return f".{name}{tail}"
 
 
 def _alive(pid: int) -> bool:
@@ -95,7 +111,8 @@ def _why(exc: OSError) -> str:
     hints = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
              errno.EROFS: "the file system is read-only", errno.EACCES: "permission denied",
              errno.EPERM: "permission denied", errno.ENOENT: "files cannot be created there",
-             errno.EISDIR: "it is a folder",
+             errno.EISDIR: "it is a folder", errno.ENOTDIR: "a part of the path is not a folder",
+             errno.ENAMETOOLONG: "the file name is longer than the file system allows",
              errno.EFBIG: "the file is too large for this file system"}
     return hints.get(exc.errno or 0, exc.strerror or str(exc))
 
@@ -109,7 +126,7 @@ def atomic_path(path: Path | str) -> Iterator[Path]:
     path = Path(path)
     _check_place(path)
     clean_leftovers(path.parent)
-    tmp = path.parent / f".{path.name}{PARTIAL}{os.getpid()}"
+    tmp = path.parent / _partial_name(path)
     created = False
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)  # the umask applies

@@ -80,7 +80,8 @@ class Writers:
         for i in range(1, 1000):
             if self.stop.is_set():
                 return
-            sheet = "card,card_id,quantity,notes\n" + "".join(f"x,{cid},{i},{i:04d}{'n' * 2500}\n" for cid in self.cards)
+            sheet = "card,card_id,quantity,notes\n" + "".join(f"x,{cid},{i},{i:04d}{'n' * 2500}\n"
+                                                               for cid in self.cards)
             try:
                 fields = visitor.preview(sheet.encode(), mode="replace")
                 with self.lock:
