@@ -76,7 +76,7 @@ def event(server):  # noqa: F811
     return created["id"], created["dashboard_url"]
 
 
-def locked_event(server: str) -> tuple[str, str]:
+def locked_event(server: str) -> tuple[str, str]:  # noqa: F811 - the fixture's value
     """An event of the desk with two decks whose lists are locked (the organiser closed it): (id, organiser link)."""
     def call(path: str, body: dict, token: str | None = None) -> dict:
         headers = {"content-type": "application/json"} | ({"authorization": f"Bearer {token}"} if token else {})
