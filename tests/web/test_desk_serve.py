@@ -156,15 +156,44 @@ def test_two_servers_on_one_database_behave_as_one(two_servers):
         status, decks = call("GET", f"{base}/api/events/{event['id']}/decks", token=event["organiser_token"])
         assert status == 200
         assert sorted((d["player"], d["legal"]) for d in decks) == [
-            ("Bob", False), ("Carl", None), ("Dora", True), ("anna", False)]
+            ("Anna", False), ("Bob", False), ("Carl", None), ("Dora", True)]  # the name first given
         assert call("GET", f"{base}/api/events/{event['id']}/decks", token="wrong")[0] == 403
     for base in (a, b):  # the organiser's dashboard on either server lists every player
         table = dashboard_table(base, event)
-        for player in ("anna", "Bob", "Carl", "Dora"):
+        for player in ("Anna", "Bob", "Carl", "Dora"):
             assert f'data-player="{player}"' in table, (base, player)
     status, closed = call("POST", f"{b}/api/events/{event['id']}/close", token=event["organiser_token"])
     assert status == 200 and closed["closed"]
     assert call("POST", f"{a}/api/events/{event['id']}/decks", {"player": "Eve", "decklist": TEXTS[0]})[0] == 409
+
+    # deck checks at the table, through either server: judges at two tables save at once, both are kept
+    token = event["organiser_token"]
+    status, decks = call("GET", f"{a}/api/events/{event['id']}/decks", token=token)
+    cleaned = {d["player"]: d["cleaned"] for d in decks}
+    counts = {p: {name: int(n) for n, name in (line.split(" ", 1) for line in cleaned[p].splitlines()
+                                               if line[:1].isdigit())} for p in ("Bob", "Dora")}
+    short = dict(counts["Dora"])
+    first = next(iter(short))
+    short[first] -= 1
+    checks = at_once([lambda: call("POST", f"{a}/api/events/{event['id']}/deckchecks",
+                                   {"player": "bob", "judge": "Ines", "counts": counts["Bob"]}, token),
+                      lambda: call("POST", f"{b}/api/events/{event['id']}/deckchecks",
+                                   {"player": "Dora", "judge": "Sam", "counts": short, "note": "one short"}, token)])
+    assert [status for status, _ in checks] == [201, 201], checks
+    assert checks[0][1]["matches"] is True and checks[1][1]["matches"] is False
+    assert checks[1][1]["differences"] == [{"card": first, "registered": counts["Dora"][first],
+                                            "counted": counts["Dora"][first] - 1}]
+    for base in (a, b):
+        status, listed = call("GET", f"{base}/api/events/{event['id']}/deckchecks", token=token)
+        assert status == 200 and sorted(c["player"] for c in listed) == ["Bob", "Dora"]
+        table = dashboard_table(base, event)
+        assert 'data-player="Dora"' in table and 'class="check-differs"' in table and 'class="check-matches"' in table
+        status, drawn = call("POST", f"{base}/api/events/{event['id']}/draw", {"n": 2, "seed": "table 1"}, token)
+        assert status == 200 and sorted(drawn["players"]) == ["Anna", "Carl"]  # the checked ones are not drawn
+    with urllib.request.urlopen(urllib.request.Request(f"{b}/api/events/{event['id']}/report.json",
+                                                       headers={"authorization": f"Bearer {token}"})) as r:
+        report = {d["player"]: d for d in json.load(r)}
+    assert [c["judge"] for c in report["Dora"]["deckchecks"]] == ["Sam"] and report["Anna"]["deckchecks"] == []
 
 
 def test_racing_submissions_for_one_player_through_both_servers_leave_one(two_servers):
