@@ -30,7 +30,7 @@ from . import previews
 from .guard import GuardSettings, HostGuard, ProtocolFixes, RateLimits
 from .security import TITLES, BodyLimit, CsrfCookie, SecurityHeaders, htmx_error
 from .settings import Settings
-from .svg import grid_svg, heat
+from .svg import grid_svg, heat, legend_square
 
 HERE = Path(__file__).resolve().parent
 ADMIN_TOKEN_ENV = Settings.env_names()["admin_token"]
@@ -80,6 +80,7 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     templates.env.globals["nav"] = nav
     templates.env.globals["version"] = _version()
     templates.env.globals["grid_svg"] = grid_svg
+    templates.env.globals["legend_square"] = legend_square
     templates.env.globals["heat"] = heat
     templates.env.globals["error_titles"] = TITLES
     templates.env.globals["all_named"] = lambda message, cards: all(c in message for c in cards)

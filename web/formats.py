@@ -40,7 +40,42 @@ def api_formats() -> Response:
     return JSONResponse(formats_data())
 
 
+# A format's numbers as a player says them ({n}: the number; a number other than 1 takes the plural in brackets).
+LIMIT_WORDS = {
+    "deck_min": "An Endurance of at least {n} cards",
+    "title_max": "At most {n} cards of one title",
+    "pregame_max": "At most {n} Pre-Game cards",
+    "persona_max": "At most {n} Persona[s]",
+    "woc_max": "At most {n} Weapon[s] of Choice",
+    "hand_max": "At most {n} Hand icon[s] on the Pre-Game cards",
+    "generic_specific_max": "A Generic Immortal: at most {n} of each Immortal Specific card",
+    "watcher_max": "At most {n} Watcher Pre-Game card[s]",
+    "crystal_max": "At most {n} Crystal[s]",
+    "unique_max": "At most {n} card[s] of a unique Pre-Game title",
+    "gem_factor": "Gem icons of a colour: at most {n} × the Persona's gems",
+    "hunters_min": "At least {n} Hunter[s]",
+    "renown_max": "Hunters and their Items: at most {n} Renown",
+    "combat_min": "A Combat deck of at least {n} cards",
+    "prey_renown_max": "Prey at the start: at most {n} Renown",
+    "players_min": "At least {n} players",
+    "pregame_extra": "{n} more Pre-Game card[s]",
+}
+
+
+def limit_sentence(key: str, n: int) -> str:
+    """One number of a format in words: ("watcher_max", 1) → "At most 1 Watcher Pre-Game card"."""
+    import re
+    template = LIMIT_WORDS.get(key)
+    if template is None:  # a game's own number, not yet worded here: its name in words
+        what = key.replace("_max", "").replace("_min", "").replace("_", " ")
+        return f"{'At least' if key.endswith('_min') else 'At most'} {n}: {what}"
+    return re.sub(r"\[(\w+)\]", lambda m: "" if n == 1 else m.group(1), template.replace("{n}", f"{n:,}"))
+
+
 @router.get("/formats", summary="The formats page")
 def formats_page(pages: PagesDep) -> Response:
-    """Each format's rules, ids and severities."""
-    return pages("formats.html", {"formats": formats_data()})
+    """Each format's numbers and rules as sentences, each rule with its id and severity."""
+    formats = formats_data()
+    for f in formats:
+        f["numbers"] = [{"key": k, "text": limit_sentence(k, v)} for k, v in f["limits"].items()]
+    return pages("formats.html", {"formats": formats})

@@ -109,11 +109,20 @@ LAYOUT_PROBLEMS = """() => {
   }
   return problems;
 }"""
-# Field names, "not recorded" on a card page, ids in tables (rule ids, parameters): broken inside a word, they
-# read as nonsense ("recorde d", "HL- DECK -MIN").
-BROKEN_WORDS = """() => [...document.querySelectorAll('table.fields th, table.fields td.source span.muted'),
+# Field names, "not recorded" on a card page, ids (rule ids, parameters): broken inside a word, they read as
+# nonsense ("recorde d", "HL- DECK -MIN"). A line may break between words, never inside one: each word of their
+# text must lie on one line.
+BROKEN_WORDS = """() => [...document.querySelectorAll('table.fields th, table.fields td.source span.muted, code.rule-id'),
                          ...[...document.querySelectorAll('table td code')].filter(e => !/\\s/.test(e.textContent))]
-  .filter(e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length > 1; })
+  .filter(e => {
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode())
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...r.getClientRects()].filter(b => b.width > 0).map(b => Math.round(b.top)));
+        if (lines.size > 1) return true;
+      }
+    return false; })
   .map(e => e.textContent)"""
 PAGES = ["/", "/?deck=" + SAVED, "/decks/" + SAVED, "/cards", "/cards?q=attack&limit=5",
          "/cards/ME-the-kurgan-back-away", "/cards/SE-connor-macleod-persona", "/collection",

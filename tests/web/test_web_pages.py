@@ -206,13 +206,47 @@ def test_the_page_shows_all_that_the_report_holds(client, path):
 
 
 def test_formats_page_shows_each_formats_limits(client):
+    """Issue 24: a format's numbers are sentences a player reads ("At most 1 Watcher Pre-Game card"), never
+    parameter names; each rule is its sentence with its id beside it."""
+    from deckcheck.web.formats import limit_sentence
     page = client.get("/formats").text
+    assert "_max" not in visible_text(page) and "_min" not in visible_text(page)
     for fmt in client.get("/api/formats").json():
-        start = page.index(f'<section class="panel format" id="{fmt["name"]}">')
+        start = page.index(f'<section class="panel format" id="{fmt["name"]}"')
         section = page[start:page.index("</section>", start)]
         assert fmt["limits"], fmt["name"]
         for key, value in fmt["limits"].items():
-            assert f'<span class="chip">{key} = {value}</span>' in section, (fmt["name"], key)
+            said = html_escape(limit_sentence(key, value))
+            assert f'<li data-limit="{key}">{said}</li>' in section, (fmt["name"], key)
+        for rule in fmt["rules"]:
+            assert re.search(rf'<li id="{fmt["name"]}-{rule["id"]}" class="rule-item {rule["severity"]}">\s*'
+                             rf'<p class="rule-sentence">{re.escape(html_escape(rule["text"]))}</p>\s*'
+                             rf'<p class="rule-label"><code class="rule-id">{rule["id"]}</code>', section), rule
+    type1e = page[page.index('id="type1e"'):]
+    assert '<li data-limit="watcher_max">At most 1 Watcher Pre-Game card</li>' in type1e
+    assert '<li data-limit="generic_specific_max">A Generic Immortal: at most 1 of each Immortal Specific card</li>' \
+        in type1e
+
+
+def html_escape(text: str) -> str:
+    from markupsafe import escape  # as the templates escape
+    return str(escape(text))
+
+
+def test_the_coverage_grids_explain_themselves(client):
+    """Issue 24: the report's coverage grids have a heading apart from the odds' heat grids, a legend, and an
+    uncovered square has a colour and a mark of its own (a cross; a covered one a tick)."""
+    text = (ROOT / "examples/decks/type2-duncan-katana.txt").read_text()
+    gappy = "\n".join(line for line in text.splitlines() if not line.startswith("3 Upper Left Attack"))
+    page = client.post("/check", data={"decklist": gappy}).text
+    coverage = page[page.index('<div class="block coverage">'):page.index('<section class="stats-panel"')]
+    assert "<h3 class=\"coverage-head\">Which squares the deck covers</h3>" in coverage
+    assert "How the deck draws" in page[page.index('<section class="stats-panel"'):]
+    attacks = coverage[coverage.index('aria-label="Basic Attacks cover'):coverage.index("</svg>")]
+    assert attacks.count('class="sq gap"') == 1 and attacks.count('class="mark cross"') == 1
+    assert '<title>Upper Left: not covered</title>' in attacks and attacks.count('class="mark tick"') == 8
+    legend = coverage[coverage.index('<ul class="grid-legend"'):]
+    assert "covered</li>" in legend and "not covered</li>" in legend and 'class="mark cross"' in legend
 
 
 def post_forms(markup: str) -> list[tuple[str, str]]:
