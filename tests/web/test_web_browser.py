@@ -112,7 +112,8 @@ LAYOUT_PROBLEMS = """() => {
 # Field names, "not recorded" on a card page, ids (rule ids, parameters): broken inside a word, they read as
 # nonsense ("recorde d", "HL- DECK -MIN"). A line may break between words, never inside one: each word of their
 # text must lie on one line.
-BROKEN_WORDS = """() => [...document.querySelectorAll('table.fields th, table.fields td.source span.muted, code.rule-id'),
+BROKEN_WORDS = """() => [
+    ...document.querySelectorAll('table.fields th, table.fields td.source span.muted, code.rule-id'),
                          ...[...document.querySelectorAll('table td code')].filter(e => !/\\s/.test(e.textContent))]
   .filter(e => {
     const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
