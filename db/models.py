@@ -136,4 +136,41 @@ class SavedDeckCardRow(SQLModel, table=True):
     quantity: int = 0
 
 
+class CardChangeRow(SQLModel, table=True):
+    """One change of one value of a card (its history): old -> new, from which source to which, when, and who
+    accepted it where a club's organiser reviews answers (deckcheck.db.facts)."""
+
+    __tablename__ = "card_change"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    card_id: str = Field(index=True)
+    field_name: str
+    old: str = ""
+    new: str = ""
+    old_source: str = ""
+    new_source: str = ""
+    at: str = ""
+    accepted_by: str = ""
+
+
+class FactProposalRow(SQLModel, table=True):
+    """A value a player read off a card, waiting for the organiser of a club server (deckcheck.db.facts)."""
+
+    __tablename__ = "card_fact_proposal"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    card_id: str = Field(index=True)
+    field_name: str
+    value: str
+    old: str = ""
+    old_source: str = ""
+    by: str = ""
+    by_key: str = Field(default="", index=True)
+    at: str = ""
+    status: str = Field(default="pending", index=True)
+    conflict: str = ""
+    decided_by: str = ""
+    decided_at: str = ""
+
+
 from . import events  # noqa: E402,F401  (the tournament desk's tables share this metadata)

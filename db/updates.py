@@ -22,6 +22,7 @@ from deckcheck.provenance import Provenance
 from .repository import SELECT_LIST, card_from_values
 
 _CHUNK = 500
+PEOPLE = ("sheet", "web")  # provenance kinds that are a person's statement
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ def _as_sheet_cards(changes: Iterable[SheetCard | Mapping[str, object]], stored_
 
 def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], source: Provenance | str, *,
                  dry_run: bool = False, overwrite: bool = False, unrecorded: int | None = None,
-                 protect: frozenset[str] = frozenset()) -> UpdateResult:
+                 protect: frozenset[str] = frozenset(), accepted_by: str = "") -> UpdateResult:
     """Add cards, or change the fields each change states, in one transaction; return what changed.
 
     `changes` are SheetCards (rows of a card sheet) or plain mappings of card-sheet columns to cells
@@ -165,6 +166,8 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
     it is listed in `kept`. With `dry_run` nothing is written. `unrecorded`: the strength to assume for a
     known value with no recorded provenance (stored before deckcheck kept it); None: the weakest. `protect`:
     provenance kinds whose values (known or set unknown) are kept whatever the incoming strength.
+    Every change is kept in the cards' history (deckcheck.db.facts.history), with `accepted_by` where an
+    organiser accepted a player's answer.
     """
     origin = prov.parse(source) if isinstance(source, str) else source
     changes = list(changes)
@@ -204,6 +207,8 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
             if to_write:
                 store._upsert(con, to_write, str(origin))
             write_sources(con, new_sources)
+            from .facts import record_changes
+            record_changes(con, result.changes, accepted_by)
     return result
 
 
@@ -230,6 +235,9 @@ def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], or
         change = FieldChange(old.id, old.name, name, before, after, was, incoming)
         held = was.strength if was is not None else unrecorded
         weaker = held is not None and _is_known(old, name) and incoming.strength < held
+        # two people's statements that differ (a shared card-facts file, CONTRACTS §1a): a conflict, kept and listed
+        weaker = weaker or (credited is not None and was is not None and _is_known(old, name)
+                            and credited.kind in PEOPLE and was.kind in PEOPLE and credited.ref != was.ref)
         if (weaker or (was is not None and was.kind in protect)) and not overwrite:
             result.kept.append(change)
             continue

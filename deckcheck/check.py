@@ -33,6 +33,10 @@ def validate(deck: Deck, fmt: Format | str, details: bool = False) -> Report:
             report.details["no_persona"] = fmt.no_persona
         if fmt.game == HIGHLANDER:
             report.details["stats"] = stats_of(deck, fmt.name)
+        if report.unverified:  # the cards behind them, for the pages' fill-in form
+            from .todo import collect
+            todo = collect([(deck, report)])
+            report.details["unverified_cards"] = [(card, todo.columns[card.id]) for card in todo.cards.values()]
     return report
 
 

@@ -24,6 +24,9 @@ tournament_app = typer.Typer(help="Tournament deck checking: many decklists in, 
 taktik_app = typer.Typer(help="Taktisches Kartenspiel: the opening deal.", no_args_is_help=True)
 cards_app = typer.Typer(help="The card database: import, export, search, show, stats, lint.", no_args_is_help=True)
 db_app = typer.Typer(help="Database set-up.", no_args_is_help=True)
+facts_app = typer.Typer(help="Card facts players gave (web answers, card sheets): share them with other servers.",
+                        no_args_is_help=True)
+cards_app.add_typer(facts_app, name="facts")
 app.add_typer(cards_app, name="cards")
 app.add_typer(db_app, name="db")
 app.add_typer(tournament_app, name="tournament")
@@ -283,13 +286,13 @@ def cards_import(sheet: Path, skip_bad: Annotated[bool, typer.Option("--skip-bad
     if dry_run:
         for card_id in result.added:
             out.print(f"  new card {card_id}", soft_wrap=True, markup=False)
-    for change in result.changes:
+    for change in result.changes:  # card by card: each field the sheet adds or changes
         out.print(f"  {change}", soft_wrap=True, markup=False)
     if result.kept:
-        out.print(f"{len(result.kept)} value(s) kept: their stored source is stronger than this sheet "
-                  f"(--overwrite replaces them):", soft_wrap=True, markup=False)
+        out.print(f"{len(result.kept)} value(s) kept: their stored source is stronger than this sheet, or another "
+                  f"person stated them otherwise (--overwrite replaces them):", soft_wrap=True, markup=False)
         for change in result.kept:
-            out.print(f"  {change}", soft_wrap=True, markup=False)
+            out.print(f"  conflict: {change}", soft_wrap=True, markup=False)
     if data.problems:
         err.print(f"[red]{_plural(len(data.problems), 'bad row')} skipped:[/]")
         for p in data.problems:
@@ -310,6 +313,21 @@ def cards_export(sheet: Path, game: Annotated[Optional[str], typer.Option(help="
     store = Store(db)
     n = write_card_sheet(sheet, store.cards(game), stored_sources(store) if with_sources else None)
     _console().print(f"wrote {n} cards to {sheet}", soft_wrap=True, markup=False)
+
+
+@facts_app.command("export")
+def cards_facts_export(sheet: Path, db: DbOption = None) -> None:
+    """Write every stored value that did not come from the bundle (.csv or .xlsx), with its provenance
+    (FIELD_source), so that another server's `cards import` takes it and keeps who said what."""
+    from .db.facts import facts_sheet
+    from .db.store import Store
+    from .importers.cardsheet import write_facts_sheet
+    header, rows = facts_sheet(Store(db))
+    n = write_facts_sheet(sheet, header, rows)
+    k = (len(header) - 3) // 2  # game, id, name, then the fields, then their sources
+    values = sum(1 for row in rows for i in range(k) if row[3 + i] != "" or row[3 + k + i] != "")
+    _console().print(f"wrote {n} cards ({values} values not from the bundle) to {sheet}", soft_wrap=True,
+                     markup=False)
 
 
 @cards_app.command("search")
@@ -512,7 +530,7 @@ def db_update(dry_run: Annotated[bool, typer.Option("--dry-run", help="List ever
         out.print(f"{_plural(len(result.kept), 'value')} kept: set by you or stored without a recorded source "
                   "(--overwrite takes the bundled value):", soft_wrap=True, markup=False)
         for change in result.kept:
-            out.print(f"  {change}", soft_wrap=True, markup=False)
+            out.print(f"  conflict: {change}", soft_wrap=True, markup=False)
 
 
 # -- collections ----------------------------------------------------------------------------------

@@ -37,7 +37,8 @@ def quiet_line(report: Report) -> str:
     """`PATH: LEGAL|NOT LEGAL|UNREADABLE — N errors, M warnings` (input errors count as errors when unreadable)."""
     errors = len(report.input_errors) if report.legal is None else len(report.errors)
     what = "input error" if report.legal is None else "error"
-    return (f"{safe(report.deck)}: {VERDICTS[report.legal]} — {plural(errors, what)}, "
+    from .unverified import verdict_text
+    return (f"{safe(report.deck)}: {verdict_text(VERDICTS[report.legal], report)} — {plural(errors, what)}, "
             f"{plural(len(report.warnings), 'warning')}")
 
 
@@ -73,8 +74,9 @@ def _quoted(path: str) -> str:
 
 def report_text(report: Report) -> str:
     """A whole report as lines of plain text: verdict, counts, input errors, issues with their fix, notices."""
-    head = [f"{safe(report.deck)}: {VERDICTS[report.legal] if report.legal is not None else 'NOT CHECKED'}",
-            report.format]
+    from .unverified import unverified, verdict_text
+    verdict = verdict_text(VERDICTS[report.legal], report) if report.legal is not None else "NOT CHECKED"
+    head = [f"{safe(report.deck)}: {verdict}", report.format]
     if report.player and report.player not in report.deck:
         head.insert(1, f"player {safe(report.player)}")
     if report.persona:
@@ -91,5 +93,7 @@ def report_text(report: Report) -> str:
         numbers = f" (limit {issue.limit}, actual {issue.actual})" if issue.limit is not None else ""
         fix = f" — {issue.fix}" if issue.fix else ""
         lines.append(f"  {issue.severity} {issue.rule}: {safe(short_message(issue))}{numbers}{fix}")
+    for g in unverified(report):  # after errors and warnings: in words, the first 10 cards, what settles it
+        lines.append(f"  unverified {g.rule}: {g.words}: {safe(g.cards_text())} — settled by {g.settle}")
     lines += [f"  notice: {safe(n)}" for n in report.notices]
     return "\n".join(lines)

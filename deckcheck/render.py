@@ -57,8 +57,9 @@ def grid_text(mask: int, label: str) -> Text:
 def report_panel(report: Report) -> Panel:
     """One deck's report: verdict, counts, issues by severity with rule, cards, numbers and fix."""
     verdict, style = VERDICT[report.legal]
+    from .unverified import unverified, verdict_text
     head = Text()
-    head.append(verdict, style=style)
+    head.append(verdict_text(verdict, report), style=style)
     head.append(f"  {clean(report.format)}")
     if report.persona:
         head.append(f"  Persona: {clean(report.persona)}")
@@ -92,6 +93,17 @@ def report_panel(report: Report) -> Panel:
             if i.cards and message == i.message and len(", ".join(i.cards)) > len(i.message):
                 body.append("\ncards: " + clean(", ".join(i.cards)), style="dim")
             table.add_row(plain(i.rule), body, plain(i.fix))
+        parts.append(table)
+    groups = unverified(report)
+    if groups:  # after errors and warnings: each rule in words, its cards (the first 10), what settles it
+        table = Table(title=f"Unverified ({len(groups)})", title_style="bold yellow", expand=True, show_lines=True)
+        table.add_column("rule", style="yellow", no_wrap=True)
+        table.add_column("not checked, for these cards")
+        table.add_column("settled by")
+        for g in groups:
+            body = plain(g.words)
+            body.append("\n" + clean(g.cards_text()), style="dim")
+            table.add_row(plain(g.rule), body, plain(g.settle))
         parts.append(table)
     if "attack_grid" in report.details and report.legal is not None:
         grids = Table.grid(padding=(0, 4))

@@ -124,7 +124,13 @@ class Report(Records):
         """The JSON object of CONTRACTS.md §3."""
         return {"deck": self.deck, "format": self.format, "legal": self.legal, "persona": self.persona,
                 "counts": dict(self.counts), "issues": [i.as_dict() for i in self.issues],
-                "input_errors": [e.as_dict() for e in self.input_errors], "notices": list(self.notices)}
+                "input_errors": [e.as_dict() for e in self.input_errors], "notices": list(self.notices),
+                "unverified": self.unverified}
+
+    @property
+    def unverified(self) -> list[str]:
+        """The ids of the rules card data kept from deciding (those HL-DATA-UNKNOWN names), sorted (§3)."""
+        return sorted({i.message.split(" ", 1)[0] for i in self.issues if i.rule == DATA_UNKNOWN})
 
 
 def worst_exit_code(reports: Sequence[Report]) -> int:

@@ -14,8 +14,9 @@ from .cards import Card
 from .cardsheet import value_of
 from .decks import Deck
 from .games import GAMES
-from .report import DATA_UNKNOWN, Issue, Report
+from .report import DATA_UNKNOWN, Report
 from .rules import declared
+from .unverified import undecided_rule
 
 # The card-sheet columns each rule reads when it reports that data is missing (each game declares its own).
 RULE_COLUMNS: dict[str, tuple[str, ...]] = {declared(check).id: columns for game in GAMES
@@ -23,9 +24,6 @@ RULE_COLUMNS: dict[str, tuple[str, ...]] = {declared(check).id: columns for game
 _ANY_COLUMN = tuple(dict.fromkeys(c for cols in RULE_COLUMNS.values() for c in cols))
 
 
-def undecided_rule(issue: Issue) -> str:
-    """The rule an HL-DATA-UNKNOWN issue could not decide (its message starts with the rule id)."""
-    return issue.message.split(" ", 1)[0]
 
 
 @dataclass

@@ -9,7 +9,8 @@ from .records import Records
 from .report import Report, worst_exit_code
 
 SUMMARY_COLUMNS = ("player", "source", "format", "persona", "endurance", "pre_game", "legal", "errors", "warnings",
-                   "first error", "submitted_at", "submissions", "fingerprint", "deck_check")
+                   "first error", "submitted_at", "submissions", "fingerprint", "deck_check",
+                   "unverified")  # unverified (revision 3): how many rules card data kept undecided
 DECKCHECK_COLUMNS = ("player", "judge", "at", "fingerprint", "matches", "differences", "note")
 ISSUE_COLUMNS = ("player", "source", "rule", "severity", "message", "cards", "limit", "actual", "fix")
 INPUT_ERROR_COLUMNS = ("player", "source", "line", "text", "message", "suggestions")
@@ -107,7 +108,7 @@ class Tournament(Records):
             rows.append([player_of(r), r.deck, r.format, r.persona or _no_persona(r),
                          r.counts.get("Endurance", ""), r.counts.get("Pre-Game", ""), verdict(r), len(r.errors),
                          len(r.warnings), first_error(r), a.submitted_at or "", a.submissions, fingerprint_of(r),
-                         deckcheck_outcome(a.deckchecks)])
+                         deckcheck_outcome(a.deckchecks), len(r.unverified)])
         return rows
 
     def deckcheck_rows(self) -> list[list[object]]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Sequence, Iterable, Mapping
 
 from deckcheck import provenance as prov
 from deckcheck.cards import Card
@@ -83,4 +83,16 @@ def write_card_sheet(path: Path | str, cards: Iterable[Card],
         typed = [[int(v) if col in NUMERIC and v.isdigit() else v for col, v in zip(header, row, strict=True)]
                  for row in rows]
         write_xlsx(path, [SheetSpec("cards", header, typed)])
+    return len(rows)
+
+
+def write_facts_sheet(path: Path | str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> int:
+    """Write the card facts not from the bundle (deckcheck.db.facts.facts_sheet) as a CSV, TSV or XLSX card sheet
+    that `cards import` reads back, provenance columns included. Return how many cards were written."""
+    path = Path(path)
+    kind = check_target(path, (".csv", ".tsv", ".xlsx"))
+    if kind != "xlsx":
+        write_csv(path, header, rows)
+    else:
+        write_xlsx(path, [SheetSpec("card facts", header, rows)])
     return len(rows)

@@ -28,7 +28,8 @@ def test_illegal_deck_exits_1_and_json_follows_the_contract(cli_env):
     r = run("check", str(DECKS / "type1e-kurgan-illegal.txt"), "--json")
     assert r.returncode == 1, r.stderr
     report = json.loads(r.stdout)
-    assert list(report) == ["deck", "format", "legal", "persona", "counts", "issues", "input_errors", "notices"]
+    assert list(report) == ["deck", "format", "legal", "persona", "counts", "issues", "input_errors", "notices",
+                            "unverified"]
     assert report["legal"] is False and report["persona"] == "The Kurgan"
     assert report["counts"] == {"Pre-Game": 2, "Endurance": 58}
     title = next(i for i in report["issues"] if i["rule"] == "HL-TITLE-MAX")

@@ -73,12 +73,12 @@ def test_xlsx_report_sheets_and_columns(cli_env, tmp_path):
     summary = book["Summary"]
     assert [c.value for c in summary[1]] == ["player", "source", "format", "persona", "endurance", "pre_game",
                                              "legal", "errors", "warnings", "first error", "submitted_at",
-                                             "submissions", "fingerprint", "deck_check"]
+                                             "submissions", "fingerprint", "deck_check", "unverified"]
     rows = [[c.value for c in row] for row in summary.iter_rows(min_row=2)]
     assert [(r[0], r[6]) for r in rows] == [("Alice Moreau", "legal"), ("Bruno Keller", "NOT LEGAL"),
                                             ("Chiara Bassi", "legal"), ("Dmitri Orlov", "unreadable")]
     assert rows[0][4] == 50 and rows[1][7] == 2
-    assert summary.freeze_panes == "A2" and summary.auto_filter.ref == "A1:N5"
+    assert summary.freeze_panes == "A2" and summary.auto_filter.ref == "A1:O5"
     assert summary["A1"].font.b
     assert summary["A2"].fill.fgColor.rgb.endswith("C6EFCE") and summary["A3"].fill.fgColor.rgb.endswith("FFC7CE")
     issues = [[c.value for c in row] for row in book["Issues"].iter_rows(min_row=2)]
@@ -101,11 +101,15 @@ def test_csv_and_json_reports(cli_env, tmp_path):
     data = json.loads(out.read_text())
     assert [d["player"] for d in data] == PLAYERS
     assert set(data[0]) == {"deck", "format", "legal", "persona", "counts", "issues", "input_errors", "notices",
-                            "player", "source", "submitted_at", "submissions", "fingerprint", "deckchecks"}
+                            "unverified", "player", "source", "submitted_at", "submissions", "fingerprint",
+                            "deckchecks"}
     # a file has no submission time; its fingerprint is the cleaned list's, the same for the same list
     assert [(d["submitted_at"], d["submissions"], len(d["fingerprint"])) for d in data] == [(None, 1, 8)] * 4
     assert len({d["fingerprint"] for d in data}) == 4
     assert [r["fingerprint"] for r in rows] == [d["fingerprint"] for d in data]
+    assert [r["unverified"] for r in rows] == [str(len(d["unverified"])) for d in data]
+    assert [d["unverified"] for d in data][:2] == [["HL-HAND-ICONS", "HL-RESTRICTED"],
+                                                  ["HL-HAND-ICONS", "HL-RESTRICTED", "HL-SIGNATURE"]]
 
 
 def test_json_lines_to_stdout(cli_env, monkeypatch):
@@ -114,7 +118,8 @@ def test_json_lines_to_stdout(cli_env, monkeypatch):
     assert [line["legal"] for line in lines] == VERDICTS
     assert [line["player"] for line in lines] == PLAYERS
     assert all(list(line) == ["deck", "format", "legal", "persona", "counts", "issues", "input_errors", "notices",
-                              "player", "source", "submitted_at", "submissions", "fingerprint", "deckchecks"]
+                              "unverified", "player", "source", "submitted_at", "submissions", "fingerprint",
+                              "deckchecks"]
                for line in lines)
     assert [line["source"] for line in lines] == [line["deck"] for line in lines] == [
         f"examples/tournament/registration.xlsx#{player}" for player in PLAYERS]

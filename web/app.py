@@ -36,8 +36,11 @@ HERE = Path(__file__).resolve().parent
 ADMIN_TOKEN_ENV = Settings.env_names()["admin_token"]
 
 # Routers in navigation order. A module here defines `router` and optionally `NAV` and `TEMPLATES`.
-ROUTERS = ["deckcheck.web.check", "deckcheck.web.stats", "deckcheck.web.cards", "deckcheck.web.collection",
-           "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.deskcheck", "deckcheck.web.apidocs"]
+# deckcheck.web.facts comes before deckcheck.web.cards: its /cards/{id}/facts and /cards/proposals would be read
+# as card ids by the card page's /cards/{id:path}.
+ROUTERS = ["deckcheck.web.check", "deckcheck.web.stats", "deckcheck.web.facts", "deckcheck.web.cards",
+           "deckcheck.web.collection", "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.deskcheck",
+           "deckcheck.web.apidocs"]
 
 
 def state(request: Request) -> Deckcheck:
@@ -84,6 +87,9 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     templates.env.globals["heat"] = heat
     templates.env.globals["error_titles"] = TITLES
     templates.env.globals["all_named"] = lambda message, cards: all(c in message for c in cards)
+    from deckcheck.unverified import names_of, unverified
+    templates.env.globals["unverified_groups"] = unverified
+    templates.env.globals["unverified_names"] = names_of
     app.state.templates = templates
 
     @app.get("/healthz", tags=["api"], summary="Liveness", response_model=models.Health)

@@ -19,6 +19,8 @@ from deckcheck.cardsheet import COLUMNS, UNKNOWABLE, card_json, card_to_row, is_
 from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
+from deckcheck.db.facts import Facts, shown
+
 from . import models
 from .deps import CatalogDep, CollectionsDep, KeeperDep, PagesDep, ServerDep, SettingsDep
 
@@ -230,7 +232,8 @@ def card_page(request: Request, catalog: CatalogDep, collections: CollectionsDep
                                "unknown_fields": [r["label"] for r in fields if r["value"] is None],
                                "facts_href": facts_href(request, card),
                                "can_edit": settings.admin_token is not None,
-                               "editable": EDITABLE, "edited": edited})
+                               "editable": EDITABLE, "edited": edited,
+                               "history": Facts(catalog.store).history(card.id), "shown": shown})
 
 
 FACTS_ROUTE = "/cards/{card_id}/facts"  # the fill-in form of card facts (issue 22), where the server has it

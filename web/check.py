@@ -21,14 +21,14 @@ from deckcheck.report import Report
 
 from . import decks as reading, models
 from .app import request_json
-from .deps import CatalogDep, CollectionsDep, PagesDep, SettingsDep
+from .deps import CatalogDep, CollectionsDep, PagesDep, ServerDep, SettingsDep
 from .security import check_csrf
 
 router = APIRouter()
 NAV = [("Check", "/")]
 log = logging.getLogger("deckcheck.web")
 
-MAX_FIELDS = 50
+MAX_FIELDS = 1000  # the check form holds the fill-in form of the cards a report left unverified (web/facts.py)
 FIX_DIGITS = 9
 DECK_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 
@@ -63,10 +63,12 @@ async def read_input(request: Request, limit: int) -> tuple[CheckInput, FormData
             raise BadRequest(f"the body is not valid JSON ({exc})") from exc
         if not isinstance(data, dict):
             raise BadRequest('the JSON body is an object: {"decklist": "...", "format": "type2"}')
-        text, fmt = data.get("decklist", ""), data.get("format")
+        text, fmt, by = data.get("decklist", ""), data.get("format"), data.get("facts_by")
         if not isinstance(text, str) or (fmt is not None and not isinstance(fmt, str)):
             raise BadRequest('"decklist" and "format" are strings')
-        return CheckInput(text=text, fmt=fmt or None), None
+        if by is not None and not isinstance(by, str):
+            raise BadRequest('"facts_by" is a name (a string)')
+        return CheckInput(text=text, fmt=fmt or None, extra={"facts_by": by} if by else {}), None
     if kind not in ("multipart/form-data", "application/x-www-form-urlencoded"):
         raise BadRequest("send multipart/form-data (file or decklist, format) or application/json "
                          '({"decklist": "...", "format": "..."})')
@@ -83,6 +85,9 @@ async def read_input(request: Request, limit: int) -> tuple[CheckInput, FormData
     if not isinstance(text, str) or (fmt is not None and not isinstance(fmt, str)):
         raise BadRequest("decklist and format are text fields; the file goes in the field 'file'")
     got = CheckInput(text=text, fmt=fmt)
+    by = form.get("facts_by")
+    if isinstance(by, str) and by.strip():
+        got.extra["facts_by"] = by
     upload = form.get("file")
     if isinstance(upload, UploadFile):
         data = await upload.read()
@@ -125,9 +130,13 @@ ApiInput = Annotated[CheckInput, Depends(api_input)]
 @router.post("/api/check", tags=["api"], summary="Check a decklist: the report of `deckcheck check --json`",
              response_model=models.Report, responses=models.errors(400, 413),
              openapi_extra=models.body(models.CheckRequest, models.CheckForm))
-async def api_check(got: ApiInput, catalog: CatalogDep) -> Response:
-    """`file` (any decklist form) or `decklist` (text), and `format`: 200 and the §3 report, whatever the verdict."""
-    reports = await run_in_threadpool(check_input, catalog, got)
+async def api_check(got: ApiInput, srv: ServerDep) -> Response:
+    """`file` (any decklist form) or `decklist` (text), and `format`: 200 and the §3 report, whatever the verdict.
+    With `facts_by`, that person's answers not yet reviewed count in this one check (a notice says so)."""
+    from .facts import check_as, clean_by
+    by = clean_by(got.extra["facts_by"], "facts_by name") if "facts_by" in got.extra else ""
+    reports = await run_in_threadpool(check_as, srv, got, by) if by else \
+        await run_in_threadpool(check_input, srv.catalog, got)
     if len(reports) != 1:
         raise BadRequest(f"the file holds {len(reports)} decks; send one deck at a time "
                          "(a registration workbook goes to `deckcheck tournament check`)")
@@ -147,7 +156,8 @@ def page_context(got: CheckInput, reports: list[Report] | None, **extra) -> dict
 
 
 @router.get("/", summary="The check page")
-def check_page(pages: PagesDep, collections: CollectionsDep, deck: str | None = None) -> Response:
+def check_page(request: Request, srv: ServerDep, pages: PagesDep, collections: CollectionsDep,
+               deck: str | None = None) -> Response:
     """The check form (empty, or holding a saved deck to edit)."""
     got = CheckInput()
     if deck is not None and DECK_ID.match(deck):
@@ -156,20 +166,22 @@ def check_page(pages: PagesDep, collections: CollectionsDep, deck: str | None = 
             got = CheckInput(text=text, fmt=fmt)
         except DeckcheckError:  # an unknown deck: the empty form
             pass
-    return pages("check.html", page_context(got, None))
+    from .facts import form_context
+    return pages("check.html", page_context(got, None, **form_context(request, srv)))
 
 
 @router.post("/check", summary="Check a decklist and show the report (the page's form)")
-async def check_submit(request: Request, settings: SettingsDep, catalog: CatalogDep, pages: PagesDep) -> Response:
+async def check_submit(request: Request, settings: SettingsDep, srv: ServerDep, pages: PagesDep) -> Response:
     """The form posted: the page with its report (for htmx, the report fragment or the whole checker)."""
     got, form = await read_input(request, settings.upload_limit)
     fix = form.get("fix") if form is not None else None
     if isinstance(fix, str) and fix:
         got.text = apply_fix(got.text, fix)
-    reports = await run_in_threadpool(check_input, catalog, got, True) if got.has_deck else []
+    from .facts import form_context, own_check
+    reports = await run_in_threadpool(own_check, request, srv, got) if got.has_deck else []
     if got.file_data is not None and reading.is_text_upload(got.file_label):
         got.text = got.file_data.decode("utf-8-sig", errors="replace")  # an uploaded text lands in the box
-    context = page_context(got, reports)
+    context = page_context(got, reports, **form_context(request, srv, facts_here=len(reports) == 1))
     if request.headers.get("HX-Request") == "true":
         target = request.headers.get("HX-Target", "")
         return pages("_checker.html" if target == "checker" else "_reports.html", context)
@@ -196,8 +208,8 @@ def apply_fix(text: str, fix: str) -> str:
 
 
 @router.post("/decks", summary="Save a decklist under a short link")
-async def save_deck(request: Request, settings: SettingsDep, catalog: CatalogDep, collections: CollectionsDep,
-                    pages: PagesDep) -> Response:
+async def save_deck(request: Request, settings: SettingsDep, srv: ServerDep, catalog: CatalogDep,
+                    collections: CollectionsDep, pages: PagesDep) -> Response:
     """Keep the decklist (it must resolve) and go to its short link /decks/{id}."""
     got, form = await read_input(request, settings.upload_limit)
     check_csrf(request, form)
@@ -212,8 +224,10 @@ async def save_deck(request: Request, settings: SettingsDep, catalog: CatalogDep
         await run_in_threadpool(_save, catalog, collections, deck_id, got)
     except DeckcheckError as exc:  # the check page again, the text and its report kept, with why it was not saved
         got.file_data = got.file_label = None
-        reports = await run_in_threadpool(check_input, catalog, got, True)
-        return pages("check.html", page_context(got, reports, save_error=str(exc)), status_code=400)
+        from .facts import form_context, own_check
+        reports = await run_in_threadpool(own_check, request, srv, got)
+        return pages("check.html", page_context(got, reports, save_error=str(exc), **form_context(
+            request, srv, facts_here=len(reports) == 1)), status_code=400)
     return RedirectResponse(f"/decks/{deck_id}", status_code=303)
 
 
@@ -255,7 +269,10 @@ def api_saved_deck(catalog: CatalogDep, collections: CollectionsDep, deck_id: st
 
 
 @router.get("/decks/{deck_id}", summary="A saved deck and its report")
-def saved_deck(catalog: CatalogDep, collections: CollectionsDep, pages: PagesDep, deck_id: str) -> Response:
-    """The saved deck's text and its report, checked now against the current cards."""
-    got, report = saved_deck_data(catalog, collections, deck_id, "no saved deck has that link")
-    return pages("deck.html", page_context(got, [report], deck_id=deck_id))
+def saved_deck(request: Request, srv: ServerDep, pages: PagesDep, deck_id: str) -> Response:
+    """The saved deck's text and its report, checked now against the current cards (with this browser's answers
+    not yet reviewed, on a club server), and the fill-in form of the cards that keep rules unverified."""
+    from .facts import form_context, own_saved_report
+    got, report = own_saved_report(request, srv, deck_id)
+    return pages("deck.html", page_context(got, [report], deck_id=deck_id, **form_context(
+        request, srv, facts_here=True, facts_wrap=f"/decks/{deck_id}/facts")))

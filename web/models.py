@@ -412,3 +412,53 @@ def files(media: dict[str, type[BaseModel] | Any]) -> dict[int | str, dict[str, 
     content = {kind.split(";")[0]: {"schema": TypeAdapter(shape).json_schema() if shape is not None
                       else {"type": "string", "format": "binary"}} for kind, shape in media.items()}
     return {200: {"description": "The file", "content": content}}
+
+
+# -- card facts from players (CONTRACTS §6, revision 3) ----------------------------------------------
+class FactsRequest(Shape):
+    """POST /api/cards/{id}/facts: who, and values read off the card (§1 column names, card-sheet values)."""
+
+    by: str = Field(description="Your name: the values are stored with provenance `web:NAME @ time`.")
+    values: dict[str, str] = Field(description="Field -> value, e.g. {\"restriction\": \"3\"}; `unknown` allowed; "
+                                               "`none` in restriction: no number printed.")
+
+
+class Applied(Shape):
+    card: str
+    field: str
+    old: str | None
+    new: str | None
+    source: str | None
+
+
+class Proposal(Shape):
+    id: int
+    card: str = Field(description="The card's id.")
+    name: str = Field(description="The card's name.")
+    field: str
+    old: str = Field(description="The value stored when it was proposed.")
+    old_source: str
+    value: str
+    by: str
+    at: str
+    status: Literal["pending", "accepted", "rejected"]
+    conflict: str | None = Field(description="Why it contradicts a named public source or an accepted value.")
+    decided_by: str | None
+    decided_at: str | None
+
+
+class FactsAnswer(Shape):
+    """200: the values applied (no admin token); 202: the proposals made (club server)."""
+
+    applied: list[Applied]
+    proposals: list[Proposal]
+
+
+class ProposalList(Shape):
+    proposals: list[Proposal]
+
+
+class DecideRequest(Shape):
+    """POST /api/proposals/{pid}/accept|reject: optionally who decided (default "the organiser")."""
+
+    by: str | None = None

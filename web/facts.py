@@ -1,0 +1,582 @@
+"""Card facts from the players who hold the cards (CONTRACTS §6, revision 3): fill-in forms, review, JSON twins.
+
+Pages: the fill-in form of one card (`/cards/{id}/facts`, with the card's history), the same form for the
+cards a check left unverified (`POST /check/facts` on the check page, `POST /decks/{id}/facts` on a saved
+deck's page: the deck is checked again at once and the page says which rules are now decided), and the
+organiser's review (`/cards/proposals`). JSON: `POST /api/cards/{id}/facts`, `GET /api/proposals`,
+`POST /api/proposals/{pid}/accept|reject`, `GET /api/cards/facts.csv`.
+
+A server without an admin token applies answers at once; with one (a club) they wait as proposals, count in
+their author's own checks (the `deckcheck_by` cookie on pages, `"facts_by"` in `POST /api/check`) and for
+everyone once accepted. Every page and its twin call deckcheck.db.facts.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import threading
+import time
+from collections import deque
+from typing import Any
+from urllib.parse import quote, unquote
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+
+from deckcheck.api import CardSource
+from deckcheck.cards import Card
+from deckcheck.cardsheet import SheetCard
+from deckcheck.db.facts import (FACT_FIELDS, FORM_FIELDS, LABELS, MAX_BY, FactError, Facts, clean_by, facts_sheet,
+                                shown, value_text)
+from deckcheck.errors import DeckcheckError
+from deckcheck.report import Report
+
+from . import models
+from .app import request_json
+from .deps import Deckcheck, PagesDep, ServerDep
+from .security import check_csrf
+
+router = APIRouter()
+
+BY_COOKIE = "deckcheck_by"  # the name a person gave with their answers: their pending answers count in their checks
+ADMIN_COOKIE = "deckcheck_admin"
+MAX_CARDS = 60  # cards in one fill-in form
+MAX_FORM_FIELDS = MAX_CARDS * 16 + 20
+SQUARES = ("UL", "UC", "UR", "ML", "MC", "MR", "LL", "LC", "LR")
+RESTRICTIONS = ("none", "1", "2", "3", "4", "5", "6")
+HAND_ICONS = ("0", "1", "2")
+CHOICES = {"restriction": RESTRICTIONS, "reserved": ("yes", "no"), "signature": ("yes", "no"),
+           "hand_icons": HAND_ICONS}  # what the form offers; the API takes any value a card sheet takes
+ORGANISER = "the organiser"
+
+
+class NotAllowed(DeckcheckError):
+    """No admin token on this server, or a wrong one (HTTP 403)."""
+
+    status = 403
+
+
+class NoToken(DeckcheckError):
+    """The admin token is missing (HTTP 401)."""
+
+    status = 401
+
+
+class NotFound(DeckcheckError):
+    """No card or proposal of that id (HTTP 404)."""
+
+    status = 404
+
+
+class TooMany(DeckcheckError):
+    """Too many answers from one address (HTTP 429)."""
+
+    status = 429
+    retry_after = 60
+
+
+class WrongMedia(DeckcheckError):
+    """Not JSON (HTTP 415): a cross-site form cannot send JSON without the browser asking first."""
+
+    status = 415
+
+
+# -- who, and the organiser ------------------------------------------------------------------------
+def is_club(srv: Deckcheck) -> bool:
+    """Whether answers wait for review: the server was started with an admin token."""
+    return srv.settings.admin_token is not None
+
+
+def facts_of(srv: Deckcheck) -> Facts:
+    return Facts(srv.catalog.store)
+
+
+def bearer(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def authorise(srv: Deckcheck, sent: str | None) -> None:
+    """Nothing when `sent` is the admin token; else NoToken (none sent) or NotAllowed (wrong, or no token here)."""
+    token = srv.settings.admin_token
+    if token is None:
+        raise NotAllowed("this server has no admin token: answers are applied at once, there is nothing to review")
+    if not sent:
+        raise NoToken("send the admin token: Authorization: Bearer ADMIN_TOKEN")
+    if not hmac.compare_digest(sent.encode("utf-8", "surrogatepass"), token.encode()):
+        raise NotAllowed("wrong admin token")
+
+
+def admin_cookie_value(token: str) -> str:
+    """What the review page's cookie holds: a digest of the admin token, never the token itself."""
+    return hmac.new(token.encode(), b"deckcheck review", hashlib.sha256).hexdigest()
+
+
+def is_organiser(request: Request, srv: Deckcheck) -> bool:
+    token = srv.settings.admin_token
+    sent = request.cookies.get(ADMIN_COOKIE, "")
+    return token is not None and hmac.compare_digest(sent.encode("utf-8", "surrogatepass"),
+                                                     admin_cookie_value(token).encode())
+
+
+def known_by(request: Request) -> str:
+    """The name this browser gave with its answers (its cookie), or ""."""
+    try:
+        return clean_by(unquote(request.cookies.get(BY_COOKIE, "")))
+    except FactError:
+        return ""
+
+
+class RateLimiter:
+    """At most `count` answers from one address per `seconds` in this process (the web guard limits more)."""
+
+    def __init__(self, count: int = 60, seconds: float = 60.0):
+        self.count, self.seconds = count, seconds
+        self.seen: dict[str, deque[float]] = {}
+        self.lock = threading.Lock()
+
+    def allow(self, address: str) -> bool:
+        now = time.monotonic()
+        with self.lock:
+            if len(self.seen) > 10_000:
+                self.seen.clear()
+            hits = self.seen.setdefault(address, deque())
+            while hits and now - hits[0] > self.seconds:
+                hits.popleft()
+            if len(hits) >= self.count:
+                return False
+            hits.append(now)
+            return True
+
+
+LIMITER = RateLimiter()
+
+
+def count_answer(request: Request) -> None:
+    if not LIMITER.allow(request.client.host if request.client else "-"):
+        raise TooMany("too many answers from your address in a minute; wait a little")
+
+
+# -- checking with one person's pending answers -----------------------------------------------------
+class WithAnswers(CardSource):
+    """A catalogue seen with one person's pending answers laid over it (their own check on a club server)."""
+
+    def __init__(self, base: CardSource, rows: list[SheetCard]):
+        super().__init__()
+        self.base = base
+        self.overlay = rows
+
+    def stored(self, game: str | None = None) -> list[Card]:
+        return self.base.cards(game)
+
+    def stored_sources(self, ids=None):
+        return self.base.sources(ids)
+
+
+def catalog_for(srv: Deckcheck, by: str | None) -> tuple[Any, int]:
+    """The catalogue a check by `by` sees, and how many of their pending answers it counts (club servers only)."""
+    catalog = srv.catalog
+    if not by or not is_club(srv):
+        return catalog, 0
+    rows = facts_of(srv).overlay(by)
+    if not rows:
+        return catalog, 0
+    return WithAnswers(catalog, rows), sum(len(r.fields) for r in rows)
+
+
+def counted_notice(by: str, n: int) -> str:
+    return (f"counted {n} answer{'s' if n != 1 else ''} by {by} that the organiser has not reviewed yet "
+            "(they count in your own checks only, until accepted)")
+
+
+def check_as(srv: Deckcheck, got, by: str) -> list[Report]:
+    """Check what a page sent, with `by`'s pending answers on a club server (a notice says how many)."""
+    from . import check as checking
+    catalog, counted = catalog_for(srv, by)
+    reports = checking.check_input(catalog, got, True)
+    if counted:
+        for report in reports:
+            report.notices.append(counted_notice(by, counted))
+    return reports
+
+
+def own_check(request: Request, srv: Deckcheck, got) -> list[Report]:
+    """The check page's check: with this browser's pending answers on a club server."""
+    return check_as(srv, got, known_by(request))
+
+
+def saved_report(srv: Deckcheck, deck_id: str, by: str, missing: str = "no saved deck has that link"):
+    """A saved deck and its report, with `by`'s pending answers on a club server (NoSavedDeckError: none)."""
+    from . import check as checking
+    got, report = checking.saved_deck_data(srv.catalog, srv.collections, deck_id, missing)
+    if by and is_club(srv):
+        report = check_as(srv, got, by)[0]
+        report.deck = f"/decks/{deck_id}"
+    return got, report
+
+
+def own_saved_report(request: Request, srv: Deckcheck, deck_id: str):
+    """A saved deck and its report, with this browser's pending answers on a club server."""
+    return saved_report(srv, deck_id, known_by(request))
+
+
+# -- the fill-in form -----------------------------------------------------------------------------------
+def form_cards(report: Report) -> list[dict]:
+    """The cards a report's unverified rules wait on, with the fields of the form each needs (what a player
+    reads off the card): [{"card", "fields"}]."""
+    out = []
+    for card, columns in report.details.get("unverified_cards", [])[:MAX_CARDS]:
+        fields = [f for f in FORM_FIELDS if f in columns]
+        if fields:
+            out.append({"card": card, "fields": fields})
+    return out
+
+
+def read_fact_form(form: FormData) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """The answers of a fill-in form: card id -> field -> value (fields left at "not sure" are not answers),
+    and the problems of values that are not among the form's choices."""
+    answers: dict[str, dict[str, str]] = {}
+    problems: list[str] = []
+    for n in range(MAX_CARDS):
+        card_id = form.get(f"f{n}.id")
+        if not isinstance(card_id, str) or not card_id:
+            continue
+        card_id = card_id[:200]
+        values: dict[str, str] = {}
+        for field in FORM_FIELDS:
+            if field == "grid":
+                squares = [s for s in form.getlist(f"f{n}.grid") if isinstance(s, str)]
+                if any(s not in SQUARES for s in squares):
+                    problems.append(f"{card_id}: grid: squares are {' '.join(SQUARES)}")
+                elif squares:
+                    values["grid"] = " ".join(s for s in SQUARES if s in squares)
+                continue
+            raw = form.get(f"f{n}.{field}")
+            if not isinstance(raw, str) or not raw.strip():
+                continue
+            choices = CHOICES.get(field)
+            if choices is not None and raw.strip() not in choices:
+                problems.append(f"{card_id}: {LABELS[field]}: {raw.strip()[:40]!r} is not one of {', '.join(choices)}")
+                continue
+            values[field] = raw.strip()
+        if values:
+            answers[card_id] = values
+    return answers, problems
+
+
+def submit_answers(srv: Deckcheck, answers: dict[str, dict[str, str]], by: str) -> tuple[list[dict], list, list[str]]:
+    """Store (or propose) the answers about several cards: (applied, proposals, problems); a bad card's answers
+    are its problem, the others' are kept."""
+    facts = facts_of(srv)
+    applied: list[dict] = []
+    proposals: list = []
+    problems: list[str] = []
+    by_id = {c.id: c for c in srv.catalog.cards()}
+    for card_id, values in answers.items():
+        card = by_id.get(card_id)
+        if card is None:
+            problems.append(f"no card has the id {card_id!r}")
+            continue
+        try:
+            done = facts.submit(card, values, by, review=is_club(srv))
+        except FactError as exc:
+            problems.append(f"{card.name}: {exc}")
+            continue
+        applied += done.applied
+        proposals += done.proposals
+    if applied:
+        srv.cards_changed()
+    return applied, proposals, problems
+
+
+def decided_message(before: list[str], after: list[str]) -> str:
+    from deckcheck.unverified import WORDS
+    decided = [r for r in before if r not in after]
+    if not decided:
+        return ""
+    return "Now decided: " + ", ".join(f"{r} ({WORDS.get(r, r).replace(' not checked', '')})" for r in decided) + "."
+
+
+def saved_message(applied: list, proposals: list, by: str) -> str:
+    if proposals:
+        return (f"Thank you, {by}: {len(proposals)} value{'s' if len(proposals) != 1 else ''} wait for the "
+                "organiser's review. They count in your own checks now (marked as yours), and in everyone's once "
+                "accepted.")
+    if applied:
+        return f"Saved {len(applied)} value{'s' if len(applied) != 1 else ''} from {by}."
+    return "Nothing changed: the values given were already stored."
+
+
+def with_by_cookie(response: Response, by: str) -> Response:
+    response.set_cookie(BY_COOKIE, quote(by, safe=""), max_age=365 * 86400, httponly=True, samesite="strict")
+    return response
+
+
+def form_context(request: Request, srv: Deckcheck, **extra) -> dict:
+    """What the fill-in form needs on any page (`facts_here`: this page shows it; `facts_wrap`: in a form of
+    its own posting there, rather than inside the checker's form)."""
+    return {"fact_labels": LABELS, "squares": SQUARES, "restrictions": RESTRICTIONS, "hand_icons": HAND_ICONS,
+            "facts_by": known_by(request), "is_club": is_club(srv), "form_cards": form_cards,
+            "by_max": MAX_BY, "facts_here": False, "facts_wrap": "", **extra}
+
+
+async def read_form(request: Request) -> FormData:
+    """A fill-in or review form, bounded; a form that cannot be read is a 400."""
+    try:
+        return await request.form(max_files=0, max_fields=MAX_FORM_FIELDS, max_part_size=64 * 1024)
+    except Exception as exc:
+        if getattr(exc, "status_code", None) == 413:
+            raise
+        raise HTTPException(400, f"the form could not be read ({getattr(exc, 'detail', None) or exc})") from exc
+
+
+@router.post("/check/facts", summary="Fill in card facts from the check page, and check the deck again")
+async def check_facts(request: Request, srv: ServerDep, pages: PagesDep) -> Response:
+    """The check page's form with the answers: store (or propose) them, check again, say what is now decided."""
+    from . import check as checking
+    got, form = await checking.read_input(request, srv.settings.upload_limit)
+    check_csrf(request, form)
+    count_answer(request)
+    assert form is not None
+    problems: list[str] = []
+    message = ""
+    try:
+        by = clean_by(form.get("facts_by"))
+    except FactError as exc:
+        by, problems = "", [str(exc)]
+    before: list[Report] = []
+    if by:
+        answers, problems = read_fact_form(form)
+        before = await run_in_threadpool(check_as, srv, got, by) if got.has_deck else []
+        applied, proposals, more = await run_in_threadpool(submit_answers, srv, answers, by)
+        problems += more
+        message = saved_message(applied, proposals, by) if answers else "No value was given."
+    reports = await run_in_threadpool(check_as, srv, got, by or known_by(request)) if got.has_deck else []
+    if reports and before:
+        message = " ".join(filter(None, (message, decided_message(before[0].unverified, reports[0].unverified))))
+    context = checking.page_context(got, reports, **form_context(request, srv, facts_message=message,
+                                                                 facts_problems=problems,
+                                                                 facts_here=len(reports) == 1))
+    if by:
+        context["facts_by"] = by
+    target = request.headers.get("HX-Target", "") if request.headers.get("HX-Request") == "true" else ""
+    response = pages("_checker.html" if target == "checker" else "check.html", context,
+                     status_code=400 if problems and not message else 200)
+    return with_by_cookie(response, by) if by else response
+
+
+@router.post("/decks/{deck_id}/facts", summary="Fill in card facts from a saved deck's page")
+async def deck_facts(request: Request, srv: ServerDep, pages: PagesDep, deck_id: str) -> Response:
+    """The saved deck's form with the answers: store (or propose) them, then its page, checked again."""
+    from . import check as checking
+    form = await read_form(request)
+    check_csrf(request, form)
+    count_answer(request)
+    by = clean_by(form.get("facts_by"))
+    answers, problems = read_fact_form(form)
+    _got, before = await run_in_threadpool(saved_report, srv, deck_id, by)
+    applied, proposals, more = await run_in_threadpool(submit_answers, srv, answers, by)
+    got, report = await run_in_threadpool(saved_report, srv, deck_id, by)
+    message = saved_message(applied, proposals, by) if answers else "No value was given."
+    message = " ".join(filter(None, (message, decided_message(before.unverified, report.unverified))))
+    context = checking.page_context(got, [report], deck_id=deck_id, **form_context(
+        request, srv, facts_message=message, facts_problems=problems + more, facts_here=True,
+        facts_wrap=f"/decks/{deck_id}/facts"))
+    context["facts_by"] = by
+    return with_by_cookie(pages("deck.html", context), by)
+
+
+# -- one card's form and history ------------------------------------------------------------------
+def card_of(srv: Deckcheck, card_id: str) -> Card:
+    from .cards import find_card
+    card = find_card(srv.catalog.cards(), card_id)
+    if card is None:
+        raise NotFound(f"no card has the id {card_id[:200]!r}")
+    return card
+
+
+def card_facts_context(request: Request, srv: Deckcheck, card: Card, **extra) -> dict:
+    facts = facts_of(srv)
+    sources = srv.catalog.sources([card.id]).get(card.id, {})
+    current = {f: value_text(card, f) for f in FORM_FIELDS}
+    pending = facts.proposals(status="pending", card_id=card.id) if is_club(srv) else []
+    return form_context(request, srv, the_card=card, current=current, shown=shown, sources=sources,
+                        history=facts.history(card.id), pending=pending, **extra)
+
+
+@router.get("/cards/proposals", summary="The organiser's review of players' answers (admin token)")
+def proposals_page(request: Request, srv: ServerDep, pages: PagesDep,
+                   status: str = Query("pending", max_length=20), token: str = Query("", max_length=500)) -> Response:
+    """Pending (or decided) answers: card, field, stored value and its source, proposed value, who, when."""
+    admin = srv.settings.admin_token
+    if token and admin is not None:  # the organiser link: the token becomes a cookie, then leaves the URL
+        authorise(srv, token)
+        return organiser_cookie(RedirectResponse("/cards/proposals", status_code=303), admin)
+    chosen = status if status in ("pending", "accepted", "rejected") else "pending"
+    organiser = is_organiser(request, srv)
+    proposals = facts_of(srv).proposals(status=chosen) if organiser else []
+    people = sorted({p.by for p in proposals if p.status == "pending"}, key=str.casefold)
+    return pages("proposals.html", {"organiser": organiser, "club": admin is not None, "proposals": proposals,
+                                    "status": chosen, "people": people, "shown": shown, "labels": LABELS})
+
+
+def organiser_cookie(response: Response, admin: str) -> Response:
+    response.set_cookie(ADMIN_COOKIE, admin_cookie_value(admin), path="/cards/proposals", httponly=True,
+                        samesite="strict")
+    return response
+
+
+@router.post("/cards/proposals", summary="Sign in to the review with the admin token")
+async def proposals_login(request: Request, srv: ServerDep) -> Response:
+    form = await read_form(request)
+    check_csrf(request, form)
+    sent = form.get("admin_token")
+    authorise(srv, sent if isinstance(sent, str) else None)
+    return organiser_cookie(RedirectResponse("/cards/proposals", status_code=303), str(srv.settings.admin_token))
+
+
+@router.post("/cards/proposals/decide", summary="Accept or reject answers (the review page's buttons)")
+async def proposals_decide(request: Request, srv: ServerDep) -> Response:
+    """`accept=PID`, `reject=PID` or `accept_all=NAME`, with the organiser's cookie and the CSRF token."""
+    form = await read_form(request)
+    check_csrf(request, form)
+    if not is_organiser(request, srv):
+        raise NotAllowed("sign in to the review with the admin token first")
+    facts = facts_of(srv)
+    everyone = form.get("accept_all")
+    if isinstance(everyone, str) and everyone:
+        await run_in_threadpool(facts.accept_all, clean_by(everyone), ORGANISER)
+    else:
+        for action in ("accept", "reject"):
+            pid = form.get(action)
+            if isinstance(pid, str) and pid:
+                if not pid.isdigit() or len(pid) > 12:
+                    raise FactError(f"{action}: a proposal id is a number")
+                await run_in_threadpool(facts.decide, int(pid), action == "accept", ORGANISER)
+                break
+        else:
+            raise FactError("say what to do: accept, reject or accept_all")
+    srv.cards_changed()
+    return RedirectResponse("/cards/proposals", status_code=303)
+
+
+@router.get("/cards/{card_id:path}/facts", summary="Fill in a card's facts from the card in hand; its history")
+def card_facts_page(request: Request, srv: ServerDep, pages: PagesDep, card_id: str,
+                    saved: str = Query("", max_length=20)) -> Response:
+    """The form with what a player reads off the card, and each field's changes old → new, who, when, source."""
+    card = card_of(srv, card_id)
+    message = {"applied": "Saved.", "proposed": "Thank you: your answers wait for the organiser's review; they "
+               "count in your own checks now.", "none": "Nothing changed."}.get(saved, "")
+    return pages("card_facts.html", card_facts_context(request, srv, card, facts_message=message))
+
+
+@router.post("/cards/{card_id:path}/facts", summary="Fill in a card's facts (the card page's form)")
+async def card_facts_submit(request: Request, srv: ServerDep, pages: PagesDep, card_id: str) -> Response:
+    form = await read_form(request)
+    check_csrf(request, form)
+    count_answer(request)
+    card = card_of(srv, card_id)
+    try:
+        by = clean_by(form.get("facts_by"))
+    except FactError as exc:
+        return pages("card_facts.html", card_facts_context(request, srv, card, facts_problems=[str(exc)]),
+                     status_code=400)
+    answers, problems = read_fact_form(form)
+    answers = {k: v for k, v in answers.items() if k == card.id}
+    applied: list[dict] = []
+    proposals: list = []
+    if not problems:
+        applied, proposals, problems = await run_in_threadpool(submit_answers, srv, answers, by)
+    if problems:
+        return pages("card_facts.html", card_facts_context(request, srv, card, facts_problems=problems),
+                     status_code=400)
+    saved = "proposed" if proposals else ("applied" if applied else "none")
+    return with_by_cookie(RedirectResponse(f"/cards/{quote(card.id, safe='')}/facts?saved={saved}", status_code=303),
+                          by)
+
+
+# -- JSON -----------------------------------------------------------------------------------------
+@router.get("/api/cards/facts.csv", tags=["api"], summary="Every value not from the bundle, with its provenance",
+            response_class=Response, responses=models.files({"text/csv": None}))
+def api_facts_csv(srv: ServerDep) -> Response:
+    """A §1a card sheet with `FIELD_source` columns, which `deckcheck cards import` reads back."""
+    header, rows = facts_sheet(srv.catalog.store)
+    return Response(csv_text(header, rows), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": 'attachment; filename="card-facts.csv"'})
+
+
+def csv_text(header: list[str], rows: list[list[str]]) -> str:
+    """CSV text whose cells a spreadsheet never runs as formulas."""
+    import io
+
+    from deckcheck.importers.writers import write_csv_to
+    out = io.StringIO()
+    write_csv_to(out, header, rows)
+    return out.getvalue()
+
+
+@router.post("/api/cards/{card_id:path}/facts", tags=["api"], summary="Give values read off a card",
+             response_model=models.FactsAnswer, responses={202: {"model": models.FactsAnswer,
+                                                                 "description": "Kept as proposals (club server)"},
+                                                           **models.errors(400, 404, 413, 415, 429)},
+             openapi_extra=models.body(models.FactsRequest))
+async def api_card_facts(request: Request, srv: ServerDep, card_id: str) -> Response:
+    """`{"by": NAME, "values": {field: value}}`: 200 applied (no admin token) or 202 proposals (club server)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise WrongMedia('send application/json: {"by": "NAME", "values": {"restriction": "3"}}')
+    count_answer(request)
+    try:
+        data = await request_json(request)
+    except ValueError as exc:
+        raise FactError(f"the body is not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise FactError('the body is an object: {"by": "NAME", "values": {...}}')
+    unknown = [str(k)[:40] for k in data if k not in ("by", "values")]
+    if unknown:
+        raise FactError(f"unknown key(s) {', '.join(map(repr, unknown))}: send by and values")
+    values = data.get("values")
+    if isinstance(values, dict) and len(values) > len(FACT_FIELDS):
+        raise FactError("too many values")
+    card = card_of(srv, card_id)
+    done = await run_in_threadpool(facts_of(srv).submit, card, values, data.get("by"), is_club(srv))
+    if done.applied:
+        srv.cards_changed()
+    return JSONResponse(done.as_dict(), status_code=202 if is_club(srv) else 200)
+
+
+@router.get("/api/proposals", tags=["api"], summary="Players' answers waiting for review (admin token)",
+            response_model=models.ProposalList, responses=models.errors(400, 401, 403))
+def api_proposals(request: Request, srv: ServerDep, status: str = Query("pending", max_length=20)) -> Response:
+    """`?status=pending|accepted|rejected` → {"proposals": [...]} (Authorization: Bearer ADMIN_TOKEN)."""
+    authorise(srv, bearer(request))
+    if status not in ("pending", "accepted", "rejected"):
+        raise FactError("status is pending, accepted or rejected")
+    return JSONResponse({"proposals": [p.as_dict() for p in facts_of(srv).proposals(status=status)]})
+
+
+@router.post("/api/proposals/{pid}/{action}", tags=["api"], summary="Accept or reject an answer (admin token)",
+             response_model=models.Proposal, responses=models.errors(400, 401, 403, 404, 409),
+             openapi_extra=models.body(models.DecideRequest))
+async def api_decide(request: Request, srv: ServerDep, pid: str, action: str) -> Response:
+    """`accept` stores the value (provenance `web:NAME @ time`, and who accepted it); `reject` does not."""
+    authorise(srv, bearer(request))
+    if action not in ("accept", "reject"):
+        raise NotFound(f"nothing at {request.url.path[:200]}: accept or reject")
+    if not pid.isdigit() or len(pid) > 12:
+        raise NotFound(f"no proposal has the id {pid[:40]!r}")
+    decided_by = ORGANISER
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() == "application/json":
+        try:
+            data = await request_json(request)
+        except ValueError as exc:
+            raise FactError(f"the body is not valid JSON ({exc})") from None
+        if isinstance(data, dict) and data.get("by") is not None:
+            decided_by = clean_by(data.get("by"))
+    proposal = await run_in_threadpool(facts_of(srv).decide, int(pid), action == "accept", decided_by)
+    if action == "accept":
+        srv.cards_changed()
+    return JSONResponse(proposal.as_dict())
