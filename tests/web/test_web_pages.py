@@ -194,7 +194,9 @@ def test_the_page_shows_all_that_the_report_holds(client, path):
         limit, actual = issue.get("limit"), issue.get("actual")
         if limit is not None or actual is not None:
             assert f"limit {'—' if limit is None else limit} · actual {'—' if actual is None else actual}" in shown
-        if issue.get("fix"):
+        if issue["rule"] == "HL-DATA-UNKNOWN":  # the page links to the fill-in form, never to a command
+            assert "Fill in from the cards in your hand" in shown and "deckcheck cards" not in shown
+        elif issue.get("fix"):
             assert f"Fix: {folded(issue['fix'])}" in shown
         assert all(card in shown for card in issue.get("cards", [])), issue
     for error in report["input_errors"]:
@@ -203,6 +205,9 @@ def test_the_page_shows_all_that_the_report_holds(client, path):
         assert all(s in shown for s in error["suggestions"]), error
     for notice in report.get("notices", []):
         assert folded(notice) in shown, notice
+    if report["unverified"] and report["legal"] is not None:
+        n = len(report["unverified"])
+        assert f"{n} rule{'s' if n != 1 else ''} unverified" in shown
 
 
 def test_formats_page_shows_each_formats_limits(client):

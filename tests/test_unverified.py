@@ -1,0 +1,145 @@
+"""Unverified rules shown as what they are (issue 22 §1) in the terminal, `-q`, JSON and tournament reports; card
+facts shared between clubs (§4): export → import into a fresh database keeps the verdict and who said what."""
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from inproc import run_cli
+
+from deckcheck.report import Issue, Report
+from deckcheck.rules import data_unknown, stamp
+from deckcheck.unverified import unverified
+
+ROOT = Path(__file__).resolve().parent.parent
+CONNOR = str(ROOT / "examples/decks/type1e-connor-legal.txt")
+
+
+@pytest.fixture
+def db(tmp_path, shared_db, monkeypatch) -> str:
+    path = tmp_path / "cards.db"
+    shutil.copy(shared_db.removeprefix("sqlite:///"), path)
+    monkeypatch.setenv("DECKCHECK_DB", f"sqlite:///{path}")
+    monkeypatch.setenv("COLUMNS", "200")
+    return f"sqlite:///{path}"
+
+
+def unknown_report(n_cards: int) -> Report:
+    from deckcheck.cards import Card
+    cards = [Card(id=f"c{i}", name=f"Card {i}", title=f"Card {i}") for i in range(n_cards)]
+    issue = stamp(data_unknown("Restriction number unknown (the deck holds several copies)", cards), "HL-RESTRICTED")
+    return Report("d.txt", "type1e", issues=[Issue("HL-DECK-MIN", "error", "too few"), issue])
+
+
+def test_unverified_groups_name_the_rule_in_words_cards_and_what_settles_it():
+    (group,) = unverified(unknown_report(13))
+    assert group.rule == "HL-RESTRICTED" and group.words == "copies limit not checked"
+    assert group.settle.startswith("the Restriction number printed on the card")
+    assert len(group.cards) == 13 and group.cards_text().endswith("Card 9 and 3 more")
+    assert unknown_report(13).unverified == ["HL-RESTRICTED"] and Report("d", "type1e").unverified == []
+
+
+def test_terminal_json_and_quiet_show_the_count(db):
+    r = run_cli("check", CONNOR)
+    lines = r.text.splitlines()
+    assert lines[0].endswith(": LEGAL — 2 rules unverified  type1e  Persona: Connor MacLeod  Pre-Game 2, Endurance 51")
+    group = [ln for ln in lines if ln.startswith("  unverified ")]
+    assert group[0].startswith("  unverified HL-RESTRICTED: copies limit not checked: Upper Left Attack (1), ")
+    assert " and 5 more — settled by the Restriction number printed on the card" in group[0]
+    assert group[1] == ("  unverified HL-HAND-ICONS: Hand icons limit not checked: Connor MacLeod Persona, Connor "
+                        "MacLeod Premium +1 — settled by the number of Hand icons printed on the card")
+    assert lines.index(group[0]) > max(i for i, ln in enumerate(lines) if ln.startswith("  warning "))
+    report = json.loads(run_cli("check", CONNOR, "--json").text)
+    assert report["unverified"] == ["HL-HAND-ICONS", "HL-RESTRICTED"]
+    assert len([i for i in report["issues"] if i["rule"] == "HL-DATA-UNKNOWN"]) == 2
+    assert run_cli("check", "-q", CONNOR).text.rstrip().endswith(
+        ": LEGAL — 2 rules unverified — 0 errors, 2 warnings")
+    typo = run_cli("check", "-q", str(ROOT / "examples/decks/type1e-typo.txt")).text
+    assert "unverified" not in typo
+
+
+def test_rich_panel_shows_the_count_and_the_group():
+    from rich.console import Console
+
+    from deckcheck.render import report_panel
+    console = Console(width=160, record=True, color_system=None)
+    console.print(report_panel(unknown_report(12)))
+    text = console.export_text()
+    assert "NOT LEGAL — 1 rule unverified" in text and "Unverified (1)" in text
+    assert "copies limit not checked" in text and "and 2 more" in text and "Restriction number printed" in text
+
+
+def test_tournament_reports_have_an_unverified_column(db, tmp_path):
+    out = tmp_path / "summary.csv"
+    run_cli("tournament", "check", str(ROOT / "examples/decks"), "--out", str(out))
+    with open(out, newline="") as f:
+        rows = {Path(r["source"]).name: r for r in csv.DictReader(f)}
+    assert rows["type1e-connor-legal.txt"]["unverified"] == "2"
+    assert rows["type1e-typo.txt"]["unverified"] == "0"
+
+
+def test_export_import_into_a_fresh_database_keeps_verdict_and_provenance(db, tmp_path):
+    from deckcheck.db.facts import Facts
+    from deckcheck.db.store import Store
+    store = Store(db)
+    facts = Facts(store)
+    by_id = {c.id: c for c in store.cards()}
+    report = json.loads(run_cli("check", CONNOR, "--json").text)
+    names = next(i["cards"] for i in report["issues"] if "HL-RESTRICTED" in i["message"])
+    for card in (c for c in by_id.values() if c.name in names and c.edition == 1 and c.set == "ME"):
+        facts.submit(card, {"restriction": "none"}, "Ann", review=False)
+    facts.submit(by_id["SE-connor-macleod-persona"], {"hand_icons": "1"}, "Bo", review=False)
+    store.dispose()
+    before = json.loads(run_cli("check", CONNOR, "--json").text)
+    assert before["unverified"] != report["unverified"]
+    for suffix in (".csv", ".xlsx"):
+        sheet = tmp_path / f"facts{suffix}"
+        r = run_cli("cards", "facts", "export", str(sheet))
+        assert r.code == 0 and "values not from the bundle" in r.text
+        fresh = f"sqlite:///{tmp_path / ('fresh' + suffix + '.db')}"
+        dry = run_cli("cards", "import", str(sheet), "--dry-run", "--db", fresh)
+        assert dry.code == 0 and "Connor MacLeod Persona [SE-connor-macleod-persona] hand_icons: unknown → 1 " \
+                                 "(web:Bo @ " in dry.text
+        assert run_cli("cards", "import", str(sheet), "--db", fresh).code == 0
+        after = json.loads(run_cli("check", CONNOR, "--json", "--db", fresh).text)
+        assert after == before
+        fresh_store = Store(fresh)
+        from deckcheck.db.updates import stored_sources
+        source = stored_sources(fresh_store, ["SE-connor-macleod-persona"])["SE-connor-macleod-persona"]["hand_icons"]
+        assert (source.kind, source.ref) == ("web", "Bo") and source.at
+        mine = Facts(store).history("SE-connor-macleod-persona")[0]
+        assert mine.new_source == str(source)  # the same provenance, time included
+        fresh_store.dispose()
+
+
+def test_import_lists_conflicts_and_never_replaces_silently(db, tmp_path):
+    from deckcheck.db.facts import Facts
+    from deckcheck.db.store import Store
+    store = Store(db)
+    card = next(c for c in store.cards() if c.id == "ME-upper-left-attack-1")
+    Facts(store).submit(card, {"restriction": "2"}, "Here", review=False)
+    store.dispose()
+    sheet = tmp_path / "theirs.csv"
+    sheet.write_text("id,name,restriction,restriction_source\n"
+                     "ME-upper-left-attack-1,Upper Left Attack (1),4,web:There @ 2026-11-30T10:00:00+00:00\n")
+    dry = run_cli("cards", "import", str(sheet), "--dry-run")
+    assert "1 value(s) kept" in dry.text and "conflict: Upper Left Attack (1) [ME-upper-left-attack-1] " \
+                                              "restriction: 2 (web:Here @ " in dry.text
+    assert "→ 4 (web:There @ 2026-11-30T10:00:00+00:00)" in dry.text
+    run_cli("cards", "import", str(sheet))
+    store = Store(db)
+    assert next(c for c in store.cards() if c.id == "ME-upper-left-attack-1").restriction == 2  # kept
+    store.dispose()
+    run_cli("cards", "import", str(sheet), "--overwrite")
+    store = Store(db)
+    assert next(c for c in store.cards() if c.id == "ME-upper-left-attack-1").restriction == 4
+    store.dispose()
+
+
+@pytest.mark.parametrize("name", ["facts.txt", "facts.json"])
+def test_export_refuses_other_suffixes(db, tmp_path, name):
+    r = run_cli("cards", "facts", "export", str(tmp_path / name))
+    assert r.code == 2 and r.crash is None and not (tmp_path / name).exists()

@@ -1,0 +1,343 @@
+"""Card facts from players (issue 22, CONTRACTS §6 revision 3): forms, proposals, review, history, export, and the
+bad input strangers send to every new endpoint."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DECK = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
+ADMIN = "organiser-secret-token"
+CARD = "ME-upper-left-attack-1"  # Restriction unknown in the bundle; in the Connor deck
+
+
+@pytest.fixture(autouse=True)
+def no_rate_limit():
+    from deckcheck.web import facts
+    facts.LIMITER.seen.clear()
+    yield
+    facts.LIMITER.seen.clear()
+
+
+def make_client(tmp_path, web_db, admin_token=None):
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    db = tmp_path / ("club.db" if admin_token else "home.db")
+    if not db.exists():
+        shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    client = TestClient(create_app(db_url=f"sqlite:///{db}", admin_token=admin_token))
+    client.get("/")
+    return client
+
+
+@pytest.fixture
+def home(tmp_path, web_db):
+    with make_client(tmp_path, web_db) as c:
+        yield c
+
+
+@pytest.fixture
+def club(tmp_path, web_db):
+    with make_client(tmp_path, web_db, ADMIN) as c:
+        yield c
+
+
+@pytest.fixture
+def other(tmp_path, web_db, club):
+    """Another player's browser on the same club server (no cookies of the first)."""
+    with make_client(tmp_path, web_db, ADMIN) as c:
+        yield c
+
+
+def csrf(client) -> str:
+    return client.cookies["deckcheck_csrf"]
+
+
+def verdict(html: str) -> str:
+    found = re.search(r'<header class="verdict">\s*<strong>([^<]*)</strong>', html)
+    assert found, html[:500]
+    return found.group(1)
+
+
+def restriction_form(html: str, value: str = "none") -> dict:
+    """The fill-in form of a check page answered: every card asked for its Restriction number gets `value`."""
+    data = {}
+    for n, card_id in re.findall(r'name="(f\d+)\.id" value="([^"]+)"', html):
+        if f'name="{n}.restriction"' in html:
+            data[f"{n}.id"] = card_id
+            data[f"{n}.restriction"] = value
+    assert data
+    return data
+
+
+def check_page(client, **extra):
+    return client.post("/check", data={"decklist": DECK, "csrf_token": csrf(client), **extra})
+
+
+# -- 1. unverified, shown as what it is -----------------------------------------------------------------
+def test_check_page_says_how_many_rules_are_unverified_and_never_tells_to_run_a_command(home):
+    html = check_page(home).text
+    assert verdict(html) == "Legal — 2 rules unverified"
+    assert "2 rules unverified</h2>" in html and "Copies limit not checked, for 15 cards" in html
+    assert "Settled by the Restriction number printed on the card" in html
+    assert "deckcheck cards import" not in html and "--cards" not in html
+    assert html.count('class="fact-card"') == 17  # 15 Restriction numbers, 2 Hand icons
+
+
+def test_api_check_has_unverified(home):
+    body = home.post("/api/check", json={"decklist": DECK}).json()
+    assert body["unverified"] == ["HL-HAND-ICONS", "HL-RESTRICTED"]
+    assert [i["rule"] for i in body["issues"]] == ["HL-DATA-UNKNOWN", "HL-DATA-UNKNOWN"]  # the issues stay
+
+
+# -- 2. fill in from the card in hand ------------------------------------------------------------------
+def test_personal_server_applies_answers_and_the_check_decides_at_once(home):
+    html = check_page(home).text
+    r = home.post("/check/facts", data={"decklist": DECK, "csrf_token": csrf(home), "facts_by": "Ann",
+                                        **restriction_form(html)})
+    assert r.status_code == 200
+    assert verdict(r.text) == "Legal — 1 rule unverified"
+    assert "Saved 15 values from Ann. Now decided: HL-RESTRICTED (copies limit)" in r.text
+    card = home.get(f"/api/cards/{CARD}", params={"detail": "true"}).json()
+    assert card["card"]["restriction"] == "" and card["sources"]["restriction"]["kind"] == "web"
+    assert card["sources"]["restriction"]["ref"] == "Ann"
+    page = home.get(f"/cards/{CARD}/facts").text  # the history: old → new, who, when
+    assert re.search(r"unknown → none</td>\s*<td[^>]*>web:Ann @ \d{4}-", page)
+    assert "unknown → none" in home.get(f"/cards/{CARD}").text  # the card page shows it too
+
+
+def test_card_page_form_saves_every_field_and_keeps_history(home):
+    r = home.post(f"/cards/{CARD}/facts", data={"csrf_token": csrf(home), "facts_by": "Ann", "f0.id": CARD,
+                                                 "f0.restriction": "3", "f0.reserved": "no", "f0.signature": "no",
+                                                 "f0.hand_icons": "0", "f0.grid": ["UL", "MC"],
+                                                 "f0.text": "Attack the upper left."})
+    assert r.status_code == 200 and "Saved." in r.text
+    row = home.get(f"/api/cards/{CARD}").json()
+    assert (row["restriction"], row["reserved"], row["grid"], row["text"]) == ("3", "no", "UL MC",
+                                                                              "Attack the upper left.")
+    r = home.post(f"/cards/{CARD}/facts", data={"csrf_token": csrf(home), "facts_by": "Bo", "f0.id": CARD,
+                                                 "f0.restriction": "2"})
+    history = r.text[r.text.index('id="history"'):]
+    assert history.index("3 → 2") < history.index("unknown → 3")  # newest first
+    assert "web:Bo @" in history and "was: web:Ann @" in history
+
+
+def test_the_name_is_remembered_and_required(home):
+    r = home.post(f"/cards/{CARD}/facts", data={"csrf_token": csrf(home), "facts_by": "  ", "f0.id": CARD,
+                                                 "f0.restriction": "3"})
+    assert r.status_code == 400 and "say who you are" in r.text
+    home.post(f"/cards/{CARD}/facts", data={"csrf_token": csrf(home), "facts_by": "Ann <b>", "f0.id": CARD,
+                                             "f0.restriction": "3"})
+    page = home.get(f"/cards/{CARD}/facts").text
+    assert 'name="facts_by" value="Ann &lt;b&gt;"' in page and "Ann <b>" not in page
+
+
+def test_saved_deck_page_has_its_own_form(home):
+    r = home.post("/decks", data={"decklist": DECK, "csrf_token": csrf(home)}, follow_redirects=False)
+    link = r.headers["location"]
+    html = home.get(link).text
+    assert verdict(html) == "Legal — 2 rules unverified" and f'action="{link}/facts"' in html
+    r = home.post(f"{link}/facts", data={"csrf_token": csrf(home), "facts_by": "Ann", **restriction_form(html)})
+    assert r.status_code == 200 and verdict(r.text) == "Legal — 1 rule unverified"
+    assert "Now decided: HL-RESTRICTED" in r.text
+
+
+# -- 3. reviewed where a club needs it -----------------------------------------------------------------
+def test_club_answers_wait_count_for_their_author_only_until_accepted(club, other):
+    html = check_page(club).text
+    r = club.post("/check/facts", data={"decklist": DECK, "csrf_token": csrf(club), "facts_by": "Ann",
+                                        **restriction_form(html)})
+    assert verdict(r.text) == "Legal — 1 rule unverified"  # Ann's own check counts her answers
+    assert "wait for the organiser" in r.text and "counted 15 answers by Ann" in r.text
+    assert verdict(check_page(club).text) == "Legal — 1 rule unverified"  # her browser remembers her
+    # nobody else's verdict changes before acceptance
+    assert verdict(check_page(other).text) == "Legal — 2 rules unverified"
+    assert other.post("/api/check", json={"decklist": DECK}).json()["unverified"] == ["HL-HAND-ICONS",
+                                                                                      "HL-RESTRICTED"]
+    assert other.get(f"/api/cards/{CARD}").json()["restriction"] == "unknown"
+    mine = other.post("/api/check", json={"decklist": DECK, "facts_by": "ann"}).json()
+    assert mine["unverified"] == ["HL-HAND-ICONS"] and "counted 15 answers by ann" in mine["notices"][0]
+    # the organiser accepts everything Ann said on the review page
+    assert "Admin token" in other.get("/cards/proposals").text
+    r = other.post("/cards/proposals", data={"admin_token": "wrong", "csrf_token": csrf(other)})
+    assert r.status_code == 403
+    r = other.post("/cards/proposals", data={"admin_token": ADMIN, "csrf_token": csrf(other)})
+    page = other.get("/cards/proposals").text
+    assert page.count("Accept</button>") == 15 and "Accept all from" in page and ">Ann</button>" in page
+    r = other.post("/cards/proposals/decide", data={"accept_all": "Ann", "csrf_token": csrf(other)})
+    assert r.status_code == 200 and "No pending answer" in r.text
+    assert verdict(check_page(other).text) == "Legal — 1 rule unverified"
+    history = other.get(f"/cards/{CARD}/facts").text
+    assert "accepted by the organiser" in history and "web:Ann @" in history
+
+
+def test_api_facts_personal_200_club_202_and_review(home, club):
+    r = home.post(f"/api/cards/{CARD}/facts", json={"by": "Ann", "values": {"restriction": "none",
+                                                                            "hand_icons": "0"}})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["proposals"] == [] and {(a["field"], a["old"], a["new"]) for a in body["applied"]} == {
+        ("restriction", "unknown", "0"), ("hand_icons", "unknown", "0")}
+    assert all(a["source"].startswith("web:Ann @ ") for a in body["applied"])
+    r = club.post(f"/api/cards/{CARD}/facts", json={"by": "Ann", "values": {"restriction": "3"}})
+    assert r.status_code == 202
+    (p,) = r.json()["proposals"]
+    assert r.json()["applied"] == [] and set(p) >= {"id", "card", "field", "old", "value", "by", "at", "status",
+                                                    "conflict"}
+    assert (p["card"], p["field"], p["old"], p["value"], p["by"], p["status"], p["conflict"]) == (
+        CARD, "restriction", "unknown", "3", "Ann", "pending", None)
+    assert club.get("/api/proposals").status_code == 401
+    assert club.get("/api/proposals", headers={"Authorization": "Bearer nope"}).status_code == 403
+    assert home.get("/api/proposals", headers={"Authorization": f"Bearer {ADMIN}"}).status_code == 403
+    auth = {"Authorization": f"Bearer {ADMIN}"}
+    assert [q["id"] for q in club.get("/api/proposals", headers=auth).json()["proposals"]] == [p["id"]]
+    assert club.post(f"/api/proposals/{p['id']}/accept").status_code == 401
+    r = club.post(f"/api/proposals/{p['id']}/accept", headers=auth, json={"by": "Org"})
+    assert r.status_code == 200 and r.json()["status"] == "accepted" and r.json()["decided_by"] == "Org"
+    assert club.post(f"/api/proposals/{p['id']}/reject", headers=auth).status_code == 409
+    assert club.post("/api/proposals/999999/accept", headers=auth).status_code == 404
+    assert club.get(f"/api/cards/{CARD}").json()["restriction"] == "3"
+    assert club.get("/api/proposals", params={"status": "accepted"}, headers=auth).json()["proposals"][0][
+        "id"] == p["id"]
+    # a later answer contradicting the accepted one is marked as a conflict; rejecting it changes nothing
+    r = club.post(f"/api/cards/{CARD}/facts", json={"by": "Bo", "values": {"restriction": "2"}})
+    (q,) = r.json()["proposals"]
+    assert q["conflict"] and "accepted value is 3" in q["conflict"] and "web:Ann" in q["conflict"]
+    assert club.post(f"/api/proposals/{q['id']}/reject", headers=auth).json()["status"] == "rejected"
+    assert club.get(f"/api/cards/{CARD}").json()["restriction"] == "3"
+
+
+def test_a_proposal_contradicting_a_named_source_is_a_conflict(club):
+    break_weapon = club.get("/api/cards", params={"q": "Break Weapon"}).json()["cards"][0]
+    assert break_weapon["restriction"] == "3"
+    r = club.post(f"/api/cards/{break_weapon['id']}/facts", json={"by": "Ann", "values": {"restriction": "1"}})
+    (p,) = r.json()["proposals"]
+    assert p["conflict"].startswith("a named public source says 3")
+    assert "conflict: a named public source" in club.get(f"/cards/{break_weapon['id']}/facts").text
+
+
+# -- 4. shared between clubs -----------------------------------------------------------------------------
+def test_facts_csv_is_a_card_sheet_with_provenance(home):
+    home.post(f"/api/cards/{CARD}/facts", json={"by": "Ann", "values": {"restriction": "4", "grid": "UL UC"}})
+    r = home.get("/api/cards/facts.csv")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    lines = r.text.splitlines()
+    assert lines[0] == "game,id,name,grid,restriction,grid_source,restriction_source"
+    assert lines[1].startswith(f"highlander,{CARD},Upper Left Attack (1),UL UC,4,web:Ann @ ")
+    assert len(lines) == 2  # nothing from the bundle
+
+
+# -- strangers' input ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("body, status, words", [
+    ({"by": "Ann", "values": {"restriction": "x"}}, 400, "restriction"),
+    ({"by": "Ann", "values": {"restriction": "-1"}}, 400, "restriction"),
+    ({"by": "Ann", "values": {"colour": "red"}}, 400, "unknown field 'colour'"),
+    ({"by": "Ann", "values": {"name": "Renamed"}}, 400, "unknown field 'name'"),
+    ({"by": "Ann", "values": {"reserved": "maybe"}}, 400, "reserved"),
+    ({"by": "Ann", "values": {"grid": "XX"}}, 400, "grid"),
+    ({"by": "Ann", "values": {"restriction": ["3"]}}, 400, "text"),
+    ({"by": "Ann", "values": {"restriction": True}}, 400, "text"),
+    ({"by": "Ann", "values": {"restriction": ""}}, 400, "empty"),
+    ({"by": "Ann", "values": {"text": "x" * 2001}}, 400, "limit"),
+    ({"by": "Ann", "values": {"text": "a\x1bb"}}, 400, "control"),
+    ({"by": "Ann", "values": {}}, 400, "no values"),
+    ({"by": "Ann", "values": "restriction=3"}, 400, "object"),
+    ({"by": "", "values": {"restriction": "3"}}, 400, "who you are"),
+    ({"by": "A" * 61, "values": {"restriction": "3"}}, 400, "limit"),
+    ({"by": "Ann\u202e", "values": {"restriction": "3"}}, 400, "character"),
+    ({"by": 7, "values": {"restriction": "3"}}, 400, "text"),
+    ({"values": {"restriction": "3"}}, 400, "name"),
+    ({"by": "Ann", "values": {"restriction": "3"}, "admin": True}, 400, "unknown key"),
+    ([1, 2], 400, "object"),
+])
+def test_api_facts_bad_input_is_400_and_stores_nothing(home, club, body, status, words):
+    for client in (home, club):
+        r = client.post(f"/api/cards/{CARD}/facts", json=body)
+        assert r.status_code == status and words in r.json()["error"], (body, r.text)
+    assert home.get(f"/api/cards/{CARD}").json()["restriction"] == "unknown"
+    assert club.get("/api/proposals", headers={"Authorization": f"Bearer {ADMIN}"}).json()["proposals"] == []
+
+
+def test_api_facts_unknown_card_404_bad_json_400_wrong_type_415(home):
+    assert home.post("/api/cards/NO-SUCH/facts", json={"by": "A", "values": {"restriction": "3"}}).status_code == 404
+    r = home.post(f"/api/cards/{CARD}/facts", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "JSON" in r.json()["error"]
+    r = home.post(f"/api/cards/{CARD}/facts", content=b"[" * 100_000, headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    r = home.post(f"/api/cards/{CARD}/facts", data={"by": "A", "restriction": "3"})  # a cross-site form cannot
+    assert r.status_code == 415
+
+
+def test_pages_need_the_csrf_token(home, club):
+    r = home.post(f"/cards/{CARD}/facts", data={"facts_by": "A", "f0.id": CARD, "f0.restriction": "3"})
+    assert r.status_code == 403
+    r = home.post("/check/facts", data={"decklist": DECK, "facts_by": "A", "f0.id": CARD, "f0.restriction": "3"})
+    assert r.status_code == 403
+    r = club.post("/cards/proposals/decide", data={"accept_all": "Ann"})
+    assert r.status_code == 403
+    assert home.get(f"/api/cards/{CARD}").json()["restriction"] == "unknown"
+
+
+@pytest.mark.parametrize("field, value", [("restriction", "7"), ("restriction", "<script>"), ("grid", "ZZ"),
+                                          ("hand_icons", "x"), ("reserved", "perhaps")])
+def test_page_forms_refuse_bad_values_with_400_and_escape_them(home, field, value):
+    r = home.post(f"/cards/{CARD}/facts", data={"csrf_token": csrf(home), "facts_by": "Ann", "f0.id": CARD,
+                                                 f"f0.{field}": value})
+    assert r.status_code == 400 and "<script>" not in r.text
+    assert home.get(f"/api/cards/{CARD}").json()["restriction"] == "unknown"
+
+
+def test_review_page_escapes_names_and_values(club):
+    club.post(f"/api/cards/{CARD}/facts", json={"by": "<img src=x>", "values": {"text": "<script>x</script>"}})
+    club.post("/cards/proposals", data={"admin_token": ADMIN, "csrf_token": csrf(club)})
+    page = club.get("/cards/proposals").text
+    assert "&lt;img src=x&gt;" in page and "<img src=x>" not in page and "<script>x" not in page
+
+
+@pytest.mark.parametrize("path", ["/api/proposals/abc/accept", "/api/proposals/1/explode",
+                                  "/api/proposals/99999999999999999999/accept"])
+def test_api_decide_bad_ids_are_404(club, path):
+    r = club.post(path, headers={"Authorization": f"Bearer {ADMIN}"})
+    assert r.status_code == 404 and "error" in r.json()
+
+
+def test_api_proposals_bad_status_400(club):
+    r = club.get("/api/proposals", params={"status": "all"}, headers={"Authorization": f"Bearer {ADMIN}"})
+    assert r.status_code == 400
+
+
+def test_review_forms_refuse_bad_actions(club):
+    club.post("/cards/proposals", data={"admin_token": ADMIN, "csrf_token": csrf(club)})
+    for data, status in (({"accept": "x"}, 400), ({"accept": "424242"}, 404), ({}, 400), ({"accept_all": ""}, 400)):
+        r = club.post("/cards/proposals/decide", data={"csrf_token": csrf(club), **data})
+        assert r.status_code == status, (data, r.text)
+
+
+def test_answers_are_rate_limited(home, monkeypatch):
+    from deckcheck.web import facts
+    monkeypatch.setattr(facts, "LIMITER", facts.RateLimiter(count=3, seconds=60))
+    codes = [home.post(f"/api/cards/{CARD}/facts", json={"by": "A", "values": {"restriction": str(n + 1)}}
+                       ).status_code for n in range(5)]
+    assert codes == [200, 200, 200, 429, 429]
+
+
+def test_facts_by_in_check_must_be_a_name(club):
+    r = club.post("/api/check", json={"decklist": DECK, "facts_by": 3})
+    assert r.status_code == 400
+    r = club.post("/api/check", json={"decklist": DECK, "facts_by": "x" * 500})
+    assert r.status_code == 400 and "limit" in r.json()["error"]
+
+
+def test_unknown_card_page_404(home):
+    assert home.get("/cards/NO-SUCH/facts").status_code == 404
+    r = home.post("/cards/NO-SUCH/facts", data={"csrf_token": csrf(home), "facts_by": "A", "f0.id": "NO-SUCH",
+                                                 "f0.restriction": "3"})
+    assert r.status_code == 404
+
+
+def test_personal_server_has_nothing_to_review(home):
+    assert "nothing to review" in home.get("/cards/proposals").text
