@@ -180,6 +180,13 @@ def test_real_answers_of_every_api_route_match_the_schema(api):
     call("post", f"/api/events/{eid}/draw", 400, headers=auth, json={"n": 0})
     call("get", f"/api/events/{eid}/report.json", 200, headers=auth)  # with the deck check
 
+    # card facts from players (no admin token here: answers apply at once, nothing to review)
+    call("post", f"/api/cards/{card_id}/facts", 200, json={"by": "Ann", "values": {"restriction": "2"}})
+    call("post", f"/api/cards/{card_id}/facts", 400, json={"by": "Ann", "values": {"restriction": "x"}})
+    call("post", "/api/cards/no-such-card/facts", 404, json={"by": "Ann", "values": {"restriction": "2"}})
+    call("get", "/api/cards/facts.csv", 200)
+    call("get", "/api/proposals", 403)
+    call("post", "/api/proposals/1/accept", 403, json={})
     every = {(m, p) for p, ops in api.doc["paths"].items() for m, op in ops.items() if "api" in op.get("tags", ())}
     assert every - api.seen == set(), "add a call of each new /api route to this test"
 
