@@ -330,8 +330,10 @@ def test_a_card_is_drawn_from_its_data(client):
     unknown = client.get("/api/cards", params={"unknown": "restriction", "type": "Attack", "limit": 1}).json()
     page = client.get(f"/cards/{unknown['cards'][0]['id']}").text
     badges = re.findall(r'<a class="cf-unknown[^"]*" href="([^"]+)" title="([^"]+)"', page)
-    assert ("#facts", "Restriction number unknown: fill it in") in badges and 'id="facts"' in page
-    assert all(href == "#facts" for href, _ in badges)
+    form = f"/cards/{unknown['cards'][0]['id']}/facts"  # the fill-in form of card facts (issue 22)
+    assert (form, "Restriction number unknown: fill it in") in badges and 'id="facts"' in page
+    assert all(href == form for href, _ in badges)
+    assert client.get(form).status_code == 200
     gems = client.get("/cards/P03-028").text  # Katana Master of the Katana: Master 1, Reason 2
     face = gems[gems.index('<figure class="card-face'):gems.index("</figure>")]
     assert re.findall(r'<li class="gem gem-(\w+)".*?<b>(\d+)</b></li>', face, flags=re.S) == [("master", "1"),
