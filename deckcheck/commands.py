@@ -734,8 +734,11 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
     else:
         from .render import simple_table
         console = _console()
-        for name, needs in list(result.per_deck.items()) + [("all decks together", result.together)]:
-            console.print(simple_table(f"{name}: {sum(n.short for n in needs)} cards short",
+        tables = list(result.per_deck.items())
+        if len(tables) != 1:  # one deck: its table is the whole answer
+            tables.append(("all decks together", result.together))
+        for name, needs in tables:
+            console.print(simple_table(f"{name}: {_plural(sum(n.short for n in needs), 'card')} short",
                                        ("card", "set", "needed", "owned", "short"),
                                        [(n.card.name, n.card.set, n.needed, n.owned, n.short) for n in needs],
                                        justify_right=("needed", "owned", "short")))

@@ -200,11 +200,11 @@ def console(stderr: bool = False) -> Console:
     return SafeConsole(stderr=stderr, highlight=False)
 
 
-def tournament_table(tournament) -> Group:
+def tournament_table(tournament, full: bool = False) -> Group:
     """One line per deck (coloured by verdict) and the totals.
 
     Plain aligned text rather than a rich Table: measuring a thousand-row Table took longer than
-    checking the thousand decks.
+    checking the thousand decks. `full` (a pipe or a file): no cell is shortened.
     """
     colours = {"legal": "green", "NOT LEGAL": "red", "unreadable": "yellow"}
     rows = [[clean(v) for v in row[:9]] for row in tournament.summary_rows()]  # the first error: in the report
@@ -213,7 +213,9 @@ def tournament_table(tournament) -> Group:
     header = ["player", "source", "format", "persona", "End.", "Pre", "verdict", "err", "warn"]
     numeric = {4, 5, 7, 8}
     caps = [18, 30, 7, 18, 4, 3, 10, 3, 4]
-    widths = [min(cap, max([len(header[i])] + [len(r[i]) for r in rows])) for i, cap in enumerate(caps)]
+    widths = [max([len(header[i])] + [len(r[i]) for r in rows]) for i in range(len(caps))]
+    if not full:
+        widths = [min(cap, width) for cap, width in zip(caps, widths, strict=True)]
 
     def line(cells: list[str]) -> str:
         out = []

@@ -95,7 +95,9 @@ def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_j
             sys.stdout.write(json_line(item))
     else:
         from .render import tournament_table
-        console().print(tournament_table(tournament))
+        screen = console()
+        piped = not screen.is_terminal  # a pipe or a file: whole lines, whatever COLUMNS says
+        screen.print(tournament_table(tournament, full=piped), soft_wrap=piped, crop=not piped)
     if out is not None:
         from .importers.reports import write_tournament_report
         kind = write_tournament_report(out, tournament)

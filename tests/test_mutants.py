@@ -179,5 +179,5 @@ def test_other_persona_total_quota_is_shared_by_all_other_personas():
     assert _issues(kept, "type1e", "HL-OTHER-PERSONA") == []
     over = _deck((persona, 1, "Pre-Game"), (beta, 2, "Endurance"), (gamma, 1, "Endurance"))
     assert _issues(over, "type1e", "HL-OTHER-PERSONA") == [
-        ("HL-OTHER-PERSONA", "1 card of Gamma in a Eta deck: Gamma Strike", ("Gamma Strike",), 0, 1,
+        ("HL-OTHER-PERSONA", "1 card of Gamma in a deck of Eta: Gamma Strike", ("Gamma Strike",), 0, 1,
          "remove 1 Gamma card")]

@@ -103,10 +103,11 @@ class HighlanderView(Generic[P]):
 
     @property
     def whose(self) -> str:
-        """How a message names the deck: 'a Generic Immortal' or 'a Connor MacLeod deck'."""
+        """How a message names the deck: 'a Generic Immortal' or 'a deck of Connor MacLeod' ('a deck of The
+        Kurgan', never 'a The Kurgan deck')."""
         if self.persona is None or self.persona_key is None:
             return "a Generic Immortal"
-        return f"a {self.persona.immortal} deck"
+        return f"a deck of {self.persona.immortal}"
 
     def counts(self) -> dict[str, int]:
         """Cards in each section."""
