@@ -70,6 +70,7 @@ class Row:
     persona: str
     submissions: int
     checks: tuple[dict, ...] = ()  # the deck checks of this player, oldest first
+    unverified: int = 0  # how many rules card data kept from deciding (CONTRACTS §3 revision 3)
 
     @property
     def check_outcome(self) -> str:
@@ -80,6 +81,21 @@ class Row:
 
 
 _UPGRADED: set[str] = set()
+
+
+def unverified_count(report_json: str | None) -> int:
+    """How many rules card data kept from deciding in a stored report (one stored before the count was kept:
+    from its HL-DATA-UNKNOWN issues)."""
+    try:
+        data = json.loads(report_json or "{}")
+    except ValueError:
+        return 0
+    if not isinstance(data, dict):
+        return 0
+    if isinstance(data.get("unverified"), list):
+        return len(data["unverified"])
+    return len({str(i.get("message", "")).split(" ", 1)[0] for i in data.get("issues") or []
+                if isinstance(i, dict) and i.get("rule") == "HL-DATA-UNKNOWN"})
 
 
 class Desk:
@@ -259,7 +275,8 @@ class Desk:
             checks.setdefault(c.get("player_key", ""), []).append(c)
         rows = [Row(r.id, event.display_name(r.first_spelling or r.player), from_stamp(r.submitted_at), r.verdict,
                     r.errors, r.warnings, r.persona, r.submissions,
-                    checks=tuple(checks.get(r.player_key, ()))) for r in self.tables.current(event_id)]
+                    checks=tuple(checks.get(r.player_key, ())), unverified=unverified_count(r.report))
+                for r in self.tables.current(event_id)]
         if verdicts:
             rows = [r for r in rows if r.verdict in verdicts]
         if words:

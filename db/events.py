@@ -262,12 +262,12 @@ class EventTables:
 
     def current(self, event_id: str) -> list:
         """Every player's current deck as a row (id, player, submitted_at, verdict, errors, warnings, persona,
-        submissions), in order of arrival."""
+        submissions, player_key, first_spelling, report), in order of arrival."""
         from sqlalchemy import text
         with self.engine.connect() as con:
             return list(con.execute(text(
                 f"select s.id, s.player, s.submitted_at, s.verdict, s.errors, s.warnings, s.persona, e.submissions, "
-                f"e.player_key, {_FIRST_SPELLING} "
+                f"e.player_key, {_FIRST_SPELLING}, s.report "
                 "from desk_entry e join desk_submission s on s.seq = e.seq where e.event_id = :e "
                 "order by s.seq"), {"e": event_id}).all())
 

@@ -244,10 +244,12 @@ class Facts:
                 where = sources.get(field)
                 old = value_text(card, field)
                 conflict = conflict_of(card, field, value, where)
-                # the same person's earlier pending answer for this field is replaced by this one
-                con.execute(text("delete from card_fact_proposal where card_id = :c and field_name = :f "
-                                 "and by_key = :k and status = 'pending'"),
-                            {"c": card.id, "f": field, "k": by_key(name)})
+                # the same person's earlier pending answer for this field gives way to this one (kept, never
+                # deleted: an id the review page shows always names the same answer)
+                con.execute(text("update card_fact_proposal set status = 'rejected', decided_by = :d, decided_at = :a "
+                                 "where card_id = :c and field_name = :f and by_key = :k and status = 'pending'"),
+                            {"c": card.id, "f": field, "k": by_key(name), "d": f"{name} (a later answer)",
+                             "a": stamp})
                 row = con.execute(text(
                     "insert into card_fact_proposal (card_id, field_name, value, old, old_source, by, by_key, at, "
                     "status, conflict, decided_by, decided_at) values (:c, :f, :v, :o, :os, :b, :k, :a, 'pending', "

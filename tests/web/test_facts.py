@@ -341,3 +341,29 @@ def test_unknown_card_page_404(home):
 
 def test_personal_server_has_nothing_to_review(home):
     assert "nothing to review" in home.get("/cards/proposals").text
+
+
+# -- the desk -------------------------------------------------------------------------------------------
+def test_desk_pages_and_reports_show_the_unverified_count_and_link_to_the_form(home):
+    event = home.post("/api/events", json={"name": "Open", "format": "type1e"}).json()
+    deck = home.post(f"/api/events/{event['id']}/decks", json={"player": "Ann", "decklist": DECK}).json()
+    assert deck["unverified"] == ["HL-HAND-ICONS", "HL-RESTRICTED"]
+    player_page = home.get(f"/desk/{event['id']}/decks/{deck['deck_id']}").text
+    assert verdict(player_page) == "Legal — 2 rules unverified"
+    assert f'href="/cards/{CARD}/facts"' in player_page or "/cards?q=Upper%20Left%20Attack%20%281%29" in player_page
+    assert "deckcheck cards" not in player_page and "--cards" not in player_page
+    home.get(event["dashboard_url"].replace("http://testserver", ""))
+    table = home.get(f"/desk/{event['id']}/admin/table").text
+    assert "legal <small class=\"desk-unverified\">— 2 rules unverified</small>" in table
+    auth = {"Authorization": f"Bearer {event['organiser_token']}"}
+    summary = home.get(f"/api/events/{event['id']}/report.csv", headers=auth).text.splitlines()
+    header = summary[0].split(",")
+    assert header[-1] == "unverified" and summary[1].split(",")[-1] == "2"
+
+
+def test_a_stored_report_without_the_field_counts_from_its_issues():
+    from deckcheck.db.desk import unverified_count
+    old = ('{"issues": [{"rule": "HL-DATA-UNKNOWN", "message": "HL-RESTRICTED not verified: ..."}, '
+           '{"rule": "HL-DATA-UNKNOWN", "message": "HL-RESTRICTED not verified: more"}, {"rule": "HL-DECK-MIN"}]}')
+    assert unverified_count(old) == 1 and unverified_count('{"unverified": ["A", "B"]}') == 2
+    assert unverified_count("not json") == 0 and unverified_count("[]") == 0 and unverified_count(None) == 0
