@@ -10,17 +10,8 @@
       el.value = String(-(isNaN(when) ? new Date() : when).getTimezoneOffset());
     });
   }
-  // Times are sent in UTC; show them in the reader's own time.
-  function localTimes(root) {
-    root.querySelectorAll("time[data-local]").forEach(function (el) {
-      var when = new Date(el.getAttribute("datetime"));
-      if (isNaN(when)) { return; }
-      var opts = el.getAttribute("data-local") === "time"
-        ? { hour: "2-digit", minute: "2-digit" }
-        : { dateStyle: "medium", timeStyle: "short" };
-      el.textContent = when.toLocaleString([], opts);
-    });
-  }
+  // Times are written by the server in the event's time zone (the organiser's), the same on every screen and on
+  // paper: no rewriting into each reader's own zone.
   // A suggestion under a line that could not be read becomes a button that writes it on that line of the
   // decklist in the form below (the server sent each line as written and as it reads with the suggestion).
   function fixes(root) {
@@ -75,7 +66,7 @@
     });
     say(item, "Line " + n + " now reads \u201c" + button.dataset.to + "\u201d. Submit again below.");
   });
-  function setUp(root) { zones(root); localTimes(root); fixes(root); }
+  function setUp(root) { zones(root); fixes(root); }
   document.addEventListener("DOMContentLoaded", function () { setUp(document); });
   document.addEventListener("htmx:afterSwap", function (e) { setUp(e.target.parentNode || document); });
   // Forms that ask first (closing an event); the deadline's zone as it is when the form leaves.
