@@ -533,6 +533,33 @@ def db_update(dry_run: Annotated[bool, typer.Option("--dry-run", help="List ever
             out.print(f"  conflict: {change}", soft_wrap=True, markup=False)
 
 
+@db_app.command("copy")
+def db_copy(source: Annotated[str, typer.Argument(help="The database to copy: a SQLite file or a URL.")],
+            target: Annotated[str, typer.Argument(help="Where to: a SQLite file (created) or a URL "
+                                                  "(postgresql+psycopg://user@host/dbname).")],
+            replace: Annotated[bool, typer.Option("--replace", help="Delete what the target holds and copy the "
+                                                  "source in its place (without it a non-empty target is "
+                                                  "refused).")] = False) -> None:
+    """Copy a whole database (cards and their sources, collections, saved decks, events) into another, e.g. a
+    personal SQLite file to a club's PostgreSQL or back; verify row counts and checksums of every table."""
+    from .db.copy import copy_database
+    err = _console(stderr=True)
+    result = copy_database(source, target, replace=replace)
+    out = _console()
+    if result.replaced:
+        err.print(f"deleted the {result.replaced:,} rows the target held (--replace)", soft_wrap=True,
+                  markup=False)
+    width = max(len(t.name) for t in result.tables)
+    for t in result.tables:
+        mark = "ok" if t.same else f"DIFFERS: target {t.target_rows:,} rows, checksum {t.target_checksum}"
+        out.print(f"{t.name:<{width}}  {t.rows:>9,} rows  checksum {t.checksum}  {mark}", soft_wrap=True,
+                  markup=False)
+    if not result.verified:
+        raise DeckcheckError(f"the copy in {result.target} differs from {result.source} (see above)")
+    out.print(f"copied {result.rows:,} rows of {len(result.tables)} tables from {result.source} "
+              f"to {result.target}; every count and checksum matches", soft_wrap=True, markup=False)
+
+
 # -- collections ----------------------------------------------------------------------------------
 collection_app = typer.Typer(help="What you own, trade and want; what your decks still need.", no_args_is_help=True)
 deck_app = typer.Typer(help="Decks saved in the database.", no_args_is_help=True)
