@@ -58,10 +58,10 @@ def exports(db: str, folder: Path) -> dict[str, bytes]:
     found = {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
     listings: list[tuple[str, ...]] = [("collection", "list", "--collection", "trade binder"), ("deck", "list"),
                                        ("cards", "stats")]
-    for args in listings:
-        r = deckcheck(*args, db=db)
-        assert r.returncode == 0, (args, r.stderr)
-        found[" ".join(args)] = r.stdout.encode()
+    for listing in listings:
+        r = deckcheck(*listing, db=db)
+        assert r.returncode == 0, (listing, r.stderr)
+        found[" ".join(listing)] = r.stdout.encode()
     return found
 
 
