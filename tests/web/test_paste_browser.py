@@ -1,0 +1,107 @@
+"""A messy forum decklist pasted on a phone (390 px) reads in one round (issue 20): on the check page and on the
+desk's player page, in Debian's chromium driven by Playwright against `deckcheck serve`. A first line close to a
+card name offers the chip "use as the deck's title", which makes the list read.
+
+Screenshots go to $DECKCHECK_SCREENSHOTS when set (to look at them), else to the test's temporary folder.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from test_desk_serve import new_event, start, stop
+
+PASTED = Path(__file__).resolve().parents[1] / "data" / "pasted"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+TIMEOUT = 30_000  # ms: the machine may be busy
+# bullets, headings with counts, a title line, curly apostrophes, a remark, a separator, a total
+FORUM = (PASTED / "forum-phpbb.txt").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`deckcheck serve` on a fresh SQLite database, with no rate limit."""
+    proc, base = start(f"sqlite:///{tmp_path_factory.mktemp('paste') / 'paste.db'}", DECKCHECK_DESK_RATE="0")
+    try:
+        yield base
+    finally:
+        stop(proc)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api")
+    chromium = Path(os.environ.get("DECKCHECK_CHROMIUM", "/usr/bin/chromium"))
+    if not chromium.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"no chromium at {chromium}: CI must run the browser tests (scripts/test.sh installs it)")
+        pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(chromium), args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def phone(browser):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    yield page
+    context.close()
+
+
+@pytest.fixture()
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("DECKCHECK_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways on a phone ({width} px)"
+
+
+def test_a_messy_forum_list_reads_in_one_round_on_the_check_page(server, phone, shots):
+    from playwright.sync_api import expect
+    phone.goto(server + "/")
+    phone.fill("#decklist", FORUM)
+    expect(phone.locator(".report")).to_have_count(1)
+    expect(phone.locator(".report .verdict strong")).not_to_have_text("Not checked")
+    assert phone.locator(".report .problem").count() == 0
+    expect(phone.locator(".report")).to_contain_text("read as the deck's title")
+    expect(phone.locator(".report .verdict")).to_contain_text("Endurance 55")
+    phone.screenshot(path=str(shots / "paste-forum-check-390.png"), full_page=True)
+    no_sideways_scroll(phone)
+
+
+def test_a_title_close_to_a_card_is_one_click_from_reading(server, phone, shots):
+    from playwright.sync_api import expect
+    phone.goto(server + "/")
+    phone.fill("#decklist", FORUM.replace("Duncan\u2019s Highland Fury \u2013 tournament build", "Dunkan\u2019s Fury"))
+    chip = phone.locator("button.chip", has_text="use as the deck's title")
+    expect(chip).to_have_count(1)
+    phone.screenshot(path=str(shots / "paste-title-chip-390.png"), full_page=True)
+    chip.click()
+    phone.wait_for_function("document.querySelector('#decklist').value.startsWith(\"Name: Dunkan's Fury\")")
+    expect(phone.locator(".report .verdict strong")).not_to_have_text("Not checked")
+    assert phone.locator(".report .problem").count() == 0
+    no_sideways_scroll(phone)
+
+
+def test_a_messy_forum_list_reads_in_one_round_on_the_desks_player_page(server, phone, shots):
+    from playwright.sync_api import expect
+    event = new_event(server)
+    phone.goto(f"{server}/desk/{event['id']}")
+    phone.fill("input[name=player]", "Anna")
+    phone.fill("textarea[name=decklist]", FORUM)
+    phone.screenshot(path=str(shots / "paste-forum-desk-390.png"), full_page=True)
+    phone.click("#submit-form button[type=submit]")
+    expect(phone.locator(".report")).to_have_count(1)
+    expect(phone.locator(".report .verdict strong")).not_to_have_text("Not checked")
+    assert phone.locator(".report .problem").count() == 0
+    phone.screenshot(path=str(shots / "paste-forum-desk-report-390.png"), full_page=True)
+    no_sideways_scroll(phone)
