@@ -8,6 +8,7 @@ Templates extend "base.html" and fill its blocks `title`, `content` and `scripts
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -84,6 +85,7 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     templates.env.globals["version"] = _version()
     templates.env.globals["grid_svg"] = grid_svg
     templates.env.globals["legend_square"] = legend_square
+    templates.env.filters["tojson_pretty"] = lambda value: json.dumps(value, ensure_ascii=False, indent=2)
     templates.env.globals["heat"] = heat
     templates.env.globals["error_titles"] = TITLES
     templates.env.globals["all_named"] = lambda message, cards: all(c in message for c in cards)
