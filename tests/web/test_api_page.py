@@ -17,6 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "examples/decks"
 BASE = "http://127.0.0.1:8000"
+ADMIN = "s3cret-admin-token"
 STAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?")
 KEEP = 3  # items of a list shown; the rest is counted
 
@@ -40,7 +41,8 @@ def scenario(client) -> dict[str, dict]:
     secrets: dict[str, str] = {}
     connor, kurgan = (DECKS / "type1e-connor-legal.txt").read_text(), (DECKS / "type1e-kurgan-illegal.txt").read_text()
 
-    def call(route: str, method: str, url: str, body=None, token: str | None = None, form: dict | None = None):
+    def call(route: str, method: str, url: str, body=None, token: str | None = None, form: dict | None = None,
+             token_name: str = "ORGANISER_TOKEN"):
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         if method == "GET":
             r = client.get(url, headers=headers)
@@ -49,7 +51,7 @@ def scenario(client) -> dict[str, dict]:
         else:
             r = client.post(url, json=body, headers=headers)
         answer = r.json() if r.headers.get("content-type", "").startswith("application/json") else r.text
-        request = {"method": method, "url": url, "headers": {"Authorization": "Bearer ORGANISER_TOKEN"} if token
+        request = {"method": method, "url": url, "headers": {"Authorization": f"Bearer {token_name}"} if token
                    else {}}
         if body is not None:
             request["json"] = body
@@ -77,6 +79,13 @@ def scenario(client) -> dict[str, dict]:
     needs = call("GET /api/collection/missing", "GET", "/api/collection/missing?collection=main")
     needs["together"].sort(key=lambda n: (n["card"], n["set"]))  # in the order of the saved decks' random ids
     call("GET /api/formats", "GET", "/api/formats")
+    card = "AT-ceirdwyn-master-s-attack"  # a club server (admin token): players' answers wait for review
+    asked = call("POST /api/cards/{card_id}/facts", "POST", f"/api/cards/{card}/facts",
+                 {"by": "Ann", "values": {"restriction": "3", "reserved": "no"}})
+    call("GET /api/proposals", "GET", "/api/proposals?status=pending", token=ADMIN, token_name="ADMIN_TOKEN")
+    call("POST /api/proposals/{pid}/{action}", "POST", f"/api/proposals/{asked['proposals'][0]['id']}/accept", {},
+         token=ADMIN, token_name="ADMIN_TOKEN")
+    call("GET /api/cards/facts.csv", "GET", "/api/cards/facts.csv")
     event = call("POST /api/events", "POST", "/api/events", {"name": "Spring Open", "format": "type1e"})
     eid, token = event["id"], event["organiser_token"]
     secrets.update({eid: "EVENT_ID", token: "ORGANISER_TOKEN"})
@@ -116,7 +125,7 @@ def api_client(tmp_path_factory, web_db):
     db = tmp_path_factory.mktemp("api-examples") / "api.db"
     shutil.copy(web_db.removeprefix("sqlite:///"), db)
     CollectionApp(f"sqlite:///{db}").import_sheet(ROOT / "examples/collection/my-binder.csv")
-    with TestClient(create_app(db_url=f"sqlite:///{db}"), base_url=BASE) as client:
+    with TestClient(create_app(db_url=f"sqlite:///{db}", admin_token=ADMIN), base_url=BASE) as client:
         yield client
 
 
