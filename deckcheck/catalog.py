@@ -77,11 +77,13 @@ def _forms(card: Card) -> set[str]:
 
 
 def _kind_forms(card: Card) -> set[str]:
-    """What a heading line may name a card by among its kind: a Persona by its Immortal, a Weapon of
-    Choice by its weapon (`Persona: Duncan MacLeod`, `Weapon: Katana Sword`)."""
+    """What a heading line may name a card by among its kind: a Persona, a Quickening or a Premium by its
+    Immortal ("The" optional), a Weapon of Choice by its weapon (`Persona: Duncan MacLeod`, `Quickening:
+    Kurgan`, `Weapon: Katana Sword`)."""
     out = {card.title_key}
-    if card.type == "Persona" and card.immortal:
+    if card.immortal:
         out.add(normalize(card.immortal))
+        out.add(_set_key(card.immortal))
     if card.weapon:
         out.add(normalize(card.weapon))
     return out - {""}

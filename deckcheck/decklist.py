@@ -6,6 +6,9 @@ than MAX_LINE characters is refused before it is looked at.
 """
 from __future__ import annotations
 
+import csv
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -365,6 +368,7 @@ _FOLD_CHARS = str.maketrans({**{c: " " for c in _SPACE_CHARS}, **{c: "-" for c i
                              **{chr(0xFF01 + i): chr(0x21 + i) for i in range(94)}})  # full-width forms
 BULLETS = "-*•·+>"  # before a line, then a space (`•` and `·` need none: no card name starts with one)
 _SEPARATOR_CHARS = "-=*_~#"
+_EMOJI_PARTS = "\ufe0f\ufe0e\u20e3"  # emoji and text presentation selectors, the keycap
 
 
 def fold_chars(text: str) -> str:
@@ -380,8 +384,27 @@ def _is_separator(line: str) -> bool:
     return len(marks) >= 3 and marks[0] in _SEPARATOR_CHARS and marks == marks[0] * len(marks)
 
 
+def _is_decoration(char: str) -> bool:
+    """An emoji or other pictograph (`✅`, `⚔️`, `🃏`, `➤`) with its modifiers: no card name holds one."""
+    return char in _EMOJI_PARTS or unicodedata.category(char) in ("So", "Sk") and char not in "^`´"
+
+
+def _strip_decoration(line: str) -> str:
+    """The line without the emoji and pictographs chats put around it (`✅ 3 Thrust`, `🛡️ Blocks 🛡️`)."""
+    if line.isascii():
+        return line
+    start, end = 0, len(line)
+    while start < end and (_is_decoration(line[start]) or line[start] == " "):
+        start += 1
+    while end > start and (_is_decoration(line[end - 1]) or line[end - 1] == " "):
+        end -= 1
+    return line[start:end]
+
+
 def _strip_bullet(line: str) -> str:
-    """The line without the list marks before it (`- `, `* `, `• `, `> `, several in a row)."""
+    """The line without the list marks before it (`- `, `* `, `• `, `> `, several in a row) and without the
+    emoji around it."""
+    line = _strip_decoration(line)
     for _ in range(4):
         if line[:1] in "•·" or (line[:1] in BULLETS and line[1:2] == " "):
             line = line[1:].lstrip()
@@ -461,6 +484,24 @@ class _Heading:
     count: int | None
 
 
+_JOINER = re.compile(r"\s*(?:/|&|\+|,|\band\b)\s*", re.IGNORECASE)
+_SECTION_NAMES = {ENDURANCE_WORD: "Endurance", PREGAME_WORD: "Pre-Game"}
+
+
+def _join_kinds(line: str) -> str:
+    """`Events/Situations:`, `Events & Situations (5)`, `Attacks and Blocks`: kinds of card of one section
+    written as one heading read as that section's heading (`Endurance:`, `Endurance (5)`)."""
+    if not any(j in line for j in "/&+,") and " and " not in line.lower():
+        return line
+    ends = [at for at in (line.find(":"), line.find("("), line.find("["), line.find(" - ")) if at > 0]
+    cut = min(ends) if ends else len(line)
+    parts = _JOINER.split(line[:cut].strip())
+    if len(parts) < 2 or not all(_word_key(p) in KIND_HEADINGS for p in parts):
+        return line
+    sections = {KIND_HEADINGS[_word_key(p)][0] for p in parts}
+    return f"{_SECTION_NAMES[sections.pop()]} {line[cut:].strip()}".rstrip() if len(sections) == 1 else line
+
+
 def _read_heading(line: str, marked: bool) -> _Heading | None:
     """A heading line in any of the ways posts write one, or None.
 
@@ -468,6 +509,7 @@ def _read_heading(line: str, marked: bool) -> _Heading | None:
     `Word - a card` (a Pre-Game kind: `Persona - Duncan MacLeod`); a bare `Attacks` or `Endurance`, and
     any heading word written as Markdown (`__Blocks__`, `## Blocks`).
     """
+    line = _join_kinds(line)
     found = _heading(line)
     if found is None:
         colon = line.find(":")
@@ -532,12 +574,23 @@ TABLE_HEADERS = {"qty": "quantity", "count": "quantity", "quantity": "quantity",
 """The header names of a decklist table (CONTRACTS.md §2: the collection sheet's), folded -> column."""
 
 
-def _table_columns(line: str) -> dict[str, int] | None:
-    """The columns of a pasted table's header row (`Qty<TAB>Name<TAB>Set`), or None when it is not one."""
-    if "\t" not in line:
+TABLE_DELIMITERS = "\t;,|"  # a pasted table: from a spreadsheet (tabs), a CSV file, a Markdown table
+
+
+def _cells(line: str, delimiter: str) -> list[str]:
+    """The cells of a pasted table's row: a CSV row's quotes are read as a CSV reader reads them."""
+    if delimiter in ",;":
+        return next(csv.reader([line], delimiter=delimiter), [])
+    return line.split(delimiter)
+
+
+def _table_columns(line: str, delimiter: str = "\t") -> dict[str, int] | None:
+    """The columns of a pasted table's header row (`Qty<TAB>Name<TAB>Set`, `Quantity,Card Name,Set Name`,
+    `| Qty | Card |`), or None when it is not one."""
+    if delimiter not in line:
         return None
     cols: dict[str, int] = {}
-    for i, cell in enumerate(line.split("\t")):
+    for i, cell in enumerate(_cells(line, delimiter)):
         key = " ".join(cell.split()).lower()
         if key and key not in TABLE_HEADERS:
             return None
@@ -612,11 +665,11 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
     table: dict[str, int] | None = None
     first = next((i for i, raw in enumerate(lines) if fold_chars(raw).strip()), None)
     if first is not None and len(lines[first]) <= MAX_LINE:
-        table = _table_columns(fold_chars(lines[first]).strip())
-    if table is not None:
-        assert first is not None
-        _read_table(deck, lines, first, table)
-        return deck
+        for delimiter in TABLE_DELIMITERS:
+            table = _table_columns(fold_chars(lines[first]).strip(), delimiter)
+            if table is not None:
+                _read_table(deck, lines, first, table, delimiter)
+                return deck
     seen_content = False  # a heading or a card line came before: no title line after it
     open_heading: Stated | None = None
     since = 0
@@ -691,9 +744,10 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
     return deck
 
 
-def _read_table(deck: RawDeck, lines: list[str], first: int, cols: dict[str, int]) -> None:
-    """A pasted table (a header row, then one row a card, cells between tabs), read as the CSV reader reads
-    its rows: quantity, card, set, section; a `player` column names the one player of the list."""
+def _read_table(deck: RawDeck, lines: list[str], first: int, cols: dict[str, int], delimiter: str = "\t") -> None:
+    """A pasted table (a header row, then one row a card, cells between tabs, commas, semicolons or the `|` of
+    Markdown), read as the CSV reader reads its rows: quantity, card, set, section; a `player` column names the
+    one player of the list. A Markdown table's rule (`|---|:--|`) is no row."""
     def cell(cells: list[str], name: str) -> str:
         i = cols.get(name)
         return cells[i].strip() if i is not None and i < len(cells) else ""
@@ -702,7 +756,9 @@ def _read_table(deck: RawDeck, lines: list[str], first: int, cols: dict[str, int
             deck.problems.append(RawProblem(number, raw[:80] + "…", f"the line is longer than {MAX_LINE:,} "
                                                                      "characters"))
             continue
-        cells = fold_chars(raw).split("\t")
+        cells = _cells(fold_chars(raw), delimiter)
+        if delimiter == "|" and not "".join(cells).strip(" -:"):
+            continue
         name, qty_text = cell(cells, "card"), cell(cells, "quantity")
         if not name and not qty_text:
             continue

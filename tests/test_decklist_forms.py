@@ -87,3 +87,50 @@ def test_side_boards_are_resolved_not_counted(bundled_index):
     assert [p.line for p in problems] == [7]  # resolved, so a typo there still shows
     assert notices == ["2 cards under Sideboard: read, not part of the deck",
                        "3 cards under Maybeboard: read, not part of the deck"]
+
+
+# Found by the trial of pasted lists (issue 20): forms a person recognises at once as a decklist, each read in
+# one round to the cards of the plain form.
+PLAIN_TRIAL = [("Duncan MacLeod Persona", 1, "Pre-Game"), ("Thrust", 3, "Endurance"),
+               ("Joe's", 1, "Endurance"), ("Gypsy's Curse", 1, "Endurance")]
+
+
+@pytest.mark.parametrize("text", [
+    # a chat's emoji as bullets and around headings
+    "🃏 Pre-Game 🃏\n👤 Duncan MacLeod Persona\n🗡️ Attacks 🗡️\n✅ 3 Thrust\n✨ Events ✨\n➤ Joe's\n☑️ Gypsy's Curse 🍀\n",
+    # a CSV pasted with its header row, commas or semicolons, quotes as a CSV reader reads them
+    "Quantity,Card Name,Set Name\n1,Duncan MacLeod Persona,\n3,Thrust,\n1,\"Joe's\",\n1,Gypsy's Curse,\n",
+    "Qty;Card\n1;Duncan MacLeod Persona\n3;Thrust\n1;Joe's\n1;Gypsy's Curse\n",
+    # a Markdown table (its rule row is no card)
+    "| Qty | Card | Set |\n|----:|:-----|-----|\n| 1 | Duncan MacLeod Persona | |\n| 3 | Thrust | |\n"
+    "| 1 | Joe's | |\n| 1 | Gypsy's Curse | |\n",
+    # kinds of card of one section written as one heading
+    "Persona: Duncan MacLeod\nATTACKS:\n3 Thrust\nEVENTS/SITUATIONS:\nJoe's\nGypsy's Curse\n",
+    "Persona: Duncan MacLeod\nAttacks (3)\n3 Thrust\nLocations & Situations (2)\nJoe's\nGypsy's Curse\n",
+    "Persona: Duncan MacLeod\nAttacks\n3 Thrust\nLocations and Situations\nJoe's\nGypsy's Curse\n",
+])
+def test_trial_pastes_read_as_the_plain_list(bundled_index, text):
+    entries, problems, notices = read(bundled_index, text)
+    assert problems == [] and sorted(entries) == sorted(PLAIN_TRIAL), (problems, entries)
+    assert not any("heading says" in n for n in notices)
+
+
+def test_a_markdown_table_with_sets_picks_the_printing(bundled_index):
+    entries, problems, _ = read(bundled_index, "| Qty | Card | Set |\n|---|---|---|\n| 3 | Thrust | ME |\n")
+    assert problems == [] and entries == [("Thrust (1)", 3, "Endurance")]
+
+
+def test_a_combined_heading_of_two_sections_is_still_refused(bundled_index):
+    _entries, problems, _ = read(bundled_index, "Attacks/Persona:\n3 Thrust\n")
+    assert [p.line for p in problems] == [1]
+
+
+@pytest.mark.parametrize("text,entry", [
+    ("Quickening: Duncan MacLeod", ("Quickening (Duncan MacLeod)", 1, "Pre-Game")),
+    ("Quickening: Kurgan", ("Quickening (Kurgan)", 1, "Pre-Game")),
+    ("Quickening - The Kurgan", ("Quickening (Kurgan)", 1, "Pre-Game")),
+    ("Persona: Kurgan", ("The Kurgan Persona", 1, "Pre-Game")),
+])
+def test_a_label_line_names_its_card_by_the_immortal(bundled_index, text, entry):
+    entries, problems, _ = read(bundled_index, text)
+    assert problems == [] and entries == [entry]
