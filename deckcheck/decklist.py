@@ -323,16 +323,21 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
 
 def _heading(line: str) -> tuple[str, str] | None:
     """`Word:` or `Word: rest` -> (word, rest) when the part before the colon is made of words only."""
-    colon = line.find(":")
+    colon = line.find(":", 0, _MAX_HEADING)
     if colon <= 0:
         return None
     word = line[:colon].strip()
     if not word or not word[0].isalpha():
         return None
-    for ch in word:
-        if not (ch.isalpha() or ch in " -'’&/"):
-            return None
+    letters = word
+    for mark in " -'’&/":
+        letters = letters.replace(mark, "")
+    if letters and not letters.isalpha():
+        return None
     return word, line[colon + 1:].strip()
+
+
+_MAX_HEADING = 100  # characters before a heading's colon: no heading (nor card name) comes near
 
 
 _KNOWN_HEADINGS = ("Pre-Game, Endurance (Deck, Main), kinds of card (Attacks, Blocks, Persona, ...), "
@@ -380,6 +385,8 @@ def fold_chars(text: str) -> str:
 
 def _is_separator(line: str) -> bool:
     """`-----`, `=====`, `* * *`: three or more of one of - = * _ ~ # and nothing else."""
+    if line[:1] not in _SEPARATOR_CHARS or len(line) > 200:
+        return False
     marks = line.replace(" ", "")
     return len(marks) >= 3 and marks[0] in _SEPARATOR_CHARS and marks == marks[0] * len(marks)
 
@@ -511,6 +518,8 @@ def _read_heading(line: str, marked: bool) -> _Heading | None:
     """
     line = _join_kinds(line)
     found = _heading(line)
+    if found is None and len(line) > 2 * _MAX_HEADING:
+        return None  # a heading without a colon, or with a card after a dash, is short
     if found is None:
         colon = line.find(":")
         if colon > 0 and line[colon + 1:].strip() == "":
@@ -545,6 +554,8 @@ def _read_heading(line: str, marked: bool) -> _Heading | None:
 def _total(line: str) -> tuple[str | None, int] | None:
     """A total line: `Total: 51`, `Total: 51 cards`, `51 cards`, `Endurance total: 51`, `Total Endurance = 51`
     -> (the section it names or None, 51); None when the line is not one."""
+    if len(line) > _MAX_HEADING:
+        return None
     words = [w for w in line.lower().replace(":", " ").replace("=", " ").split() if w != "-"]
     if len(words) > 8 or not words:
         return None

@@ -309,3 +309,17 @@ def test_the_same_suggestions_in_the_same_order_everywhere(bundled_index):
     assert library[0][1][0] == "Upper Left Attack"
     assert library[1][1][0] == "Duncan MacLeod Back Away"
     assert library[2][1][0] == "The Kurgan Master's Disarm"
+
+
+@pytest.mark.parametrize("line", [
+    "*" * 4096, "#" * 4096, "-" * 4095 + "x", "\t" * 4096, "**" * 2048, "- " * 2048, "> " * 2048,
+    "Attacks (" + "9" * 4000 + "):", "Total: " + "9" * 4000, "x" + "9" * 4000 + " Thrust", "//" * 2048,
+    "3x:" * 1000, "\u2022" * 4096, "\u00a0" * 4096, "\uff13" * 4096, "Persona - " * 400, "a" + ":" * 4095,
+    "Qty\tName\n" + "\t" * 4000 + "3\tThrust", "*" + "a" * 4094 + "*",
+])
+def test_hostile_pasted_lines_are_read_or_refused_at_their_line(line):
+    """Every new form's reader on the worst lines of the length limit: a clear answer, never an exception."""
+    report = deckcheck.check_text(line + "\n3 Thrust\n")
+    assert report.counts is not None
+    assert all(p.line is not None for p in report.input_errors)
+    assert all(len(p.suggestions) <= 6 for p in report.input_errors)
