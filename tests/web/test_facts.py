@@ -2,6 +2,7 @@
 bad input strangers send to every new endpoint."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -367,3 +368,29 @@ def test_a_stored_report_without_the_field_counts_from_its_issues():
            '{"rule": "HL-DATA-UNKNOWN", "message": "HL-RESTRICTED not verified: more"}, {"rule": "HL-DECK-MIN"}]}')
     assert unverified_count(old) == 1 and unverified_count('{"unverified": ["A", "B"]}') == 2
     assert unverified_count("not json") == 0 and unverified_count("[]") == 0 and unverified_count(None) == 0
+
+
+def test_any_json_body_is_answered_with_a_4xx_or_2xx_never_a_500(tmp_path, web_db):
+    """Strangers' bodies of any shape, on a personal and a club server: never a 500; what is refused stores nothing."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=30))
+    values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                           st.dictionaries(st.text(max_size=12), inner, max_size=3)),
+                          max_leaves=8)
+    fields = st.sampled_from(list(("restriction", "reserved", "signature", "hand_icons", "grid", "text", "type",
+                                   "unique", "gem_master", "name", "", "restriction_source")))
+    bodies = st.one_of(values, st.fixed_dictionaries({"by": values, "values": st.dictionaries(fields, values,
+                                                                                              max_size=4)}))
+    with make_client(tmp_path, web_db) as home, make_client(tmp_path, web_db, ADMIN) as club:
+        @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+        @given(body=bodies)
+        def run(body):
+            from deckcheck.web import facts
+            facts.LIMITER.seen.clear()
+            for client in (home, club):
+                r = client.post(f"/api/cards/{CARD}/facts", content=json.dumps(body).encode(),
+                                headers={"content-type": "application/json"})
+                assert r.status_code in (200, 202, 400), (body, r.status_code, r.text[:200])
+                assert "error" in r.json() if r.status_code == 400 else set(r.json()) == {"applied", "proposals"}
+        run()
