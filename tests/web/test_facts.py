@@ -375,9 +375,9 @@ def test_any_json_body_is_answered_with_a_4xx_or_2xx_never_a_500(tmp_path, web_d
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
     scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=30))
-    values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                                           st.dictionaries(st.text(max_size=12), inner, max_size=3)),
-                          max_leaves=8)
+    def nested(inner):
+        return st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=12), inner, max_size=3))
+    values = st.recursive(scalars, nested, max_leaves=8)
     fields = st.sampled_from(list(("restriction", "reserved", "signature", "hand_icons", "grid", "text", "type",
                                    "unique", "gem_master", "name", "", "restriction_source")))
     bodies = st.one_of(values, st.fixed_dictionaries({"by": values, "values": st.dictionaries(fields, values,
