@@ -374,7 +374,9 @@ def test_any_json_body_is_answered_with_a_4xx_or_2xx_never_a_500(tmp_path, web_d
     """Strangers' bodies of any shape, on a personal and a club server: never a 500; what is refused stores nothing."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
-    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=30))
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
+                        st.text(max_size=30))
+
     def nested(inner):
         return st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=12), inner, max_size=3))
     values = st.recursive(scalars, nested, max_leaves=8)
