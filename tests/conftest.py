@@ -274,3 +274,20 @@ def module_db_url(request, tmp_path_factory) -> str:
 def module_pg_url() -> str:
     """The PostgreSQL test database, emptied once for one test module (skipped without DECKCHECK_TEST_PG)."""
     return _emptied_pg()
+
+
+# -- a crash in the middle of a write (db/test_safety.py, test_permissions.py) ------------------------
+# `python -c CRASH FILE delete|wal`: a writer killed halfway through a transaction larger than its page
+# cache, so that the file already holds some of it and the journal (or the log) is hot.
+CRASH = """
+import os, sqlite3, sys
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+if sys.argv[2] == "wal":
+    con.execute("pragma journal_mode=wal")
+con.execute("pragma cache_size=2")  # pages spill into the file before the commit: the journal must undo them
+con.execute("begin immediate")
+con.execute("update collection_entry set quantity = quantity + 100")
+for i in range(3000):
+    con.execute("insert into deckcheck_meta (key, value) values (?, ?)", (f"half-{i}", "x" * 500))
+os._exit(9)  # killed in the middle of the write: nothing cleaned up
+"""

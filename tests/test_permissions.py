@@ -134,3 +134,27 @@ def test_serve_runs_on_a_database_it_may_only_read(place):
         proc.terminate()
         proc.wait(30)
     assert (d / "cards.db").stat().st_mode & 0o777 == 0o444 and not (d / "cards.db-wal").exists()
+
+
+def test_a_crash_journal_beside_a_file_it_may_only_read_is_named(place):
+    """A hot journal needs writing to be replayed: on a file deckcheck may only read it says so and names the
+    journal, changing nothing; whoever may write the file replays it by running any command."""
+    import hashlib
+
+    from conftest import CRASH
+    d, run = place
+    db = d / "cards.db"
+    subprocess.run([sys.executable, "-c", CRASH, str(db), "delete"], check=False)
+    journal = d / "cards.db-journal"
+    assert journal.exists()
+    db.chmod(0o444)
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    r = run("collection", "list")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "read-only" in r.stderr and "'cards.db-journal'" in r.stderr, r.stderr
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before and journal.exists()
+    db.chmod(0o666)
+    owner = subprocess.run([EXE, "collection", "list", "--db", str(db)], capture_output=True, text=True, cwd=d,
+                           env=dict(os.environ, HOME=str(d)))
+    assert owner.returncode == 0, owner.stderr
+    assert not journal.exists()

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import CRASH
 
 ROOT = Path(__file__).resolve().parents[2]
 EXE = str(Path(sys.executable).with_name("deckcheck"))
@@ -136,18 +137,6 @@ def test_lock_wait_is_stated_in_the_message():
     assert f"waited {LOCK_WAIT_S:g} s" in str(_why(sqlite3.OperationalError("database is locked")))
 
 
-CRASH = """
-import os, sqlite3, sys
-con = sqlite3.connect(sys.argv[1], isolation_level=None)
-if sys.argv[2] == "wal":
-    con.execute("pragma journal_mode=wal")
-con.execute("pragma cache_size=2")  # pages spill into the file before the commit: the journal must undo them
-con.execute("begin immediate")
-con.execute("update collection_entry set quantity = quantity + 100")
-for i in range(3000):
-    con.execute("insert into deckcheck_meta (key, value) values (?, ?)", (f"half-{i}", "x" * 500))
-os._exit(9)  # killed in the middle of the write: nothing cleaned up
-"""
 
 
 @pytest.mark.parametrize("journal", ["delete", "wal"])
