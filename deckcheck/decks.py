@@ -78,6 +78,11 @@ class Deck:
         return iter(self.entries)
 
 
+UNREADABLE_LINES_MAX = 1000  # lines naming no card before a check stops reading: a deck has 50-200 lines
+SUGGESTED_LINES_MAX = 64  # unknown names given suggestions per deck (a deck has 50-70 lines): each costs up to
+# tens of milliseconds, and a hostile 2 MB list has 70,000 unknown names
+
+
 def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, list[InputProblem]]:
     """Resolve every line of a raw decklist for a format; return the deck and every input problem.
 
@@ -89,16 +94,28 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
                 for p in raw.problems]  # the format is known now, given on the command line or not
     edition = fmt.params.name_edition
     context = Context(edition=edition if isinstance(edition, int) else None)
-    results: list[tuple[Card, int] | CardNotFoundError] = [_resolve_line(line, index, context) for line in raw.lines]
+    results: list[tuple[Card, int] | CardNotFoundError] = []
+    unread = 0
+    for line in raw.lines:  # a list of thousands of lines that name no card stops after UNREADABLE_LINES_MAX
+        results.append(_resolve_line(line, index, context))
+        unread += isinstance(results[-1], CardNotFoundError)
+        if unread >= UNREADABLE_LINES_MAX:
+            break
+    lines = raw.lines[:len(results)]
+    if len(lines) < len(raw.lines):
+        deck.notices.append(f"reading stopped at line {lines[-1].line}: {UNREADABLE_LINES_MAX:,} lines name no card; "
+                            f"the {len(raw.lines) - len(lines):,} lines after it were not read (a bound on the work "
+                            "of one check)")
     persona = next((r[0].immortal_key for r in results if not isinstance(r, CardNotFoundError)
                     and r[0].type == "Persona" and r[0].immortal_key), None)
     if persona is not None:
         context = Context(persona, context.edition)
         results = [_resolve_line(line, index, context) if isinstance(r, CardNotFoundError) else r
-                   for line, r in zip(raw.lines, results, strict=True)]
+                   for line, r in zip(lines, results, strict=True)]
     aside: dict[str, int] = {}
     counted: dict[int, int] = {}  # line -> copies read on it, for the counts the list states
-    for line, result in zip(raw.lines, results, strict=True):
+    suggested = unsuggested = 0  # unknown names looked up for suggestions, and those past SUGGESTED_LINES_MAX
+    for line, result in zip(lines, results, strict=True):
         if isinstance(result, CardNotFoundError) and _is_unknown(result):
             if line.title and line.section is None and line.kinds is None:
                 close = index.suggest(line.readings[0][1], context=context)
@@ -120,7 +137,11 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
                                              "no card has that name (start a remark with # or //)", (),
                                              result.kind))
                 continue
-            result = _resolve_line(line, index, context, suggest=True)
+            if suggested < SUGGESTED_LINES_MAX:
+                suggested += 1
+                result = _resolve_line(line, index, context, suggest=True)
+            else:
+                unsuggested += 1
         if isinstance(result, CardNotFoundError):
             problems.append(InputProblem(line.line, line.text, _message(result, line, raw),
                                          tuple(result.suggestions), result.kind))
@@ -142,6 +163,10 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
             continue
         deck.add(card, quantity, section, line.line, line.attach)
     deck.notices += stated_notices(raw, counted, deck, fmt, {p.line for p in problems if p.line is not None})
+    if unsuggested:
+        deck.notices.append(f"suggestions were looked for on the first {SUGGESTED_LINES_MAX} unknown names only; "
+                            f"{unsuggested} more unknown {'name has' if unsuggested == 1 else 'names have'} none (a "
+                            "bound on the work of one check)")
     for side, count in aside.items():
         deck.notices.append(f"{count} {'card' if count == 1 else 'cards'} under {side.title()}: read, not part of "
                             "the deck")

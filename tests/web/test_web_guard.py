@@ -332,3 +332,24 @@ def test_a_club_servers_saved_decks_are_listed_to_the_admin_token_only(decks_db)
         assert deck_ids_seen(client) == []  # on the club's machine too: the token is what counts
         assert deck_ids_seen(client, {"Authorization": "Bearer wrong"}) == []
         assert len(deck_ids_seen(client, {"Authorization": "Bearer club-admin-token"})) == 4
+
+
+# -- the work of one check is bounded -------------------------------------------------------------------------
+def test_a_list_of_thousands_of_unknown_names_is_bounded(client):
+    from deckcheck.decks import SUGGESTED_LINES_MAX, UNREADABLE_LINES_MAX
+    text = "1 Uper Left Atack\n" * 3000
+    report = client.post("/api/check", json={"decklist": text, "format": "type1e"}).json()
+    assert len(report["input_errors"]) == UNREADABLE_LINES_MAX
+    assert sum(1 for e in report["input_errors"] if e["suggestions"]) <= SUGGESTED_LINES_MAX
+    assert report["input_errors"][0]["suggestions"]  # the first ones still get theirs
+    notices = " ".join(report["notices"])
+    assert f"first {SUGGESTED_LINES_MAX} unknown names only" in notices
+    assert f"reading stopped at line {UNREADABLE_LINES_MAX}" in notices and "2,000 lines after it" in notices
+    page = client.post("/check", data={"decklist": text, "format": "type1e"})
+    assert page.status_code == 200 and page.text.count('class="problem"') == 500 and "500 more" in page.text
+
+
+def test_a_deck_with_a_few_unknown_names_is_not_cut(client):
+    text = "1 Uper Left Atack\n" * 20
+    report = client.post("/api/check", json={"decklist": text, "format": "type1e"}).json()
+    assert len(report["input_errors"]) == 20 and not any("bound" in n for n in report["notices"])
