@@ -283,6 +283,12 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
     body, set_code = _split_set(body)
     whole = body  # read as a bare name too, last: a card's exact name wins over any other reading
     trailing = _trailing_quantity(body)
+    if trailing is None and body.endswith(")") and " (" in body:
+        # `Thrust x3 (ME)`, `Thrust ×3 (1)`: the bracket belongs to the name, as [SET] may stand after a quantity
+        at = body.rindex(" (")
+        inner = _trailing_quantity(body[:at])
+        if inner:
+            trailing = (f"{inner[0]}{body[at:]}", inner[1])
     if trailing:
         body, qty_text = trailing
         if set_code is None:
@@ -373,6 +379,7 @@ _FOLD_CHARS = str.maketrans({**{c: " " for c in _SPACE_CHARS}, **{c: "-" for c i
                              **{chr(0xFF01 + i): chr(0x21 + i) for i in range(94)}})  # full-width forms
 BULLETS = "-*•·+>"  # before a line, then a space (`•` and `·` need none: no card name starts with one)
 _SEPARATOR_CHARS = "-=*_~#"
+_LIST_NUMBER = re.compile(r"\d{1,4}[.)] +")  # a numbered list's `1. ` or `1) `
 _EMOJI_PARTS = "\ufe0f\ufe0e\u20e3"  # emoji and text presentation selectors, the keycap
 
 
@@ -417,6 +424,11 @@ def _strip_bullet(line: str) -> str:
             line = line[1:].lstrip()
         else:
             break
+    numbered = _LIST_NUMBER.match(line)
+    rest = line[numbered.end():] if numbered else ""
+    parsed = parse_card_text(rest) if rest else None
+    if isinstance(parsed, CardText) and parsed.quantity_written:
+        line = rest  # `1. 3x Thrust`, `2) Thrust x3`: the list's numbering, then the line's own quantity
     return line
 
 

@@ -1,6 +1,7 @@
 """A deck: resolved cards by section, and how a raw decklist becomes one."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Iterator
 
@@ -263,9 +264,14 @@ def _resolve_line(line: RawLine, index: CardIndex, context: Context,
                 error = exc
     assert error is not None
     if suggest and _is_unknown(error):
-        name = line.readings[0][1]
+        # a number the line holds but not as its quantity (`3) Thrust`, `(3) Thrust`, `3,Thrust`) is never
+        # offered back as a version (`Thrust (3)`): the names are sought without it
+        name = _NUMBER_MARK.sub("", line.readings[0][1], count=1) or line.readings[0][1]
         error = UnknownCardError(error.text, "unknown card", index.suggest(name, context=context))
     return error
+
+
+_NUMBER_MARK = re.compile(r"^(?:[(\[]\d+[)\]]|\d+[).:,;])\s*(?=\D)")
 
 
 def _is_unknown(error: CardNotFoundError) -> bool:

@@ -134,3 +134,19 @@ def test_a_combined_heading_of_two_sections_is_still_refused(bundled_index):
 def test_a_label_line_names_its_card_by_the_immortal(bundled_index, text, entry):
     entries, problems, _ = read(bundled_index, text)
     assert problems == [] and entries == [entry]
+
+
+@pytest.mark.parametrize("text", ["Thrust x3 (ME)", "Thrust ×3 (ME)", "Thrust *3 (ME)", "Thrust (x3) (Movie Edition)",
+                                  "1. 3x Thrust [ME]", "2) 3 Thrust (ME)", "12. Thrust x3 (ME)"])
+def test_a_trailing_quantity_before_a_round_bracket_and_list_numbers_read(bundled_index, text):
+    # `Thrust ×3 (ME)` was read silently as one copy of `Thrust (3)`; `1. 3x Thrust` was refused
+    entries, problems, _ = read(bundled_index, "Endurance:\n" + text)
+    assert problems == [] and entries == [("Thrust (1)", 3, "Endurance")]
+
+
+@pytest.mark.parametrize("text", ["3) Thrust", "(3) Thrust", "[3] Thrust", "3.Thrust", "3,Thrust,", "4. Thrust"])
+def test_a_number_not_read_as_a_quantity_is_never_suggested_as_a_version(bundled_index, text):
+    _entries, problems, _ = read(bundled_index, "Endurance:\n" + text)
+    (problem,) = problems
+    # before: `Thrust (3)` first, one click from one copy of version 3; now the versions stand in their order
+    assert problem.suggestions[:3] == ("Thrust", "Thrust (1)", "Thrust (2)")
