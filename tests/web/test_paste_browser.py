@@ -7,6 +7,7 @@ Screenshots go to $DECKCHECK_SCREENSHOTS when set (to look at them), else to the
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -86,7 +87,7 @@ def test_a_title_close_to_a_card_is_one_click_from_reading(server, phone, shots)
     expect(chip).to_have_count(1)
     phone.screenshot(path=str(shots / "paste-title-chip-390.png"), full_page=True)
     chip.click()
-    phone.wait_for_function("document.querySelector('#decklist').value.startsWith(\"Name: Dunkan's Fury\")")
+    expect(phone.locator("#decklist")).to_have_value(re.compile(r"^Name: Dunkan's Fury\n"))
     expect(phone.locator(".report .verdict strong")).not_to_have_text("Not checked")
     assert phone.locator(".report .problem").count() == 0
     no_sideways_scroll(phone)
