@@ -18,9 +18,12 @@ MESSY = ("Persona: Duncan MacLeod\n- 3 Uper Left Attack\n\u2022 Dunkan Back Away
 
 
 def cli(*args: str, env_db: str) -> subprocess.CompletedProcess:
+    import tempfile
     exe = Path(sys.executable).with_name("deckcheck")
-    env = {"PATH": str(exe.parent), "DECKCHECK_DB": env_db, "COLUMNS": "100", "HOME": str(ROOT)}
-    return subprocess.run([str(exe), *args], capture_output=True, text=True, env=env, cwd=ROOT)
+    with tempfile.TemporaryDirectory() as home:  # the index cache and data folders of a user of its own
+        env = {"PATH": str(exe.parent), "DECKCHECK_DB": env_db, "COLUMNS": "100", "HOME": home,
+               "XDG_CACHE_HOME": f"{home}/cache", "XDG_DATA_HOME": f"{home}/data"}
+        return subprocess.run([str(exe), *args], capture_output=True, text=True, env=env, cwd=ROOT)
 
 
 def problems(report: dict) -> list[tuple[int, str, list[str]]]:
