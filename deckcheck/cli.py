@@ -103,6 +103,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     except BrokenPipeError:  # the reader went away (| head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    except OSError as exc:  # standard output on a full disk, a device gone, ...: one line and exit 2
+        from .importers.writers import _why
+        where = repr(exc.filename) if exc.filename else "standard output"
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # what is left to flush goes nowhere
+        except (OSError, ValueError):
+            pass
+        sys.stderr.write(f"error: cannot write {where}: {_why(exc)}\n")
+        sys.exit(2)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)

@@ -89,3 +89,19 @@ def test_cards_search_exit_codes(cli_env, text, code):
     assert r.crash is None and r.code == code, (r.code, r.err.decode())
     if code == 2:
         assert r.err.decode().startswith("error: nothing to search for")
+
+
+@pytest.mark.parametrize("args", [("stats", str(DECK), "--json"), ("check", str(DECK), "--json"),
+                                  ("cards", "todo", str(DECK), "--out", "-"), ("cards", "search", "Thrust"),
+                                  ("formats",)])
+def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(cli_env, args):
+    import os
+    import subprocess
+    import sys
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    exe = str(Path(sys.executable).with_name("deckcheck"))
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([exe, *args], stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 2 and r.stderr.strip() == "error: cannot write standard output: the disk is full", \
+        r.stderr[-500:]
