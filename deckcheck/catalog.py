@@ -470,12 +470,14 @@ class CardIndex:
             return found
         key = normalize(text[:_MAX_SUGGEST_TEXT])
         words = self._word_index()
-        picked: set[str] = set()
+        scores: dict[int, float] = {}
         for word in key.split()[:_MAX_QUERY_WORDS]:
             if len(word) <= _MAX_WORD:
                 for hit in ([word] if word in words else self._similar_words(word)):
-                    picked.update(self._names[i] for i in words[hit][:_MAX_POSTINGS])
-        return [name for name, _score in ranked_names(text, sorted(picked), limit, cutoff=0.3)]
+                    for i in words[hit][:_MAX_POSTINGS]:  # rare words weigh more, as in suggest()
+                        scores[i] = scores.get(i, 0.0) + 1.0 + 1.0 / len(words[hit])
+        picked = [self._names[i] for i in heapq.nlargest(SUGGESTION_CANDIDATES, scores, key=scores.__getitem__)]
+        return [name for name, _score in ranked_names(text, picked, limit, cutoff=0.3)]
 
     def _writable(self, name: str, context: Context) -> list[str]:
         """A suggested name as it can be written: itself, or each of its printings with a set."""
@@ -531,7 +533,7 @@ def name_score(key: str, name_key: str) -> float:
     name the text accounts for, then the spelling of the whole. The one ranker of every suggestion
     (decklists, sheets, commands, the web app and the desk) and of `cards search`."""
     import difflib
-    words = key.split()
+    words = list(dict.fromkeys(key.split()))[:_MAX_QUERY_WORDS]  # a longer text is no card name: bounded work
     names = name_key.split()
     if not words or not names:
         return 0.0

@@ -99,3 +99,12 @@ def test_cards_show_with_many_matches_prints_one_table_and_says_how_to_see_one(w
     assert every.stdout.count("╭") == int(run.stdout.split(" cards match")[0].split()[-1])
     one = cli("cards", "show", "Thrust [SE]", env_db=web_db)
     assert one.stdout.count("╭") == 1
+
+
+@pytest.mark.parametrize("query", ["the of and a " * 15, "a" * 200, "é" * 200, "x y z " * 30, "zzqx blorp"])
+def test_hostile_search_text_is_answered(client, query):
+    """/api/cards?q= takes text from strangers: any text of the allowed length gets an answer (words past the
+    eighth are not looked up), and the page says when nothing matches."""
+    answer = client.get("/api/cards", params={"q": query[:200]})
+    assert answer.status_code == 200 and set(answer.json()) == {"total", "cards"}
+    assert client.get("/cards", params={"q": query[:200]}).status_code == 200
