@@ -207,7 +207,7 @@ class Collections:
         self._upgrade()
         columns = set(present) if present is not None else None
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-        with self.store.begin() as con:
+        with self.store.begin(write=not dry_run) as con:
             return {name: self._apply(con, name, holdings, mode, dry_run, (keep or {}).get(name, set()), columns,
                                       sample, label, again, stamp) for name, holdings in collections.items()}
 

@@ -269,17 +269,18 @@ class Store:
             return "(unreadable URL)"
 
     @contextmanager
-    def begin(self):
+    def begin(self, write: bool = True):
         """A write transaction: all of it or (on any failure) none; database troubles become DatabaseError.
 
         On SQLite the transaction takes the write lock when it starts (BEGIN IMMEDIATE): two writers
         that read before they write would otherwise deadlock on upgrading their read locks, and SQLite
         answers one of them "database is locked" at once, without waiting; this way the second waits
-        its turn (up to the lock wait) and then reads what the first wrote.
+        its turn (up to the lock wait) and then reads what the first wrote. `write=False` (a dry run
+        that only reads) takes no write lock: it works on a file it may only read, and waits for nobody.
         """
         with self.translated_errors():
             with self.engine.begin() as con:
-                if con.dialect.name == "sqlite":
+                if write and con.dialect.name == "sqlite":
                     con.exec_driver_sql("BEGIN IMMEDIATE")
                 yield con
 
@@ -358,7 +359,7 @@ class Store:
         from sqlalchemy import text
         cards = list(cards)
         result = ImportResult()
-        with self.begin() as con:
+        with self.begin(write=not dry_run) as con:
             existing = {}
             ids = [c.id for c in cards]
             for start in range(0, len(ids), 500):

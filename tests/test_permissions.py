@@ -158,3 +158,15 @@ def test_a_crash_journal_beside_a_file_it_may_only_read_is_named(place):
                            env=dict(os.environ, HOME=str(d)))
     assert owner.returncode == 0, owner.stderr
     assert not journal.exists()
+
+
+@pytest.mark.parametrize("args", [("cards", "import", "sheet.csv", "--dry-run"),
+                                  ("collection", "import", "binder.csv", "--dry-run")])
+def test_a_dry_run_on_a_database_it_may_only_read(place, args):
+    """A dry run only reads: it takes no write lock, so it works on a file the user may only read."""
+    d, run = place
+    shutil.copy(ROOT / "examples" / "cards" / "my-2e-cards.csv", d / "sheet.csv")
+    shutil.copy(ROOT / "examples" / "collection" / "my-binder.csv", d / "binder.csv")
+    (d / "cards.db").chmod(0o444)
+    r = run(*args)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
