@@ -105,3 +105,25 @@ def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(cli_env, args):
         r = subprocess.run([exe, *args], stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 2 and r.stderr.strip() == "error: cannot write standard output: the disk is full", \
         r.stderr[-500:]
+
+
+@pytest.mark.parametrize("table", ["collection (id integer primary key, label text)", "saved_deck (title text)",
+                                   "card (id text primary key)"])
+def test_a_foreign_database_sharing_a_table_name_is_refused_before_any_write(tmp_path, table):
+    import hashlib
+    import sqlite3
+    db = tmp_path / "other.db"
+    con = sqlite3.connect(db)
+    con.execute(f"create table {table}")
+    con.commit()
+    con.close()
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    sheet = tmp_path / "c.csv"
+    sheet.write_text("card,set,quantity\nThrust (1),ME,3\n", encoding="utf-8")
+    for args in (("collection", "import", str(sheet)), ("deck", "save", "x", str(DECK)), ("db", "init"),
+                 ("db", "copy", str(db), str(tmp_path / "copy.db"))):
+        r = run_cli(*args, *(("--db", str(db)) if args[:2] != ("db", "copy") else ()))
+        assert r.crash is None, (args, r.crash)
+        err = r.err.decode()
+        assert r.code == 2 and "another program's SQLite database" in err, (args, err)
+        assert hashlib.sha256(db.read_bytes()).hexdigest() == before and not (tmp_path / "copy.db").exists()
