@@ -26,4 +26,5 @@ def test_parse_bench_runs():
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     assert [line.split()[0] for line in r.stdout.splitlines() if line.startswith("ratio.")] == [
-        "ratio.linearity_parse", "ratio.linearity_read_file", "ratio.linearity_parse_resolve"]
+        "ratio.linearity_messy_parse_resolve", "ratio.linearity_parse", "ratio.linearity_read_file",
+        "ratio.linearity_parse_resolve"]
