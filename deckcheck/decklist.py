@@ -7,6 +7,7 @@ than MAX_LINE characters is refused before it is looked at.
 from __future__ import annotations
 
 import csv
+import io
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -600,6 +601,33 @@ TABLE_HEADERS = {"qty": "quantity", "count": "quantity", "quantity": "quantity",
 TABLE_DELIMITERS = "\t;,|"  # a pasted table: from a spreadsheet (tabs), a CSV file, a Markdown table
 
 
+_DELIMITER_NAMES = {"\t": "tabs", ";": "semicolons", ",": "commas", "|": "'|' marks"}
+
+
+def rewrite_row(header: str, row: str, suggestion: str) -> str | None:
+    """A row of a pasted table (whose first line is `header`) with a suggested name in its card cell (and the
+    suggestion's [SET] in its set cell, where it has one): what clicking a suggestion does to a row; None when
+    `header` is no table's header row."""
+    header = fold_chars(header).strip()
+    for delimiter in TABLE_DELIMITERS:
+        cols = _table_columns(header, delimiter)
+        if cols is None:
+            continue
+        cells = _cells(row, delimiter)
+        name, set_code = _split_set(suggestion.strip())
+        for column, value in (("card", name), ("set", set_code)):
+            at = cols.get(column)
+            if value and at is not None:
+                cells += [""] * (at + 1 - len(cells))
+                cells[at] = f" {value} " if delimiter == "|" else value
+        if delimiter not in ",;":
+            return delimiter.join(cells)
+        out = io.StringIO()
+        csv.writer(out, delimiter=delimiter, lineterminator="").writerow(cells)
+        return out.getvalue()
+    return None
+
+
 def _cells(line: str, delimiter: str) -> list[str]:
     """The cells of a pasted table's row: a CSV row's quotes are read as a CSV reader reads them."""
     if delimiter in ",;":
@@ -779,7 +807,14 @@ def _read_table(deck: RawDeck, lines: list[str], first: int, cols: dict[str, int
             deck.problems.append(RawProblem(number, raw[:80] + "…", f"the line is longer than {MAX_LINE:,} "
                                                                      "characters"))
             continue
-        cells = _cells(fold_chars(raw), delimiter)
+        folded = fold_chars(raw).strip()
+        if not folded or folded.startswith(("#", "//")) or _is_separator(folded):
+            continue
+        if delimiter not in folded:  # (a row without its cells was read as nothing, or as a bad quantity)
+            deck.problems.append(RawProblem(number, raw, f"not a row of the table: its cells stand between "
+                                                         f"{_DELIMITER_NAMES[delimiter]}, as in the first line"))
+            continue
+        cells = _cells(folded, delimiter)
         if delimiter == "|" and not "".join(cells).strip(" -:"):
             continue
         name, qty_text = cell(cells, "card"), cell(cells, "quantity")

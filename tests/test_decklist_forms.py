@@ -150,3 +150,12 @@ def test_a_number_not_read_as_a_quantity_is_never_suggested_as_a_version(bundled
     (problem,) = problems
     # before: `Thrust (3)` first, one click from one copy of version 3; now the versions stand in their order
     assert problem.suggestions[:3] == ("Thrust", "Thrust (1)", "Thrust (2)")
+
+
+@pytest.mark.parametrize("text", ["Qty\tName\n3\tThrust\n3 Thrust\n", "Qty,Card\n3,Thrust\n3 Thrust\n",
+                                  "| Qty | Card |\n|---|---|\n| 3 | Thrust |\n3 Thrust\n"])
+def test_a_line_of_a_pasted_table_without_its_cells_is_refused_at_its_line(bundled_index, text):
+    # a Markdown table dropped such a line without a word; a tab table called it a bad quantity
+    entries, problems, _ = read(bundled_index, text)
+    assert entries == [("Thrust", 3, "Endurance")]
+    assert [(p.line, "not a row of the table" in p.message) for p in problems] == [(len(text.splitlines()), True)]

@@ -194,7 +194,7 @@ def apply_fix(text: str, fix: str) -> str:
     The line is rewritten as deckcheck.decklist.rewrite_line does it: the quantity, [SET] and heading stay,
     bullets and Markdown go, and a suggestion that is a whole line (the title's `Name: ...`) replaces it.
     """
-    from deckcheck.decklist import rewrite_line
+    from deckcheck.decklist import rewrite_line, rewrite_row
     number, _, new = fix.partition("|")
     if len(number) > FIX_DIGITS:  # int() would refuse 4,300 digits and more (a 500); no decklist has so many lines
         raise DeckcheckError(f"fix: the line number {number[:20]!r}... is longer than {FIX_DIGITS} digits")
@@ -203,7 +203,9 @@ def apply_fix(text: str, fix: str) -> str:
         return text
     line = lines[int(number) - 1]
     body = line.rstrip("\r\n")
-    lines[int(number) - 1] = rewrite_line(body, new.strip()) + line[len(body):]
+    first = next((i for i, text in enumerate(lines) if text.strip()), 0)  # a pasted table's header row?
+    row = rewrite_row(lines[first], body, new.strip()) if first < int(number) - 1 else None
+    lines[int(number) - 1] = (rewrite_line(body, new.strip()) if row is None else row) + line[len(body):]
     return "".join(lines)
 
 

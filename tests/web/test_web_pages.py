@@ -73,6 +73,11 @@ def test_input_errors_offer_suggestions_that_rewrite_the_line(client):
     ("1 Thrust\n", "x|Thrust", "1 Thrust\n"),
     ("1 Thrust\n", "\u00b9|Lunge", "1 Thrust\n"),         # a superscript one: a digit to str.isdigit, not to int()
     ("1 Thrust\n", "1|two\nlines", "1 Thrust\n"),
+    # a row of a pasted table keeps its cells (it became `3 Thrust`, which no table row is)
+    ("Qty\tName\tSet\n3\tThrustt\tME\n", "2|Thrust", "Qty\tName\tSet\n3\tThrust\tME\n"),
+    ("Quantity,Card Name,Set\r\n3,Thrustt,\r\n", "2|Thrust [ME]", "Quantity,Card Name,Set\r\n3,Thrust,ME\r\n"),
+    ("Qty;Card\n3;\"Up and at Em\"\n", "2|Up and at 'Em", "Qty;Card\n3;Up and at 'Em\n"),
+    ("| Qty | Card |\n|---|---|\n| 3 | Thrustt |\n", "3|Thrust", "| Qty | Card |\n|---|---|\n| 3 | Thrust |\n"),
 ])
 def test_apply_fix(text, fix, expected):
     assert apply_fix(text, fix) == expected
