@@ -270,3 +270,20 @@ def test_an_import_over_the_limit_is_413_before_it_is_read(tmp_path, pristine_db
         small = client.post("/collection/import", data={"csrf_token": token(client)},
                             files={"file": ("small.csv", b"card,quantity\nThrust (2),1\n")})
         assert small.status_code == 200 and len(list(pending.iterdir())) == 1  # the folder the app keeps them in
+
+
+@pytest.mark.parametrize("fields, status", [
+    ({"collection": "x" * 5000}, 400), ({"collection": "bad\x00name"}, 400), ({"collection": "never imported"}, 409)])
+def test_undo_takes_input_from_strangers(coll_client, fields, status):
+    confirm(coll_client, preview(coll_client).text)
+    before = coll_client.get("/collection/export.csv").content
+    r = coll_client.post("/collection/undo", data={"csrf_token": token(coll_client), **fields})
+    assert r.status_code == status and "Traceback" not in r.text
+    assert coll_client.get("/collection/export.csv").content == before
+
+
+@pytest.mark.parametrize("kept", ["../../etc/passwd", "x" * 40, ""])
+def test_a_new_preview_of_a_kept_sheet_needs_a_real_token(coll_client, kept):
+    r = coll_client.post("/collection/import", data={"csrf_token": token(coll_client), "token": kept,
+                                                     "mode": "replace", "label": "<b>x</b>.csv"})
+    assert r.status_code == 400 and "<b>x</b>" not in r.text
