@@ -222,42 +222,65 @@ class Facts:
         """Store a player's answers about a card (review=False) or keep them as proposals (review=True).
 
         FactError (nothing stored) when the name or a value is bad."""
+        done, problems = self.submit_many([(card, values)], by, review)
+        if problems:
+            raise problems[0][1]
+        return done
+
+    def submit_many(self, answers: Iterable[tuple[Card, object]], by: object, review: bool
+                    ) -> tuple[Submitted, list[tuple[Card, FactError]]]:
+        """The answers about several cards (a deck's fill-in form) in one transaction: what was applied or
+        proposed, and each card whose values are bad with its FactError (its answers are left out, the others
+        kept). FactError when the name is bad (nothing stored)."""
         name = clean_by(by)
-        parsed = parse_values(card, values)
+        good: list[tuple[Card, dict[str, str]]] = []
+        problems: list[tuple[Card, FactError]] = []
+        for card, values in answers:
+            try:
+                good.append((card, parse_values(card, values)))
+            except FactError as exc:
+                problems.append((card, exc))
+        if not good:
+            return Submitted([], []), problems
         if not review:
             from .updates import update_cards
-            result = update_cards(self.store, [{"id": card.id, **parsed}], prov.web(name), overwrite=True)
+            result = update_cards(self.store, [{"id": card.id, **parsed} for card, parsed in good], prov.web(name),
+                                  overwrite=True)
             return Submitted([{"card": c.card_id, "field": c.field, "old": sheet_text(c.field, c.old),
                                "new": sheet_text(c.field, c.new),
                                "source": str(c.new_source) if c.new_source else None}
-                              for c in result.changes if c.field != "name"], [])
+                              for c in result.changes if c.field != "name"], []), problems
         from sqlalchemy import text
 
         from .updates import _stored_cards, read_sources
         made: list[int] = []
         stamp = now()
         with self.store.begin() as con:
-            card = _stored_cards(con, [card.id]).get(card.id, card)  # as stored now, not as the caller read it
-            parsed = parse_values(card, values)
-            sources = read_sources(con, [card.id]).get(card.id, {})
-            for field, value in parsed.items():
-                where = sources.get(field)
-                old = value_text(card, field)
-                conflict = conflict_of(card, field, value, where)
-                # the same person's earlier pending answer for this field gives way to this one (kept, never
-                # deleted: an id the review page shows always names the same answer)
-                con.execute(text("update card_fact_proposal set status = 'rejected', decided_by = :d, decided_at = :a "
-                                 "where card_id = :c and field_name = :f and by_key = :k and status = 'pending'"),
-                            {"c": card.id, "f": field, "k": by_key(name), "d": f"{name} (a later answer)",
-                             "a": stamp})
-                row = con.execute(text(
-                    "insert into card_fact_proposal (card_id, field_name, value, old, old_source, by, by_key, at, "
-                    "status, conflict, decided_by, decided_at) values (:c, :f, :v, :o, :os, :b, :k, :a, 'pending', "
-                    ":x, '', '') returning id"),
-                    {"c": card.id, "f": field, "v": value, "o": old, "os": str(where) if where else "", "b": name,
-                     "k": by_key(name), "a": stamp, "x": conflict or ""}).first()
-                made.append(int(row[0]))
-        return Submitted([], [p for p in self.proposals(ids=made)])
+            ids = [card.id for card, _parsed in good]
+            stored = _stored_cards(con, ids)
+            all_sources = read_sources(con, ids)
+            for card, parsed in good:
+                card = stored.get(card.id, card)  # as stored now, not as the caller read it
+                sources = all_sources.get(card.id, {})
+                for field, value in parsed.items():
+                    where = sources.get(field)
+                    old = value_text(card, field)
+                    conflict = conflict_of(card, field, value, where)
+                    # the same person's earlier pending answer for this field gives way to this one (kept, never
+                    # deleted: an id the review page shows always names the same answer)
+                    con.execute(text("update card_fact_proposal set status = 'rejected', decided_by = :d, "
+                                     "decided_at = :a where card_id = :c and field_name = :f and by_key = :k "
+                                     "and status = 'pending'"),
+                                {"c": card.id, "f": field, "k": by_key(name), "d": f"{name} (a later answer)",
+                                 "a": stamp})
+                    row = con.execute(text(
+                        "insert into card_fact_proposal (card_id, field_name, value, old, old_source, by, by_key, "
+                        "at, status, conflict, decided_by, decided_at) values (:c, :f, :v, :o, :os, :b, :k, :a, "
+                        "'pending', :x, '', '') returning id"),
+                        {"c": card.id, "f": field, "v": value, "o": old, "os": str(where) if where else "",
+                         "b": name, "k": by_key(name), "a": stamp, "x": conflict or ""}).first()
+                    made.append(int(row[0]))
+        return Submitted([], list(reversed(self.proposals(ids=made)))), problems
 
     def proposals(self, status: str | None = None, by: str | None = None, ids: Iterable[int] | None = None,
                   card_id: str | None = None) -> list[Proposal]:

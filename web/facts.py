@@ -268,28 +268,16 @@ def read_fact_form(form: FormData) -> tuple[dict[str, dict[str, str]], list[str]
 
 
 def submit_answers(srv: Deckcheck, answers: dict[str, dict[str, str]], by: str) -> tuple[list[dict], list, list[str]]:
-    """Store (or propose) the answers about several cards: (applied, proposals, problems); a bad card's answers
-    are its problem, the others' are kept."""
-    facts = facts_of(srv)
-    applied: list[dict] = []
-    proposals: list = []
-    problems: list[str] = []
+    """Store (or propose) the answers about several cards in one transaction: (applied, proposals, problems); a
+    bad card's answers are its problem, the others' are kept."""
     by_id = {c.id: c for c in srv.catalog.cards()}
-    for card_id, values in answers.items():
-        card = by_id.get(card_id)
-        if card is None:
-            problems.append(f"no card has the id {card_id!r}")
-            continue
-        try:
-            done = facts.submit(card, values, by, review=is_club(srv))
-        except FactError as exc:
-            problems.append(f"{card.name}: {exc}")
-            continue
-        applied += done.applied
-        proposals += done.proposals
-    if applied:
+    problems = [f"no card has the id {card_id!r}" for card_id in answers if card_id not in by_id]
+    done, bad = facts_of(srv).submit_many([(by_id[i], v) for i, v in answers.items() if i in by_id], by,
+                                          review=is_club(srv))
+    problems += [f"{card.name}: {exc}" for card, exc in bad]
+    if done.applied:
         srv.cards_changed()
-    return applied, proposals, problems
+    return done.applied, done.proposals, problems
 
 
 def decided_message(before: list[str], after: list[str]) -> str:
