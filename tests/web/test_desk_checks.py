@@ -264,3 +264,39 @@ def test_an_older_database_gets_the_time_zone_column(tmp_path):
     assert new.event(event.id).tz_offset == 0
     made, _ = new.create_event("New", "type1e", tz_offset=60)
     assert new.event(made.id).zone_name == "UTC+01:00"
+
+
+def test_any_json_body_to_deck_checks_and_the_draw_is_a_2xx_or_4xx(client):  # noqa: F811
+    """Strangers' bodies of any shape: never a 500; a refused deck check stores nothing."""
+    import json
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    event = closed_event(client, "Anna")
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
+                        st.text(max_size=20))
+    values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                           st.dictionaries(st.text(max_size=12), inner, max_size=3)),
+                          max_leaves=8)
+    names = st.one_of(st.sampled_from([THRUST, "Connor MacLeod Persona", "thrust (2)", "Dodge", ""]),
+                      st.text(max_size=20))
+    checks = st.one_of(values, st.fixed_dictionaries({
+        "player": st.one_of(st.just("Anna"), values), "judge": st.one_of(st.just("Ines"), values),
+        "counts": st.one_of(st.dictionaries(names, st.one_of(st.integers(-5, 1005), values), max_size=4), values),
+        "note": st.one_of(st.just(""), values)}))
+    draws = st.one_of(values, st.fixed_dictionaries({"n": st.one_of(st.integers(-3, 1003), values),
+                                                     "seed": st.one_of(st.none(), values)}))
+    stored = {"n": 0}
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(check=checks, draw=draws)
+    def run(check, draw):
+        r = client.post(f"/api/events/{event['id']}/deckchecks", content=json.dumps(check).encode(),
+                        headers=auth(event) | {"content-type": "application/json"})
+        assert r.status_code in (201, 400, 404), r.text
+        stored["n"] += r.status_code == 201
+        assert len(client.get(f"/api/events/{event['id']}/deckchecks", headers=auth(event)).json()) == stored["n"]
+        d = client.post(f"/api/events/{event['id']}/draw", content=json.dumps(draw).encode(),
+                        headers=auth(event) | {"content-type": "application/json"})
+        assert d.status_code in (200, 400), d.text
+    run()
