@@ -7,7 +7,11 @@ its indexes (deckcheck.catalog.CardIndex, pickled) under a stamp of the database
 - SQLite's own file change counter (the header's bytes 24-27), which every committed write increments, with
   the file's identity (inode, size, times): any write to the database, by deckcheck or anything else, makes
   the stamp differ, and the cache is not used;
-- the code that built the index (size and time of this package's files): a new deckcheck builds anew.
+- the code that built the index (size and time of this package's files and bundled card sheets): a new
+  deckcheck builds anew.
+
+With the indexes the cache keeps the database's meta (its bundle's version), so that a run served from the
+cache still says, as reading the cards does, when the database holds another version's bundled cards.
 
 A database in write-ahead-log mode (whose header counter does not move) or on a server has no stamp and no
 cache. The cache is written only when the stamp was the same before and after the cards were read, into a
@@ -51,12 +55,13 @@ def database_stamp(url: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def code_stamp() -> str:
-    """The code that builds indexes: every module of the package, by name, size and time."""
+    """The code that builds indexes and the bundled data it compares with: every module of the package and the
+    bundled card sheets, by name, size and time."""
     import deckcheck
     roots = [Path(deckcheck.__file__).parent, Path(__file__).parent]
     parts = []
     for root in roots:
-        for path in sorted(root.rglob("*.py")):
+        for path in sorted([*root.rglob("*.py"), *root.glob("data/*.csv")]):
             try:
                 st = path.stat()
             except OSError:

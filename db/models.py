@@ -6,6 +6,8 @@ from typing import Optional
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from deckcheck.cards import DEFAULT_GAME
+
 
 class CardRow(SQLModel, table=True):
     """One printed card. NULL means unknown wherever the card sheet allows "unknown"."""
@@ -13,7 +15,7 @@ class CardRow(SQLModel, table=True):
     __tablename__ = "card"
 
     id: str = Field(primary_key=True)
-    game: str = Field(default="highlander", index=True)
+    game: str = Field(default=DEFAULT_GAME, index=True)
     name: str = Field(index=True)
     title: str
     immortal: Optional[str] = None

@@ -145,6 +145,7 @@ class Store:
     def __init__(self, url: str | None = None):
         self.url = resolve_url(url)
         self._engine: Any = None  # a sqlalchemy Engine, created on first use
+        self.last_meta: dict[str, str] | None = None  # the meta read with the cards (deckcheck.db.indexcache keeps it)
 
     # -- set-up ---------------------------------------------------------------------------------
     @property
@@ -345,7 +346,12 @@ class Store:
                                  {"g": game} if game else {}).all()
                 meta = {k: v for k, v in c.execute(text(meta_query)).all()}
         note_stale_bundle(self.url, meta, self.where())
+        self.last_meta = meta
         return cards_from_tuples(rows)
+
+    def note_stale(self, meta: dict[str, str]) -> None:
+        """Say what reading the cards says of a database whose meta (as last read) is this."""
+        note_stale_bundle(self.url, meta, self.where())
 
     def count(self) -> int:
         """How many cards are stored."""

@@ -211,11 +211,17 @@ class Catalog(CardSource):
             return build()
         kept = indexcache.load(url, stamp)
         found = kept.get(key)
-        if isinstance(found, CardIndex):
+        meta = kept.get("meta")
+        if isinstance(found, CardIndex) and isinstance(meta, dict):
+            if kept.get("stale"):  # what reading the cards says of the database (another version's bundle), said
+                self.store.note_stale(meta)
             return found
         index = build()
-        if indexcache.database_stamp(url) == stamp:  # no write while the cards were read
-            indexcache.save(url, stamp, {**kept, key: index})
+        meta = getattr(self.store, "last_meta", None)
+        if isinstance(meta, dict) and indexcache.database_stamp(url) == stamp:  # no write while the cards were read
+            from .db.store import BUNDLE_KEY, bundle_digest
+            stale = meta.get("bundled") == "yes" and meta.get(BUNDLE_KEY) != bundle_digest()
+            indexcache.save(url, stamp, {**kept, key: index, "meta": meta, "stale": stale})
         return index
 
     def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:

@@ -12,7 +12,9 @@ from .text import has_master_word, normalize
 # before it is converted: a number of thousands of digits is a bad cell, not Python's 4,300-digit limit.
 MAX_NUMBER = 1_000_000_000
 
-HIGHLANDER = "highlander"  # the game of a card sheet row with no `game` (the other games: deckcheck.games)
+# The game of a card sheet row with no `game` (CONTRACTS §1): the one place outside deckcheck.games that names a
+# game, since every card sheet written before there were other games means it.
+DEFAULT_GAME = "highlander"
 
 PREGAME_TYPES = frozenset({"Persona", "Weapon of Choice", "Watcher", "Premium", "Quickening", "Crystal", "Pre-Game"})
 ENDURANCE_TYPES = frozenset({"Attack", "Special Attack", "Block", "Dodge", "Event", "Situation", "Plot",
@@ -103,7 +105,7 @@ class Card:
     id: str
     name: str
     title: str
-    game: str = HIGHLANDER
+    game: str = DEFAULT_GAME
     immortal: str | None = None
     weapon: str | None = None
     version: str | None = None

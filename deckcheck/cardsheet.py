@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from . import grid as gridmod
 from . import provenance as prov
-from .cards import GEM_COLOURS, HIGHLANDER, Card, Modifiers, parse_modifiers, same_card
+from .cards import DEFAULT_GAME, GEM_COLOURS, Card, Modifiers, parse_modifiers, same_card
 from .cells import CellError
 from .errors import CardSheetError, DeckcheckError, RowProblem
 from .formats import parse_whole
@@ -83,8 +83,8 @@ def derive_title(name: str, immortal: str | None, weapon: str | None) -> tuple[s
 
 
 def derive_id(game: str, set_code: str | None, name: str) -> str:
-    """A stable printing id for a row that gives none: set + name (+ game outside Highlander)."""
-    parts = ([game] if game != HIGHLANDER else []) + ([set_code] if set_code else []) + [slug(name)]
+    """A stable printing id for a row that gives none: set + name (+ the game, but for the default game)."""
+    parts = ([game] if game != DEFAULT_GAME else []) + ([set_code] if set_code else []) + [slug(name)]
     return "-".join(p.replace(" ", "-") for p in parts)
 
 
@@ -148,11 +148,11 @@ def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[Row
     name = r.text("name")
     if not name and "name" not in errors:
         r.bad("name", "a card needs a name")
-    game = r.text("game").lower() or HIGHLANDER
+    game = r.text("game").lower() or DEFAULT_GAME
     games, known_types = _games()
     if game not in games:
         r.bad("game", f"unknown game; known: {', '.join(games)}")
-        game = HIGHLANDER
+        game = DEFAULT_GAME
     type_text = r.text("type")
     card_type = None
     if type_text and type_text.lower() not in _UNKNOWN_WORDS:

@@ -44,7 +44,8 @@ def field_stats(cards: Iterable[Card], sources: Mapping[str, Mapping[str, Proven
         -> list[FieldStat]:
     """Known counts for each rules field, over the cards it matters for; with `sources` (card id -> field ->
     provenance), how many of the known values came from each kind of source."""
-    cards = [c for c in cards if c.game == "highlander"]
+    counted = _counted_games()
+    cards = [c for c in cards if c.game in counted]
     personas = [c for c in cards if c.is_persona]
     gridded = [c for c in cards if c.type in GRID_TYPES]
     attacks = [c for c in cards if c.type == "Attack"]
@@ -90,8 +91,9 @@ class Lint:
 def lint(cards: Iterable[Card]) -> list[Lint]:
     """Data problems that leave rules undecided: Attacks and Blocks without grid, Personas without allowance."""
     out = []
+    counted = _counted_games()
     for c in cards:
-        if c.game != "highlander":
+        if c.game not in counted:
             continue
         if c.type in GRID_TYPES and c.grid is None:
             out.append(Lint(c.id, c.name, f"{c.type} with no grid"))
@@ -110,3 +112,8 @@ def search(cards: Iterable[Card], text: str) -> list[Card]:
     return [c for c in cards
             if needle in normalize(" ".join(filter(None, (c.name, c.title, c.immortal, c.type, c.set, c.weapon))))]
 
+
+def _counted_games() -> frozenset[str]:
+    """The games whose rules data `cards stats` and `cards lint` count (Game.field_stats)."""
+    from .games import GAMES
+    return frozenset(g.name for g in GAMES if g.field_stats)

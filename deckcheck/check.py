@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .cards import HIGHLANDER
 from .catalog import CardIndex
 from .decklist import RawDeck
 from .decks import Deck, build_deck
@@ -11,14 +10,13 @@ from .errors import UnknownFormatError
 from .formats import DEFAULT_FORMAT, Format, get_format
 from .registered import registered_of
 from .report import UNKNOWN_FORMAT, InputProblem, Report
-from .stats import stats_of
 
 
 def validate(deck: Deck, fmt: Format | str, details: bool = False) -> Report:
     """Run every rule of the format on the deck; the report lists every issue at once.
 
     With details, the report also carries what the terminal and the web pages draw: the grids covered
-    and, for a Highlander deck, its statistics (`details["stats"]`, a deckcheck.stats.DeckStats).
+    and, for a game with statistics (Game.stats), the deck's (`details["stats"]`, a deckcheck.stats.DeckStats).
     """
     fmt = get_format(fmt)
     view = fmt.view(deck, fmt.params)
@@ -31,8 +29,10 @@ def validate(deck: Deck, fmt: Format | str, details: bool = False) -> Report:
         report.details = view.details() if hasattr(view, "details") else {}
         if persona is None and fmt.no_persona:
             report.details["no_persona"] = fmt.no_persona
-        if fmt.game == HIGHLANDER:
-            report.details["stats"] = stats_of(deck, fmt.name)
+        from .games import game_named
+        stats = game_named(fmt.game).stats
+        if stats is not None:
+            report.details["stats"] = stats(deck, fmt.name)
         if report.unverified:  # the cards behind them, for the pages' fill-in form
             from .todo import collect
             todo = collect([(deck, report)])

@@ -417,10 +417,13 @@ def trades(holdings: Sequence[Holding], used: Mapping[tuple, int]) -> list[Surpl
 
 
 def set_completion(cards: Iterable[Card], holdings: Iterable[Holding], edition: int = 1) -> list[tuple[str, int, int]]:
-    """(set, distinct printings owned, printings in the set) for each set of an edition."""
+    """(set, distinct printings owned, printings in the set) for each set of an edition of the default format's
+    game."""
+    from .formats import DEFAULT_FORMAT, get_format
+    game = get_format(DEFAULT_FORMAT).game
     printings: dict[str, set[str]] = defaultdict(set)
     for c in cards:
-        if c.game == "highlander" and c.edition == edition and c.set:
+        if c.game == game and c.edition == edition and c.set:
             printings[c.set].add(c.id)
     held = {h.card.id for h in holdings if h.quantity > 0}
     return [(s, len(ids & held), len(ids)) for s, ids in printings.items()]

@@ -455,7 +455,9 @@ def cards_stats(cards: CardsOption = None, db: DbOption = None) -> None:
     for key, counter in found.counts.items():
         rows = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
         out.print(simple_table(f"by {key}", (key, "cards"), rows, justify_right=("cards",)))
-    out.print(simple_table("Highlander rules data: how much is known, and from which kind of source",
+    from .games import GAMES
+    games = " and ".join(g.title for g in GAMES if g.field_stats)
+    out.print(simple_table(f"{games} rules data: how much is known, and from which kind of source",
                            ("field", "applies to", "known", "of", "%", "from"),
                            [(s.field, s.applies_to, s.known, s.total,
                              f"{100 * s.known / s.total:.0f}%" if s.total else "—", s.kinds_text())

@@ -12,6 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from .text import normalize
 
@@ -19,50 +20,64 @@ SIDE_WORDS = ("sideboard", "maybeboard", "considering")  # read and resolved, no
 MAX_LINE = 10_000  # characters: no card name comes near; a longer line is refused unread
 MAX_QUANTITY = 1_000_000  # as for collections (CONTRACTS §4)
 
-ENDURANCE_WORD, PREGAME_WORD = "endurance", "pre-game"
-_ENDURANCE_KINDS: dict[str, frozenset[str] | None] = {
-    "attack": frozenset({"Attack", "Special Attack", "Attack/Defense"}),
-    "basic attack": frozenset({"Attack"}),
-    "block": frozenset({"Block", "Attack/Defense"}),
-    "defense": frozenset({"Block", "Dodge", "Attack/Defense"}),
-    "defence": frozenset({"Block", "Dodge", "Attack/Defense"}),
-    "dodge": frozenset({"Dodge"}),
-    "guard": frozenset({"Block", "Dodge", "Attack/Defense"}),
-    "special": frozenset({"Special Attack", "Attack"}),
-    "special attack": frozenset({"Special Attack", "Attack"}),
-    "event": frozenset({"Event"}),
-    "situation": frozenset({"Situation"}),
-    "edge": frozenset({"Edge"}),
-    "location": frozenset({"Location"}),
-    "object": frozenset({"Object"}),
-    "plot": frozenset({"Plot"}),
-    "ally": None,  # Ally is a subtype of several types: any Endurance card
-    "illusion": frozenset({"Illusion"}),
-}
-_PREGAME_KINDS: dict[str, frozenset[str] | None] = {
-    "persona": frozenset({"Persona"}),
-    "weapon of choice": frozenset({"Weapon of Choice"}),
-    "weapon": frozenset({"Weapon of Choice"}),
-    "watcher": frozenset({"Watcher"}),
-    "premium": frozenset({"Premium"}),
-    "quickening": frozenset({"Quickening"}),
-    "crystal": frozenset({"Crystal"}),
-}
-_PLURALS = {"ally": "allies", "defense": "defenses", "defence": "defences", "weapon of choice": "weapons of choice"}
 METADATA_WORDS = {"format": "format", "name": "name", "title": "name", "deck name": "name", "player": "player",
                   "author": "author"}
 _QTY_MARKS = "xX×*"
 
 
+@lru_cache(maxsize=1)
 def _heading_table() -> dict[str, tuple[str, frozenset[str] | None]]:
+    """Folded heading word (singular and plural) -> (section, the card types it names; None: any), from the
+    headings every game declares (deckcheck.formats.Game.headings)."""
+    from .games import GAMES
     table: dict[str, tuple[str, frozenset[str] | None]] = {}
-    for section, kinds in ((ENDURANCE_WORD, _ENDURANCE_KINDS), (PREGAME_WORD, _PREGAME_KINDS)):
-        for word, types in kinds.items():
-            table[word] = table[_PLURALS.get(word, word + "s")] = (section, types)
+    for game in GAMES:
+        for word, heading in game.headings.items():
+            entry = (heading.section.lower(), heading.kinds)
+            table[word] = table[game.plurals.get(word, word + "s")] = entry
     return table
 
 
-KIND_HEADINGS = _heading_table()  # folded heading word -> (section, the card types it names; None: any)
+@lru_cache(maxsize=1)
+def _singular_headings() -> frozenset[str]:
+    """The heading words as a game declares them (singular): `Dodge` alone on a line is a card's title too."""
+    from .games import GAMES
+    return frozenset(word for game in GAMES for word in game.headings)
+
+
+@lru_cache(maxsize=1)
+def _inline_headings() -> frozenset[str]:
+    """Heading words whose line may carry its one card after the colon (`Persona: Duncan MacLeod`)."""
+    from .games import GAMES
+    return frozenset(w for game in GAMES for word, heading in game.headings.items() if heading.inline
+                     for w in (word, game.plurals.get(word, word + "s")))
+
+
+@lru_cache(maxsize=1)
+def _pair_sections() -> dict[str, str]:
+    """Sections whose lines are `Name: value` pairs (folded section -> what a line that is not one is told)."""
+    from .games import GAMES
+    return {section.lower(): form for game in GAMES for section, form in game.pair_sections.items()}
+
+
+@lru_cache(maxsize=1)
+def _compact_sections() -> dict[str, str]:
+    """Every game's section names written together (`pregame`) -> the section (`pre-game`)."""
+    from .formats import all_formats
+    return {normalize(s).replace(" ", ""): s.lower() for fmt in all_formats() for s in fmt.sections}
+
+
+@lru_cache(maxsize=1)
+def _section_titles() -> dict[str, str]:
+    """Every game's sections, folded -> as the game writes them (`pre-game` -> `Pre-Game`)."""
+    from .formats import all_formats
+    return {s.lower(): s for fmt in all_formats() for s in fmt.sections}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "KIND_HEADINGS":  # the heading table, built from the games on first use
+        return _heading_table()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(slots=True)
@@ -168,12 +183,13 @@ def section_word(text: str) -> str | None:
     if normalize(word) in section_words() or word in SIDE_WORDS:
         return word
     key = _word_key(word)
-    if key in ("pre game", "pregame"):
-        return PREGAME_WORD
+    compact = key.replace(" ", "")
+    if compact in _compact_sections():
+        return _compact_sections()[compact]
     for side in SIDE_WORDS:
-        if key.replace(" ", "") == side:
+        if compact == side:
             return side
-    kind = KIND_HEADINGS.get(key)
+    kind = _heading_table().get(key)
     return kind[0] if kind else None
 
 
@@ -347,27 +363,41 @@ def _heading(line: str) -> tuple[str, str] | None:
 _MAX_HEADING = 100  # characters before a heading's colon: no heading (nor card name) comes near
 
 
-_KNOWN_HEADINGS = ("Pre-Game, Endurance (Deck, Main), kinds of card (Attacks, Blocks, Persona, ...), "
-                   "Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author")
-
-
 def unknown_heading(word: str, format_name: str | None) -> str:
     """The message of a heading no format knows, listing the headings of the deck's format."""
     return f"unknown heading {word!r}; headings are {known_headings(format_name)}"
 
 
-def known_headings(declared_format: str | None) -> str:
-    """The headings a decklist may use, for an unknown heading's message: the declared format's own
-    sections when it is another game's (the Highlander headings otherwise)."""
+def known_sections(declared_format: str | None) -> str:
+    """The sections of the declared format's game (the default format's when none is declared or it is unknown),
+    each with its other names: `Pre-Game, Endurance (Deck, Main)`, for an unknown section's message."""
     from .errors import UnknownFormatError
-    from .formats import get_format
+    from .formats import DEFAULT_FORMAT, get_format
+    from .games import game_named
     try:
-        fmt = get_format(declared_format) if declared_format else None
+        fmt = get_format(declared_format or DEFAULT_FORMAT)
     except UnknownFormatError:
-        fmt = None
-    if fmt is None or fmt.game == "highlander":
-        return _KNOWN_HEADINGS
-    return f"{', '.join(fmt.sections)}, Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author"
+        fmt = get_format(DEFAULT_FORMAT)
+    out: dict[str, None] = {}
+    for other in game_named(fmt.game).formats:
+        for section, words in other.sections.items():
+            own = {normalize(section), normalize(section).replace(" ", "")}
+            aliases = [w.title() for w in words if normalize(w) not in own]
+            out[f"{section} ({', '.join(aliases)})" if aliases else section] = None
+    return ", ".join(out)
+
+
+def known_headings(declared_format: str | None) -> str:
+    """The headings a decklist may use, for an unknown heading's message: those the declared format's game
+    declares (Game.heading_help), the default format's game's when the list declares none."""
+    from .errors import UnknownFormatError
+    from .formats import DEFAULT_FORMAT, get_format
+    from .games import game_named
+    try:
+        fmt = get_format(declared_format or DEFAULT_FORMAT)
+    except UnknownFormatError:
+        fmt = get_format(DEFAULT_FORMAT)
+    return game_named(fmt.game).heading_help
 
 
 # Characters phones, word processors and forums put in place of plain ones (CONTRACTS.md §2, revision 3).
@@ -485,15 +515,15 @@ def _split_count(text: str) -> tuple[str, int | None]:
 
 def _is_heading_word(word: str) -> bool:
     key = _word_key(word)
-    return key in KIND_HEADINGS or section_word(word) is not None or key in METADATA_WORDS
+    return key in _heading_table() or section_word(word) is not None or key in METADATA_WORDS
 
 
 def _bare_heading_word(word: str) -> bool:
     """A word that is a heading even without a colon: a section (`Endurance`, `Sideboard`) or a kind of
     card in the plural (`Attacks`, `BLOCKS`); a singular kind (`Dodge`) is a card's title too."""
     key = _word_key(word)
-    if key in KIND_HEADINGS:
-        return key not in _ENDURANCE_KINDS and key not in _PREGAME_KINDS
+    if key in _heading_table():
+        return key not in _singular_headings()
     return section_word(word) is not None
 
 
@@ -505,7 +535,6 @@ class _Heading:
 
 
 _JOINER = re.compile(r"\s*(?:/|&|\+|,|\band\b)\s*", re.IGNORECASE)
-_SECTION_NAMES = {ENDURANCE_WORD: "Endurance", PREGAME_WORD: "Pre-Game"}
 
 
 def _join_kinds(line: str) -> str:
@@ -516,10 +545,11 @@ def _join_kinds(line: str) -> str:
     ends = [at for at in (line.find(":"), line.find("("), line.find("["), line.find(" - ")) if at > 0]
     cut = min(ends) if ends else len(line)
     parts = _JOINER.split(line[:cut].strip())
-    if len(parts) < 2 or not all(_word_key(p) in KIND_HEADINGS for p in parts):
+    table = _heading_table()
+    if len(parts) < 2 or not all(_word_key(p) in table for p in parts):
         return line
-    sections = {KIND_HEADINGS[_word_key(p)][0] for p in parts}
-    return f"{_SECTION_NAMES[sections.pop()]} {line[cut:].strip()}".rstrip() if len(sections) == 1 else line
+    sections = {table[_word_key(p)][0] for p in parts}
+    return f"{_section_titles()[sections.pop()]} {line[cut:].strip()}".rstrip() if len(sections) == 1 else line
 
 
 def _read_heading(line: str, marked: bool) -> _Heading | None:
@@ -550,7 +580,7 @@ def _read_heading(line: str, marked: bool) -> _Heading | None:
                 count is not None or marked or _bare_heading_word(word)):
             return _Heading(word, "", count)
         head, dash, tail = line.partition(" - ")
-        if dash and tail and _word_key(head) in KIND_HEADINGS and _heading(head + ":"):
+        if dash and tail and _word_key(head) in _heading_table() and _heading(head + ":"):
             return _Heading(head, tail.strip(), None)  # `Persona - Duncan MacLeod`
         return None
     word, rest = found
@@ -587,9 +617,9 @@ def _total(line: str) -> tuple[str | None, int] | None:
     if not words:
         return None, count
     section = section_word(" ".join(words))
-    if section is None and _word_key(" ".join(words)) not in KIND_HEADINGS:
+    if section is None and _word_key(" ".join(words)) not in _heading_table():
         return None
-    return section or KIND_HEADINGS[_word_key(" ".join(words))][0], count
+    return section or _heading_table()[_word_key(" ".join(words))][0], count
 
 
 TABLE_HEADERS = {"qty": "quantity", "count": "quantity", "quantity": "quantity", "card name": "card",
@@ -745,12 +775,12 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
         if not line or _is_separator(line):
             continue
         heading = _heading(line)
-        if section == "players" and (heading is None or heading[1] or section_word(heading[0]) is None):
+        if section in _pair_sections() and (heading is None or heading[1] or section_word(heading[0]) is None):
             player, colon, hero = line.partition(":")
             if colon and player.strip() and hero.strip():
                 deck.players.append(RawPlayer(number, raw, player.strip(), hero.strip()))
             else:
-                deck.problems.append(RawProblem(number, raw, "a player line is 'Player name: Hero name'"))
+                deck.problems.append(RawProblem(number, raw, _pair_sections()[section]))
             continue
         total = _total(line)
         if total is not None:
@@ -771,16 +801,16 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
             setattr(deck, "declared_format" if field_name == "format" else field_name, rest or None)
             continue
         seen_content = True
-        if key in KIND_HEADINGS and KIND_HEADINGS[key][0] == PREGAME_WORD and rest:
+        if key in _inline_headings() and rest:
             # a label line (`Persona: Duncan MacLeod`): it names its one card; the lines after it stay
             # where they were (the section in force before it)
-            _add_card(deck, number, rest, PREGAME_WORD, KIND_HEADINGS[key][1], raw=raw)
+            _add_card(deck, number, rest, _heading_table()[key][0], _heading_table()[key][1], raw=raw)
             continue
         if open_heading is not None:
             open_heading.end, open_heading = number, None
         since = number + 1
-        if key in KIND_HEADINGS:
-            section, kinds = KIND_HEADINGS[key]
+        if key in _heading_table():
+            section, kinds = _heading_table()[key]
         elif section_word(word) is not None:
             section = section_word(word)
         else:

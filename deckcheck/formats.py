@@ -111,6 +111,17 @@ def one_of(name: str, values: tuple[str, ...], aliases: Mapping[str, str], fold:
 
 
 @dataclass(frozen=True)
+class Heading:
+    """A heading a game's decklists use for a kind of card (`Attacks:`, `Persona: Duncan MacLeod`): the section
+    its cards go to, the card types it names (None: any card of the section), and whether a heading line may
+    carry its one card after the colon (`inline`: a label line, the lines after it keep their section)."""
+
+    section: str
+    kinds: frozenset[str] | None = None
+    inline: bool = False
+
+
+@dataclass(frozen=True)
 class Game:
     """A game deckcheck checks decks of, declared in one module of deckcheck.games.
 
@@ -118,16 +129,70 @@ class Game:
     columns only it reads (`columns`: their names; `extra_columns`: those stored in `Card.extra`,
     with how a cell is read and written), the columns each of its rules (by function) needs when it
     reports unknown data (`rule_columns`, for `cards todo`), and its formats (each with its sections,
-    parameters, rules and built-in cards). Adding a game is its module and one line in
-    deckcheck/games/__init__.py.
+    parameters, rules and built-in cards). What its decklists and reports say is its own too:
+
+    - `headings`: the kinds of card its decklists may head a list with (folded, singular: the plural is
+      read as well; `plurals` for the irregular ones), `heading_help` the headings an unknown
+      heading's message lists (default: its formats' sections), `pair_sections` the sections whose
+      lines are `Name: value` pairs rather than cards (a Taktik table's `Players:`), each with what a line
+      that is not one is told;
+    - `data_unknown`: the id of its warning that card data kept a rule from deciding;
+    - `summary`: the columns of a tournament summary that tell its decks apart (`summary_of` fills
+      them from a report; default: the counts of its sections; `summary_labels`: their short names in
+      the terminal's table);
+    - `stats`: its deck statistics (deckcheck.stats for Highlander), or None when it has none: the
+      report's details, `deckcheck stats`, the web's statistics panel and the desk's comparisons use it;
+    - `field_stats`: whether `cards stats` and `cards lint` count its rules data.
+
+    Adding a game is its module, and one line in deckcheck/games/__init__.py (or, as a plugin, a module of
+    the namespace package `deckcheck_games` defining GAME).
     """
 
     name: str
     formats: tuple[Format, ...]
     card_types: frozenset[str] = frozenset()
+    title: str = ""  # how messages name the game ("Highlander"); default: its name
     columns: tuple[str, ...] = ()
     extra_columns: tuple[Column, ...] = ()
     rule_columns: Mapping[Callable[..., Any], tuple[str, ...]] = field(default_factory=dict)  # rule function -> columns
+    headings: Mapping[str, Heading] = field(default_factory=dict)
+    plurals: Mapping[str, str] = field(default_factory=dict)
+    heading_help: str = ""
+    pair_sections: Mapping[str, str] = field(default_factory=dict)  # section -> the message for a line not a pair
+    data_unknown: str = ""
+    summary: tuple[str, ...] = ()
+    summary_of: Callable[[Any], Mapping[str, object]] | None = None
+    summary_labels: Mapping[str, str] = field(default_factory=dict)  # the terminal table's short headings
+    stats: Callable[..., Any] | None = None
+    field_stats: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.title:
+            object.__setattr__(self, "title", self.name)
+        if not self.data_unknown:
+            object.__setattr__(self, "data_unknown", f"{self.name.upper()}-DATA-UNKNOWN")
+        if not self.heading_help:
+            sections = [s for fmt in self.formats for s in fmt.sections]
+            object.__setattr__(self, "heading_help", f"{', '.join(dict.fromkeys(sections))}, Sideboard, Maybeboard, "
+                                                     "Considering; metadata: Format, Name, Player, Author")
+        if not self.summary:
+            sections = [s for fmt in self.formats for s in fmt.sections if s not in self.pair_sections]
+            object.__setattr__(self, "summary", tuple(dict.fromkeys(_column_name(s) for s in sections)))
+        from .rules import assign_data_unknown
+        for fmt in self.formats:
+            for r in fmt.rules:
+                assign_data_unknown(r.id, self.data_unknown)
+
+    def summary_row(self, report: Any) -> dict[str, object]:
+        """The game's summary columns of one deck's report."""
+        if self.summary_of is not None:
+            return dict(self.summary_of(report))
+        return {_column_name(section): count for section, count in report.counts.items()}
+
+
+def _column_name(section: str) -> str:
+    """A section as a column name: `Pre-Game` -> `pre_game`."""
+    return re.sub(r"[^0-9a-z]+", "_", section.lower()).strip("_")
 
 
 DEFAULT_FORMAT = "type1e"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .report import DATA_UNKNOWN, Report
+from .report import Report, is_data_unknown
 
 VERDICTS = {True: "LEGAL", False: "NOT LEGAL", None: "UNREADABLE"}
 
@@ -25,8 +25,8 @@ def safe(text: str) -> str:
 
 
 def short_message(issue) -> str:
-    """An issue's message; for HL-DATA-UNKNOWN without the list of cards (JSON keeps it): one line per rule."""
-    if issue.rule == DATA_UNKNOWN and issue.cards:
+    """An issue's message; for a data-unknown warning without the list of cards (JSON keeps it): one line per rule."""
+    if issue.cards and is_data_unknown(issue.rule):
         listed = ": " + ", ".join(issue.cards)
         if issue.message.endswith(listed):
             return issue.message[: -len(listed)]
@@ -52,7 +52,7 @@ def summary_line(reports: Sequence[Report]) -> str:
 
 def todo_hint(reports: Sequence[Report]) -> str | None:
     """The line that points to `deckcheck cards todo` when some rule waited on unknown card data."""
-    undecided = [r for r in reports if any(i.rule == DATA_UNKNOWN for i in r.issues)]
+    undecided = [r for r in reports if any(is_data_unknown(i.rule) for i in r.issues)]
     if not undecided:
         return None
     decks = " ".join(_quoted(r.deck) for r in undecided[:3]) + (" ..." if len(undecided) > 3 else "")

@@ -207,12 +207,22 @@ def tournament_table(tournament, full: bool = False) -> Group:
     checking the thousand decks. `full` (a pipe or a file): no cell is shortened.
     """
     colours = {"legal": "green", "NOT LEGAL": "red", "unreadable": "yellow"}
-    rows = [[clean(v) for v in row[:9]] for row in tournament.summary_rows()]  # the first error: in the report
+    shown = tournament.summary_columns.index("first error")  # it and what follows: in the report
+    columns = tournament.summary_columns[:shown]
+    summary = [row[:shown] for row in tournament.summary_rows()]
+    rows = [[clean(v) for v in row] for row in summary]
     for row in rows:
         row[1] = row[1].replace("\\", "/").rsplit("/", 1)[-1]  # the file name; report files keep the path
-    header = ["player", "source", "format", "persona", "End.", "Pre", "verdict", "err", "warn"]
-    numeric = {4, 5, 7, 8}
-    caps = [18, 30, 7, 18, 4, 3, 10, 3, 4]
+    labels = {"legal": "verdict", "errors": "err", "warnings": "warn"}
+    for game in tournament.games:
+        labels.update(game.summary_labels)
+    header = [labels.get(c, c) for c in columns]
+    # a column of counts is right-aligned, as wide as its heading; text columns have room for a name
+    numeric = {i for i in range(3, len(columns)) if columns[i] != "legal"
+               and all(isinstance(row[i], int) or row[i] == "" for row in summary)}
+    caps = [18, 30, 7] + [len(header[i]) if i in numeric else (10 if columns[i] == "legal" else 18)
+                          for i in range(3, len(columns))]
+    verdict = columns.index("legal")
     widths = [max([len(header[i])] + [len(r[i]) for r in rows]) for i in range(len(caps))]
     if not full:
         widths = [min(cap, width) for cap, width in zip(caps, widths, strict=True)]
@@ -225,7 +235,7 @@ def tournament_table(tournament, full: bool = False) -> Group:
         return "  ".join(out).rstrip()
     text = Text(line(header) + "\n", style="bold", no_wrap=True, overflow="ignore")
     for row in rows:
-        text.append(line(row) + "\n", style=colours[row[6]])
+        text.append(line(row) + "\n", style=colours[row[verdict]])
     totals = tournament.totals()
     text.append(f"{totals['decks']} decks: ")
     text.append(f"{totals['legal']} legal", style="green")

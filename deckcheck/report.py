@@ -8,7 +8,15 @@ from .records import Records
 
 ERROR = "error"
 WARNING = "warning"
-DATA_UNKNOWN = "HL-DATA-UNKNOWN"
+# The id a rule function gives a warning that card data kept it from deciding; the engine gives the warning its
+# game's own id (deckcheck.formats.Game.data_unknown, RULES.md's HL-DATA-UNKNOWN for Highlander's rules).
+DATA_UNKNOWN = "DATA-UNKNOWN"
+
+
+def is_data_unknown(rule_id: str) -> bool:
+    """Whether an issue of this id says that card data kept a rule from deciding (any game's id for it)."""
+    from .games import GAMES
+    return rule_id == DATA_UNKNOWN or any(rule_id == game.data_unknown for game in GAMES)
 
 
 class Issue(NamedTuple):
@@ -129,8 +137,8 @@ class Report(Records):
 
     @property
     def unverified(self) -> list[str]:
-        """The ids of the rules card data kept from deciding (those HL-DATA-UNKNOWN names), sorted (§3)."""
-        return sorted({i.message.split(" ", 1)[0] for i in self.issues if i.rule == DATA_UNKNOWN})
+        """The ids of the rules card data kept from deciding (those the data-unknown warnings name), sorted (§3)."""
+        return sorted({i.message.split(" ", 1)[0] for i in self.issues if is_data_unknown(i.rule)})
 
 
 def worst_exit_code(reports: Sequence[Report]) -> int:

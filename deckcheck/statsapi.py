@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from .cards import HIGHLANDER, Card
+from .cards import Card
 from .catalog import CardIndex
 from .check import choose_format
 from .deckdiff import DeckDiff, diff_decks
@@ -38,11 +38,17 @@ class UnreadableDeckError(DeckcheckError):
         super().__init__(f"{source}: {len(self.problems)} input error(s): {shown}{more}")
 
 
-def require_highlander(fmt: Format) -> Format:
-    """The format, when it is one of Highlander's (statistics read grids); DeckcheckError otherwise."""
-    if fmt.game != HIGHLANDER:
-        raise DeckcheckError(f"statistics are for Highlander decks; format {fmt.name!r} is a {fmt.game} format")
+def require_stats(fmt: Format) -> Format:
+    """The format, when its game has deck statistics (Game.stats); DeckcheckError otherwise."""
+    from .games import GAMES, game_named
+    if game_named(fmt.game).stats is None:
+        having = [g.title for g in GAMES if g.stats is not None]
+        raise DeckcheckError(f"statistics are for {', '.join(having) or 'no'} decks; format {fmt.name!r} is a "
+                             f"{fmt.game} format")
     return fmt
+
+
+
 
 
 def text_index(cards: Sequence[Card] = (), db: str | None = None) -> CardIndex:
@@ -55,7 +61,7 @@ def text_index(cards: Sequence[Card] = (), db: str | None = None) -> CardIndex:
 
 def resolve(raw: RawDeck, index: CardIndex, format: str | None = None) -> tuple[Deck, Format]:
     """(deck, format) of a raw Highlander decklist; UnreadableDeckError naming every line that did not resolve."""
-    fmt = require_highlander(choose_format(raw, format))
+    fmt = require_stats(choose_format(raw, format))
     deck, problems = build_deck(raw, index, fmt)
     if problems:
         raise UnreadableDeckError(raw.source, problems)
@@ -106,7 +112,7 @@ def saved_deck(name: str, collections: "Collections", format: str | None = None)
         saved_format, _text, entries = collections.deck(name)
     except DeckcheckError as exc:  # Collections.deck raises it for a missing name only
         raise NoSavedDeckError(name, str(exc)) from exc
-    fmt = require_highlander(get_format(format or saved_format))
+    fmt = require_stats(get_format(format or saved_format))
     return Deck.from_entries(entries, name, saved_format), fmt
 
 
@@ -121,7 +127,7 @@ def load_decks(name: str, catalog: "Catalog", format: str | None = None,
         return [saved_deck(name, Collections(catalog.store), format)]
     from .importers.decklists import read_decklists
     if format:
-        require_highlander(get_format(format))
+        require_stats(get_format(format))
     raws = read_decklists(name)
     if one and len(raws) != 1:
         raise DeckcheckError(f"{name!r} holds {len(raws)} decks; name a file with one deck")

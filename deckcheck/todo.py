@@ -14,7 +14,7 @@ from .cards import Card
 from .cardsheet import value_of
 from .decks import Deck
 from .games import GAMES
-from .report import DATA_UNKNOWN, Report
+from .report import Report, is_data_unknown
 from .rules import declared
 from .unverified import undecided_rule
 
@@ -68,7 +68,7 @@ def collect(checked: Iterable[tuple[Deck, Report]], todo: Todo | None = None) ->
             if player.hero is not None:
                 by_name.setdefault(player.hero.name, []).append(player.hero)
         for issue in report.issues:
-            if issue.rule != DATA_UNKNOWN:
+            if not is_data_unknown(issue.rule):
                 continue
             rule = undecided_rule(issue)
             columns = RULE_COLUMNS.get(rule, ())

@@ -3,14 +3,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable
 
+from .errors import DeckcheckError
 from .records import Records
 from .report import Report, worst_exit_code
 
-SUMMARY_COLUMNS = ("player", "source", "format", "persona", "endurance", "pre_game", "legal", "errors", "warnings",
-                   "first error", "submitted_at", "submissions", "fingerprint", "deck_check",
-                   "unverified")  # unverified (revision 3): how many rules card data kept undecided
+if TYPE_CHECKING:
+    from .formats import Game
+
+# A summary row: who and which file, the columns of the deck's game (deckcheck.formats.Game.summary), the verdict,
+# and how the deck came (the desk's; unverified, revision 3: how many rules card data kept undecided).
+DECK_COLUMNS = ("player", "source", "format")
+VERDICT_COLUMNS = ("legal", "errors", "warnings", "first error")
+ARRIVAL_COLUMNS = ("submitted_at", "submissions", "fingerprint", "deck_check", "unverified")
 DECKCHECK_COLUMNS = ("player", "judge", "at", "fingerprint", "matches", "differences", "note")
 ISSUE_COLUMNS = ("player", "source", "rule", "severity", "message", "cards", "limit", "actual", "fix")
 INPUT_ERROR_COLUMNS = ("player", "source", "line", "text", "message", "suggestions")
@@ -39,16 +45,27 @@ def first_error(report: Report) -> str:
     return f"{errors[0].rule}: {errors[0].message}" if errors else ""
 
 
-def _no_persona(report: Report) -> str:
-    """How the report's format names a deck without a Persona, once the deck could be read."""
-    if report.legal is None:
-        return ""
-    from .errors import UnknownFormatError
-    from .formats import get_format
+def game_of_report(report: Report) -> Game | None:
+    """The game of a report's format (None: the format is unknown)."""
+    from .games import game_of
     try:
-        return get_format(report.format).no_persona
-    except UnknownFormatError:
-        return ""
+        return game_of(report.format)
+    except (DeckcheckError, KeyError):
+        return None
+
+
+def summary_columns(games: Iterable[Game]) -> tuple[str, ...]:
+    """The summary's columns for decks of these games: each game's own between the deck's and the verdict's."""
+    return DECK_COLUMNS + tuple(dict.fromkeys(c for game in games for c in game.summary)) + VERDICT_COLUMNS \
+        + ARRIVAL_COLUMNS
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SUMMARY_COLUMNS":  # the summary's columns for decks of the default format's game
+        from .formats import DEFAULT_FORMAT
+        from .games import game_of
+        return summary_columns([game_of(DEFAULT_FORMAT)])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -79,15 +96,34 @@ class Tournament(Records):
 
     reports: list[Report] = field(default_factory=list)
     arrivals: list[Arrival] = field(default_factory=list)
-    record_columns = SUMMARY_COLUMNS
+
+    @property
+    def games(self) -> list[Game]:
+        """The games of the decks (in the order games are known), the default format's when no deck has one."""
+        from .games import GAMES, game_of
+        found = {id(g) for g in map(game_of_report, self.reports) if g is not None}
+        if not found:
+            from .formats import DEFAULT_FORMAT
+            return [game_of(DEFAULT_FORMAT)]
+        return [g for g in GAMES if id(g) in found]
+
+    @property
+    def summary_columns(self) -> tuple[str, ...]:
+        """The columns of the summary: the deck's, those of the decks' games, the verdict's."""
+        return summary_columns(self.games)
+
+    @property
+    def record_columns(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self.summary_columns
 
     def arrival(self, n: int) -> Arrival:
         """How the n-th deck came (a file checked by the CLI: no time, one submission, no check)."""
         return self.arrivals[n] if n < len(self.arrivals) else Arrival()
 
     def records(self) -> list[dict[str, Any]]:
-        """One row per deck, keyed by SUMMARY_COLUMNS (the Summary sheet of `tournament check --out`)."""
-        return [dict(zip(SUMMARY_COLUMNS, row, strict=True)) for row in self.summary_rows()]
+        """One row per deck, keyed by summary_columns (the Summary sheet of `tournament check --out`)."""
+        columns = self.summary_columns
+        return [dict(zip(columns, row, strict=True)) for row in self.summary_rows()]
 
     @property
     def exit_code(self) -> int:
@@ -101,14 +137,16 @@ class Tournament(Records):
                 "unreadable": sum(r.legal is None for r in self.reports)}
 
     def summary_rows(self) -> list[list[object]]:
-        """One row per deck, in SUMMARY_COLUMNS order."""
+        """One row per deck, in summary_columns order."""
+        own = self.summary_columns[len(DECK_COLUMNS):-len(VERDICT_COLUMNS + ARRIVAL_COLUMNS)]
         rows: list[list[object]] = []
         for n, r in enumerate(self.reports):
             a = self.arrival(n)
-            rows.append([player_of(r), r.deck, r.format, r.persona or _no_persona(r),
-                         r.counts.get("Endurance", ""), r.counts.get("Pre-Game", ""), verdict(r), len(r.errors),
-                         len(r.warnings), first_error(r), a.submitted_at or "", a.submissions, fingerprint_of(r),
-                         deckcheck_outcome(a.deckchecks), len(r.unverified)])
+            game = game_of_report(r)
+            values = game.summary_row(r) if game is not None else {}
+            rows.append([player_of(r), r.deck, r.format, *(values.get(c, "") for c in own), verdict(r),
+                         len(r.errors), len(r.warnings), first_error(r), a.submitted_at or "", a.submissions,
+                         fingerprint_of(r), deckcheck_outcome(a.deckchecks), len(r.unverified)])
         return rows
 
     def deckcheck_rows(self) -> list[list[object]]:

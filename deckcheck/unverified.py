@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .report import DATA_UNKNOWN, Issue, Report
+from .report import Issue, Report, is_data_unknown
 
 # The rule in words, for players (the id stays beside it for those who look it up in RULES.md).
 WORDS = {
@@ -89,7 +89,7 @@ def unverified(report: Report) -> list[Unverified]:
     columns_of = rule_columns()
     cards: dict[str, dict[str, None]] = {}
     for issue in report.issues:
-        if issue.rule == DATA_UNKNOWN:
+        if is_data_unknown(issue.rule):
             cards.setdefault(undecided_rule(issue), {}).update(dict.fromkeys(issue.cards))
     out = []
     for rule, names in cards.items():

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from deckcheck.cells import CellError
-from deckcheck.decklist import RawDeck, RawPlayer, RawProblem, parse_text, section_word
+from deckcheck.decklist import RawDeck, RawPlayer, RawProblem, known_sections, parse_text, section_word
 from deckcheck.errors import DecklistError
 from deckcheck.textlimits import lone_surrogate
 
@@ -86,8 +86,7 @@ def _read_json(path: Path) -> RawDeck:
         word = section_word(section)
         if word is None:
             number += 1
-            problem(section, f"unknown section {section!r}; sections are Pre-Game, Endurance (Deck, Main), Hunters, "
-                             "Items, Prey, Combat, Players")
+            problem(section, f"unknown section {section!r}; sections are {known_sections(deck.declared_format)}")
         if not isinstance(items, list):
             number += 1
             problem({section: items}, f"section {section!r} must hold a list of cards")

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 from typing import IO
 
-from deckcheck.tournament import DECKCHECK_COLUMNS, INPUT_ERROR_COLUMNS, ISSUE_COLUMNS, SUMMARY_COLUMNS, Tournament
+from deckcheck.tournament import DECKCHECK_COLUMNS, INPUT_ERROR_COLUMNS, ISSUE_COLUMNS, Tournament
 
 from .writers import SheetSpec, check_target, write_csv, write_csv_to, write_text, write_xlsx
 
@@ -23,12 +23,14 @@ def write_tournament_report(path: Path | str, tournament: Tournament) -> str:
     path = Path(path)
     kind = check_report_target(path)
     summary = tournament.summary_rows()
+    columns = tournament.summary_columns
     if kind == "xlsx":
-        styles = [STYLE[str(row[6])] for row in summary]
+        verdict = columns.index("legal")
+        styles = [STYLE[str(row[verdict])] for row in summary]
         issues = tournament.issue_rows()
         issue_styles = ["bad" if row[3] == "error" else "warn" for row in issues]
         checks = tournament.deckcheck_rows()
-        write_xlsx(path, [SheetSpec("Summary", SUMMARY_COLUMNS, summary, styles, long_text="mark"),
+        write_xlsx(path, [SheetSpec("Summary", columns, summary, styles, long_text="mark"),
                           SheetSpec("Issues", ISSUE_COLUMNS, issues, issue_styles, widths={4: 70, 5: 50, 8: 40},
                                     long_text="mark"),
                           SheetSpec("Input errors", INPUT_ERROR_COLUMNS, tournament.input_error_rows(),
@@ -41,10 +43,10 @@ def write_tournament_report(path: Path | str, tournament: Tournament) -> str:
     if kind == "json":
         write_text(path, json.dumps(tournament.as_dicts(), ensure_ascii=False, indent=1) + "\n")
         return "json"
-    write_csv(path, SUMMARY_COLUMNS, summary)
+    write_csv(path, columns, summary)
     return kind
 
 
 def write_summary_csv(stream: IO[str], tournament: Tournament) -> None:
     """The summary (one row per deck, as in the .csv report) to an open stream: `--out -`."""
-    write_csv_to(stream, SUMMARY_COLUMNS, tournament.summary_rows())
+    write_csv_to(stream, tournament.summary_columns, tournament.summary_rows())

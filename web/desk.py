@@ -419,8 +419,8 @@ def organiser_deck(request: Request, desk: DeskDep, pages: PagesDep, event_id: s
     submission = desk.submission(event_id, deck_id)
     history = desk.history(event_id, submission.spelling or submission.player)
     at = next((n for n, s in enumerate(history) if s.id == submission.id), 0)
-    from deckcheck.formats import get_format
-    comparable = get_format(event.format).game == "highlander"  # what changed is told in draw odds: Highlander's
+    from deckcheck.games import game_of
+    comparable = game_of(event.format).stats is not None  # what changed is told in draw odds: a game's statistics
     return page(pages, "deck.html", {"event": event, "submission": submission, "history": history,
                                      "previous": history[at - 1] if at > 0 and comparable else None,
                                      "comparable": comparable})

@@ -1,7 +1,8 @@
 """Deck statistics and deck comparison on the web (CONTRACTS §7): pages and their JSON twins.
 
-- The check page and saved decks show the statistics panel: a checked Highlander deck's report
-  carries its DeckStats (`report.details["stats"]`) and `_report.html` includes `_stats_panel.html`.
+- The check page and saved decks show the statistics panel: the report of a deck whose game has statistics
+  (deckcheck.formats.Game.stats) carries its DeckStats (`report.details["stats"]`) and `_report.html`
+  includes `_stats_panel.html`.
 - `POST /api/stats` (the same body as `/api/check`; `?hand=&exertion=`) → the §7 object of a decklist;
   `GET /api/decks/{id}/stats` → that of a saved deck.
 - `GET /diff?a=&b=` compares two saved decks (ids or their links) on a page; `GET /api/diff?a=&b=` gives

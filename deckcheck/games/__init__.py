@@ -1,14 +1,69 @@
-"""Every game deckcheck knows: one module each (its card types, formats, sections, rules), one line here."""
+"""Every game deckcheck knows: one module each (its card types, formats, sections, rules), one line here.
+
+A game from elsewhere is a plugin: a module of the namespace package `deckcheck_games` (any folder on the
+Python path holding `deckcheck_games/NAME.py`, e.g. installed by its own distribution) that defines GAME,
+a deckcheck.formats.Game. Plugins are found when this package is first imported, in the order of their
+module names, after the games of this package; a plugin that cannot be imported, defines no Game, or names
+a game or format already known is left out with a warning on the "deckcheck" logger.
+"""
 from __future__ import annotations
 
 from ..formats import Column, Format, Game
 from . import highlander, raven, taktik
 
-GAMES: tuple[Game, ...] = (
+PLUGIN_PACKAGE = "deckcheck_games"
+
+def _plugins(known: list[Game]) -> list[Game]:
+    """The games of the plugin modules (see above)."""
+    import importlib.util
+    try:  # a namespace package: only the folders on the path; cheap when there is none
+        spec = importlib.util.find_spec(PLUGIN_PACKAGE)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    import pkgutil
+    found: list[Game] = []
+    names = {g.name for g in known}
+    formats = {f.name for g in known for f in g.formats}
+    for info in sorted(pkgutil.iter_modules(list(spec.submodule_search_locations)), key=lambda m: m.name):
+        where = f"{PLUGIN_PACKAGE}.{info.name}"
+        try:
+            game = getattr(importlib.import_module(where), "GAME", None)
+        except Exception as exc:  # a broken plugin must not stop the games that work
+            _warn(f"the game plugin {where} could not be imported ({exc.__class__.__name__}: {exc})")
+            continue
+        if not isinstance(game, Game):
+            _warn(f"the game plugin {where} defines no GAME (a deckcheck.formats.Game)")
+        elif game.name in names or formats & {f.name for f in game.formats}:
+            _warn(f"the game plugin {where} names a game or format deckcheck already has ({game.name})")
+        else:
+            found.append(game)
+            names.add(game.name)
+            formats |= {f.name for f in game.formats}
+    return found
+
+def _warn(message: str) -> None:
+    import logging
+    logging.getLogger("deckcheck").warning(message)
+
+_BUILT_IN: list[Game] = [
     highlander.GAME,
     raven.GAME,
     taktik.GAME,
-)
+]
+GAMES: tuple[Game, ...] = tuple(_BUILT_IN + _plugins(_BUILT_IN))
 FORMATS: tuple[Format, ...] = tuple(fmt for game in GAMES for fmt in game.formats)
 EXTRA_COLUMNS: tuple[Column, ...] = tuple(column for game in GAMES for column in game.extra_columns)
 """The card-sheet columns the games add, stored in Card.extra (in card-sheet order)."""
+_BY_NAME = {game.name: game for game in GAMES}
+
+def game_named(name: str) -> Game:
+    """The game of this name (a format's `game`); KeyError when no game has it."""
+    return _BY_NAME[name]
+
+def game_of(fmt: Format | str) -> Game:
+    """The game a format (or a format's name) belongs to."""
+    from ..formats import get_format
+    return _BY_NAME[get_format(fmt).game]
+

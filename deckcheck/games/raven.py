@@ -190,4 +190,5 @@ RAVEN_STORMCROW = Format(
 COLUMNS = (number_column("renown"), number_column("health"), number_column("skill"))
 GAME = Game(NAME, (RAVEN_STORMCROW,), card_types=RAVEN_TYPES, columns=tuple(c.name for c in COLUMNS),
             extra_columns=COLUMNS, rule_columns={renown: ("renown",), prey_renown: ("renown",),
-                                                 combat_min: ("type",), section: ("type",)})
+                                                 combat_min: ("type",), section: ("type",)},
+            data_unknown="HL-DATA-UNKNOWN")  # the id RULES.md gives every game's unverified rules

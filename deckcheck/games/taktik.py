@@ -337,4 +337,6 @@ COLUMNS = (Column("rank", one_of("rank", RANKS, {"ACE": "A", "JACK": "J", "QUEEN
            Column("suit", one_of("suit", SUITS, {"spade": "spades", "heart": "hearts", "diamond": "diamonds",
                                                  "club": "clubs"}, str.lower, sep=", ")))
 GAME = Game(NAME, (TAKTIK52,), card_types=frozenset({PLAYING_CARD, "Hero"}), columns=tuple(c.name for c in COLUMNS),
-            extra_columns=COLUMNS, rule_columns={heroes: ("rank", "suit")})
+            extra_columns=COLUMNS, rule_columns={heroes: ("rank", "suit")},
+            pair_sections={PLAYERS: "a player line is 'Player name: Hero name'"},
+            data_unknown="HL-DATA-UNKNOWN")  # the id RULES.md gives every game's unverified rules

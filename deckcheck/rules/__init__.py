@@ -75,7 +75,7 @@ class Rule:
     check: Callable[[Any], Iterable[Issue]]
 
     def __call__(self, view: Any) -> list[Issue]:
-        """The function's issues, each stamped with this rule's id."""
+        """The function's issues, each stamped with this rule's id (a data-unknown one with its game's id)."""
         return [stamp(issue, self.id) for issue in self.check(view)]
 
     def text(self, params: Params) -> str:
@@ -104,12 +104,22 @@ def declared(check: Callable[..., Any]) -> Rule:
     return _DECLARED[check]
 
 
+_DATA_UNKNOWN_IDS: dict[str, str] = {}  # rule id -> the id of its game's data-unknown warning
+
+
+def assign_data_unknown(rule_id: str, issue_id: str) -> None:
+    """Record the id a rule's data-unknown warnings take (its game's: deckcheck.formats.Game.data_unknown)."""
+    _DATA_UNKNOWN_IDS[rule_id] = issue_id
+
+
 def stamp(issue: Issue, rule_id: str) -> Issue:
-    """An issue with its rule's id: set where the rule left it out, and named in an HL-DATA-UNKNOWN message."""
+    """An issue with its rule's id: set where the rule left it out; a data-unknown warning takes its game's id
+    and names the rule in its message."""
     if issue.rule == UNSTAMPED:
         return issue._replace(rule=rule_id)
     if issue.rule == DATA_UNKNOWN:
-        return issue._replace(message=f"{rule_id} not verified: {issue.message}")
+        return issue._replace(rule=_DATA_UNKNOWN_IDS.get(rule_id, DATA_UNKNOWN),
+                              message=f"{rule_id} not verified: {issue.message}")
     return issue
 
 
@@ -124,7 +134,8 @@ def plural(n: int, word: str, words: str | None = None) -> str:
 
 
 def data_unknown(what: str, cards: Sequence[Card], fix: str | None = None) -> Issue:
-    """The warning that the rule could not be decided on missing card data (RULES.md HL-DATA-UNKNOWN)."""
+    """The warning that the rule could not be decided on missing card data (its game's data-unknown id, RULES.md
+    HL-DATA-UNKNOWN for Highlander)."""
     listed = names(cards)
     return Issue(DATA_UNKNOWN, WARNING, f"{what} for {plural(len(listed), 'card')}: {', '.join(listed)}", listed,
                  fix=fix or "add the missing values with a card sheet (deckcheck cards import, or --cards)")

@@ -129,3 +129,20 @@ print("ok")
 """
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.stdout.strip() == "ok", r.stderr[-2000:]
+
+
+def test_a_run_served_from_the_cache_still_says_the_bundle_is_another_versions(db, caplog):
+    """What reading the cards says (the database holds another version's bundled cards) is said from a kept
+    index as well: once per process, as before."""
+    import logging
+
+    from sqlalchemy import text
+
+    from deckcheck.db import store as store_module
+    with Store(db).begin() as con:
+        con.execute(text("update deckcheck_meta set value = 'old' where key = :k"), {"k": store_module.BUNDLE_KEY})
+    Catalog(db).index(TYPE1E)
+    store_module._stale_told.clear()
+    with caplog.at_level(logging.INFO, logger="deckcheck"):
+        again = Catalog(db).index(TYPE1E)
+    assert "holds the bundled cards of another deckcheck version" in caplog.text and len(again) > 1000

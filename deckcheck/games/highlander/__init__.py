@@ -7,13 +7,70 @@ plain functions of `rules.py` beside this file (HL-*, HL1-*, HL2-*), which read 
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
-from ...cards import ENDURANCE_TYPES, GEM_COLOURS, HIGHLANDER, PREGAME_TYPES, Card
-from ...formats import Format, Game
+from ...cards import DEFAULT_GAME, ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
+from ...formats import Format, Game, Heading
 from . import rules as hl
 from .view import ENDURANCE, PREGAME, HighlanderView
 
+HIGHLANDER = DEFAULT_GAME  # card sheets without a `game` column are Highlander's (CONTRACTS §1)
 SECTIONS = MappingProxyType({PREGAME: ("pre game", "pregame"), ENDURANCE: ("endurance", "deck", "main")})
+
+# The headings of a Highlander decklist that name kinds of card (`Attacks:`, `Persona: Duncan MacLeod`),
+# folded and singular: the section the cards go to and the card types the heading names (None: any).
+_ENDURANCE_KINDS: dict[str, frozenset[str] | None] = {
+    "attack": frozenset({"Attack", "Special Attack", "Attack/Defense"}),
+    "basic attack": frozenset({"Attack"}),
+    "block": frozenset({"Block", "Attack/Defense"}),
+    "defense": frozenset({"Block", "Dodge", "Attack/Defense"}),
+    "defence": frozenset({"Block", "Dodge", "Attack/Defense"}),
+    "dodge": frozenset({"Dodge"}),
+    "guard": frozenset({"Block", "Dodge", "Attack/Defense"}),
+    "special": frozenset({"Special Attack", "Attack"}),
+    "special attack": frozenset({"Special Attack", "Attack"}),
+    "event": frozenset({"Event"}),
+    "situation": frozenset({"Situation"}),
+    "edge": frozenset({"Edge"}),
+    "location": frozenset({"Location"}),
+    "object": frozenset({"Object"}),
+    "plot": frozenset({"Plot"}),
+    "ally": None,  # Ally is a subtype of several types: any Endurance card
+    "illusion": frozenset({"Illusion"}),
+}
+_PREGAME_KINDS: dict[str, frozenset[str] | None] = {
+    "persona": frozenset({"Persona"}),
+    "weapon of choice": frozenset({"Weapon of Choice"}),
+    "weapon": frozenset({"Weapon of Choice"}),
+    "watcher": frozenset({"Watcher"}),
+    "premium": frozenset({"Premium"}),
+    "quickening": frozenset({"Quickening"}),
+    "crystal": frozenset({"Crystal"}),
+}
+# a Pre-Game heading line may carry its one card: `Persona: Duncan MacLeod`
+HEADINGS = MappingProxyType({**{w: Heading(ENDURANCE, k) for w, k in _ENDURANCE_KINDS.items()},
+                             **{w: Heading(PREGAME, k, inline=True) for w, k in _PREGAME_KINDS.items()}})
+PLURALS = MappingProxyType({"ally": "allies", "defense": "defenses", "defence": "defences",
+                            "weapon of choice": "weapons of choice"})
+HEADING_HELP = ("Pre-Game, Endurance (Deck, Main), kinds of card (Attacks, Blocks, Persona, ...), "
+                "Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author")
+
+
+def summary(report: Any) -> dict[str, object]:
+    """A deck's columns of a tournament summary: its Persona (or how the format names a deck without one, once
+    the deck could be read) and the size of its two sections."""
+    persona = report.persona
+    if not persona and report.legal is not None:
+        from ...formats import get_format
+        persona = get_format(report.format).no_persona
+    return {"persona": persona or "", "endurance": report.counts.get(ENDURANCE, ""),
+            "pre_game": report.counts.get(PREGAME, "")}
+
+
+def deck_stats(deck: Any, format_name: str, hand: int | None = None, exertion: int | None = None) -> Any:
+    """The deck's statistics (CONTRACTS §7: squares covered, opening-hand and Exertion odds)."""
+    from ...stats import EXERTION, HAND, stats_of
+    return stats_of(deck, format_name, HAND if hand is None else hand, EXERTION if exertion is None else exertion)
 
 
 def section_of_type(card: Card) -> str:
@@ -42,4 +99,8 @@ GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TY
             rule_columns={hl.restricted: ("restriction",), hl.section: ("type",), hl.reserved: ("reserved",),
                           hl.signature: ("signature",), hl.master: ("gem_master",), hl.hand_icons: ("hand_icons",),
                           hl.attack_grid: ("grid",), hl.block_grid: ("grid",), hl.pregame_unique: ("unique",),
-                          hl.gems: tuple(f"gem_{c}" for c in GEM_COLOURS[1:])})
+                          hl.gems: tuple(f"gem_{c}" for c in GEM_COLOURS[1:])},
+            headings=HEADINGS, plurals=PLURALS, heading_help=HEADING_HELP, data_unknown="HL-DATA-UNKNOWN",
+            summary=("persona", "endurance", "pre_game"), summary_of=summary,
+            summary_labels=MappingProxyType({"endurance": "End.", "pre_game": "Pre"}),
+            stats=deck_stats, field_stats=True, title="Highlander")
