@@ -311,7 +311,7 @@ class Desk:
         from deckcheck.deckdiff import diff_decks
         from deckcheck.decks import build_deck
         from deckcheck.stats import EXERTION, HAND, check_draw
-        from deckcheck.statsapi import require_highlander
+        from deckcheck.statsapi import require_stats
         from deckcheck.textlimits import parse_checked
         hand = HAND if hand is None else hand
         exertion = EXERTION if exertion is None else exertion
@@ -323,7 +323,7 @@ class Desk:
             submission = self.submission(event_id, deck_id)
             source = f"{submission.player}, {event.when(submission.submitted_at, seconds=True)}"
             raw = parse_checked(submission.text, source)  # a text kept before the limits held: DecklistError
-            fmt = require_highlander(choose_format(raw, submission.report.format or event.format))
+            fmt = require_stats(choose_format(raw, submission.report.format or event.format))
             deck, problems = build_deck(raw, self.catalog.index(fmt), fmt)
             sides.append((deck, fmt, problems))
         (before, before_fmt, unread_before), (after, after_fmt, unread_after) = sides

@@ -152,6 +152,7 @@ class Game:
     formats: tuple[Format, ...]
     card_types: frozenset[str] = frozenset()
     title: str = ""  # how messages name the game ("Highlander"); default: its name
+    full_title: str = ""  # its whole name, on a card's page ("Highlander: The Card Game"); default: the title
     columns: tuple[str, ...] = ()
     extra_columns: tuple[Column, ...] = ()
     rule_columns: Mapping[Callable[..., Any], tuple[str, ...]] = field(default_factory=dict)  # rule function -> columns
@@ -169,6 +170,8 @@ class Game:
     def __post_init__(self) -> None:
         if not self.title:
             object.__setattr__(self, "title", self.name)
+        if not self.full_title:
+            object.__setattr__(self, "full_title", self.title)
         if not self.data_unknown:
             object.__setattr__(self, "data_unknown", f"{self.name.upper()}-DATA-UNKNOWN")
         if not self.heading_help:

@@ -23,6 +23,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from starlette.exceptions import HTTPException
 
 from deckcheck.errors import DeckcheckError
+from deckcheck.report import is_data_unknown
 
 from . import models
 from .deps import Deckcheck, Pages, server
@@ -87,6 +88,7 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     templates.env.globals["legend_square"] = legend_square
     templates.env.filters["tojson_pretty"] = lambda value: json.dumps(value, ensure_ascii=False, indent=2)
     templates.env.globals["heat"] = heat
+    templates.env.globals["is_data_unknown"] = is_data_unknown
     templates.env.globals["error_titles"] = TITLES
     templates.env.globals["all_named"] = lambda message, cards: all(c in message for c in cards)
     from deckcheck.unverified import names_of, unverified

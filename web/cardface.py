@@ -144,7 +144,7 @@ def field_rows(card: Card, columns: list[str]) -> list[dict]:
 
     for column in columns:
         if column == "game":
-            add(column, "Game", {"highlander": "Highlander: The Card Game"}.get(card.game, card.game))
+            add(column, "Game", _game_title(card.game))
         elif column == "id":
             add(column, "Card id", card.id)
         elif column == "name":
@@ -214,3 +214,12 @@ def field_rows(card: Card, columns: list[str]) -> list[dict]:
             value = value_of(card, column)
             add(column, column.replace("_", " ").capitalize(), None if value is None else str(value))
     return rows
+
+
+def _game_title(game: str) -> str:
+    """A game's whole name (deckcheck.formats.Game.full_title), its name when no game has it."""
+    from deckcheck.games import game_named
+    try:
+        return game_named(game).full_title
+    except KeyError:
+        return game

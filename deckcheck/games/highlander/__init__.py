@@ -103,4 +103,4 @@ GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TY
             headings=HEADINGS, plurals=PLURALS, heading_help=HEADING_HELP, data_unknown="HL-DATA-UNKNOWN",
             summary=("persona", "endurance", "pre_game"), summary_of=summary,
             summary_labels=MappingProxyType({"endurance": "End.", "pre_game": "Pre"}),
-            stats=deck_stats, field_stats=True, title="Highlander")
+            stats=deck_stats, field_stats=True, title="Highlander", full_title="Highlander: The Card Game")
