@@ -9,7 +9,10 @@ for the file reader (read_decklists: limits, decoding, parse) and for parse plus
 §2; then, for each step, the linearity ratio: time per line at the largest size over time per line
 at the smallest (1.0 is linear; the target is at most 1.5, which leaves room for noise and caches).
 A line at the length limit (4,096 characters, mostly spaces: the pattern that made the old parser
-quadratic) is timed too. Needs no data from make_data.py.
+quadratic) is timed too. Then a list pasted from a forum post (issue 20: a title line, label lines,
+headings with counts, separators, totals, bullets, Markdown, remarks, tabs, curly apostrophes, no-break
+spaces, full-width digits, CRLF) of 500 and 5,000 lines (`--messy`) is read and resolved, with its
+linearity ratio. Needs no data from make_data.py.
 """
 from __future__ import annotations
 
