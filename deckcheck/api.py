@@ -362,8 +362,11 @@ def undecided_cards(paths: Iterable[str | Path], catalog: Catalog, fmt: str | No
 
 
 def check_tournament(inputs: Sequence[str | Path], fmt: str | None = None, sheets: Sequence[str | Path] = (),
-                     db_url: str | None = None, progress_console=None):
-    """Check every deck of folders, files and registration workbooks; an unreadable one is a report too."""
+                     db_url: str | None = None, progress: Callable[[int, int], None] | None = None):
+    """Check every deck of folders, files and registration workbooks; an unreadable one is a report too.
+
+    `progress(done, total)` is called before the first file (0 done) and after each: the files checked so far
+    and how many there are (the CLI draws its progress bar with it; the library draws nothing)."""
     from .tournament import Tournament
     if fmt:
         from .formats import get_format
@@ -371,14 +374,17 @@ def check_tournament(inputs: Sequence[str | Path], fmt: str | None = None, sheet
     catalog = Catalog(db_url, sheets)
     paths = expand_paths(inputs)
     tournament = Tournament()
-    if progress_console is None:
+    if progress is None:
         tournament.reports = list(check_files(paths, catalog, fmt))
         return tournament
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-    with Progress(TextColumn("checking decklists"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=progress_console, transient=True, disable=not progress_console.is_terminal) as bar:
-        task = bar.add_task("check", total=len(paths))
-        tournament.reports = list(check_files(paths, catalog, fmt, progress=lambda n: bar.advance(task, n)))
+    done = 0
+    progress(done, len(paths))
+
+    def one_more(n: int) -> None:
+        nonlocal done
+        done += n
+        progress(done, len(paths))
+    tournament.reports = list(check_files(paths, catalog, fmt, progress=one_more))
     return tournament
 
 

@@ -85,7 +85,15 @@ def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_j
         from .importers.reports import check_report_target
         check_report_target(out)
     err = console(stderr=True)
-    tournament = check_tournament(inputs, fmt, cards, db, progress_console=None if as_json else err)
+    if as_json or not err.is_terminal:
+        tournament = check_tournament(inputs, fmt, cards, db)
+    else:  # a progress bar on the terminal: the CLI's, drawn from the library's progress calls
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        with Progress(TextColumn("checking decklists"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=err, transient=True) as bar:
+            task = bar.add_task("check", total=None)
+            tournament = check_tournament(inputs, fmt, cards, db,
+                                          progress=lambda done, total: bar.update(task, completed=done, total=total))
     if out == "-":
         from .importers.reports import write_summary_csv
         write_summary_csv(sys.stdout, tournament)

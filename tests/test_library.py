@@ -474,3 +474,20 @@ def test_import_deckcheck_loads_only_what_a_call_needs():
     with pytest.raises(AttributeError):
         deckcheck.no_such_name  # noqa: B018
     assert sorted(deckcheck.__all__) == sorted(deckcheck._EXPORTS)
+
+
+def test_check_tournament_reports_progress_and_draws_nothing(shared_db, monkeypatch, capsys):
+    """The library call tells its progress to a callback (files done, of how many) and imports no terminal
+    library: the progress bar is the CLI's."""
+    import sys
+
+    from deckcheck.api import check_tournament
+    monkeypatch.chdir(ROOT)
+    monkeypatch.delitem(sys.modules, "rich.progress", raising=False)
+    calls: list[tuple[int, int]] = []
+    t = check_tournament(["examples/tournament/"], db_url=shared_db, progress=lambda done, total: calls.append(
+        (done, total)))
+    total = calls[0][1]
+    assert calls == [(n, total) for n in range(total + 1)] and total >= 2 and len(t.reports) >= total
+    assert "rich.progress" not in sys.modules
+    assert capsys.readouterr() == ("", "")
