@@ -7,7 +7,6 @@ from typing import Iterable, Mapping
 
 from .cards import GEM_COLOURS, Card
 from .provenance import KINDS, Provenance
-from .text import normalize
 
 GRID_TYPES = ("Attack", "Special Attack", "Block")
 
@@ -104,13 +103,6 @@ def lint(cards: Iterable[Card]) -> list[Lint]:
         if c.is_persona and c.immortal is None:
             out.append(Lint(c.id, c.name, "Persona with no Immortal name"))
     return out
-
-
-def search(cards: Iterable[Card], text: str) -> list[Card]:
-    """The cards whose name, title, Immortal, type, set or weapon contains the text (case and accents folded)."""
-    needle = normalize(text)
-    return [c for c in cards
-            if needle in normalize(" ".join(filter(None, (c.name, c.title, c.immortal, c.type, c.set, c.weapon))))]
 
 
 def _counted_games() -> frozenset[str]:
