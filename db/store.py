@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from deckcheck.cards import Card
 from deckcheck.cardsheet import SheetCard, sheet_cards_from_rows
-from deckcheck.errors import DatabaseError
+from deckcheck.errors import DatabaseError, DeckcheckError
 
 from .engine import BUNDLED_DIR, BUNDLED_SHEETS, LOCK_WAIT_S, ready_sqlite, resolve_url
 from .repository import (LEGACY_EXTRA, SELECT_LIST, card_from_values, card_to_values, cards_from_tuples,
@@ -190,6 +190,7 @@ class Store:
             connect_args["options"] = f"-c lock_timeout={int(LOCK_WAIT_S * 1000)}"
         try:
             engine = create_engine(self.url, connect_args=connect_args)
+            refuse_nul(engine)
             with self.translated_errors():
                 _create_tables(engine, SQLModel.metadata)
             self._move_extra_columns(engine)
@@ -412,3 +413,39 @@ class Store:
             self._engine.dispose()
             self._engine = None
 
+
+
+class TextWithNul(DeckcheckError):
+    """Text holding a NUL character (U+0000), refused before it reaches the database: PostgreSQL cannot store it
+    in a text column, SQLite would keep it where other tools cut the text short."""
+
+    status = 400
+
+
+def _field_name(key: object, context: Any, at: int) -> str:
+    """The column a bound parameter fills, as far as its name tells ("notes_1" -> "notes")."""
+    if not isinstance(key, str):
+        names = getattr(getattr(context, "compiled", None), "positiontup", None) or ()
+        key = names[at] if at < len(names) else f"value {at + 1}"
+    import re
+    return re.sub(r"(_\d+|__\d+|_m\d+)+$", "", str(key))
+
+
+def refuse_nul(engine: Any) -> None:
+    """Make `engine` refuse (TextWithNul, naming the field) any statement whose parameters hold text with a NUL,
+    before the statement reaches the database: on PostgreSQL the driver's error would be a crash (500) of
+    whatever stores it (a desk upload, a collection sheet with `_x0000_` in an XLSX cell, a card edit)."""
+    from sqlalchemy import event
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _no_nul(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001
+        rows = parameters if executemany else [parameters]
+        for row in rows or ():
+            pairs = row.items() if isinstance(row, dict) else enumerate(row or ())
+            for at, (key, value) in enumerate(pairs):
+                if isinstance(value, str) and "\x00" in value:
+                    field = _field_name(key, context, at)
+                    shown = value.replace("\x00", "\\x00")
+                    shown = shown if len(shown) <= 60 else shown[:60] + "..."
+                    raise TextWithNul(f"{field}: {shown!r} holds a NUL character (\\x00; _x0000_ in an XLSX "
+                                      "cell), which cannot be stored; remove it. Nothing was changed.")
