@@ -17,6 +17,9 @@ from typing import Any
 from .text import normalize
 
 SIDE_WORDS = ("sideboard", "maybeboard", "considering")  # read and resolved, not part of the deck
+_SIDE_ALIASES = {"side": "sideboard", "sb": "sideboard", "maybe": "maybeboard"}
+OTHER_WORDS = frozenset({"other", "others", "misc", "miscellaneous", "tech", "extras", "utility"})
+"""Headings of no kind (`Other:`, `**Misc**`, `Tech (3)`): the cards below go where their type belongs."""
 MAX_LINE = 10_000  # characters: no card name comes near; a longer line is refused unread
 MAX_QUANTITY = 1_000_000  # as for collections (CONTRACTS §4)
 
@@ -186,6 +189,8 @@ def section_word(text: str) -> str | None:
     compact = key.replace(" ", "")
     if compact in _compact_sections():
         return _compact_sections()[compact]
+    if key in _SIDE_ALIASES:
+        return _SIDE_ALIASES[key]
     for side in SIDE_WORDS:
         if compact == side:
             return side
@@ -515,7 +520,7 @@ def _split_count(text: str) -> tuple[str, int | None]:
 
 def _is_heading_word(word: str) -> bool:
     key = _word_key(word)
-    return key in _heading_table() or section_word(word) is not None or key in METADATA_WORDS
+    return key in _heading_table() or section_word(word) is not None or key in METADATA_WORDS or key in OTHER_WORDS
 
 
 def _bare_heading_word(word: str) -> bool:
@@ -524,7 +529,7 @@ def _bare_heading_word(word: str) -> bool:
     key = _word_key(word)
     if key in _heading_table():
         return key not in _singular_headings()
-    return section_word(word) is not None
+    return section_word(word) is not None or key in OTHER_WORDS
 
 
 @dataclass(slots=True)
@@ -537,13 +542,34 @@ class _Heading:
 _JOINER = re.compile(r"\s*(?:/|&|\+|,|\band\b)\s*", re.IGNORECASE)
 
 
+_CARDS_WORD = re.compile(r"\s+(?:cards?|deck)$", re.IGNORECASE)
+
+
+def _heading_end(line: str) -> int:
+    """Where the words of a heading end: at its colon, its count in brackets or its ` - `."""
+    ends = [at for at in (line.find(":"), line.find("("), line.find("["), line.find(" - ")) if at > 0]
+    return min(ends) if ends else len(line)
+
+
+def _drop_cards_word(line: str) -> str:
+    """`Pre-Game cards:`, `Attack cards (24)`, `Main Deck (50)`, `Side deck:`: a heading word followed by
+    `cards` or `deck` reads as that heading word."""
+    if "card" not in line.lower() and "deck" not in line.lower():
+        return line
+    cut = _heading_end(line)
+    found = _CARDS_WORD.search(line[:cut].rstrip())
+    word = line[:found.start()].strip() if found else ""
+    if not word or not _is_heading_word(word) or _word_key(word) in METADATA_WORDS:
+        return line
+    return f"{word} {line[cut:].strip()}".rstrip()
+
+
 def _join_kinds(line: str) -> str:
     """`Events/Situations:`, `Events & Situations (5)`, `Attacks and Blocks`: kinds of card of one section
     written as one heading read as that section's heading (`Endurance:`, `Endurance (5)`)."""
     if not any(j in line for j in "/&+,") and " and " not in line.lower():
         return line
-    ends = [at for at in (line.find(":"), line.find("("), line.find("["), line.find(" - ")) if at > 0]
-    cut = min(ends) if ends else len(line)
+    cut = _heading_end(line)
     parts = _JOINER.split(line[:cut].strip())
     table = _heading_table()
     if len(parts) < 2 or not all(_word_key(p) in table for p in parts):
@@ -559,7 +585,7 @@ def _read_heading(line: str, marked: bool) -> _Heading | None:
     `Word - a card` (a Pre-Game kind: `Persona - Duncan MacLeod`); a bare `Attacks` or `Endurance`, and
     any heading word written as Markdown (`__Blocks__`, `## Blocks`).
     """
-    line = _join_kinds(line)
+    line = _join_kinds(_drop_cards_word(line))
     found = _heading(line)
     if found is None and len(line) > 2 * _MAX_HEADING:
         return None  # a heading without a colon, or with a card after a dash, is short
@@ -813,6 +839,8 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
             section, kinds = _heading_table()[key]
         elif section_word(word) is not None:
             section = section_word(word)
+        elif key in OTHER_WORDS:
+            section = None  # `Other:`: the cards below go where their type belongs
         else:
             deck.problems.append(RawProblem(number, raw, unknown_heading(word, deck.declared_format), word))
             section = None  # the cards below are read and go where their type belongs

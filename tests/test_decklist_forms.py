@@ -159,3 +159,18 @@ def test_a_line_of_a_pasted_table_without_its_cells_is_refused_at_its_line(bundl
     entries, problems, _ = read(bundled_index, text)
     assert entries == [("Thrust", 3, "Endurance")]
     assert [(p.line, "not a row of the table" in p.message) for p in problems] == [(len(text.splitlines()), True)]
+
+
+@pytest.mark.parametrize("heading", ["Other:", "**Other**", "✨ Other ✨", "Misc (3)", "Tech:", "Others",
+                                     "Attack cards:", "Endurance deck:", "Main Deck (3)", "Special Cards:"])
+def test_headings_posts_use_for_the_rest_read(bundled_index, heading):
+    # `**Other**` was an unknown card whose first suggestion, `Rules (Other Terms and Concepts)`, made it a card
+    entries, problems, notices = read(bundled_index, f"Persona: Duncan MacLeod\n{heading}\n3 Thrust\n")
+    assert problems == [] and ("Thrust", 3, "Endurance") in entries and notices == []
+
+
+@pytest.mark.parametrize("heading", ["Side:", "SB:", "Side deck:", "Sideboard cards (3):", "Maybe:"])
+def test_side_board_abbreviations_keep_cards_out_of_the_deck(bundled_index, heading):
+    entries, problems, notices = read(bundled_index, f"Persona: Duncan MacLeod\n1 Left Guard\n{heading}\n3 Thrust\n")
+    assert problems == [] and ("Thrust", 3, "Endurance") not in entries
+    assert any("3 cards under" in n for n in notices)
