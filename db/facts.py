@@ -283,8 +283,8 @@ class Facts:
         return Submitted([], list(reversed(self.proposals(ids=made)))), problems
 
     def proposals(self, status: str | None = None, by: str | None = None, ids: Iterable[int] | None = None,
-                  card_id: str | None = None) -> list[Proposal]:
-        """Proposals (newest first), filtered by status, by who made them, by ids or by card."""
+                  card_id: str | None = None, limit: int | None = None) -> list[Proposal]:
+        """Proposals (newest first), filtered by status, by who made them, by ids or by card; at most `limit`."""
         from sqlalchemy import text
         where: list[str] = []
         params: dict[str, object] = {}
@@ -307,7 +307,8 @@ class Facts:
         if where:
             sql += " where " + " and ".join(where)
         with self.store.engine.connect() as con:
-            rows = con.execute(text(sql + " order by id desc"), params).all()
+            rows = con.execute(text(sql + " order by id desc" + (f" limit {int(limit)}" if limit else "")),
+                               params).all()
         names = self._names({r[1] for r in rows})
         return [Proposal(int(r[0]), r[1], names.get(r[1], r[1]), r[2], r[3], r[4], r[5], r[6], r[7], r[8],
                          r[9] or None, r[10], r[11]) for r in rows]

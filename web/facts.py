@@ -51,6 +51,7 @@ HAND_ICONS = ("0", "1", "2")
 CHOICES = {"restriction": RESTRICTIONS, "reserved": ("yes", "no"), "signature": ("yes", "no"),
            "hand_icons": HAND_ICONS}  # what the form offers; the API takes any value a card sheet takes
 ORGANISER = "the organiser"
+PAGE_LIMIT = 500  # answers the review page lists at once (the newest; accepting them brings up the next)
 
 
 class NotAllowed(DeckcheckError):
@@ -405,10 +406,11 @@ def proposals_page(request: Request, srv: ServerDep, pages: PagesDep,
         return organiser_cookie(RedirectResponse("/cards/proposals", status_code=303), admin)
     chosen = status if status in ("pending", "accepted", "rejected") else "pending"
     organiser = is_organiser(request, srv)
-    proposals = facts_of(srv).proposals(status=chosen) if organiser else []
+    proposals = facts_of(srv).proposals(status=chosen, limit=PAGE_LIMIT) if organiser else []
     people = sorted({p.by for p in proposals if p.status == "pending"}, key=str.casefold)
     return pages("proposals.html", {"organiser": organiser, "club": admin is not None, "proposals": proposals,
-                                    "status": chosen, "people": people, "shown": shown, "labels": LABELS})
+                                    "status": chosen, "people": people, "shown": shown, "labels": LABELS,
+                                    "page_limit": PAGE_LIMIT})
 
 
 def organiser_cookie(response: Response, admin: str) -> Response:
