@@ -96,16 +96,16 @@ def hosts_for_bind(bind: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
     that rebinds its name to this machine still sends its own name, never an address.
     """
     bind = bind.strip().strip("[]").lower()
-    names: list[str] = [bind] if bind not in ("",) else []
-    if bind in WILDCARD_BINDS or _is_loopback(bind) or bind == "localhost":
+    wildcard = bind in WILDCARD_BINDS
+    names: list[str] = ["0.0.0.0" if bind == "" else bind]
+    if wildcard or _is_loopback(bind) or bind == "localhost":
         names += LOOPBACK_NAMES
-    if bind in WILDCARD_BINDS:
+    if wildcard:
         machine = socket.gethostname().lower().rstrip(".")
         if machine and all(c.isalnum() or c in "-." for c in machine):
             names += [machine, f"{machine.split('.')[0]}.local"]
-    names += [clean_host_name(h) for h in extra]
-    return tuple(dict.fromkeys(clean_host_name(n) if n not in WILDCARD_BINDS else n for n in names if n or
-                               bind in WILDCARD_BINDS))
+    names = [n if n in WILDCARD_BINDS else clean_host_name(n) for n in names]
+    return tuple(dict.fromkeys(names + [clean_host_name(h) for h in extra]))
 
 
 def _is_loopback(text: str) -> bool:
