@@ -81,7 +81,7 @@ def scenario(client) -> dict[str, dict]:
     call("GET /api/formats", "GET", "/api/formats")
     card = "AT-ceirdwyn-master-s-attack"  # a club server (admin token): players' answers wait for review
     asked = call("POST /api/cards/{card_id}/facts", "POST", f"/api/cards/{card}/facts",
-                 {"by": "Ann", "values": {"restriction": "3", "reserved": "no"}})
+                 {"by": "Ann", "values": {"restriction": "3"}})  # one value: one proposal, whose id is 1
     call("GET /api/proposals", "GET", "/api/proposals?status=pending", token=ADMIN, token_name="ADMIN_TOKEN")
     call("POST /api/proposals/{pid}/{action}", "POST", f"/api/proposals/{asked['proposals'][0]['id']}/accept", {},
          token=ADMIN, token_name="ADMIN_TOKEN")
