@@ -9,30 +9,15 @@ deckcheck.runner (a test runs both paths on the same arguments and compares the 
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import Sequence
 
 from .errors import DeckcheckError
+from .options import CHECK, TOURNAMENT_CHECK, BadArguments, argparse_parser, flags
 from .runner import run_check, run_tournament, version_line
 
 FAST_PATH_OFF = "DECKCHECK_NO_FAST_PATH"
-
-
-def _parser(prog: str, positional: str, with_out: bool) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, add_help=False)
-    parser.add_argument(positional, nargs="+")
-    parser.add_argument("--format", "-f", dest="fmt")
-    parser.add_argument("--json", dest="as_json", action="store_true")
-    if not with_out:
-        parser.add_argument("--quiet", "-q", action="store_true")
-    parser.add_argument("--cards", action="append", default=[])
-    parser.add_argument("--db", default=os.environ.get("DECKCHECK_DB") or None)
-    if with_out:
-        parser.add_argument("--out", "-o")
-    parser.error = _no_exit  # type: ignore[method-assign]  # let typer report bad arguments, with its usage text
-    return parser
 
 
 def fast_path(argv: Sequence[str]) -> int | None:
@@ -43,32 +28,21 @@ def fast_path(argv: Sequence[str]) -> int | None:
         sys.stdout.write(version_line() + "\n")
         return 0
     if argv[:1] == ["check"]:
-        rest, options = argv[1:], _CHECK_OPTIONS | {"--quiet", "-q"}
+        rest, table, prog, positional = argv[1:], CHECK, "deckcheck check", "decks"
     elif argv[:2] == ["tournament", "check"]:
-        rest, options = argv[2:], _CHECK_OPTIONS | {"--out", "-o"}
+        rest, table, prog, positional = argv[2:], TOURNAMENT_CHECK, "deckcheck tournament check", "inputs"
     else:
         return None
-    if not all(a == "-" or not a.startswith("-") or a.split("=", 1)[0] in options for a in rest):
+    known = flags(table)
+    if not all(a == "-" or not a.startswith("-") or a.split("=", 1)[0] in known for a in rest):
         return None
     try:
-        if argv[0] == "check":
-            args = _parser("deckcheck check", "decks", False).parse_args(rest)
-            return run_check(args.decks, args.fmt, args.as_json, args.cards, args.db, args.quiet)
-        args = _parser("deckcheck tournament check", "inputs", True).parse_args(rest)
-    except _BadArguments:
+        args = argparse_parser(prog, positional, table).parse_args(rest)
+    except BadArguments:
         return None
-    return run_tournament(args.inputs, args.fmt, args.out, args.as_json, args.cards, args.db)
-
-
-_CHECK_OPTIONS = {"--format", "-f", "--json", "--cards", "--db"}
-
-
-class _BadArguments(Exception):
-    pass
-
-
-def _no_exit(message: str):
-    raise _BadArguments(message)
+    if argv[0] == "check":
+        return run_check(args.decks, args.format, args.as_json, args.cards, args.db, args.quiet)
+    return run_tournament(args.inputs, args.format, args.out, args.as_json, args.cards, args.db)
 
 
 def show_notices() -> None:

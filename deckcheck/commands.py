@@ -8,11 +8,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 from typing_extensions import Annotated
 
+from . import options
 from .errors import DeckcheckError
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}  # inherited by every sub-command
@@ -32,12 +33,13 @@ app.add_typer(db_app, name="db")
 app.add_typer(tournament_app, name="tournament")
 app.add_typer(taktik_app, name="taktik")
 
-DbOption = Annotated[Optional[str], typer.Option("--db", help="Database URL (sqlite:///file.db, "
-                                                 "postgresql+psycopg://...) or a SQLite file path; "
-                                                 "default $DECKCHECK_DB or the user data directory.",
-                                                 envvar="DECKCHECK_DB", show_envvar=False)]
-CardsOption = Annotated[Optional[List[Path]], typer.Option("--cards", help="A card sheet (CSV/XLSX) that adds or "
-                                                           "overrides cards for this run only. Repeatable.")]
+def declared(option: options.Option) -> Any:
+    """The typer option of an option declared in deckcheck.options (shared with the argparse fast path)."""
+    return typer.Option(*option.flags, help=option.help, envvar=option.env, show_envvar=False)
+
+
+DbOption = Annotated[Optional[str], declared(options.DB)]
+CardsOption = Annotated[Optional[List[Path]], declared(options.CARDS)]
 
 
 def _show_version(value: bool) -> None:
@@ -72,11 +74,9 @@ def esc(value: object) -> str:
 @app.command()
 def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or folders (.txt .dec .deck .json "
                                                             ".csv .tsv .xlsx .xlsm .ods; - for standard input).")],
-          format: Annotated[Optional[str], typer.Option("--format", "-f", help="Format name or alias; default: the "
-                                                        "deck's Format: line, else type1e.")] = None,
-          as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report (one object per line).")] = False,
-          quiet: Annotated[bool, typer.Option("--quiet", "-q", help="One line per deck (PATH: LEGAL|NOT LEGAL|"
-                                              "UNREADABLE — N errors, M warnings), then a summary line.")] = False,
+          format: Annotated[Optional[str], declared(options.CHECK["format"])] = None,
+          as_json: Annotated[bool, declared(options.CHECK["as_json"])] = False,
+          quiet: Annotated[bool, declared(options.CHECK["quiet"])] = False,
           cards: CardsOption = None, db: DbOption = None) -> None:
     """Check decklists against a format: exit 0 legal, 1 not legal, 2 could not be checked."""
     from .runner import run_check
@@ -204,15 +204,9 @@ def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on
 def tournament_check(inputs: Annotated[List[str], typer.Argument(help="Folders of decklists, decklist files, or "
                                                                   "registration workbooks (.xlsx/.csv with a player "
                                                                   "column, or one sheet per player).")],
-                     format: Annotated[Optional[str], typer.Option("--format", "-f", help="Format for every deck "
-                                                                   "(default: each deck's Format: line, else "
-                                                                   "type1e).")] = None,
-                     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the report: .xlsx "
-                                                                 "(Summary, Issues, Input errors), .csv (summary) "
-                                                                 "or .json; - : the summary CSV on standard "
-                                                                 "output.")] = None,
-                     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per deck per "
-                                                           "line instead of the table.")] = False,
+                     format: Annotated[Optional[str], declared(options.TOURNAMENT_CHECK["format"])] = None,
+                     out: Annotated[Optional[Path], declared(options.TOURNAMENT_CHECK["out"])] = None,
+                     as_json: Annotated[bool, declared(options.TOURNAMENT_CHECK["as_json"])] = False,
                      cards: CardsOption = None, db: DbOption = None) -> None:
     """Check every deck of a tournament: exit 0 all legal, 1 some illegal, 2 some unreadable."""
     from .runner import run_tournament

@@ -214,3 +214,24 @@ def test_check_usage_errors_go_to_typer(cli_env):
     assert r.returncode == 2 and "Missing argument" in r.stderr
     r = run("check", "--bogus", "x.txt")
     assert r.returncode == 2 and "No such option" in r.stderr
+
+
+def test_check_options_are_declared_once_for_both_front_ends():
+    """`check` and `tournament check`: the typer commands and the argparse fast path take the options of
+    deckcheck.options, flag for flag."""
+    import typer.main
+
+    from deckcheck import options
+    from deckcheck.commands import app
+    from deckcheck.options import argparse_parser
+    group = typer.main.get_command(app)
+    for path, table in ((["check"], options.CHECK), (["tournament", "check"], options.TOURNAMENT_CHECK)):
+        command = group
+        for word in path:
+            command = command.commands[word]  # type: ignore[attr-defined]
+        typer_flags = {f for p in command.params for f in getattr(p, "opts", []) if f.startswith("-")}
+        parser = argparse_parser("x", "decks", table)
+        argparse_flags = {f for a in parser._actions for f in a.option_strings}
+        assert typer_flags == argparse_flags == set(options.flags(table)), path
+        helps = {p.name: p.help for p in command.params if getattr(p, "help", None)}
+        assert all(helps[name] == table[name].help for name in table), path
