@@ -233,5 +233,5 @@ def test_check_options_are_declared_once_for_both_front_ends():
         parser = argparse_parser("x", "decks", table)
         argparse_flags = {f for a in parser._actions for f in a.option_strings}
         assert typer_flags == argparse_flags == set(options.flags(table)), path
-        helps = {p.name: p.help for p in command.params if getattr(p, "help", None)}
+        helps = {p.name: getattr(p, "help", None) for p in command.params}
         assert all(helps[name] == table[name].help for name in table), path
