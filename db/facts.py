@@ -400,22 +400,23 @@ def facts_sheet(store) -> tuple[list[str], list[list[str]]]:
     """Every stored value that did not come from the bundle, as a §1a card sheet with `FIELD_source` columns:
     (header, rows). A value counts when its card is not bundled, or its value or provenance differs from the
     bundle's. Cells of other fields are blank (a blank cell leaves the stored value)."""
-    from .store import bundled_rows
+    from deckcheck.api import _bundled_rows  # read once per process
+
     from .updates import stored_sources
-    bundled = {r.card.id: r for r in bundled_rows()}
+    bundled = {r.card.id: r for r in _bundled_rows()}
     sources = stored_sources(store)
     found: list[tuple[Card, dict[str, str], dict[str, str]]] = []
     for card in store.cards():
         mine = sources.get(card.id, {})
         base = bundled.get(card.id)
         values, where = {}, {}
+        row, base_row = card_to_row(card), (card_to_row(base.card) if base is not None else {})
         for field in prov.FIELDS:
             source = mine.get(field)
             if base is None:
                 if source is None and value_of(card, field) is None:
                     continue
-            elif card_to_row(card).get(field) == card_to_row(base.card).get(field) and (
-                    source is None or source.kind in BUNDLE_KINDS):
+            elif row.get(field) == base_row.get(field) and (source is None or source.kind in BUNDLE_KINDS):
                 continue  # the bundle's value (its source may be a newer bundle's)
             values[field] = "" if field == "text" and card.text is None else value_text(card, field)
             where[field] = str(source) if source is not None else ""
