@@ -65,8 +65,8 @@ def _forms(card: Card) -> set[str]:
     forms = set()
     for base in bases:
         forms.add(base)
-        for owner in (card.immortal, card.weapon):
-            if owner:
+        for written in (card.immortal, card.weapon):
+            for owner in {written, _set_key(written)} if written else ():  # "The" optional: "Kurgan Hammer Blow"
                 forms.add(f"{owner} {base}")
                 forms.add(f"{base} ({owner})")
     name = card.name

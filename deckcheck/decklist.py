@@ -508,6 +508,9 @@ def _split_count(text: str) -> tuple[str, int | None]:
         if text.endswith(close):
             at = text.rfind(open_)
             count = _count_text(text[at + 1:-1]) if at > 0 else None
+            if count is None and at > 0 and _bare_heading_word(text[:at]):
+                # `Attacks (x18)`; not `Dodge (x3)`, which is three copies of the card Dodge
+                count = _count_text(text[at + 1:-1].strip().strip("xX×"))
             if count is not None:
                 return text[:at].rstrip(), count
     head, dash, tail = text.rpartition(" - ")

@@ -174,3 +174,17 @@ def test_side_board_abbreviations_keep_cards_out_of_the_deck(bundled_index, head
     entries, problems, notices = read(bundled_index, f"Persona: Duncan MacLeod\n1 Left Guard\n{heading}\n3 Thrust\n")
     assert problems == [] and ("Thrust", 3, "Endurance") not in entries
     assert any("3 cards under" in n for n in notices)
+
+
+def test_a_heading_count_written_with_an_x_and_immortals_without_the(bundled_index):
+    # `Attacks (x3)` was an unknown card one click from `Pedestrian (No Attacks)`; `Kurgan Taunt` was unknown
+    text = "Persona: Kurgan\nAttacks (x3)\n3 Thrust\nEvents [2x]\n2x Kurgan Taunt\nDodges (×1)\nBack Away (Kurgan)\n"
+    entries, problems, notices = read(bundled_index, text)
+    assert problems == [] and notices == []
+    assert entries == [("The Kurgan Persona", 1, "Pre-Game"), ("Thrust", 3, "Endurance"),
+                       ("The Kurgan Taunt", 2, "Endurance"), ("The Kurgan Back Away", 1, "Endurance")]
+
+
+def test_a_singular_kind_with_an_x_count_stays_a_card_line(bundled_index):
+    entries, problems, _ = read(bundled_index, "Persona: Duncan MacLeod\nDodge (x3)\n")
+    assert problems == [] and ("Duncan MacLeod Dodge", 3, "Endurance") in entries
