@@ -28,3 +28,11 @@ def test_parse_bench_runs():
     assert [line.split()[0] for line in r.stdout.splitlines() if line.startswith("ratio.")] == [
         "ratio.linearity_messy_parse_resolve", "ratio.linearity_parse", "ratio.linearity_read_file",
         "ratio.linearity_parse_resolve"]
+
+
+def test_facts_bench_runs():
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_facts.py")], capture_output=True, text=True,
+                       cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert [line.split()[0] for line in r.stdout.splitlines() if line.startswith("ratio.")] == [
+        "ratio.answers_of_a_deck_s", "ratio.check_with_own_answers_s"]
