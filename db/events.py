@@ -173,6 +173,23 @@ def _process_turn(path: str) -> Iterator[None]:
         fcntl.flock(fd, fcntl.LOCK_UN)
 
 
+@contextmanager
+def _translated() -> Iterator[None]:
+    """A database that stays locked past the wait (a long import holding SQLite's lock on a loaded machine), or a
+    full or read-only disk: DatabaseError saying so (the web answers 503, try again), never a bug's 500."""
+    from sqlalchemy.exc import DBAPIError
+    try:
+        yield
+    except DBAPIError as exc:
+        from deckcheck.errors import DatabaseError
+
+        from .store import _why
+        why = _why(exc)
+        if why is None:
+            raise
+        raise DatabaseError(f"the desk's database: {why}; nothing was changed") from exc
+
+
 class EventTables:
     """The desk's SQL on one SQLAlchemy engine (the Store's: same database, same tables set-up)."""
 
@@ -190,12 +207,13 @@ class EventTables:
         """
         from .engine import sqlite_path
         path = sqlite_path(self.engine.url.render_as_string(hide_password=False))
-        if path is None:
-            with self.engine.begin() as con:
+        with _translated():
+            if path is None:
+                with self.engine.begin() as con:
+                    yield con
+                return
+            with _SQLITE_WRITES, _process_turn(str(path)), self.engine.begin() as con:
                 yield con
-            return
-        with _SQLITE_WRITES, _process_turn(str(path)), self.engine.begin() as con:
-            yield con
 
     # -- events ---------------------------------------------------------------------------------
     def add_event(self, event: Event, token_hash: str) -> None:

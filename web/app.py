@@ -195,6 +195,21 @@ def _error_handlers(app: FastAPI) -> None:
             response.headers["Retry-After"] = str(wait)
         return response
 
+    from sqlalchemy.exc import DBAPIError
+
+    @app.exception_handler(DBAPIError)
+    async def database_trouble(request: Request, exc: DBAPIError) -> Response:
+        """The database locked past the wait (a long write on a loaded machine), full or read-only: 503, try
+        again shortly. Any other database error is a bug (500, logged)."""
+        from deckcheck.db.store import _why
+        why = _why(exc)
+        if why is None:
+            return await broken(request, exc)
+        response = error_response(request, 503, f"the database is not available just now: {why}; "
+                                                 "nothing was changed")
+        response.headers["Retry-After"] = "5"
+        return response
+
     @app.exception_handler(Exception)
     async def broken(request: Request, exc: Exception) -> Response:
         """A bug: the caller still gets the API's JSON error (or a plain page); the traceback goes to the log."""

@@ -8,7 +8,7 @@ A new error type that is not a plain 400: add it here.
 from __future__ import annotations
 
 from deckcheck.desk import EventClosed, EventNotFound, NotAuthorised, RateLimited, TooLarge, WrongToken
-from deckcheck.errors import DeckcheckError, UnknownFormatError
+from deckcheck.errors import DatabaseError, DeckcheckError, UnknownFormatError
 from deckcheck.stats import DrawSizeError
 from deckcheck.statsapi import NoSavedDeckError
 
@@ -23,6 +23,7 @@ ERROR_STATUS: dict[type[BaseException], int] = {
     EventClosed: 409,           # the deadline passed or the organiser closed the event
     TooLarge: 413,
     RateLimited: 429,
+    DatabaseError: 503,         # the database is busy past the lock wait, full or read-only: the server's state
 }
 
 

@@ -21,10 +21,12 @@ class Server:
     """`deckcheck serve` on a database in a process group of its own (SIGKILL reaches every worker)."""
 
     def __init__(self, db: str, port: int, workers: int = 1, env: dict | None = None, args: tuple = ()):
+        import tempfile
         self.url = f"http://127.0.0.1:{port}"
+        self.errors = tempfile.NamedTemporaryFile("w+", prefix="deckcheck-serve-", suffix=".log")
         self.proc = subprocess.Popen([EXE, "serve", "--port", str(port), "--workers", str(workers), "--db", db,
                                       *args],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                     stdout=subprocess.DEVNULL, stderr=self.errors, text=True,
                                      start_new_session=True,
                                      env=dict(os.environ, DECKCHECK_DESK_RATE="0", **(env or {})))
         self.wait_healthy()
@@ -33,7 +35,7 @@ class Server:
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             if self.proc.poll() is not None:
-                raise AssertionError(f"serve exited: {self.proc.stderr.read() if self.proc.stderr else ''}")
+                raise AssertionError(f"serve exited: {self.log()}")
             try:
                 with urllib.request.urlopen(self.url + "/healthz", timeout=2) as r:
                     if json.load(r) == {"status": "ok"}:
@@ -42,6 +44,11 @@ class Server:
                 time.sleep(0.1)
         raise AssertionError("the server did not answer /healthz")
 
+    def log(self) -> str:
+        """What the server wrote on stderr (tracebacks of its 500s) so far."""
+        with open(self.errors.name, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
     def kill(self) -> None:
         """SIGKILL to the server and all its workers at once: a crash, nothing cleaned up."""
         try:
@@ -49,8 +56,15 @@ class Server:
         except ProcessLookupError:
             pass
         self.proc.wait(30)
-        if self.proc.stderr:
-            self.proc.stderr.close()
+        # a worker in the middle of an fsync dies only when the call returns, keeping its locks till then:
+        # restart once every process of the server is gone, as a service manager would
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            try:
+                os.killpg(self.proc.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -64,8 +78,6 @@ class Server:
             os.killpg(self.proc.pid, signal.SIGKILL)  # a worker left behind
         except ProcessLookupError:
             pass
-        if self.proc.stderr:
-            self.proc.stderr.close()
 
 
 class Answer:

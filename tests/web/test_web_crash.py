@@ -161,8 +161,8 @@ def test_a_server_killed_during_writes_starts_again_with_every_acknowledged_writ
         writers.join()
     finally:
         server.stop()
-    assert len(writers.acked_players) >= 20 and writers.acked, writers.errors[:5]
-    assert writers.errors == []
+    assert len(writers.acked_players) >= 20 and writers.acked, (writers.errors[:5], server.log()[-3000:])
+    assert writers.errors == [], server.log()[-3000:]
 
     print(f"killed with {len(writers.acked_players)} submissions and {len(writers.acked)} imports "
           f"acknowledged{'; a hot journal left' if left else ''}")
@@ -170,7 +170,7 @@ def test_a_server_killed_during_writes_starts_again_with_every_acknowledged_writ
     try:
         visitor = Visitor(again.url)
         decks = visitor.json("GET", f"/api/events/{event}/decks", token=token)
-        assert decks.status == 200, decks.text[:300]
+        assert decks.status == 200, (decks.text[:300], again.log()[-3000:])
         stored = {d["player"] for d in decks.json()}
         assert set(writers.acked_players) <= stored
         assert stored <= set(writers.acked_players) | {f"Player {n}-{i}" for n in range(3) for i in range(10_000)}
