@@ -124,11 +124,12 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, lis
                     problems.append(InputProblem(line.line, line.text, "no card in the list: this line names no "
                                                  "card (read as a title, nothing follows it)", ()))
                     continue
+                title = line.bare or line.readings[0][1]  # whole: `Kurgan Beatdown @ Regionals [v2]`
                 if not close:  # names no card and is close to none: the deck's title
-                    deck.notices.append(f"line {line.line} read as the deck's title: {line.readings[0][1]!r}")
+                    deck.notices.append(f"line {line.line} read as the deck's title: {title!r}")
                     continue
                 problems.append(InputProblem(line.line, line.text, _message(result, line, raw),
-                                             (f"Name: {line.readings[0][1]}", *close), result.kind))
+                                             (f"Name: {title}", *close), result.kind))
                 continue
             if line.twice:
                 problems.append(InputProblem(line.line, line.text, line.twice, (), "bad-line"))

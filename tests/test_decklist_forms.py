@@ -188,3 +188,10 @@ def test_a_heading_count_written_with_an_x_and_immortals_without_the(bundled_ind
 def test_a_singular_kind_with_an_x_count_stays_a_card_line(bundled_index):
     entries, problems, _ = read(bundled_index, "Persona: Duncan MacLeod\nDodge (x3)\n")
     assert problems == [] and ("Duncan MacLeod Dodge", 3, "Endurance") in entries
+
+
+@pytest.mark.parametrize("title", ["Kurgan Beatdown - 2nd place @ Regionals!!", "My Duncan list [v2]"])
+def test_the_title_line_is_kept_whole(bundled_index, title):
+    # an `@` (an Item's attachment in raven-stormcrow) or a bracket cut the title short
+    _entries, problems, notices = read(bundled_index, f"{title}\nPersona: Duncan MacLeod\n3 Thrust\n")
+    assert problems == [] and f"line 1 read as the deck's title: {title!r}" in notices
