@@ -415,7 +415,7 @@ _FOLD_CHARS = str.maketrans({**{c: " " for c in _SPACE_CHARS}, **{c: "-" for c i
                              **{chr(0xFF01 + i): chr(0x21 + i) for i in range(94)}})  # full-width forms
 BULLETS = "-*•·+>"  # before a line, then a space (`•` and `·` need none: no card name starts with one)
 _SEPARATOR_CHARS = "-=*_~#"
-_LIST_NUMBER = re.compile(r"\d{1,4}[.)] +")  # a numbered list's `1. ` or `1) `
+_LIST_NUMBER = re.compile(r"(\d{1,4})[.)] +")  # a numbered list's `1. ` or `1) `
 _EMOJI_PARTS = "\ufe0f\ufe0e\u20e3"  # emoji and text presentation selectors, the keycap
 
 
@@ -762,6 +762,19 @@ def rewrite_line(line: str, suggestion: str) -> str:
     return prefix + out
 
 
+def _numbered_list(lines: list[str]) -> bool:
+    """Whether the list is numbered: three lines or more start `1. `, `2. `, `3. ` ... (or `1) `), in order and
+    none left out; their numbers are then the list's, not quantities (`3. Quickening (Duncan MacLeod)`)."""
+    numbers = []
+    for raw in lines:
+        found = _LIST_NUMBER.match(fold_chars(raw[:16]).lstrip())
+        if found:
+            numbers.append(int(found.group(1)))
+            if numbers[-1] != len(numbers):
+                return False
+    return len(numbers) >= 3
+
+
 def parse_text(text: str, source: str = "-") -> RawDeck:
     """Read a text decklist: comments, metadata lines, section headings and card lines, in every form a
     forum post, a notes app or a spreadsheet gives them (CONTRACTS.md §2, revision 3).
@@ -780,6 +793,7 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
             if table is not None:
                 _read_table(deck, lines, first, table, delimiter)
                 return deck
+    numbered = _numbered_list(lines)
     seen_content = False  # a heading or a card line came before: no title line after it
     open_heading: Stated | None = None
     since = 0
@@ -789,6 +803,9 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
                                                                      "characters"))
             continue
         line = fold_chars(raw).strip()
+        listed = _LIST_NUMBER.match(line) if numbered else None
+        if listed:
+            line = line[listed.end():]
         if not line or line.startswith("//") or _is_separator(line):
             continue
         marked = False

@@ -195,3 +195,18 @@ def test_the_title_line_is_kept_whole(bundled_index, title):
     # an `@` (an Item's attachment in raven-stormcrow) or a bracket cut the title short
     _entries, problems, notices = read(bundled_index, f"{title}\nPersona: Duncan MacLeod\n3 Thrust\n")
     assert problems == [] and f"line 1 read as the deck's title: {title!r}" in notices
+
+
+def test_a_numbered_list_reads_its_numbers_as_the_lists(bundled_index):
+    # `3. Quickening (Duncan MacLeod)` was an unknown card: 1, 2, 3 ... in order number the list, not copies
+    text = ("My Duncan list\n1. Duncan MacLeod Persona\n2. Quickening (Duncan MacLeod)\n3. 3x Thrust\n"
+            "4) Left Guard\n")
+    entries, problems, _ = read(bundled_index, text)
+    assert problems == [] and entries == [("Duncan MacLeod Persona", 1, "Pre-Game"),
+                                          ("Quickening (Duncan MacLeod)", 1, "Pre-Game"),
+                                          ("Thrust", 3, "Endurance"), ("Left Guard", 1, "Endurance")]
+
+
+def test_numbers_that_do_not_run_1_2_3_are_not_taken_for_a_numbered_list(bundled_index):
+    _entries, problems, _ = read(bundled_index, "Endurance:\n2. Thrust\n3. Left Guard\n4. Right Guard\n")
+    assert [p.line for p in problems] == [2, 3, 4]
