@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Mapping, Sequence
 
+from . import limits
 from .cards import Card
 from .catalog import CardIndex
 from .cells import CellError
@@ -21,7 +22,7 @@ from .text import normalize
 
 COLUMNS = ("card", "set", "quantity", "condition", "language", "foil", "trade_quantity", "want_quantity",
            "location", "notes", "price")
-MAX_QUANTITY = 1_000_000  # CONTRACTS §4: a quantity is a whole number from 0 to this
+MAX_QUANTITY = limits.QUANTITY.value  # CONTRACTS §4: a quantity is a whole number from 0 to this
 DEFAULT_CONDITION, DEFAULT_LANGUAGE = "NM", "English"  # what an empty cell or an option left out means (§4)
 _LANGUAGES = {  # other tools' codes and spellings -> the word an entry is stored under
     "en": "English", "eng": "English", "english": "English", "de": "German", "ger": "German", "german": "German",

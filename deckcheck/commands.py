@@ -13,7 +13,7 @@ from typing import Any, List, Optional
 import typer
 from typing_extensions import Annotated
 
-from . import options
+from . import limits, options
 from .errors import DeckcheckError
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}  # inherited by every sub-command
@@ -663,8 +663,8 @@ def _show_entry(collection: str, h, now) -> None:
                      soft_wrap=True, markup=False)
 
 
-QtyOption = Annotated[int, typer.Option("--qty", min=0, max=1_000_000)]
-CountOption = Annotated[int, typer.Option(min=0, max=1_000_000)]
+QtyOption = Annotated[int, typer.Option("--qty", min=0, max=limits.QUANTITY.value)]
+CountOption = Annotated[int, typer.Option(min=0, max=limits.QUANTITY.value)]
 
 
 @collection_app.command("add")
@@ -673,8 +673,8 @@ def collection_add(card: str, qty: QtyOption = 1,
                    condition: Annotated[str, typer.Option(help="M NM LP MP HP D (default NM)")] = "",
                    language: Annotated[str, typer.Option(help="Default English.")] = "",
                    foil: Annotated[bool, typer.Option("--foil")] = False,
-                   trade: Annotated[int, typer.Option(min=0, max=1_000_000, help="Copies for trade.")] = 0,
-                   want: Annotated[int, typer.Option(min=0, max=1_000_000, help="Copies wanted.")] = 0,
+                   trade: Annotated[int, typer.Option(min=0, max=limits.QUANTITY.value, help="Copies for trade.")] = 0,
+                   want: Annotated[int, typer.Option(min=0, max=limits.QUANTITY.value, help="Copies wanted.")] = 0,
                    location: Annotated[str, typer.Option()] = "", notes: Annotated[str, typer.Option()] = "",
                    price: Annotated[str, typer.Option(help="Price per copy, as you write it (1.50, $0.25).")] = "",
                    collection: CollectionOption = "main", db: DbOption = None) -> None:

@@ -14,14 +14,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from . import limits
 from .text import normalize
 
 SIDE_WORDS = ("sideboard", "maybeboard", "considering")  # read and resolved, not part of the deck
 _SIDE_ALIASES = {"side": "sideboard", "sb": "sideboard", "maybe": "maybeboard"}
 OTHER_WORDS = frozenset({"other", "others", "misc", "miscellaneous", "tech", "extras", "utility"})
 """Headings of no kind (`Other:`, `**Misc**`, `Tech (3)`): the cards below go where their type belongs."""
-MAX_LINE = 10_000  # characters: no card name comes near; a longer line is refused unread
-MAX_QUANTITY = 1_000_000  # as for collections (CONTRACTS §4)
+MAX_LINE = limits.LINE_CHARS.value  # characters: no card name comes near; a longer line is refused unread
+MAX_QUANTITY = limits.QUANTITY.value  # as for collections (CONTRACTS §4)
 
 METADATA_WORDS = {"format": "format", "name": "name", "title": "name", "deck name": "name", "player": "player",
                   "author": "author"}

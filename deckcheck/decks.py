@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Iterator
 
+from . import limits
 from .cards import Card
 from .catalog import CardIndex, Context
 from .decklist import SIDE_WORDS, RawDeck, RawLine, unknown_heading
@@ -79,9 +80,11 @@ class Deck:
         return iter(self.entries)
 
 
-UNREADABLE_LINES_MAX = 1000  # lines naming no card before a check stops reading: a deck has 50-200 lines
-SUGGESTED_LINES_MAX = 64  # unknown names given suggestions per deck (a deck has 50-70 lines): each costs up to
-# tens of milliseconds, and a hostile 2 MB list has 70,000 unknown names
+# lines naming no card before a check stops reading (a deck has 50-200 lines), and unknown names given
+# suggestions per deck (a deck has 50-70 lines; each costs up to tens of milliseconds, and a hostile 2 MB list
+# has 70,000 unknown names): deckcheck.limits
+UNREADABLE_LINES_MAX = limits.UNREADABLE_LINES.value
+SUGGESTED_LINES_MAX = limits.SUGGESTED_NAMES.value
 
 
 def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, list[InputProblem]]:

@@ -13,19 +13,13 @@ wherever it came from. Why each number is what it is (README "Limits of what dec
 """
 from __future__ import annotations
 
+from . import limits
 from .decklist import RawDeck, parse_text
 from .errors import DecklistError, InputFileError
+from .limits import size_text
 
-TEXT_MAX_BYTES = 4 << 20
-LINE_MAX_CHARS = 4096
-
-
-def size_text(n: int) -> str:
-    """4194304 -> '4 MiB'; 1536 -> '1.5 KiB'."""
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{n} bytes"
+TEXT_MAX_BYTES = limits.TEXT_BYTES.value  # the numbers: deckcheck.limits
+LINE_MAX_CHARS = limits.LINE_CHARS.value
 
 
 def too_big(what: str, limit: int, size: int | None = None) -> str:

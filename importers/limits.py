@@ -37,20 +37,22 @@ if TYPE_CHECKING:
     import zipfile
 
 from deckcheck.cells import CellError
+from deckcheck import limits as LIMITS
 from deckcheck.errors import InputFileError
 from deckcheck.textlimits import (LINE_MAX_CHARS, TEXT_MAX_BYTES, check_characters, check_line_lengths,  # noqa: F401
                                   size_text, too_big)
-JSON_MAX_DEPTH = 32
-SHEET_MAX_BYTES = 64 << 20
-CSV_FIELD_MAX_CHARS = 131_072
-XLSX_MAX_MEMBERS = 4096
-XLSX_MAX_UNCOMPRESSED = 256 << 20
-XLSX_MAX_RATIO = 100
+# the numbers: deckcheck.limits (the one table, which README's is tested against)
+JSON_MAX_DEPTH = LIMITS.JSON_DEPTH.value
+SHEET_MAX_BYTES = LIMITS.SHEET_BYTES.value
+CSV_FIELD_MAX_CHARS = LIMITS.CSV_FIELD_CHARS.value
+XLSX_MAX_MEMBERS = LIMITS.XLSX_MEMBERS.value
+XLSX_MAX_UNCOMPRESSED = LIMITS.XLSX_UNCOMPRESSED.value
+XLSX_MAX_RATIO = LIMITS.XLSX_RATIO.value
 XLSX_RATIO_FROM_BYTES = 1 << 20
-XLSX_MAX_CELLS = 5_000_000
+XLSX_MAX_CELLS = LIMITS.XLSX_CELLS.value
 XLSX_MAX_ROWS = 1_048_576  # Excel's own limits: a reference beyond them is not a spreadsheet's
 XLSX_MAX_COLUMNS = 16_384
-QUANTITY_MAX = 1_000_000
+QUANTITY_MAX = LIMITS.QUANTITY.value
 
 
 def _open_error(source: str, exc: OSError) -> InputFileError:

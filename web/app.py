@@ -22,6 +22,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import ChoiceLoader, FileSystemLoader
 from starlette.exceptions import HTTPException
 
+from deckcheck import limits
 from deckcheck.errors import DeckcheckError
 from deckcheck.report import is_data_unknown
 
@@ -89,6 +90,7 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     templates.env.filters["tojson_pretty"] = lambda value: json.dumps(value, ensure_ascii=False, indent=2)
     templates.env.globals["heat"] = heat
     templates.env.globals["is_data_unknown"] = is_data_unknown
+    templates.env.globals["errors_shown"] = limits.ERRORS_SHOWN.value
     templates.env.globals["error_titles"] = TITLES
     templates.env.globals["all_named"] = lambda message, cards: all(c in message for c in cards)
     from deckcheck.unverified import names_of, unverified
