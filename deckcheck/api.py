@@ -265,6 +265,15 @@ class UnreadableFolder(DeckcheckError):
         super().__init__(f"{folder}: the folder cannot be read ({reason}); its decklists were not checked")
 
 
+class NotAFile(UnreadableFolder):
+    """A name in a folder that is no regular file (a named pipe, a device): reading it could wait forever."""
+
+    def __init__(self, path: str, what: str):
+        self.folder = path
+        self.line = None
+        DeckcheckError.__init__(self, f"{path}: not a regular file ({what}); it was not read")
+
+
 def expand_paths(paths: Iterable[str | Path | UnreadableFolder]) -> list[Path | str | UnreadableFolder]:
     """Decklist files named directly, and the decklist files in named folders (sorted).
 
@@ -293,6 +302,7 @@ def expand_paths(paths: Iterable[str | Path | UnreadableFolder]) -> list[Path | 
 def _folder_files(folder: Path) -> list[Path | UnreadableFolder]:
     """The decklist files under a folder, sorted; unreadable subfolders are listed in their place."""
     import os
+    import stat
 
     from .importers.decklists import READERS  # the one table of decklist suffixes and their readers
     found: list[tuple[str, Path | UnreadableFolder]] = []
@@ -304,6 +314,14 @@ def _folder_files(folder: Path) -> list[Path | UnreadableFolder]:
         for name in files:
             f = Path(root) / name
             if f.suffix.lower() in READERS and not name.startswith((".", "~$")):
+                try:
+                    mode = f.stat().st_mode
+                except OSError:  # a broken link: its reader says so
+                    mode = stat.S_IFREG
+                if not stat.S_ISREG(mode):  # a named pipe would be waited on for ever
+                    what = "a named pipe" if stat.S_ISFIFO(mode) else "a device or a socket"
+                    found.append((str(f), NotAFile(str(f), what)))
+                    continue
                 found.append((str(f), f))
     found.sort(key=lambda item: Path(item[0]).parts)
     return [item for _key, item in found]

@@ -292,3 +292,17 @@ def test_check_text_equals_standard_input(cli_env, text):
     assert (report["legal"] is None) == bool(report["input_errors"])
     if "\ud800" not in text:
         assert assert_contract(run_cli("check", "-", "--json", stdin=text.encode("utf-8"))) == [report]
+
+
+def test_a_named_pipe_in_a_folder_is_reported_not_waited_on(cli_env, tmp_path):
+    # `check FOLDER` with a FIFO named like a decklist waited for ever on it (found by the trial)
+    import os
+
+    from deckcheck.api import UnreadableFolder, expand_paths
+    (tmp_path / "a.txt").write_text("Persona: Connor MacLeod\n3 Thrust\n", encoding="utf-8")
+    os.mkfifo(tmp_path / "pipe.txt")
+    found = expand_paths([tmp_path])
+    assert isinstance(found[1], UnreadableFolder) and "named pipe" in str(found[1])
+    result = run_cli("check", "-q", str(tmp_path))
+    assert result.code == 2 and result.crash is None
+    assert "pipe.txt: UNREADABLE" in result.text and "a.txt: NOT LEGAL" in result.text
