@@ -11,7 +11,7 @@ import heapq
 import threading
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .cards import Card, as_one_card, card_groups, same_card
 from .decklist import ends_in_bare_number, split_set
@@ -137,18 +137,18 @@ class CardIndex:
         self._grams: dict[str, list[str]] = {}
         self._close_words: dict[str, list[str]] = {}
         self._words: dict[str, list[int]] | None = None
-        self._suggested: dict[tuple, list[str]] = {}
+        self._suggested: dict[tuple[Any, ...], list[str]] = {}
         self._card_words: list[tuple[frozenset[str], frozenset[str], frozenset[str], str]] | None = None
         self._vocabulary: list[str] = []
         self._searched: dict[str, dict[str, float]] = {}
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         """What a kept index (deckcheck.db.indexcache) holds: everything but its lock."""
         state = dict(self.__dict__)
         del state["_build_lock"]
         return state
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._build_lock = threading.Lock()
 
@@ -283,7 +283,7 @@ class CardIndex:
         return f"{card.name} [{card.set}]" if card.set else card.name
 
     @staticmethod
-    def _rank(card: Card, context: Context) -> tuple:
+    def _rank(card: Card, context: Context) -> tuple[Any, ...]:
         return (context.persona is None or card.immortal_key != context.persona,
                 context.edition is not None and card.edition != context.edition, card.name, card.set or "")
 
@@ -451,7 +451,7 @@ class CardIndex:
                 if candidate not in out:
                     out.append(candidate)
         if context.persona or context.edition:
-            def rank(written: str) -> tuple:
+            def rank(written: str) -> tuple[Any, ...]:
                 key = normalize(split_set(written)[0])
                 cards = self._exact.get(key) or self._forms.get(key) or []
                 return min((self._rank(c, context)[:2] for c in cards), default=(True, True))

@@ -1,6 +1,8 @@
 """A spreadsheet cell that holds no value, as sheet readers hand it to the core."""
 from __future__ import annotations
 
+from typing import Iterable
+
 
 class CellError(str):
     """An error cell (`#DIV/0!`, `#N/A`) or a formula with no cached value (CONTRACTS.md §4: a bad row).
@@ -30,7 +32,7 @@ class CellError(str):
         return CellError(str(self), self.what, self.hint, f"sheet {sheet!r}, cell {ref}")
 
 
-def cell_problem(cells) -> tuple[int, "CellError"] | None:
+def cell_problem(cells: Iterable[object]) -> tuple[int, "CellError"] | None:
     """The first cell of a row (index, cell) that is a CellError, or None."""
     for i, value in enumerate(cells):
         if value.__class__ is CellError:

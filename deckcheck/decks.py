@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from . import limits
 from .cards import Card
@@ -47,9 +47,9 @@ class Deck:
     player: str | None = None
     players: list[Player] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)  # what was read but is not part of the deck (a side board)
-    _by_key: dict = field(default_factory=dict, repr=False, compare=False)  # where add() finds an entry
+    _by_key: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)  # where add() finds an entry
 
-    def add(self, card: Card, quantity: int, section: str, line: int | None = None, attach: str | None = None):
+    def add(self, card: Card, quantity: int, section: str, line: int | None = None, attach: str | None = None) -> None:
         """Add copies; the same card in the same section (and attachment) adds up."""
         key = (card.game, card.id, section, attach)
         entry = self._by_key.get(key)

@@ -1,6 +1,8 @@
 """Typed exceptions for bad input: one base class so the CLI can catch them in one place."""
 from __future__ import annotations
 
+from typing import Any
+
 
 class DeckcheckError(ValueError):
     """Base class of every input error deckcheck raises (exit code 2 in the CLI)."""
@@ -60,7 +62,7 @@ class RowProblem:
         self.message = message
         self.suggestions = suggestions or []
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The problem as a JSON object."""
         return {"row": self.row, "column": self.column, "value": self.value,
                 "message": self.message, "suggestions": list(self.suggestions)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, NoReturn
 
 
 @dataclass(frozen=True)
@@ -72,5 +72,5 @@ class BadArguments(Exception):
     """Arguments the fast path leaves to typer (which says what is wrong, with its usage text)."""
 
 
-def _no_exit(message: str):
+def _no_exit(message: str) -> NoReturn:
     raise BadArguments(message)

@@ -33,7 +33,7 @@ class Issue(NamedTuple):
     actual: int | None = None
     fix: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON object of CONTRACTS.md §3."""
         out: dict[str, object] = {"rule": self.rule, "severity": self.severity, "message": self.message,
                                   "cards": list(self.cards)}
@@ -66,7 +66,7 @@ class InputProblem:
     suggestions: tuple[str, ...] = ()
     kind: str = BAD_LINE
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON object of CONTRACTS.md §3."""
         return {"line": self.line, "text": self.text, "message": self.message, "suggestions": list(self.suggestions)}
 
@@ -85,7 +85,7 @@ class Report(Records):
     issues: list[Issue] = field(default_factory=list)
     input_errors: list[InputProblem] = field(default_factory=list)
     player: str | None = None
-    details: dict = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)  # read but not an issue (cards under Sideboard:)
     # the cleaned list of what was read (deckcheck.registered.Registered), not part of the §3 object
     registered: Any = field(default=None, compare=False, repr=False)
@@ -128,7 +128,7 @@ class Report(Records):
                          "suggestions": ", ".join(e.suggestions)} for e in self.input_errors]
         return rows
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON object of CONTRACTS.md §3."""
         return {"deck": self.deck, "format": self.format, "legal": self.legal, "persona": self.persona,
                 "counts": dict(self.counts), "issues": [i.as_dict() for i in self.issues],

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from .cards import ENDURANCE_TYPES, PREGAME_TYPES, Card
 from .decks import Deck, Entry
@@ -154,9 +154,9 @@ class DeckStats:
         """Per square: an Exertion turns over at least one block, dodge or Guard covering it."""
         return self.odds["exertion_defense"]
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON object of CONTRACTS.md §7 (odds as floats rounded to 6 decimals)."""
-        odds: dict = {"hand": self.hand, "exertion": self.exertion}
+        odds: dict[str, Any] = {"hand": self.hand, "exertion": self.exertion}
         for name in ODDS:
             odds[name] = {s: round(float(p), 6) for s, p in self.odds[name].items()}
         return {"deck": self.deck, "format": self.format, "endurance": self.endurance,
@@ -165,7 +165,7 @@ class DeckStats:
                 "unknown_grid": list(self.unknown_grid), "odds": odds}
 
 
-def _type_order(kind: str) -> tuple:
+def _type_order(kind: str) -> tuple[int, int, str]:
     if kind in TYPE_ORDER:
         return (0, TYPE_ORDER.index(kind), "")
     return (2 if kind == UNKNOWN_TYPE else 1, 0, kind)

@@ -75,7 +75,7 @@ class Arrival:
 
     submitted_at: str | None = None
     submissions: int = 1
-    deckchecks: list[dict] = field(default_factory=list)
+    deckchecks: list[dict[str, Any]] = field(default_factory=list)
 
 
 def fingerprint_of(report: Report) -> str:
@@ -83,7 +83,7 @@ def fingerprint_of(report: Report) -> str:
     return report.registered.fingerprint if report.registered is not None else ""
 
 
-def deckcheck_outcome(checks: list[dict]) -> str:
+def deckcheck_outcome(checks: list[dict[str, Any]]) -> str:
     """What the deck checks of a deck found, in one cell: "matches", or each difference named."""
     return " | ".join("matches" if c.get("matches") else "; ".join(c.get("lines") or ["differs"]) for c in checks)
 
@@ -165,7 +165,7 @@ class Tournament(Records):
         return [[player_of(r), r.deck, e.line, e.text, e.message, ", ".join(e.suggestions)]
                 for r in self.reports for e in r.input_errors]
 
-    def as_dicts(self) -> list[dict]:
+    def as_dicts(self) -> list[dict[str, Any]]:
         """The JSON of each deck (CONTRACTS.md §3) plus its player and source."""
         out = []
         for n, r in enumerate(self.reports):

@@ -8,7 +8,7 @@ Restriction number printed on the card"). Pure: reads reports only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from .report import Issue, Report, is_data_unknown
 
@@ -68,7 +68,7 @@ class Unverified:
     columns: tuple[str, ...]
     settle: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"rule": self.rule, "words": self.words, "cards": list(self.cards), "columns": list(self.columns),
                 "settle": self.settle}
 

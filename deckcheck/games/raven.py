@@ -78,7 +78,7 @@ class RavenView:
 
 
 @rule("RS-HUNTERS", ERROR, "The group holds at least {hunters_min:word} Hunter.")
-def hunters(v: RavenView):
+def hunters(v: RavenView) -> list[Issue]:
     limit = v.params.hunters_min
     count = v.count(HUNTERS)
     if count >= limit:
@@ -90,7 +90,7 @@ def hunters(v: RavenView):
 
 
 @rule("RS-RENOWN", ERROR, "Hunters' Renown plus their Items' Renown is at most {renown_max}.")
-def renown(v: RavenView):
+def renown(v: RavenView) -> list[Issue]:
     limit = v.params.renown_max
     total, unknown = v.renown(HUNTERS, ITEMS)
     cards = [e.card for s in (HUNTERS, ITEMS) for e in v.sections.get(s, ())]
@@ -104,7 +104,7 @@ def renown(v: RavenView):
 
 @rule("RS-ITEM-PER-HUNTER", ERROR, "At most {items_per_hunter:word} Item is attached to each Hunter, and every "
                                    "Item is attached to a Hunter of the group.")
-def item_per_hunter(v: RavenView):
+def item_per_hunter(v: RavenView) -> list[Issue]:
     out: list[Issue] = []
     per_hunter: dict[str, list[Entry]] = defaultdict(list)
     for e in v.sections.get(ITEMS, ()):
@@ -130,7 +130,7 @@ def item_per_hunter(v: RavenView):
 
 
 @rule("RS-COMBAT-MIN", ERROR, "The Combat deck holds at least {combat_min} Combat cards (Events and Wounds).")
-def combat_min(v: RavenView):
+def combat_min(v: RavenView) -> list[Issue]:
     limit = v.params.combat_min
     combat = [e for e in v.sections.get(COMBAT, ()) if e.card.type in ("Event", "Wound")]
     count = sum(e.quantity for e in combat)
@@ -144,7 +144,7 @@ def combat_min(v: RavenView):
 
 
 @rule("RS-SECTION", ERROR, "Only Combat cards in the Combat deck; only Hunters, Items and Prey in their own sections.")
-def section(v: RavenView):
+def section(v: RavenView) -> list[Issue]:
     out: list[Issue] = []
     unknown = []
     for e in v.deck.entries:
@@ -164,7 +164,7 @@ def section(v: RavenView):
 
 @rule("RS-PREY-RENOWN", ERROR, "Prey put into play at the start are worth at most {prey_renown_max} Renown, "
                                "counted apart from Hunters and Items.")
-def prey_renown(v: RavenView):
+def prey_renown(v: RavenView) -> list[Issue]:
     limit = v.params.prey_renown_max
     total, unknown = v.renown(PREY)
     if total > limit:

@@ -109,7 +109,7 @@ class TaktikView:
 
 @rule("TK-DECK-COMPLETE", ERROR, "The deck is one complete standard deck: 52 cards, each rank Ace-King once in each "
                                  "of 4 suits.")
-def deck_complete(v: TaktikView):
+def deck_complete(v: TaktikView) -> list[Issue]:
     held: Counter = Counter()
     strangers = []
     for e in v.deck.entries:
@@ -134,7 +134,7 @@ def deck_complete(v: TaktikView):
 
 
 @rule("TK-PLAYERS", ERROR, "At least {players_min} players.")
-def players(v: TaktikView):
+def players(v: TaktikView) -> list[Issue]:
     minimum = v.params.players_min
     count = len({normalize(p.name) for p in v.deck.players})
     if count >= minimum:
@@ -145,7 +145,7 @@ def players(v: TaktikView):
 
 @rule("TK-HEROES", ERROR, "Each player has exactly one Hero; no Hero twice; each Hero is tied to a different "
                           "playing card.")
-def heroes(v: TaktikView):
+def heroes(v: TaktikView) -> list[Issue]:
     out: list[Issue] = []
     by_player: dict[str, list] = defaultdict(list)
     for p in v.deck.players:

@@ -41,7 +41,7 @@ class _Number(int):
         return format(int(self), spec)
 
 
-class _Filled(dict):
+class _Filled(dict[str, object]):
     """Template values: the parameters and their properties; tuples give their length with ':count'."""
 
     def __init__(self, params: Params):

@@ -66,7 +66,7 @@ def _copies(entries) -> int:
 
 # -- HL-*: both formats ---------------------------------------------------------------------------
 @rule("HL-DECK-MIN", ERROR, "The Endurance holds at least {deck_min} cards, or the minimum a modifier sets.")
-def deck_min(v: HighlanderView[HighlanderParams]):
+def deck_min(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     if v.endurance_count < v.deck_min:
         short = v.deck_min - v.endurance_count
@@ -79,7 +79,7 @@ def deck_min(v: HighlanderView[HighlanderParams]):
 @rule("HL-TITLE-MAX", ERROR, "At most {title_max} cards of one title in the Endurance, across Immortal names, "
                              "pictures, "
                              "versions and editions.")
-def title_max(v: HighlanderView[HighlanderParams]):
+def title_max(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     limit = v.params.title_max
     for key, count in v.title_count.items():
@@ -92,7 +92,7 @@ def title_max(v: HighlanderView[HighlanderParams]):
 
 
 @rule("HL-RESTRICTED", ERROR, "A specific card with a Restriction number N appears at most N times.")
-def restricted(v: HighlanderView[HighlanderParams]):
+def restricted(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     seen: set[int] = set()
     repeated: set[int] = set()  # specific cards written on several lines (printings, pictures): rare
@@ -148,7 +148,7 @@ _SECTION_OF = {t: PREGAME for t in PREGAME_TYPES} | {t: ENDURANCE for t in ENDUR
 
 
 @rule("HL-SECTION", ERROR, "Pre-Game cards are not in the Endurance, and Endurance cards are not in the Pre-Game.")
-def section(v: HighlanderView[HighlanderParams]):
+def section(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     unknown: list[Card] = []
     for e in v.deck.entries:
@@ -174,7 +174,7 @@ def section(v: HighlanderView[HighlanderParams]):
 
 
 @rule("HL-PERSONA-COUNT", ERROR, "At most {persona_max:word} Persona card.")
-def persona_count(v: HighlanderView[HighlanderParams]):
+def persona_count(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     limit = v.params.persona_max
     count = _copies(v.personas)
@@ -187,7 +187,7 @@ def persona_count(v: HighlanderView[HighlanderParams]):
 
 @rule("HL-OTHER-PERSONA", ERROR, "With a Persona, the Endurance holds no Immortal Specific card of another "
                                  "Persona, except Clan cards and what a modifier allows.")
-def other_persona(v: HighlanderView[HighlanderParams]):
+def other_persona(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     _allowed, refused = v.foreign
     for who, items in refused.items():
@@ -201,7 +201,7 @@ def other_persona(v: HighlanderView[HighlanderParams]):
 
 @rule("HL-GENERIC-SPECIFIC", ERROR, "A Generic Immortal includes at most {generic_specific_max} of each Immortal "
                                     "Specific card.")
-def generic_specific(v: HighlanderView[HighlanderParams]):
+def generic_specific(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out: list[Issue] = []
     if not v.is_generic:
         return out
@@ -228,7 +228,7 @@ def _foreign_allowed(v: HighlanderView[HighlanderParams]) -> set[int]:
 
 @rule("HL-RESERVED", ERROR, "A Reserved card is included only by the Persona named on it, or where a modifier "
                             "allows it. A Generic Immortal includes none.")
-def reserved(v: HighlanderView[HighlanderParams]):
+def reserved(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     allowed = _foreign_allowed(v)
     bad: list = []
@@ -251,7 +251,7 @@ def reserved(v: HighlanderView[HighlanderParams]):
 
 @rule("HL-SIGNATURE", ERROR, "A Signature card is included only by the Persona named on it. No modifier lifts "
                              "this.")
-def signature(v: HighlanderView[HighlanderParams]):
+def signature(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     unknown: list[Card] = []
     for e in v.others:
@@ -268,7 +268,7 @@ def signature(v: HighlanderView[HighlanderParams]):
 
 @rule("HL-MASTER", ERROR, "Master cards are at most the Persona's Master allowance; a Generic Immortal includes "
                           "none.")
-def master(v: HighlanderView[HighlanderParams]):
+def master(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out: list[Issue] = []
     masters = [e for e in v.endurance if e.card.is_master]
     count = _copies(masters)
@@ -291,7 +291,7 @@ def master(v: HighlanderView[HighlanderParams]):
 
 
 @rule("HL-WEAPON-SPECIFIC", ERROR, "A Weapon Specific card is included only with the matching Weapon of Choice.")
-def weapon_specific(v: HighlanderView[HighlanderParams]):
+def weapon_specific(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     wielded = {e.card.weapon_key for e in v.by_type.get("Weapon of Choice", ())}
     missing: dict[str, list] = defaultdict(list)
@@ -308,7 +308,7 @@ def weapon_specific(v: HighlanderView[HighlanderParams]):
 
 
 @rule("HL-WOC-COUNT", ERROR, "At most {woc_max:word} Weapon of Choice, unless a modifier allows more.")
-def woc_count(v: HighlanderView[HighlanderParams]):
+def woc_count(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     wocs = v.by_type.get("Weapon of Choice", [])
     count = _copies(wocs)
@@ -320,7 +320,7 @@ def woc_count(v: HighlanderView[HighlanderParams]):
 
 @rule("HL-HAND-ICONS", ERROR, "The Pre-Game cards carry at most {hand_max} Hand icons together (type1e without a "
                               "Weapon of Choice: 1).")
-def hand_icons(v: HighlanderView[HighlanderParams]):
+def hand_icons(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     limit = v.params.hand_max
     if not v.by_type.get("Weapon of Choice") and v.params.hand_max_without_woc is not None:
@@ -339,7 +339,7 @@ def hand_icons(v: HighlanderView[HighlanderParams]):
 
 @rule("HL-PREMIUM", ERROR, "A Premium made for one Persona needs that Persona; a Premium naming no Persona fits "
                            "any deck.")
-def premium(v: HighlanderView[HighlanderParams]):
+def premium(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     for e in v.by_type.get("Premium", ()):
         card = e.card
@@ -367,17 +367,17 @@ def _required_titles(v: HighlanderView[Type1eParams], titles: tuple[str, ...], k
 
 
 @rule("HL1-BASIC-ATTACKS", ERROR, "At least one of each of the {basic_attacks:word} Basic Attacks.")
-def basic_attacks(v: HighlanderView[Type1eParams]):
+def basic_attacks(v: HighlanderView[Type1eParams]) -> list[Issue]:
     return _required_titles(v, v.params.basic_attacks, "Basic Attack")
 
 
 @rule("HL1-BASIC-BLOCKS", ERROR, "At least one of each of the {basic_blocks:word} Basic Blocks.")
-def basic_blocks(v: HighlanderView[Type1eParams]):
+def basic_blocks(v: HighlanderView[Type1eParams]) -> list[Issue]:
     return _required_titles(v, v.params.basic_blocks, "Basic Block")
 
 
 @rule("HL1-PREGAME-MAX", ERROR, "At most {pregame_max} Pre-Game cards in all, plus what modifiers add.")
-def pregame_max_1e(v: HighlanderView[Type1eParams]):
+def pregame_max_1e(v: HighlanderView[Type1eParams]) -> list[Issue]:
     out = []
     limit = v.params.pregame_max + v.pregame_extra
     if v.pregame_count > limit:
@@ -388,7 +388,7 @@ def pregame_max_1e(v: HighlanderView[Type1eParams]):
 
 
 @rule("HL1-WATCHER-COUNT", ERROR, "At most {watcher_max:word} Watcher Pre-Game card.")
-def watcher_count(v: HighlanderView[Type1eParams]):
+def watcher_count(v: HighlanderView[Type1eParams]) -> list[Issue]:
     out = []
     limit = v.params.watcher_max
     watchers = list(v.by_type.get("Watcher", ()))
@@ -402,7 +402,7 @@ def watcher_count(v: HighlanderView[Type1eParams]):
 
 # -- HL2-*: type2 ----------------------------------------------------------------------------------
 @rule("HL2-EDITION-MIX", ERROR, "All Endurance cards of one title come from one edition.")
-def edition_mix(v: HighlanderView[Type2Params]):
+def edition_mix(v: HighlanderView[Type2Params]) -> list[Issue]:
     out: list[Issue] = []
     for entries in v.by_title.values():
         editions = sorted({e.card.edition for e in entries})
@@ -419,7 +419,7 @@ def edition_mix(v: HighlanderView[Type2Params]):
 
 
 @rule("HL2-SLEEVES", WARNING, "The deck mixes editions: opaque sleeves of one colour are required.")
-def sleeves(v: HighlanderView[Type2Params]):
+def sleeves(v: HighlanderView[Type2Params]) -> list[Issue]:
     out: list[Issue] = []
     editions = sorted({e.card.edition for e in v.endurance})
     if len(editions) > 1:
@@ -454,7 +454,7 @@ def _coverage(entries: list[Entry], squares: tuple[str, ...], what: str) -> list
 
 
 @rule("HL2-ATTACK-GRID", ERROR, "The Basic Attack cards together cover all {attack_squares} squares.")
-def attack_grid(v: HighlanderView[Type2Params]):
+def attack_grid(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     entries = [e for e in v.endurance if e.card.basic and e.card.type == "Attack"]
     out.extend(_coverage(entries, v.params.attack_squares, "Basic Attacks"))
@@ -463,7 +463,7 @@ def attack_grid(v: HighlanderView[Type2Params]):
 
 @rule("HL2-BLOCK-GRID", ERROR, "The Block cards together cover the {block_squares} squares of the upper and lower "
                                "rows.")
-def block_grid(v: HighlanderView[Type2Params]):
+def block_grid(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     entries = [e for e in v.endurance if e.card.type == "Block"]
     out.extend(_coverage(entries, v.params.block_squares, "Blocks"))
@@ -472,7 +472,7 @@ def block_grid(v: HighlanderView[Type2Params]):
 
 @rule("HL2-PREGAME-MAX", ERROR, "The Pre-Game deck holds at most {pregame_max} cards that are not Crystals, plus "
                                 "{crystal_max} Crystal.")
-def pregame_max_2e(v: HighlanderView[Type2Params]):
+def pregame_max_2e(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     crystals = [e for e in v.pregame if e.card.type == "Crystal"]
     others = [e for e in v.pregame if e.card.type != "Crystal"]
@@ -493,7 +493,7 @@ def pregame_max_2e(v: HighlanderView[Type2Params]):
 
 @rule("HL2-PREGAME-UNIQUE", ERROR, "Of a Pre-Game card marked unique, at most {unique_max:word} card of that title "
                                    "(all Crystals share the title Crystal).")
-def pregame_unique(v: HighlanderView[Type2Params]):
+def pregame_unique(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     groups: dict[str, list] = defaultdict(list)
     unknown: list[Card] = []
@@ -522,7 +522,7 @@ def pregame_unique(v: HighlanderView[Type2Params]):
 
 @rule("HL2-GEMS", ERROR, "Gem icons of each colour but Master add up to at most {gem_factor} x the Persona's "
                          "value.")
-def gems(v: HighlanderView[Type2Params]):
+def gems(v: HighlanderView[Type2Params]) -> list[Issue]:
     out: list[Issue] = []
     if v.persona is None or v.is_generic:  # no gem limit is stated for a Generic Immortal
         return out
@@ -551,7 +551,7 @@ def gems(v: HighlanderView[Type2Params]):
 
 
 @rule("HL2-PERMISSION", ERROR, "A card that needs a permission is included only if a Pre-Game card grants it.")
-def permission(v: HighlanderView[Type2Params]):
+def permission(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     from ...text import normalize
     missing: dict[str, list] = defaultdict(list)
@@ -568,7 +568,7 @@ def permission(v: HighlanderView[Type2Params]):
 
 
 @rule("HL2-WATCHER-HUNTER", ERROR, "Watcher cards and Hunter cards exclude each other.")
-def watcher_hunter(v: HighlanderView[Type2Params]):
+def watcher_hunter(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     kinds = {k.lower(): k for k in v.params.exclusive_subtypes}
     found: dict[str, list] = defaultdict(list)
