@@ -198,6 +198,10 @@ class Store:
             raise DatabaseError(f"cannot use database URL {self.url!r}: {exc}") from exc
         except DatabaseError:
             raise
+        except ModuleNotFoundError as exc:  # a URL of a kind whose driver is not installed (mysql://, ...)
+            raise DatabaseError(f"cannot use database URL {self.url!r}: its driver ({exc.name}) is not installed; "
+                                "deckcheck works with SQLite (a file path or sqlite:///FILE) and PostgreSQL "
+                                "(postgresql+psycopg://..., the `postgres` extra)") from exc
         except Exception as exc:  # a server that does not answer, a file that cannot be written
             raise DatabaseError(f"cannot open database {self.url!r}: {exc.__class__.__name__}: "
                                 f"{str(exc).splitlines()[0]}") from exc

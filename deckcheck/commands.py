@@ -679,6 +679,8 @@ def collection_add(card: str, qty: QtyOption = 1,
                    price: Annotated[str, typer.Option(help="Price per copy, as you write it (1.50, $0.25).")] = "",
                    collection: CollectionOption = "main", db: DbOption = None) -> None:
     """Add copies of a card (a printing in a condition, language and finish; NM, English, not foil by default)."""
+    if not (qty or trade or want):
+        raise typer.BadParameter("nothing to add: --qty, --trade and --want are all 0", param_hint="'--qty'")
     app_ = _collection_app(db)
     h = app_.holding(card, set_code, condition=condition, language=language, foil=foil, quantity=qty,
                      trade_quantity=trade, want_quantity=want, location=location, notes=notes, price=price)

@@ -126,6 +126,20 @@ def test_a_new_db_file_is_announced_once_and_db_init_says_it_itself(tmp_path):
     assert init.returncode == 0 and "initialised" in init.stdout and "created the database" not in init.stderr
 
 
+def test_a_database_url_of_an_unsupported_kind_names_the_kinds_deckcheck_works_with(tmp_path):
+    r = run("cards", "show", "Thrust", "--db", "mysql://someone@localhost/cards")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "ModuleNotFoundError" not in r.stderr
+    assert "driver (MySQLdb) is not installed" in r.stderr and "SQLite" in r.stderr and "PostgreSQL" in r.stderr
+
+
+def test_collection_add_with_nothing_to_add_is_refused_and_creates_nothing(tmp_path):
+    db = tmp_path / "mine.db"
+    r = run("collection", "add", "Thrust", "--qty", "0", "--db", str(db))
+    assert r.returncode == 2 and "nothing to add" in r.stderr and not db.exists()
+    wanted = run("collection", "add", "Thrust", "--qty", "0", "--want", "2", "--db", str(db))
+    assert wanted.returncode == 0 and "2 wanted" in wanted.stdout
+
+
 @pytest.mark.parametrize("fast", [True, False])
 def test_tournament_out_dash_is_the_summary_csv_on_standard_output(cli_env, tmp_path, monkeypatch, fast):
     if not fast:
