@@ -507,7 +507,13 @@ def db_update(dry_run: Annotated[bool, typer.Option("--dry-run", help="List ever
     """Bring this version's bundled cards (new cards, newly known values, their sources) into a database."""
     from .db.store import Store
     from .db.updates import update_from_bundle
+    from .db.engine import sqlite_path
     store = Store(db)
+    missing = sqlite_path(store.url)
+    if dry_run and missing is not None and not missing.exists():  # a dry run creates nothing, not even the file
+        _console(stderr=True).print(f"deckcheck: no database at {str(missing)!r}: nothing to update (`deckcheck db "
+                                    "init` creates one with the bundled cards)", soft_wrap=True, markup=False)
+        raise typer.Exit(2)
     result = update_from_bundle(store, dry_run=dry_run, overwrite=overwrite)
     from .text import and_more
     out = _console()

@@ -132,6 +132,12 @@ def test_a_database_url_of_an_unsupported_kind_names_the_kinds_deckcheck_works_w
     assert "driver (MySQLdb) is not installed" in r.stderr and "SQLite" in r.stderr and "PostgreSQL" in r.stderr
 
 
+def test_db_update_dry_run_of_a_missing_database_creates_nothing(tmp_path):
+    db = tmp_path / "no" / "such" / "cards.db"
+    r = run("db", "update", "--dry-run", "--db", f"sqlite:///{db}")
+    assert r.returncode == 2 and "no database at" in r.stderr and not (tmp_path / "no").exists()
+
+
 def test_collection_add_with_nothing_to_add_is_refused_and_creates_nothing(tmp_path):
     db = tmp_path / "mine.db"
     r = run("collection", "add", "Thrust", "--qty", "0", "--db", str(db))
