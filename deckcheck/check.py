@@ -21,12 +21,13 @@ def validate(deck: Deck, fmt: Format | str, details: bool = False) -> Report:
     fmt = get_format(fmt)
     view = fmt.view(deck, fmt.params)
     issues = [issue for rule in fmt.rules for issue in rule(view)]
-    persona = getattr(view, "persona", None)
-    counts = view.counts() if hasattr(view, "counts") else _counts(deck, fmt)
-    report = Report(deck=deck.source, format=fmt.name, persona=(persona.immortal or persona.name) if persona else None,
-                    counts=counts, issues=issues, player=deck.player, notices=list(deck.notices))
+    persona = view.persona_name()
+    counts = view.counts()
+    report = Report(deck=deck.source, format=fmt.name, persona=persona,
+                    counts=_counts(deck, fmt) if counts is None else counts, issues=issues, player=deck.player,
+                    notices=list(deck.notices))
     if details:
-        report.details = view.details() if hasattr(view, "details") else {}
+        report.details = view.details()
         if persona is None and fmt.no_persona:
             report.details["no_persona"] = fmt.no_persona
         from .games import game_named

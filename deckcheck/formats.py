@@ -3,12 +3,42 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 from .cards import MAX_NUMBER, Card
 from .errors import DeckcheckError, UnknownFormatError
 from .rules import Params, Rule
 from .text import normalize
+
+
+class DeckView(Protocol):
+    """What the engine reads of a game's view of a deck (its rules read the rest): the counts a report shows
+    (None: the cards of each of the format's sections), the name a report gives the deck's Persona (None: the
+    game has none), and what the terminal and pages draw besides the issues."""
+
+    def counts(self) -> dict[str, int] | None: ...
+
+    def persona_name(self) -> str | None: ...
+
+    def details(self) -> dict[str, Any]: ...
+
+
+class View:
+    """A base for a game's view (deckcheck.formats.DeckView): the deck and its format's parameters; the counts
+    of the format's sections, no Persona, nothing more to draw. A game's view adds what its rules read."""
+
+    def __init__(self, deck: Any, params: Any):
+        self.deck = deck
+        self.params = params
+
+    def counts(self) -> dict[str, int] | None:
+        return None
+
+    def persona_name(self) -> str | None:
+        return None
+
+    def details(self) -> dict[str, Any]:
+        return {}
 
 
 @dataclass(frozen=True)
@@ -19,7 +49,7 @@ class Format:
     title: str
     game: str
     rules: tuple[Rule, ...]
-    view: Callable[[Any, Any], Any]  # what the rules read: the game's view of a deck (HighlanderView, ...)
+    view: Callable[[Any, Any], DeckView]  # what the rules read: the game's view of a deck (HighlanderView, ...)
     default_section: Callable[[Card], str]  # where a line under no heading goes, by the card's type
     params: Params = field(default_factory=Params)
     aliases: tuple[str, ...] = ()

@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from ..cards import Card
 from ..decks import Deck, Entry
-from ..formats import Format, Game, number_column
+from ..formats import Format, Game, View, number_column
 from ..report import ERROR, Issue
 from ..rules import Params, data_unknown, error, names, number_word, plural, rule, rules_of
 from ..text import normalize
@@ -41,7 +41,7 @@ def renown_of(card: Card) -> int | None:
     return value if isinstance(value, int) else None
 
 
-class RavenView:
+class RavenView(View):
     """A group seen by the RS rules: its sections, and each Item's Hunter."""
 
     def __init__(self, deck: Deck, params: RavenParams):

@@ -16,7 +16,7 @@ from typing import Sequence
 from ..cards import Card
 from ..decks import Deck, Player
 from ..errors import DeckcheckError
-from ..formats import Column, Format, Game, one_of
+from ..formats import Column, Format, Game, View, one_of
 from ..report import ERROR, Issue
 from ..rules import Params, data_unknown, error, plural, rule, rules_of
 from ..text import normalize
@@ -95,7 +95,7 @@ class TaktikParams(Params):
     players_min: int = 4
 
 
-class TaktikView:
+class TaktikView(View):
     """A table seen by the TK rules: the deck's playing cards and the players with their Heroes."""
 
     def __init__(self, deck: Deck, params: TaktikParams):

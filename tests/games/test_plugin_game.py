@@ -23,7 +23,7 @@ TOY = textwrap.dedent('''
     from types import MappingProxyType
 
     from deckcheck.cards import Card
-    from deckcheck.formats import Format, Game, Heading, number_column
+    from deckcheck.formats import Format, Game, Heading, View, number_column
     from deckcheck.report import ERROR
     from deckcheck.rules import Params, data_unknown, error, rule, rules_of
 
@@ -36,10 +36,7 @@ TOY = textwrap.dedent('''
         power_max: int = 20
 
 
-    class ToyView:
-        def __init__(self, deck, params):
-            self.deck, self.params = deck, params
-
+    class ToyView(View):  # the counts of its sections, no Persona: the base View's
         def of(self, section):
             return [e for e in self.deck.entries if e.section == section]
 

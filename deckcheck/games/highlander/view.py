@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from functools import lru_cache
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ...cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card
 from ...decks import Deck, Entry
@@ -108,6 +108,10 @@ class HighlanderView(Generic[P]):
         if self.persona is None or self.persona_key is None:
             return "a Generic Immortal"
         return f"a deck of {self.persona.immortal}"
+
+    def persona_name(self) -> str | None:
+        """The report's name of the deck's Persona: its Immortal (None: no Persona)."""
+        return (self.persona.immortal or self.persona.name) if self.persona is not None else None
 
     def counts(self) -> dict[str, int]:
         """Cards in each section."""
@@ -220,7 +224,7 @@ class HighlanderView(Generic[P]):
                 refused[who].append((entry, entry.quantity - ok))
         return allowed, refused
 
-    def details(self) -> dict:
+    def details(self) -> dict[str, Any]:
         """What the terminal report draws: the squares the Basic Attacks and the Blocks cover."""
         attacks = blocks = 0
         for e in self.endurance:
