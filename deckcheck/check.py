@@ -7,12 +7,12 @@ from .catalog import CardIndex
 from .decklist import RawDeck
 from .decks import Deck, build_deck
 from .errors import UnknownFormatError
-from .formats import DEFAULT_FORMAT, Format, get_format
+from .formats import DEFAULT_FORMAT, AnyFormat, get_format
 from .registered import registered_of
 from .report import UNKNOWN_FORMAT, InputProblem, Report
 
 
-def validate(deck: Deck, fmt: Format | str, details: bool = False) -> Report:
+def validate(deck: Deck, fmt: AnyFormat | str, details: bool = False) -> Report:
     """Run every rule of the format on the deck; the report lists every issue at once.
 
     With details, the report also carries what the terminal and the web pages draw: the grids covered
@@ -41,19 +41,19 @@ def validate(deck: Deck, fmt: Format | str, details: bool = False) -> Report:
     return report
 
 
-def _counts(deck: Deck, fmt: Format) -> dict[str, int]:
+def _counts(deck: Deck, fmt: AnyFormat) -> dict[str, int]:
     counts = dict.fromkeys(fmt.sections, 0)
     for e in deck.entries:
         counts[e.section] += e.quantity
     return counts
 
 
-def choose_format(raw: RawDeck, requested: str | None) -> Format:
+def choose_format(raw: RawDeck, requested: str | None) -> AnyFormat:
     """The format asked for on the command line, else the deck's `Format:` line, else the default."""
     return get_format(requested or raw.declared_format or DEFAULT_FORMAT)
 
 
-def check_raw(raw: RawDeck, index_for: Callable[[Format], CardIndex], requested: str | None = None,
+def check_raw(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], requested: str | None = None,
               details: bool = False) -> Report:
     """Resolve and validate a raw decklist. Unreadable lines become input errors (and no verdict)."""
     try:

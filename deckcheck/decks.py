@@ -14,7 +14,7 @@ from .report import WRONG_SECTION, InputProblem
 from .text import normalize
 
 if TYPE_CHECKING:
-    from .formats import Format
+    from .formats import AnyFormat
 
 
 @dataclass(slots=True)
@@ -87,7 +87,7 @@ UNREADABLE_LINES_MAX = limits.UNREADABLE_LINES.value
 SUGGESTED_LINES_MAX = limits.SUGGESTED_NAMES.value
 
 
-def build_deck(raw: RawDeck, index: CardIndex, fmt: "Format") -> tuple[Deck, list[InputProblem]]:
+def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, list[InputProblem]]:
     """Resolve every line of a raw decklist for a format; return the deck and every input problem.
 
     Names are read in two rounds: the first finds the deck's Persona, the second reads the names
@@ -199,7 +199,7 @@ def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def stated_notices(raw: RawDeck, counted: dict[int, int], deck: Deck, fmt: "Format", unread: set[int]) -> list[str]:
+def stated_notices(raw: RawDeck, counted: dict[int, int], deck: Deck, fmt: "AnyFormat", unread: set[int]) -> list[str]:
     """A notice for each count the list states (a heading's, a total's) that differs from the cards read.
 
     A heading's count is compared with the card lines under it (a heading with none under it, as a total of
@@ -247,7 +247,7 @@ def stated_notices(raw: RawDeck, counted: dict[int, int], deck: Deck, fmt: "Form
     return notices
 
 
-def _section_named(fmt: "Format", word: str) -> str | None:
+def _section_named(fmt: "AnyFormat", word: str) -> str | None:
     """The format's section a heading word names (`endurance`, `deck` -> Endurance), or None."""
     key = normalize(word)
     return next((s for s, words in fmt.sections.items() if key == normalize(s) or key in words), None)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Generic, Mapping, Protocol, TypeVar
 
 from .cards import MAX_NUMBER, Card
 from .errors import DeckcheckError, UnknownFormatError
@@ -41,17 +41,21 @@ class View:
         return {}
 
 
+ParamsT = TypeVar("ParamsT", bound=Params)
+ViewT = TypeVar("ViewT", bound=DeckView)
+
+
 @dataclass(frozen=True)
-class Format:
+class Format(Generic[ParamsT, ViewT]):
     """A format: what decks it checks (game, sections) and how (parameters, rules, the view they read)."""
 
     name: str
     title: str
     game: str
     rules: tuple[Rule, ...]
-    view: Callable[[Any, Any], DeckView]  # what the rules read: the game's view of a deck (HighlanderView, ...)
+    view: Callable[[Any, ParamsT], ViewT]  # what the rules read: the game's view of a deck (HighlanderView, ...)
     default_section: Callable[[Card], str]  # where a line under no heading goes, by the card's type
-    params: Params = field(default_factory=Params)
+    params: ParamsT = field(default_factory=Params)  # type: ignore[assignment]  # a format without numbers
     aliases: tuple[str, ...] = ()
     sections: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     builtin_cards: Callable[[], list[Card]] | None = None
@@ -78,6 +82,9 @@ class Format:
             if r.id == rule_id:
                 return r
         raise KeyError(rule_id)
+
+
+AnyFormat = Format[Any, Any]  # a format of any game: its parameters and view are its own
 
 
 @dataclass(frozen=True)
@@ -179,7 +186,7 @@ class Game:
     """
 
     name: str
-    formats: tuple[Format, ...]
+    formats: tuple[AnyFormat, ...]
     card_types: frozenset[str] = frozenset()
     title: str = ""  # how messages name the game ("Highlander"); default: its name
     full_title: str = ""  # its whole name, on a card's page ("Highlander: The Card Game"); default: the title
@@ -231,13 +238,13 @@ def _column_name(section: str) -> str:
 DEFAULT_FORMAT = "type1e"
 
 
-def all_formats() -> list[Format]:
+def all_formats() -> list[AnyFormat]:
     """Every format of every game (deckcheck.games lists them)."""
     from .games import FORMATS
     return list(FORMATS)
 
 
-def get_format(name: str | Format) -> Format:
+def get_format(name: str | AnyFormat) -> AnyFormat:
     """Find a format by name or alias, case-insensitively; raise UnknownFormatError otherwise."""
     if isinstance(name, Format):
         return name
