@@ -323,3 +323,12 @@ def test_modifiers_combine(synthetic_index):
                   "type1e")
     (issue,) = short.errors
     assert (issue.rule, issue.limit, issue.actual) == ("HL-DECK-MIN", 48, 47)
+
+
+def test_a_generic_immortal_may_hold_one_clan_macleod_card(synthetic_index):
+    """A Generic Immortal (no Persona) holds a Clan MacLeod card as any one Immortal Specific card: one copy (the
+    limit) is allowed, two (limit + 1) are not; no Persona's clan is looked for."""
+    one = check(synthetic_index, deck_text("", "Clan MacLeod Banner"), "type1e")
+    assert not {"HL-OTHER-PERSONA", "HL-GENERIC-SPECIFIC"} & {i.rule for i in one.errors}
+    two = check(synthetic_index, deck_text("", "2 Clan MacLeod Banner"), "type1e")  # one of each card: limit + 1
+    assert "HL-GENERIC-SPECIFIC" in {i.rule for i in two.errors}
