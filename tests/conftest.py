@@ -188,6 +188,16 @@ def web_db(tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="session")
+def pristine_web_db(tmp_path_factory) -> str:
+    """An initialised SQLite database that no test writes: copy it where a test pins what pages or answers say
+    (web_db is shared by tests that save decks and fill in card facts, in an order pytest-randomly picks)."""
+    from deckcheck.db.store import Store
+    url = f"sqlite:///{tmp_path_factory.mktemp('pristine') / 'p.db'}"
+    Store(url).count()
+    return url
+
+
+@pytest.fixture(scope="session")
 def app(web_db):
     from deckcheck.web import create_app
     return create_app(db_url=web_db, upload_limit=64 * 1024)

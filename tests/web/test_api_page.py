@@ -117,13 +117,13 @@ def scenario(client) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def api_client(tmp_path_factory, web_db):
+def api_client(tmp_path_factory, pristine_web_db):
     from fastapi.testclient import TestClient
 
     from deckcheck.api import CollectionApp
     from deckcheck.web import create_app
     db = tmp_path_factory.mktemp("api-examples") / "api.db"
-    shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)
     CollectionApp(f"sqlite:///{db}").import_sheet(ROOT / "examples/collection/my-binder.csv")
     with TestClient(create_app(db_url=f"sqlite:///{db}", admin_token=ADMIN), base_url=BASE) as client:
         yield client

@@ -81,12 +81,6 @@ def api(tmp_path_factory, pristine_web_db):
         yield Api(client)
 
 
-@pytest.fixture(scope="module")
-def pristine_web_db(tmp_path_factory) -> str:
-    from deckcheck.db.store import Store
-    url = f"sqlite:///{tmp_path_factory.mktemp('pristine') / 'p.db'}"
-    Store(url).count()
-    return url
 
 
 def save(api: Api, text: str) -> str:

@@ -38,14 +38,14 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory, web_db):
+def server(tmp_path_factory, pristine_web_db):
     """A live server (uvicorn in a thread, on a port the system picked) over a database of its own."""
     import uvicorn
 
     from deckcheck.web import create_app
     from deckcheck.api import CollectionApp
     db = tmp_path_factory.mktemp("browser") / "browser.db"
-    shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)
     library = CollectionApp(f"sqlite:///{db}")  # a collection and a saved deck for the pages that show them
     library.import_sheet(ROOT / "examples/collection/my-binder.csv", "shelf")
     library.save_deck(SAVED, str(ROOT / "examples/decks/type1e-kurgan-illegal.txt"))
