@@ -301,3 +301,22 @@ for i in range(3000):
     con.execute("insert into deckcheck_meta (key, value) values (?, ?)", (f"half-{i}", "x" * 500))
 os._exit(9)  # killed in the middle of the write: nothing cleaned up
 """
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium ($DECKCHECK_CHROMIUM), headless, driven by Playwright (its own browser download cannot
+    work here); in CI a missing browser fails the run, elsewhere the browser tests are skipped."""
+    import shutil
+    chromium = os.environ.get("DECKCHECK_CHROMIUM", "/usr/bin/chromium")
+    if not (Path(chromium).exists() or shutil.which(chromium)):
+        if os.environ.get("CI"):
+            pytest.fail(f"no chromium at {chromium}: scripts/test.sh installs Debian's chromium package")
+        pytest.skip(f"no chromium at {chromium} (scripts/test.sh installs it)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--no-first-run"])
+        yield b
+        b.close()

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from test_web_browser import ROOT, SAVED, TIMEOUT, WIDTHS, browser, deck, server  # noqa: F401 (fixtures)
+from test_web_browser import ROOT, SAVED, TIMEOUT, WIDTHS, deck, server  # noqa: F401 (fixtures)
 
 IMPACTS = ("moderate", "serious", "critical")
 FRAGMENTS = {"/desk/{event_id}/admin/table"}  # parts of a page for its live updates, audited within their page

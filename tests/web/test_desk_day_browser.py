@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from test_desk_browser import DESKTOP, browser, shots, sideways  # noqa: F401 - fixtures
+from test_desk_browser import DESKTOP, shots, sideways  # noqa: F401 - fixtures
 from test_desk_serve import start, stop
 
 ROOT = Path(__file__).resolve().parents[2]

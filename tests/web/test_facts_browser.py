@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from test_web_browser import ARGS, CHROMIUM, LAYOUT_PROBLEMS, TIMEOUT, shot
+from test_web_browser import LAYOUT_PROBLEMS, TIMEOUT, shot
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
@@ -20,18 +20,6 @@ ADMIN = "club-organiser-token"
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        import os
-        if os.environ.get("CI"):
-            pytest.fail(f"no chromium at {CHROMIUM}")
-        pytest.skip(f"no chromium at {CHROMIUM} (scripts/test.sh installs it)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @contextmanager

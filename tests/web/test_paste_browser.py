@@ -31,18 +31,6 @@ def server(tmp_path_factory):
         stop(proc)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    playwright = pytest.importorskip("playwright.sync_api")
-    chromium = Path(os.environ.get("DECKCHECK_CHROMIUM", "/usr/bin/chromium"))
-    if not chromium.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"no chromium at {chromium}: CI must run the browser tests (scripts/test.sh installs it)")
-        pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)")
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(chromium), args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture()

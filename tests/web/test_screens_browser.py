@@ -13,7 +13,7 @@ import struct
 
 import pytest
 
-from test_web_browser import (PICTURE_KEY, ROOT, TIMEOUT, browser, deck, png_text, server,  # noqa: F401 (fixtures)
+from test_web_browser import (PICTURE_KEY, ROOT, TIMEOUT, deck, png_text, server,  # noqa: F401 (fixtures)
                               with_text)
 
 SCREENS = ROOT / "docs/screens"

@@ -4,8 +4,6 @@ Screenshots at 390 and 1280 px are written to the test's temporary folder (kept 
 """
 from __future__ import annotations
 
-import os
-import shutil
 import socket
 import threading
 import time
@@ -21,13 +19,6 @@ CONNOR = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
 CHANGED = CONNOR.replace("3 Lower Right Block (3)\n", "") + "2 Connor MacLeod Power Blow\n"
 
 
-def chromium() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is missing: CI must run the browser tests (scripts/test.sh installs it)")
-        pytest.skip("Debian's chromium is not installed")
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -53,12 +44,6 @@ def live_url(web_db):
     sock.close()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.mark.parametrize("width", [390, 1280])

@@ -15,26 +15,13 @@ from pathlib import Path
 
 import pytest
 
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("DECKCHECK_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
 WIDTHS = {"phone": 360, "desktop": 1280}  # issue 12: usable at 360 px wide
 TIMEOUT = 30_000  # ms: the machine may be busy
 SAVED = "kurgan-saved"  # a saved deck the server starts with
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        if os.environ.get("CI"):
-            pytest.fail(f"no chromium at {CHROMIUM}: scripts/test.sh installs Debian's chromium package")
-        pytest.skip(f"no chromium at {CHROMIUM} (scripts/test.sh installs it)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
