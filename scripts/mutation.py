@@ -6,15 +6,19 @@ a whole number moved by one, `and`/`or` swapped, a `not` dropped, + and - swappe
 condition negated. Rules are plain functions, so a mutant is swapped in by replacing the
 function's code object; the fast tests that cover the module are collected once, in one pytest
 session, and run against each mutant until the first failure (a killed mutant). It prints every
-survivor and the score per module and in all. Not part of scripts/test.sh.
+survivor (file:line, the change) and a summary: the score per module and in all, in the rows of
+docs/mutation.md, which `--doc` compares with the run. Not part of scripts/test.sh.
 
     .venv/bin/python scripts/mutation.py                          # every target (a few minutes)
-    .venv/bin/python scripts/mutation.py --module deckcheck/decklist.py
+    .venv/bin/python scripts/mutation.py --module deckcheck.decklist
+    .venv/bin/python scripts/mutation.py --module deckcheck.rules --doc docs/mutation.md
 """
 from __future__ import annotations
 
+import __future__
 import argparse
 import ast
+import copy
 import importlib
 import sys
 import time
@@ -37,11 +41,16 @@ TARGETS = {  # module -> the fast tests that cover it
     "deckcheck.decklist": ["tests/test_decklist.py", "tests/test_decklist_units.py", "tests/test_decklist_forms.py",
                            "tests/games/test_raven.py", "tests/test_mutants.py"],
 }
-# functions that are not rules or parsing: lookups of built-in cards, the opening deal, template helpers
-SKIP = {"__init__", "counts", "details", "short_name", "card_name", "playing_cards", "parse_playing_card",
-        "_by_rank_suit", "deal", "opening", "_value", "number_word", "param_names", "text", "__format__",
-        "__missing__", "__get__", "__set_name__", "records", "rules_of", "declared", "rule", "record",
-        "folded", "__call__", "stamp", "names", "plural", "data_unknown", "error", "warning", "whose"}
+# What the runner leaves alone, per module, each with why: only what is not rule logic. Every other function
+# of a target is mutated, decorated ones included (@rule returns the function itself; a property, a lazy or
+# cached value, a static or class method is followed to the function that computes it; an lru_cache is
+# emptied around each mutant, so the mutant runs).
+SKIP: dict[str, dict[str, str]] = {
+    "deckcheck.games.highlander.view": {
+        "__get__": "the lazy descriptor's caching (store the value in the instance), not a rule",
+        "__set_name__": "the lazy descriptor's name, not a rule",
+    },
+}
 FLIP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
         ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
 
@@ -55,6 +64,13 @@ class Mutant:
     what: str
     function: types.FunctionType
     code: types.CodeType
+    cache: Any = None  # an lru_cache to empty when the mutant goes in and when it comes out
+
+    @property
+    def where(self) -> str:
+        """file:line, the file relative to the repository."""
+        path = Path(importlib.import_module(self.module).__file__ or "").resolve()
+        return f"{path.relative_to(ROOT).as_posix()}:{self.line}"
 
 
 def _sites(fn: ast.AST) -> list[tuple[ast.AST, str]]:
@@ -102,19 +118,21 @@ def _apply(node: ast.AST, kind: str) -> str:
     return "condition negated"
 
 
-def _live_function(module: Any, owner: str | None, name: str) -> types.FunctionType | None:
-    """The function object the program calls for a def: a plain function, a method, a property or lazy value."""
+def _live_function(module: Any, owner: str | None, name: str) -> tuple[types.FunctionType | None, Any]:
+    """The function object the program calls for a def (a plain function, a method, a property, a lazy or cached
+    value, a static or class method, an lru_cache's function), and the cache to empty around a mutant (or None)."""
     holder = getattr(module, owner) if owner else module
     value = holder.__dict__.get(name) if owner else getattr(module, name, None)
-    for attribute in ("fget", "compute", "__wrapped__"):
+    cache = value if callable(getattr(value, "cache_clear", None)) else None
+    for attribute in ("fget", "compute", "func", "__func__", "__wrapped__"):
         value = getattr(value, attribute, value)
     if isinstance(value, types.FunctionType) and value.__code__.co_name == name:
-        return value
-    return None
+        return value, cache
+    return None, None
 
 
 def mutants(module_name: str) -> list[Mutant]:
-    """Every mutant of the functions of one module."""
+    """Every mutant of the functions of one module, each placed at its line in the source."""
     module = importlib.import_module(module_name)
     path = Path(module.__file__ or "")
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -124,28 +142,26 @@ def mutants(module_name: str) -> list[Mutant]:
             defs.append((None, node))
         elif isinstance(node, ast.ClassDef):
             defs += [(node.name, d) for d in node.body if isinstance(d, ast.FunctionDef)]
+    skip = SKIP.get(module_name, {})
     out = []
     for owner, fn in defs:
-        live = _live_function(module, owner, fn.name)
-        if fn.name in SKIP or live is None or live.__code__.co_freevars:
+        live, cache = _live_function(module, owner, fn.name)
+        if fn.name in skip or live is None or live.__code__.co_freevars:
             continue
-        bare = ast.parse(ast.unparse(fn)).body[0]
-        assert isinstance(bare, ast.FunctionDef)
+        bare = copy.deepcopy(fn)
         bare.decorator_list = []  # a decorator's arguments (lru_cache(maxsize=1)) are not the function's body
-        source = ast.unparse(bare)
-        for i in range(len(_sites(ast.parse(source).body[0]))):
-            copy = ast.parse(source).body[0]
-            assert isinstance(copy, ast.FunctionDef)
-            node, kind = _sites(copy)[i]
+        for i in range(len(_sites(bare))):
+            changed = copy.deepcopy(bare)  # keeps the source's line numbers
+            node, kind = _sites(changed)[i]
             what = _apply(node, kind)
-            ast.increment_lineno(copy, fn.lineno - 1)
             namespace: dict[str, Any] = dict(vars(module))
-            code = compile(ast.fix_missing_locations(ast.Module([copy], [])), str(path), "exec")
+            code = compile(ast.fix_missing_locations(ast.Module([changed], [])), str(path), "exec",
+                           flags=__future__.annotations.compiler_flag, dont_inherit=True)
             exec(code, namespace)
             new = namespace[fn.name]
             line = getattr(node, "lineno", fn.lineno)
             out.append(Mutant(module_name, line, f"{owner + '.' if owner else ''}{fn.name}: {kind}: {what}",
-                              live, new.__code__))
+                              live, new.__code__, cache))
     return out
 
 
@@ -155,6 +171,7 @@ class Runner:
     def __init__(self, found: list[Mutant]):
         self.found = found
         self.killed: list[bool] = []
+        self.survivors: list[Mutant] = []
         self.baseline_failed = False
 
     def _fails(self, items: list[pytest.Item], explain: bool = False) -> bool:
@@ -179,23 +196,57 @@ class Runner:
         for m in self.found:
             original = m.function.__code__
             m.function.__code__ = m.code
+            if m.cache is not None:
+                m.cache.cache_clear()
             try:
                 self.killed.append(self._fails(items))
             finally:
                 m.function.__code__ = original
+                if m.cache is not None:
+                    m.cache.cache_clear()
             if not self.killed[-1]:
-                print(f"survived  {m.module}:{m.line}  {m.what}", flush=True)
+                self.survivors.append(m)
+                print(f"survived  {m.where}  {m.what}", flush=True)
         return True
+
+
+def score_row(module: str, killed: int, total: int) -> str:
+    """A module's row of the summary (and of docs/mutation.md's table of scores)."""
+    return f"| {module} | {killed}/{total} | {100 * killed / max(total, 1):.1f} % |"
+
+
+def survivor_row(m: Mutant) -> str:
+    """The start of a survivor's row of the summary (docs/mutation.md adds why it is equivalent or left)."""
+    return f"| {m.where} | {m.what} |"
+
+
+def check_doc(doc: Path, results: dict[str, tuple[int, int, list[Mutant]]]) -> list[str]:
+    """What the document says otherwise than this run, for the modules run: a score, a survivor it does not list,
+    a survivor it lists that the run killed (or that moved to another line)."""
+    rows = [line.strip() for line in doc.read_text(encoding="utf-8").splitlines() if line.startswith("| ")]
+    problems = []
+    for module, (killed, total, survivors) in results.items():
+        if score_row(module, killed, total) not in rows:
+            problems.append(f"{doc}: no row {score_row(module, killed, total)}")
+        expected = {survivor_row(m) for m in survivors}
+        problems += [f"{doc}: survivor not listed: {row}" for row in sorted(expected)
+                     if not any(r.startswith(row) for r in rows)]
+        path = Path(importlib.import_module(module).__file__ or "").resolve().relative_to(ROOT).as_posix()
+        problems += [f"{doc}: lists a survivor this run killed: {r}" for r in rows
+                     if r.startswith(f"| {path}:") and not any(r.startswith(row) for row in expected)]
+    return problems
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--module", action="append", help="only this module, e.g. deckcheck.decklist")
     parser.add_argument("--count", action="store_true", help="only count the mutants")
+    parser.add_argument("--doc", type=Path, help="compare the summary with this document (docs/mutation.md): "
+                                                 "exit 1 where it says otherwise")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT / "tests"))
     started = time.monotonic()
-    totals: dict[str, tuple[int, int]] = {}
+    results: dict[str, tuple[int, int, list[Mutant]]] = {}
     for module in args.module or list(TARGETS):
         found = mutants(module)
         if args.count:
@@ -208,15 +259,26 @@ def main(argv: list[str] | None = None) -> int:
         if runner.baseline_failed:
             print(f"{module}: the tests fail without any mutant; fix them first")
             return 1
-        totals[module] = (sum(runner.killed), len(runner.killed))
-        print(f"{module}: {totals[module][0]}/{totals[module][1]} killed "
-              f"({100 * totals[module][0] / max(totals[module][1], 1):.0f} %)", flush=True)
+        results[module] = (sum(runner.killed), len(runner.killed), runner.survivors)
+        print(f"{module}: {results[module][0]}/{results[module][1]} killed "
+              f"({100 * results[module][0] / max(results[module][1], 1):.0f} %)", flush=True)
     if args.count:
         return 0
-    killed = sum(k for k, _ in totals.values())
-    total = sum(t for _, t in totals.values())
-    print(f"mutation score: {killed}/{total} killed = {100 * killed / max(total, 1):.1f} % "
+    killed = sum(k for k, _, _ in results.values())
+    total = sum(t for _, t, _ in results.values())
+    print("\nSummary (the rows of docs/mutation.md):\n| module | killed/total | % |\n|---|---|---|")
+    for module, (k, t, _) in results.items():
+        print(score_row(module, k, t))
+    print("\n| survivor | change |\n|---|---|")
+    for _, _, survivors in results.values():
+        for m in survivors:
+            print(survivor_row(m))
+    print(f"\nmutation score: {killed}/{total} killed = {100 * killed / max(total, 1):.1f} % "
           f"({time.monotonic() - started:.0f} s)")
+    if args.doc:
+        problems = check_doc(args.doc, results)
+        print("\n".join(problems) or f"{args.doc} agrees with this run")
+        return 1 if problems else 0
     return 0
 
 

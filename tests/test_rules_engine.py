@@ -16,7 +16,7 @@ from deckcheck.formats import all_formats, get_format
 from deckcheck.games import raven, taktik
 from deckcheck.report import DATA_UNKNOWN
 from deckcheck.games.highlander import rules as highlander
-from deckcheck.rules import Rule, declared, number_word
+from deckcheck.rules import Params, Rule, declared, number_word
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMATS_GOLDEN = ROOT / "examples" / "golden" / "formats.json"
@@ -109,3 +109,36 @@ def test_the_engine_stamps_ids_and_names_the_rule_in_data_unknown(synthetic_inde
 @pytest.mark.parametrize("n,word", [(0, "no"), (1, "one"), (6, "six"), (10, "ten"), (11, "11"), (-1, "-1")])
 def test_number_word(n, word):
     assert number_word(n) == word
+
+
+@dataclasses.dataclass(frozen=True)
+class _ToyParams(Params):
+    strict: bool = True
+    size: int = 3
+    kinds: tuple[str, ...] = ("Hunter", "Item")
+
+
+def test_a_summary_prints_each_kind_of_parameter_as_a_reader_expects():
+    """A flag prints as written (True), not as the number a bool also is; a number as digits or a word; a tuple
+    as its length with ':count' and as itself otherwise."""
+    assert _ToyParams().text("{strict} {size} {size:word} {kinds:count}") == "True 3 three 2"
+    assert _ToyParams(strict=False, size=1).text("{strict}, {size:word}, {size:03d}") == "False, one, 001"
+
+
+def test_a_data_unknown_warning_names_every_card_once_and_says_how_to_fix_it():
+    from deckcheck.cards import Card
+    from deckcheck.rules import WARNING, data_unknown
+    vague = Card(id="V", name="Vague Event", title="Vague Event", type="Event")
+    other = Card(id="W", name="Other Event", title="Other Event", type="Event")
+    issue = data_unknown("Restriction number unknown", [vague, other, vague])
+    assert (issue.rule, issue.severity, issue.message, issue.cards, issue.fix) == (
+        DATA_UNKNOWN, WARNING, "Restriction number unknown for 2 cards: Vague Event, Other Event",
+        ("Vague Event", "Other Event"), "add the missing values with a card sheet (deckcheck cards import, or --cards)")
+    assert data_unknown("grid unknown", [vague], fix="add its grid").fix == "add its grid"
+
+
+def test_the_engine_stamps_only_the_issues_a_rule_left_unstamped():
+    from deckcheck.rules import UNSTAMPED, error, stamp
+    unstamped = error("too many", limit=1, actual=2)
+    assert unstamped.rule == UNSTAMPED and stamp(unstamped, "XX-RULE").rule == "XX-RULE"
+    assert stamp(unstamped._replace(rule="YY-OTHER"), "XX-RULE").rule == "YY-OTHER"  # a stamped issue keeps its id

@@ -33,12 +33,13 @@ class Params:
 
 
 class _Number(int):
-    """An int that a template can also print as a word: '{woc_max:word}' -> 'one'."""
+    """An int that a template can also print as a word: '{woc_max:word}' -> 'one'; ':count' (a tuple's length)
+    prints its digits."""
 
     def __format__(self, spec: str) -> str:
         if spec == "word":
             return number_word(int(self))
-        return format(int(self), spec)
+        return format(int(self), "" if spec == "count" else spec)
 
 
 class _Filled(dict[str, object]):
