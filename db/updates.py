@@ -276,7 +276,7 @@ def update_from_bundle(store, *, dry_run: bool = False, overwrite: bool = False)
         raise DatabaseError(f"the database {store.where()} holds the bundled cards of deckcheck {newer}, newer than "
                             f"this one ({deckcheck_version()}); nothing was changed: update deckcheck instead")
     names = {c.id: c.name for c in store.cards()}
-    rows = [replace(r, card=replace(r.card, name=names[r.card.id], _cache={})) if r.card.id in names else r
+    rows = [replace(r, card=replace(r.card, name=names[r.card.id])) if r.card.id in names else r
             for r in bundled_rows()]
     result = update_cards(store, rows, prov.CHECKLIST, dry_run=dry_run, overwrite=overwrite,
                           unrecorded=_NEVER_WEAKER, protect=frozenset({"sheet", "web"}))

@@ -15,7 +15,7 @@ from .cards import Card
 from .catalog import CardIndex, CardSet
 from .check import check_raw
 from .errors import DeckcheckError
-from .formats import Format
+from .formats import AnyFormat
 from .report import UNREADABLE, InputProblem, Report
 
 if TYPE_CHECKING:  # imported where used: `deckcheck check` needs none of them
@@ -95,7 +95,7 @@ class CardSource:
             self._indexes["*"] = self._built("*", lambda: CardIndex(self.cards(), sets=bundled_sets()))
         return self._indexes["*"]
 
-    def index(self, fmt: Format) -> CardIndex:
+    def index(self, fmt: AnyFormat) -> CardIndex:
         """The name index of a format's game (built-in cards of the format included), built once."""
         key = f"{fmt.game}:{fmt.name}" if fmt.builtin_cards else fmt.game
         if key not in self._indexes:
@@ -553,7 +553,7 @@ class CollectionApp:
         from .collection import trades
         return trades(self.collections.holdings(collection), self.collections.used_by_decks())
 
-    def saved_deck(self, name: str) -> tuple[Deck, Format, str]:
+    def saved_deck(self, name: str) -> tuple[Deck, AnyFormat, str]:
         """A saved deck rebuilt from its stored cards: (deck, its format, its decklist text)."""
         from .decks import Deck
         from .formats import get_format

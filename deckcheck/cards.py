@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Hashable
 
 from .errors import DeckcheckError, clipped
 from .text import has_master_word, normalize
@@ -64,7 +64,8 @@ NO_MODIFIERS = Modifiers()
 
 def parse_modifiers(text: str) -> Modifiers:
     """Parse 'deck_min=40;grants=Watcher'; raise DeckcheckError naming an unknown key or bad number."""
-    values: dict = {}
+    numbers: dict[str, int] = {}
+    flags: set[str] = set()
     grants: set[str] = set()
     for raw in text.split(";"):
         item = raw.strip()
@@ -75,14 +76,14 @@ def parse_modifiers(text: str) -> Modifiers:
         if key in _FLAG_MODIFIERS:
             if sep and value.lower() not in ("yes", "true", "1"):
                 raise DeckcheckError(f"modifier {key!r} takes no value, got {clipped(item)}")
-            values[key] = True
+            flags.add(key)
         elif key in _INT_MODIFIERS:
             if not (value.isascii() and value.isdigit()):  # isdigit() alone takes '\u00b2', which int() refuses
                 raise DeckcheckError(f"modifier {key!r} needs a whole number, got {clipped(item)}")
             if len(value.lstrip("0")) > len(str(MAX_NUMBER)) or int(value) > MAX_NUMBER:  # bounded before int()
                 raise DeckcheckError(f"modifier {key!r} needs a whole number of at most {MAX_NUMBER:,}, "
                                      f"got {clipped(item)}")
-            values[key] = int(value)
+            numbers[key] = int(value)
         elif key == "grants":
             if not value:
                 raise DeckcheckError(f"modifier 'grants' needs a tag, got {clipped(item)}")
@@ -90,12 +91,27 @@ def parse_modifiers(text: str) -> Modifiers:
         else:
             raise DeckcheckError(f"unknown deck-building modifier {clipped(key)} in {clipped(text)}; "
                                  f"known: {', '.join(MODIFIER_KEYS)}")
-    if not values and not grants:
+    if not numbers and not flags and not grants:
         return NO_MODIFIERS
-    return Modifiers(grants=frozenset(grants), **values)
+    return Modifiers(grants=frozenset(grants), master_any_persona="master_any_persona" in flags, **numbers)
 
 
-_SPECIFIC_IDS: dict[tuple, int] = {}
+# A card as a tuple of what identifies it (a specific card, a rules key, a card key): compared and hashed only.
+CardKey = tuple[Hashable, ...]
+
+_SPECIFIC_IDS: dict[CardKey, int] = {}
+
+
+class _Cache:
+    """What a Card computes once: its rules key and card key, and the one card its printings are (as_one_card, by
+    the printings' ids). Never pickled: a card read back starts with an empty one."""
+
+    __slots__ = ("rules", "card", "one_card")
+
+    def __init__(self) -> None:
+        self.rules: CardKey | None = None
+        self.card: CardKey | None = None
+        self.one_card: dict[tuple[str, ...], Card] = {}
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -134,12 +150,13 @@ class Card:
     extra: tuple[tuple[str, object], ...] = ()
     rarity: str | None = None
     text: str | None = None
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    # What the card computes once (a fresh one for every card, dataclasses.replace included: never stale).
+    _cache: _Cache = field(default_factory=_Cache, init=False, repr=False, compare=False)
     # Keys the rules read for every deck, computed once per card (plain slots: the fastest reads).
     title_key: str = field(init=False, repr=False, compare=False)
     immortal_key: str | None = field(init=False, repr=False, compare=False)
     weapon_key: str | None = field(init=False, repr=False, compare=False)
-    specific_key: tuple = field(init=False, repr=False, compare=False)
+    specific_key: tuple[str, str, str | None, str | None, str, int] = field(init=False, repr=False, compare=False)
     specific_id: int = field(init=False, repr=False, compare=False)  # the same, as a small int: cheaper to hash
     owner_title_id: int = field(init=False, repr=False, compare=False)  # Immortal + title, as a small int
     is_master: bool = field(init=False, repr=False, compare=False)
@@ -162,28 +179,28 @@ class Card:
 
     # Kept indexes (deckcheck.db.indexcache) hold cards pickled: every field and key but the interned ids, which
     # belong to one process and are taken again from this one's table; the cache starts empty.
-    def __getstate__(self) -> tuple:
+    def __getstate__(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in _STATE)
 
-    def __setstate__(self, state: tuple) -> None:
+    def __setstate__(self, state: tuple[object, ...]) -> None:
         setter = object.__setattr__
         for name, value in zip(_STATE, state, strict=True):
             setter(self, name, value)
         if self.modifiers == NO_MODIFIERS:
             setter(self, "modifiers", NO_MODIFIERS)
-        setter(self, "_cache", {})
+        setter(self, "_cache", _Cache())
         setter(self, "specific_id", _SPECIFIC_IDS.setdefault(self.specific_key, len(_SPECIFIC_IDS)))
         owner_title = (self.game, self.immortal_key, self.title_key)
         setter(self, "owner_title_id", _SPECIFIC_IDS.setdefault(owner_title, len(_SPECIFIC_IDS)))
 
     @property
-    def rules_key(self) -> tuple:
+    def rules_key(self) -> CardKey:
         """Everything the rules read; two printings with equal keys are the same card for a decklist."""
-        key = self._cache.get("rules")
+        key = self._cache.rules
         if key is None:
             version = normalize(self.version or "")
             effect_version = "" if version.isdigit() or version.startswith("version ") else version
-            key = self._cache["rules"] = (
+            key = self._cache.rules = (
                 self.game, self.title_key, self.immortal_key, self.weapon_key, effect_version, self.edition,
                 self.type, self.subtype, self.basic, self.grid, self.restriction, self.reserved, self.signature,
                 self.unique, self.hand_icons, self.gems, self.requires, self.modifiers, self.extra,
@@ -191,15 +208,15 @@ class Card:
         return key
 
     @property
-    def card_key(self) -> tuple:
+    def card_key(self) -> CardKey:
         """The rules key without the facts a source states for one printing (PRINTING_FACTS): printings with
         equal card keys are one card unless two of them state different values of such a fact."""
-        key = self._cache.get("card")
+        key = self._cache.card
         if key is None:
-            key = self._cache["card"] = tuple(v for i, v in enumerate(self.rules_key) if i not in _FACT_POSITIONS)
+            key = self._cache.card = tuple(v for i, v in enumerate(self.rules_key) if i not in _FACT_POSITIONS)
         return key
 
-    def facts(self) -> tuple:
+    def facts(self) -> CardKey:
         """The values of PRINTING_FACTS (None where unknown; an empty text is unknown too)."""
         return tuple((normalize(self.text or "") or None) if f == "text" else getattr(self, f) for f in PRINTING_FACTS)
 
@@ -212,7 +229,7 @@ class Card:
 
     def with_extra(self, **values: object) -> "Card":
         """The same card with these game columns set (None: unknown)."""
-        return replace(self, extra=tuple((dict(self.extra) | values).items()), _cache={})
+        return replace(self, extra=tuple((dict(self.extra) | values).items()))
 
     @property
     def gems(self) -> tuple[int | None, ...]:
@@ -222,7 +239,8 @@ class Card:
 
     def gem(self, colour: str) -> int | None:
         """The gem value of one colour (see GEM_COLOURS)."""
-        return getattr(self, "gem_" + colour)
+        value: int | None = getattr(self, "gem_" + colour)
+        return value
 
     @property
     def is_pregame(self) -> bool:
@@ -280,12 +298,12 @@ def as_one_card(cards: "list[Card] | tuple[Card, ...]") -> Card:
     first = cards[0]
     if len(cards) == 1 or len({c.rules_key for c in cards}) == 1:
         return first
-    key = ("one card", tuple(c.id for c in cards))
-    one = first._cache.get(key)  # the same object for the same printings, as the printings themselves are
+    key = tuple(c.id for c in cards)
+    one = first._cache.one_card.get(key)  # the same object for the same printings, as the printings themselves are
     if one is None:
         facts = [c.facts() for c in cards]
         unknown: dict[str, Any] = {f: None for i, f in enumerate(PRINTING_FACTS) if len({v[i] for v in facts}) > 1}
-        one = first._cache[key] = replace(first, _cache={}, **unknown) if unknown else first
+        one = first._cache.one_card[key] = replace(first, **unknown) if unknown else first
     return one
 
 
@@ -293,7 +311,7 @@ def card_groups(cards: "list[Card] | tuple[Card, ...]") -> list[list[Card]]:
     """Printings grouped into cards: by card key, then split where two printings state a fact differently (each
     printing joins the first group it agrees with, in the order given)."""
     groups: list[list[Card]] = []
-    by_key: dict[tuple, list[list[Card]]] = {}
+    by_key: dict[CardKey, list[list[Card]]] = {}
     for card in cards:
         for group in by_key.setdefault(card.card_key, []):
             if same_card(group + [card]):

@@ -241,7 +241,7 @@ class SheetCard:
         if "grid" in self.fields:  # a grid the row states is read off the card, unless the row says inferred
             values["grid_inferred"] = self.card.grid_inferred
         values["name"] = self.card.name
-        return replace(stored, _cache={}, **values)  # a fresh cache: the stored card's rules key is stale
+        return replace(stored, **values)  # a new card computes its own rules key
 
 
 def _blank(value: object) -> bool:
@@ -370,7 +370,7 @@ def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str
             continue
         same = by_id.get(item.card.id)
         if same is not None:  # the derived id is stored: the row is about it, under its stored name
-            out.append(replace(item, card=replace(item.card, name=same.name, set=same.set, _cache={})))
+            out.append(replace(item, card=replace(item.card, name=same.name, set=same.set)))
             continue
         game = item.card.game
         if game not in indexes:
@@ -405,7 +405,7 @@ def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str
             continue
         for c in named:
             matched_rows.setdefault(c.id, item.row)
-            out.append(replace(item, card=replace(item.card, id=c.id, name=c.name, set=c.set, _cache={})))
+            out.append(replace(item, card=replace(item.card, id=c.id, name=c.name, set=c.set)))
     seen: dict[str, SheetCard] = {}
     for item in out:
         first = seen.setdefault(item.card.id, item)
@@ -436,7 +436,7 @@ def is_unknown(card: Card, column: str) -> bool:
     return value_of(card, column) is None
 
 
-def card_json(card: Card) -> dict:
+def card_json(card: Card) -> dict[str, str]:
     """A card as the row of the card sheet (§1 columns; unknown values are "unknown")."""
     row = card_to_row(card)
     for column in UNKNOWABLE:

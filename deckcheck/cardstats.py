@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from .cards import GEM_COLOURS, Card
 from .provenance import KINDS, Provenance
@@ -26,10 +26,10 @@ class FieldStat:
         return ", ".join(f"{kind} {n}" for kind, n in self.kinds)
 
 
-def _known(cards: list[Card], field: str, test, sources: Mapping[str, Mapping[str, Provenance]] | None,
-           label: str, applies_to: str) -> FieldStat:
+def _known(cards: list[Card], field: str, test: Callable[[Card], bool],
+           sources: Mapping[str, Mapping[str, Provenance]] | None, label: str, applies_to: str) -> FieldStat:
     known = [c for c in cards if test(c)]
-    kinds: Counter = Counter()
+    kinds: Counter[str] = Counter()
     if sources is not None:
         for c in known:
             p = sources.get(c.id, {}).get(field)
@@ -64,9 +64,10 @@ def field_stats(cards: Iterable[Card], sources: Mapping[str, Mapping[str, Proven
         _known(pregame, "unique", lambda c: c.unique is not None, sources, "unique", "Pre-Game cards"),
         _known(pregame, "hand_icons", lambda c: c.hand_icons is not None, sources, "hand_icons", "Pre-Game cards"),
     ]
+    def gem_known(colour: str) -> Callable[[Card], bool]:
+        return lambda c: c.gem(colour) is not None
     for colour in GEM_COLOURS:
-        out.append(_known(personas, f"gem_{colour}", lambda c, k=colour: c.gem(k) is not None, sources,
-                          f"gem_{colour}", "Personas"))
+        out.append(_known(personas, f"gem_{colour}", gem_known(colour), sources, f"gem_{colour}", "Personas"))
     out.append(_known(cards, "text", lambda c: bool(c.text), sources, "text", "all cards"))
     return out
 

@@ -7,10 +7,12 @@ picture are one card, and a quantity that changes from 3 to 4 is one card added.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .check import validate
+from .cards import CardKey
 from .decks import Deck
-from .formats import Format
+from .formats import AnyFormat
 from .report import Report
 from .stats import EXERTION, HAND, ODDS, DeckStats, in_endurance, stats_of
 
@@ -26,7 +28,7 @@ class CardChange:
     card: str
     quantity: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str | int]:
         """The JSON object of one change."""
         return {"section": self.section, "card": self.card, "quantity": self.quantity}
 
@@ -60,9 +62,9 @@ class DeckDiff:
         b = self.after_stats.as_dict()["odds"][kind]
         return [(s, a[s], b[s]) for s in a]
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON object of `deckcheck diff --json`."""
-        odds: dict = {}
+        odds: dict[str, dict[str, dict[str, float]]] = {}
         for kind in ODDS:
             odds[kind] = {s: {"before": a, "after": b, "change": round(b - a, 6)} for s, a, b in self.odds_rows(kind)}
         return {"before": {"report": self.before.as_dict(), "stats": self.before_stats.as_dict()},
@@ -73,9 +75,9 @@ class DeckDiff:
                 "odds": odds}
 
 
-def _counts(deck: Deck) -> dict[tuple, tuple[str, int]]:
+def _counts(deck: Deck) -> dict[tuple[str, CardKey], tuple[str, int]]:
     """(section, card as a decklist means it) -> (a name it was written with, copies)."""
-    out: dict[tuple, tuple[str, int]] = {}
+    out: dict[tuple[str, CardKey], tuple[str, int]] = {}
     for e in deck.entries:
         key = (ENDURANCE if in_endurance(e) else PREGAME, e.card.card_key)
         name, copies = out.get(key, (e.card.name, 0))
@@ -99,12 +101,12 @@ def card_changes(before: Deck, after: Deck) -> tuple[tuple[CardChange, ...], tup
         elif n_a > n_b:
             removed.append(CardChange(key[0], name_a, n_a - n_b))
 
-    def order(c: CardChange) -> tuple:
+    def order(c: CardChange) -> tuple[bool, str, str]:
         return (c.section != PREGAME, c.card.casefold(), c.card)
     return tuple(sorted(added, key=order)), tuple(sorted(removed, key=order))
 
 
-def diff_decks(before: Deck, before_format: Format, after: Deck, after_format: Format, hand: int = HAND,
+def diff_decks(before: Deck, before_format: AnyFormat, after: Deck, after_format: AnyFormat, hand: int = HAND,
                exertion: int = EXERTION) -> DeckDiff:
     """Compare two resolved decks: their cards, their reports and their statistics."""
     added, removed = card_changes(before, after)

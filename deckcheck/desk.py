@@ -12,6 +12,7 @@ import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
+from typing import Any, Mapping
 
 from .decklist import RawDeck
 from .errors import DeckcheckError
@@ -247,7 +248,7 @@ def zone(offset_minutes: int) -> _dt.timezone:
     return _dt.timezone(_dt.timedelta(minutes=offset_minutes))
 
 
-def report_from_dict(data: dict) -> Report:
+def report_from_dict(data: Mapping[str, Any]) -> Report:
     """A Report back from its §3 object (as stored with a submission, with its cleaned list)."""
     issues = [Issue(i["rule"], i["severity"], i["message"], tuple(i.get("cards", ())), i.get("limit"),
                     i.get("actual"), i.get("fix")) for i in data.get("issues", [])]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence, TypedDict
 
 from .errors import DeckcheckError
 
@@ -29,6 +29,22 @@ class Line:
     section: str
     card: str
     quantity: int
+
+
+class RegisteredJSON(TypedDict):
+    """A registered list as kept with a submission: its lines as [section, card, quantity]."""
+
+    lines: list[list[str | int]]
+    not_read: list[str]
+    sections: list[str]
+
+
+class DifferenceJSON(TypedDict):
+    """One difference of a deck check: copies registered (0 when the list does not have the card) and counted."""
+
+    card: str
+    registered: int
+    counted: int
 
 
 @dataclass(frozen=True)
@@ -62,7 +78,7 @@ class Registered:
         """A short hash of the cleaned text: the same list, the same fingerprint."""
         return fingerprint(self.text())
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> RegisteredJSON:
         """The JSON kept with a submission (read back by from_dict)."""
         return {"lines": [[line.section, line.card, line.quantity] for line in self.lines],
                 "not_read": list(self.not_read), "sections": list(self.sections)}
@@ -118,7 +134,7 @@ class Difference:
             return f"{self.card}: not registered, counted {self.counted}"
         return f"{self.card}: registered {self.registered}, counted {self.counted}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> DifferenceJSON:
         return {"card": self.card, "registered": self.registered or 0, "counted": self.counted}
 
 

@@ -7,7 +7,7 @@ deckcheck.importers and saved decks come from the database, each imported only w
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Sequence, TypeVar
 
 from .cards import Card
 from .catalog import CardIndex
@@ -16,7 +16,7 @@ from .deckdiff import DeckDiff, diff_decks
 from .decklist import RawDeck
 from .decks import Deck, build_deck
 from .errors import DeckcheckError
-from .formats import Format, get_format
+from .formats import AnyFormat, get_format
 from .report import InputProblem
 from .stats import EXERTION, HAND, DeckStats, check_draw, stats_of
 from .textlimits import parse_checked
@@ -24,6 +24,8 @@ from .textlimits import parse_checked
 if TYPE_CHECKING:
     from .api import Catalog
     from .db.collections import Collections
+
+FormatT = TypeVar("FormatT", bound=AnyFormat)
 
 
 class UnreadableDeckError(DeckcheckError):
@@ -38,7 +40,7 @@ class UnreadableDeckError(DeckcheckError):
         super().__init__(f"{source}: {len(self.problems)} input error(s): {shown}{more}")
 
 
-def require_stats(fmt: Format) -> Format:
+def require_stats(fmt: FormatT) -> FormatT:
     """The format, when its game has deck statistics (Game.stats); DeckcheckError otherwise."""
     from .games import GAMES, game_named
     if game_named(fmt.game).stats is None:
@@ -59,7 +61,7 @@ def text_index(cards: Sequence[Card] = (), db: str | None = None) -> CardIndex:
     return card_source(cards, db).index(get_format(DEFAULT_FORMAT))
 
 
-def resolve(raw: RawDeck, index: CardIndex, format: str | None = None) -> tuple[Deck, Format]:
+def resolve(raw: RawDeck, index: CardIndex, format: str | None = None) -> tuple[Deck, AnyFormat]:
     """(deck, format) of a raw Highlander decklist; UnreadableDeckError naming every line that did not resolve."""
     fmt = require_stats(choose_format(raw, format))
     deck, problems = build_deck(raw, index, fmt)
@@ -103,7 +105,7 @@ class NoSavedDeckError(DeckcheckError):
         super().__init__(message)
 
 
-def saved_deck(name: str, collections: "Collections", format: str | None = None) -> tuple[Deck, Format]:
+def saved_deck(name: str, collections: "Collections", format: str | None = None) -> tuple[Deck, AnyFormat]:
     """A deck saved in the database, as saved (its cards, its format unless `format` is given).
 
     NoSavedDeckError when no deck has that name.
@@ -117,7 +119,7 @@ def saved_deck(name: str, collections: "Collections", format: str | None = None)
 
 
 def load_decks(name: str, catalog: "Catalog", format: str | None = None,
-               one: bool = False) -> list[tuple[Deck, Format]]:
+               one: bool = False) -> list[tuple[Deck, AnyFormat]]:
     """Every deck a decklist file holds (`-` is standard input), or the saved deck of that name.
 
     With `one`, a file that holds several decks (a registration workbook) is refused before any is resolved.

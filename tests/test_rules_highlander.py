@@ -293,7 +293,7 @@ def test_deck_min_modifier(synthetic_cards):
 
     from deckcheck.cards import parse_modifiers
     from deckcheck.catalog import CardIndex
-    cards = [replace(c, modifiers=parse_modifiers("deck_min=40"), _cache={}) if c.name == "Relic One" else c
+    cards = [replace(c, modifiers=parse_modifiers("deck_min=40")) if c.name == "Relic One" else c
              for c in synthetic_cards]
     report = check(CardIndex(cards), deck_text("Relic One", remove=("Filler E", "Filler D")), "type1e")
     assert report.issues == []

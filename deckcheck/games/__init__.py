@@ -8,7 +8,7 @@ a game or format already known is left out with a warning on the "deckcheck" log
 """
 from __future__ import annotations
 
-from ..formats import Column, Format, Game
+from ..formats import AnyFormat, Column, Game
 from . import highlander, raven, taktik
 
 PLUGIN_PACKAGE = "deckcheck_games"
@@ -53,7 +53,7 @@ _BUILT_IN: list[Game] = [
     taktik.GAME,
 ]
 GAMES: tuple[Game, ...] = tuple(_BUILT_IN + _plugins(_BUILT_IN))
-FORMATS: tuple[Format, ...] = tuple(fmt for game in GAMES for fmt in game.formats)
+FORMATS: tuple[AnyFormat, ...] = tuple(fmt for game in GAMES for fmt in game.formats)
 EXTRA_COLUMNS: tuple[Column, ...] = tuple(column for game in GAMES for column in game.extra_columns)
 """The card-sheet columns the games add, stored in Card.extra (in card-sheet order)."""
 _BY_NAME = {game.name: game for game in GAMES}
@@ -62,7 +62,7 @@ def game_named(name: str) -> Game:
     """The game of this name (a format's `game`); KeyError when no game has it."""
     return _BY_NAME[name]
 
-def game_of(fmt: Format | str) -> Game:
+def game_of(fmt: AnyFormat | str) -> Game:
     """The game a format (or a format's name) belongs to."""
     from ..formats import get_format
     return _BY_NAME[get_format(fmt).game]

@@ -98,7 +98,7 @@ def test_failure_half_way_rolls_back(db_url, monkeypatch):
 
 def test_dry_run_changes_nothing(db_url):
     store = Store(db_url)
-    card = replace(store.cards()[0], text="changed", _cache={})
+    card = replace(store.cards()[0], text="changed")
     result = store.import_cards([card], "x", dry_run=True)
     assert result.updated == [card.id]
     assert store.cards()[0].text != "changed"
