@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import limits
-from .cards import Card
+from .cards import Card, CardKey
 from .catalog import CardIndex
 from .cells import CellError
 from .errors import CardNotFoundError, RowProblem
@@ -310,9 +310,9 @@ def _text(value: object) -> str:
     return str(value).strip()
 
 
-def combine(holdings: Iterable[Holding]) -> dict[tuple, Holding]:
+def combine(holdings: Iterable[Holding]) -> dict[tuple[str, str, str, str, bool], Holding]:
     """Holdings of one key (per collection) added together, in first-seen order. Merges into the first."""
-    out: dict[tuple, Holding] = {}
+    out: dict[tuple[str, str, str, str, bool], Holding] = {}
     for h in holdings:
         key = (h.collection, h.card.id, h.condition, h.language, h.foil)
         first = out.get(key)
@@ -354,9 +354,9 @@ class Missing:
                 "together": rows(self.together)}
 
 
-def owned_by_card(holdings: Iterable[Holding]) -> dict[tuple, int]:
+def owned_by_card(holdings: Iterable[Holding]) -> dict[CardKey, int]:
     """Copies owned per card as the rules see it (printings that differ only in set or picture count together)."""
-    owned: dict[tuple, int] = defaultdict(int)
+    owned: dict[CardKey, int] = defaultdict(int)
     for h in holdings:
         owned[h.card.card_key] += h.quantity
     return owned
@@ -366,9 +366,9 @@ def missing(decks: Mapping[str, Iterable[tuple[Card, int]]], holdings: Iterable[
     """For each deck and for all together (they share the collection): needed, owned and short per card."""
     owned = owned_by_card(holdings)
     result = Missing()
-    total: dict[tuple, list] = {}
+    total: dict[CardKey, tuple[Card, int]] = {}  # card -> (the first deck's printing, copies all decks need)
     for name, cards in decks.items():
-        needs: dict[tuple, Need] = {}
+        needs: dict[CardKey, Need] = {}
         for card, quantity in cards:
             need = needs.get(card.card_key)
             if need is None:
@@ -377,10 +377,8 @@ def missing(decks: Mapping[str, Iterable[tuple[Card, int]]], holdings: Iterable[
                 need.needed += quantity
         result.per_deck[name] = [n for n in needs.values() if n.short]
         for key, need in needs.items():
-            if key in total:
-                total[key][1] += need.needed
-            else:
-                total[key] = [need.card, need.needed]
+            card, needed = total.get(key, (need.card, 0))
+            total[key] = (card, needed + need.needed)
     result.together = [n for n in (Need(card, needed, owned.get(key, 0)) for key, (card, needed) in total.items())
                        if n.short]
     return result
@@ -406,13 +404,12 @@ class Surplus:
                 "spare": self.spare, "marked_for_trade": self.marked}
 
 
-def trades(holdings: Sequence[Holding], used: Mapping[tuple, int]) -> list[Surplus]:
+def trades(holdings: Sequence[Holding], used: Mapping[CardKey, int]) -> list[Surplus]:
     """Cards whose copies exceed what the saved decks use, and cards marked for trade."""
-    owned: dict[tuple, list] = {}
+    owned: dict[CardKey, tuple[Card, int, int]] = {}  # card -> (its first printing, copies, copies marked for trade)
     for h in holdings:
-        entry = owned.setdefault(h.card.card_key, [h.card, 0, 0])
-        entry[1] += h.quantity
-        entry[2] += h.trade_quantity
+        card, n, marked = owned.get(h.card.card_key, (h.card, 0, 0))
+        owned[h.card.card_key] = (card, n + h.quantity, marked + h.trade_quantity)
     out = [Surplus(card, n, used.get(key, 0), marked) for key, (card, n, marked) in owned.items()]
     return sorted((s for s in out if s.spare or s.marked), key=lambda s: (s.card.name, s.card.set or ""))
 
