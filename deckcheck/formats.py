@@ -55,7 +55,9 @@ class Format(Generic[ParamsT, ViewT]):
     rules: tuple[Rule, ...]
     view: Callable[[Any, ParamsT], ViewT]  # what the rules read: the game's view of a deck (HighlanderView, ...)
     default_section: Callable[[Card], str]  # where a line under no heading goes, by the card's type
-    params: ParamsT = field(default_factory=Params)  # type: ignore[assignment]  # a format without numbers
+    # A format without numbers. mypy cannot type the default of a field whose type is a type variable
+    # (python/mypy#3737): Params is the bound of ParamsT, and a format with a default has no other parameters.
+    params: ParamsT = field(default_factory=Params)  # type: ignore[assignment]
     aliases: tuple[str, ...] = ()
     sections: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     builtin_cards: Callable[[], list[Card]] | None = None

@@ -8,7 +8,11 @@ class Records:
     """A result that converts to plain records (`records()`) and, with pandas installed, to a DataFrame."""
 
     __slots__ = ()
-    record_columns: tuple[str, ...] = ()
+
+    @property
+    def record_columns(self) -> tuple[str, ...]:
+        """The columns of records(), in order (a class's own tuple, or a property when they depend on the rows)."""
+        return ()
 
     def records(self) -> list[dict[str, Any]]:
         """One dict per row, keyed by record_columns."""

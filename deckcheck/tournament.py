@@ -113,7 +113,7 @@ class Tournament(Records):
         return summary_columns(self.games)
 
     @property
-    def record_columns(self) -> tuple[str, ...]:  # type: ignore[override]
+    def record_columns(self) -> tuple[str, ...]:
         return self.summary_columns
 
     def arrival(self, n: int) -> Arrival:

@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..cards import Card
 from ..decks import Deck, Player
@@ -110,7 +110,7 @@ class TaktikView(View):
 @rule("TK-DECK-COMPLETE", ERROR, "The deck is one complete standard deck: 52 cards, each rank Ace-King once in each "
                                  "of 4 suits.")
 def deck_complete(v: TaktikView) -> list[Issue]:
-    held: Counter = Counter()
+    held: Counter[str] = Counter()
     strangers = []
     for e in v.deck.entries:
         if e.card.type == PLAYING_CARD:
@@ -147,7 +147,7 @@ def players(v: TaktikView) -> list[Issue]:
                           "playing card.")
 def heroes(v: TaktikView) -> list[Issue]:
     out: list[Issue] = []
-    by_player: dict[str, list] = defaultdict(list)
+    by_player: dict[str, list[Player]] = defaultdict(list)
     for p in v.deck.players:
         by_player[normalize(p.name)].append(p)
     for plays in by_player.values():
@@ -164,13 +164,13 @@ def heroes(v: TaktikView) -> list[Issue]:
     by_hero: dict[str, list[tuple[Player, Card]]] = defaultdict(list)
     for p, hero in heroes_only:
         by_hero[hero.id].append((p, hero))
-    for plays in by_hero.values():
-        if len(plays) > 1:
-            first = plays[0][1]
-            out.append(error(f"{first.name} is played by {', '.join(p.name for p, _ in plays)}; "
-                             "no Hero twice", [first], 1, len(plays),
-                             f"give {', '.join(p.name for p, _ in plays[1:])} another Hero"))
-    tied: dict[tuple, list] = defaultdict(list)
+    for holders in by_hero.values():
+        if len(holders) > 1:
+            first = holders[0][1]
+            out.append(error(f"{first.name} is played by {', '.join(p.name for p, _ in holders)}; "
+                             "no Hero twice", [first], 1, len(holders),
+                             f"give {', '.join(p.name for p, _ in holders[1:])} another Hero"))
+    tied: dict[tuple[str, str], list[Card]] = defaultdict(list)
     unknown = []
     for card in {hero.id: hero for _, hero in heroes_only}.values():
         rank, suit = rank_of(card), suit_of(card)
@@ -251,7 +251,7 @@ class Opening:
     starter: str | None
     tie: list[str] = field(default_factory=list)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON object of `taktik deal --json`: every player's cards, LP, Shield and redeals; who begins."""
         return {"players": [{"player": h.player, "cards": [c.name for c in h.cards],
                              "life_points": h.life_points, "life_cards": [c.name for c in h.life_cards],
@@ -288,10 +288,10 @@ def parse_hands(rows: Sequence[tuple[int, str, Sequence[str]]]) -> list[Hand]:
         if len(texts) != 3:
             raise DeckcheckError(f"line {line}: {player} needs exactly three cards, got {len(texts)}")
         try:
-            cards = tuple(parse_playing_card(t) for t in texts)
+            first, second, third = (parse_playing_card(t) for t in texts)
         except DeckcheckError as exc:
             raise DeckcheckError(f"line {line}: {exc}") from None
-        hands.append(Hand(player, cards))  # type: ignore[arg-type]
+        hands.append(Hand(player, (first, second, third)))
     return hands
 
 
@@ -322,7 +322,7 @@ def deal(players: int, seed: int, redeal: bool = False) -> Opening:
     for _ in range(3):
         for cards in dealt:
             cards.append(pile.pop())
-    hands = [Hand(f"Player {i + 1}", tuple(cards)) for i, cards in enumerate(dealt)]  # type: ignore[arg-type]
+    hands = [Hand(f"Player {i + 1}", (a, b, c)) for i, (a, b, c) in enumerate(dealt)]
     if redeal:
         for hand in hands:
             while hand.may_redeal and len(pile) >= 3:

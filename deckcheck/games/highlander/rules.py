@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from ... import grid as gridmod
 from ...cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
@@ -60,7 +60,7 @@ class Type2Params(HighlanderParams):
     exclusive_subtypes: tuple[str, ...] = ("Watcher", "Hunter")
 
 
-def _copies(entries) -> int:
+def _copies(entries: Iterable[Entry]) -> int:
     return sum(e.quantity for e in entries)
 
 
@@ -206,7 +206,7 @@ def generic_specific(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     if not v.is_generic:
         return out
     limit = v.params.generic_specific_max
-    groups: dict[int, list] = defaultdict(list)
+    groups: dict[int, list[Entry]] = defaultdict(list)
     for e in v.specific:
         groups[e.card.owner_title_id].append(e)
     for entries in groups.values():
@@ -231,7 +231,7 @@ def _foreign_allowed(v: HighlanderView[HighlanderParams]) -> set[int]:
 def reserved(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     allowed = _foreign_allowed(v)
-    bad: list = []
+    bad: list[Entry] = []
     unknown: list[Card] = []
     for e in v.others:
         card = e.card
@@ -294,7 +294,7 @@ def master(v: HighlanderView[HighlanderParams]) -> list[Issue]:
 def weapon_specific(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     wielded = {e.card.weapon_key for e in v.by_type.get("Weapon of Choice", ())}
-    missing: dict[str, list] = defaultdict(list)
+    missing: dict[str, list[Entry]] = defaultdict(list)
     for e in v.deck.entries:
         card = e.card
         if card.weapon_key and card.type != "Weapon of Choice" and card.weapon_key not in wielded:
@@ -495,9 +495,9 @@ def pregame_max_2e(v: HighlanderView[Type2Params]) -> list[Issue]:
                                    "(all Crystals share the title Crystal).")
 def pregame_unique(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
-    groups: dict[str, list] = defaultdict(list)
+    groups: dict[str, list[Entry]] = defaultdict(list)
     unknown: list[Card] = []
-    pregame_titles: Counter = Counter()
+    pregame_titles: Counter[str] = Counter()
     for e in v.pregame:
         pregame_titles[e.card.title_key] += e.quantity
     for e in v.pregame:
@@ -554,7 +554,7 @@ def gems(v: HighlanderView[Type2Params]) -> list[Issue]:
 def permission(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     from ...text import normalize
-    missing: dict[str, list] = defaultdict(list)
+    missing: dict[str, list[Entry]] = defaultdict(list)
     for e in v.deck.entries:
         for tag in sorted(e.card.requires):
             if normalize(tag) not in v.grants:
@@ -571,7 +571,7 @@ def permission(v: HighlanderView[Type2Params]) -> list[Issue]:
 def watcher_hunter(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     kinds = {k.lower(): k for k in v.params.exclusive_subtypes}
-    found: dict[str, list] = defaultdict(list)
+    found: dict[str, list[Entry]] = defaultdict(list)
     for e in v.deck.entries:
         for sub in e.card.subtype:
             if sub.lower() in kinds:

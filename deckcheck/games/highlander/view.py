@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
 
 from ...cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card
 from ...decks import Deck, Entry
@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from .rules import HighlanderParams
 
 P = TypeVar("P", bound="HighlanderParams")
+_Owner = TypeVar("_Owner")
+_Value = TypeVar("_Value")
 PREGAME = "Pre-Game"
 ENDURANCE = "Endurance"
 GENERIC_IMMORTAL = "generic immortal"  # the folded Immortal of a Persona titled Generic Immortal
@@ -30,28 +32,34 @@ def folded(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     return tuple((n, normalize(n)) for n in names)
 
 
-class lazy:
+class lazy(Generic[_Owner, _Value]):
     """A value computed on first use and then kept in the instance.
 
     functools.cached_property does the same, but on Python 3.11 it takes a lock on every first
     use, which cost more than some rules; views are never shared between threads.
     """
 
-    def __init__(self, compute):
+    def __init__(self, compute: Callable[[_Owner], _Value]) -> None:
         self.compute = compute
         self.__doc__ = compute.__doc__
 
-    def __set_name__(self, owner, name):
+    def __set_name__(self, owner: type[_Owner], name: str) -> None:
         self.name = name
 
-    def __get__(self, obj, owner=None):
+    @overload
+    def __get__(self, obj: None, owner: type[_Owner] | None = None) -> lazy[_Owner, _Value]: ...
+
+    @overload
+    def __get__(self, obj: _Owner, owner: type[_Owner] | None = None) -> _Value: ...
+
+    def __get__(self, obj: _Owner | None, owner: type[_Owner] | None = None) -> lazy[_Owner, _Value] | _Value:
         if obj is None:
             return self
         value = obj.__dict__[self.name] = self.compute(obj)
         return value
 
 
-def _allocation_order(e: Entry) -> tuple:
+def _allocation_order(e: Entry) -> tuple[bool, str, str]:
     return (e.card.reserved is not True, e.card.name, e.card.id)
 
 
@@ -195,13 +203,13 @@ class HighlanderView(Generic[P]):
         are never allowed. Quotas go to Reserved cards first (refused, they break two rules), then by
         name, so the written order of the deck does not change the verdict.
         """
-        allowed: dict[str, list] = defaultdict(list)
-        refused: dict[str, list] = defaultdict(list)
+        allowed: dict[str, list[tuple[Entry, int]]] = defaultdict(list)
+        refused: dict[str, list[tuple[Entry, int]]] = defaultdict(list)
         if self.is_generic:
             return allowed, refused
         each = max((m.other_persona_each for m in self.modifiers), default=0)
         total = sum(m.other_persona_total for m in self.modifiers)
-        used_each: Counter = Counter()
+        used_each: Counter[str] = Counter()
         foreign = [e for e in self.others if self.place[id(e)] == ENDURANCE]
         if len(foreign) > 1:
             foreign.sort(key=_allocation_order)
