@@ -107,9 +107,10 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
             break
     lines = raw.lines[:len(results)]
     if len(lines) < len(raw.lines):
+        left = len(raw.lines) - len(lines)
         deck.notices.append(f"reading stopped at line {lines[-1].line}: {UNREADABLE_LINES_MAX:,} lines name no card; "
-                            f"the {len(raw.lines) - len(lines):,} lines after it were not read (a bound on the work "
-                            "of one check)")
+                            f"the {left:,} {'line after it was' if left == 1 else 'lines after it were'} not read (a "
+                            "bound on the work of one check)")
     persona = next((r[0].immortal_key for r in results if not isinstance(r, CardNotFoundError)
                     and r[0].type == "Persona" and r[0].immortal_key), None)
     if persona is not None:
@@ -127,7 +128,7 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
                     problems.append(InputProblem(line.line, line.text, "no card in the list: this line names no "
                                                  "card (read as a title, nothing follows it)", ()))
                     continue
-                title = line.bare or line.readings[0][1]  # whole: `Kurgan Beatdown @ Regionals [v2]`
+                title = line.bare  # whole: `Kurgan Beatdown @ Regionals [v2]` (a line read as text has it)
                 if not close:  # names no card and is close to none: the deck's title
                     deck.notices.append(f"line {line.line} read as the deck's title: {title!r}")
                     continue
@@ -167,7 +168,8 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
                                                                f"{', '.join(fmt.sections)}", kind=WRONG_SECTION))
             continue
         deck.add(card, quantity, section, line.line, line.attach)
-    deck.notices += stated_notices(raw, counted, deck, fmt, {p.line for p in problems if p.line is not None})
+    not_read = {p.line for p in problems if p.line is not None} | {line.line for line in raw.lines[len(lines):]}
+    deck.notices += stated_notices(raw, counted, deck, fmt, not_read)  # a line not read leaves its count uncompared
     if unsuggested:
         deck.notices.append(f"suggestions were looked for on the first {SUGGESTED_LINES_MAX} unknown names only; "
                             f"{unsuggested} more unknown {'name has' if unsuggested == 1 else 'names have'} none (a "
@@ -270,7 +272,7 @@ def _resolve_line(line: RawLine, index: CardIndex, context: Context,
     if suggest and _is_unknown(error):
         # a number the line holds but not as its quantity (`3) Thrust`, `(3) Thrust`, `3,Thrust`) is never
         # offered back as a version (`Thrust (3)`): the names are sought without it
-        name = _NUMBER_MARK.sub("", line.readings[0][1], count=1) or line.readings[0][1]
+        name = _NUMBER_MARK.sub("", line.readings[0][1])  # (never empty: the mark is followed by the name)
         error = UnknownCardError(error.text, "unknown card", index.suggest(name, context=context))
     return error
 

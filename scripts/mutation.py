@@ -39,8 +39,14 @@ TARGETS = {  # module -> the fast tests that cover it
     "deckcheck.games.raven": ["tests/games/test_raven.py", "tests/test_mutants.py"],
     "deckcheck.games.taktik": ["tests/games/test_taktik.py", "tests/test_mutants.py"],
     "deckcheck.decklist": ["tests/test_decklist.py", "tests/test_decklist_units.py", "tests/test_decklist_forms.py",
-                           "tests/games/test_raven.py", "tests/test_mutants.py"],
+                           "tests/games/test_raven.py", "tests/test_mutants.py", "tests/test_pasted_lists.py"],
+    "deckcheck.catalog": ["tests/test_catalog.py", "tests/test_resolution_edges.py", "tests/test_decklist_forms.py",
+                          "tests/test_pasted_lists.py"],
+    "deckcheck.decks": ["tests/test_resolution_edges.py", "tests/test_decklist_forms.py", "tests/test_pasted_lists.py",
+                        "tests/test_decklist.py"],
 }
+# tests that run the program in another process, where no mutant swapped in here reaches: never run against a mutant
+DESELECT = ["tests/games/test_raven.py::test_card_sheets_tournament_and_formats_work_for_the_other_games"]
 # What the runner leaves alone, per module, each with why: only what is not rule logic. Every other function
 # of a target is mutated, decorated ones included (@rule returns the function itself; a property, a lazy or
 # cached value, a static or class method is followed to the function that computes it; an lru_cache is
@@ -255,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         runner = Runner(found)
         tests = [str(ROOT / t) for t in TARGETS[module] if (ROOT / t).exists()]
         pytest.main([*tests, "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=", "-W",
-                     "ignore::pytest.PytestAssertRewriteWarning"], plugins=[runner])
+                     "ignore::pytest.PytestAssertRewriteWarning",
+                     *(f"--deselect={t}" for t in DESELECT)], plugins=[runner])
         if runner.baseline_failed:
             print(f"{module}: the tests fail without any mutant; fix them first")
             return 1
