@@ -95,6 +95,32 @@ def _set_key(text: str) -> str:
     return key[4:] if key.startswith("the ") else key
 
 
+_VERSION_WORDS = ("version", "vers", "ver", "v")
+
+
+def version_marker(text: str) -> tuple[str, str, bool] | None:
+    """A version written short after a name: `Upper Left Attack v1`, `... V.2`, `... ver. 2`, `... version 2`,
+    `... (v1)`, `... (ver 2)` -> (name, number, whether in round brackets); None otherwise. In round brackets it
+    is the version (CONTRACTS §2: a version marker is in round brackets); bare, it is what a suggestion writes."""
+    text = text.rstrip()
+    if len(text) > 200:
+        return None
+    bracketed = text.endswith(")") and "(" in text
+    if bracketed:
+        at = text.rindex("(")
+        head, marker = text[:at], text[at + 1:-1]
+    else:
+        words = text.split(" ")
+        take = 2 if len(words) > 2 and words[-1].isdigit() else 1
+        head, marker = " ".join(words[:-take]), " ".join(words[-take:])
+    key = marker.lower().replace(".", "").replace(" ", "")
+    for word in _VERSION_WORDS:
+        number = key[len(word):]
+        if key.startswith(word) and number.isascii() and number.isdigit() and len(number) <= 2:
+            return (head.rstrip(), str(int(number)), bracketed) if head.strip() else None
+    return None
+
+
 def _two_ways(text: str) -> str:
     """The message for a bare trailing number: both ways it could have been meant."""
     head, _, last = text.strip().rpartition(" ")
@@ -238,6 +264,8 @@ class CardIndex:
             # "Upper Right Attack 2" folds like "Upper Right Attack (2)": only a name printed so is read
             exact = [c for c in exact if c.name.rstrip()[-1:].isdigit()]
             forms = []
+            if not exact and version_marker(text) is not None:  # `ver. 2`, `version 2`: a version, written short
+                raise UnknownCardError(text, "unknown card", self.suggest(text, context=context) if suggest else [])
             if not exact:
                 raise UnknownCardError(text, _two_ways(text))
         found = exact or forms
@@ -250,6 +278,12 @@ class CardIndex:
                     return self._found(head, inner, context, False)
                 except UnknownCardError:
                     pass
+        marker = version_marker(text) if not found else None
+        if marker is not None and marker[2]:  # `(v1)`, `(ver. 2)`: the version in round brackets, written short
+            try:
+                return self._found(f"{marker[0]} ({marker[1]})", set_code, context, False)
+            except UnknownCardError:
+                pass
         if not found:
             raise UnknownCardError(text, "unknown card", self.suggest(text, context=context) if suggest else [])
         if set_code:
@@ -456,6 +490,14 @@ class CardIndex:
                 cards = self._exact.get(key) or self._forms.get(key) or []
                 return min((self._rank(c, context)[:2] for c in cards), default=(True, True))
             out.sort(key=rank)
+        marker = version_marker(text)
+        if marker is not None:  # `Upper Left Attack v1`: that version first, never another printing before it
+            versioned = f"{marker[0]} ({marker[1]})"
+            try:
+                self.resolve(versioned, None, Context(context.persona, context.edition), suggest=False)
+                out = [versioned] + [o for o in out if o != versioned]
+            except CardNotFoundError:
+                pass
         out = out[:limit]
         if len(self._suggested) > _SUGGESTION_CACHE:
             self._suggested.clear()

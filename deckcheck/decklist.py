@@ -24,9 +24,19 @@ OTHER_WORDS = frozenset({"other", "others", "misc", "miscellaneous", "tech", "ex
 MAX_LINE = limits.LINE_CHARS.value  # characters: no card name comes near; a longer line is refused unread
 MAX_QUANTITY = limits.QUANTITY.value  # as for collections (CONTRACTS §4)
 
-METADATA_WORDS = {"format": "format", "name": "name", "title": "name", "deck name": "name", "player": "player",
-                  "author": "author"}
+METADATA_WORDS = {"format": "format", "name": "name", "title": "name", "deck name": "name", "deck title": "name",
+                  "deckname": "name", "list name": "name", "player": "player", "author": "author"}
+TITLE_HEADINGS = frozenset({"deck", "decklist", "deck list", "list", "my deck", "my list"})
+"""Words of a line that may carry the deck's title (`Deck: "Kurgan Rush"`): in quotes anywhere, or unquoted on the
+list's first line when it names no card. `Decklist:` alone is a heading of no kind (as `Other:`)."""
 _QTY_MARKS = "xX×*"
+NUMBER_WORDS = {w: i for i, w in enumerate(
+    ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+     "seventeen eighteen nineteen twenty").split(), start=1)}
+"""Quantities written in words (`three Thrust`, `Thrust (three)`), up to twenty: no card is held more often."""
+_COPIES = ("copies", "copy")
+_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u201e": "\u201c", "\u00ab": "\u00bb", "\u2018": "\u2019"}
+_SEPARATORS = ",;=:"  # `Thrust, 3`, `Thrust; 3`, `Thrust = 3`, `Thrust: 3` (and ` - 3`, whose number may be a version)
 
 
 @lru_cache(maxsize=1)
@@ -103,6 +113,10 @@ class RawLine:
     twice: str | None = None  # the line holds two quantities (`3 Thrust x2`): the message if no reading is a card
     quantity_written: bool = False  # a quantity was written on the line (or in its column)
     bare: str = ""  # the line as read, without bullet, Markdown, remark: what a suggestion rewrites
+    dash: str | None = None  # `Upper Right Attack - 2`: a number after ` - ` is a quantity unless a version has it
+    separated: bool = False  # `Thrust, 3`: the error of a line naming no card is its name's, not the whole line's
+    worded: bool = False  # the quantity is a word (`three Thrust`): the whole line is tried first as a name
+    heading: str | None = None  # `Word: 3` where Word is no heading: read as a card, else that unknown heading
 
 
 @dataclass(slots=True)
@@ -153,19 +167,22 @@ class RawDeck:
     author: str | None = None
     first_card_line: int | None = None  # a title written there without `#` is read as a card
     stated: list[Stated] = field(default_factory=list)  # counts the list states (headings, totals)
+    notices: list[str] = field(default_factory=list)  # what the reader read differently from a card line
+    headings: list[int] = field(default_factory=list)  # the lines of headings (and remarks posing as ones)
 
     def add(self, number: int, text: str, section: str | None, quantity: int | None = None,
             set_code: str | None = None, kinds: frozenset[str] | None = None, shown: str | None = None,
-            title: bool = False) -> None:
+            title: bool = False, heading: str | None = None) -> None:
         """Add one card line (quantity None: read it from the text); `shown` is the line as written, when
         `text` is what is left of it once bullets, Markdown and remarks are taken off."""
         parsed = parse_card_text(text, quantity)
         if isinstance(parsed, str):
             self.problems.append(RawProblem(number, shown or text, parsed))
             return
+        written = quantity is not None or (parsed.quantity_written and not parsed.worded)
         self.lines.append(RawLine(number, shown or text, section, parsed.readings, set_code or parsed.set_code,
-                                  parsed.attach, kinds, title and not parsed.quantity_written, parsed.twice,
-                                  quantity is not None or parsed.quantity_written, text))
+                                  parsed.attach, kinds, title and not written, parsed.twice, written, text,
+                                  parsed.dash, parsed.separated, parsed.worded, heading))
 
 
 def _word_key(text: str) -> str:
@@ -208,6 +225,14 @@ class CardText:
     attach: str | None = None
     quantity_written: bool = False
     twice: str | None = None  # `3 Thrust x2`: the message for a line whose readings name no card
+    dash: str | None = None  # the digits after ` - ` (`Upper Right Attack - 2`): a version's number, or a quantity
+    separated: bool = False  # the quantity stands after a separator (`Thrust, 3`, `Thrust: 3`, `Thrust - 3`)
+    worded: bool = False  # the quantity is a word (`three Thrust`): the whole line is the first reading
+
+    @property
+    def name(self) -> str:
+        """The name the line writes, without its quantity (what a suggestion replaces)."""
+        return self.readings[1][1] if self.worded and len(self.readings) > 1 else self.readings[0][1]
 
 
 def _quantity(digits: str) -> int | str:
@@ -244,11 +269,75 @@ def split_set(text: str) -> tuple[str, str | None]:
     return _split_set(text.strip())
 
 
+def unquote(text: str) -> str:
+    """A text in quotes (`"Kurgan Rush"`, `“Kurgan Rush”`, `«Kurgan Rush»`) without them; any other text as it is."""
+    text = text.strip()
+    close = _QUOTES.get(text[:1])
+    if close is not None and len(text) > 2 and text.endswith(close) and text[1:-1].strip():
+        return text[1:-1].strip()
+    if text[:1] in "\u201c\u201d" and text[-1:] in "\u201c\u201d" and len(text) > 2:
+        return text[1:-1].strip()
+    return text
+
+
+def _number_word(word: str) -> str | None:
+    """`three` -> `3` (one to twenty, any case); None for any other word."""
+    n = NUMBER_WORDS.get(word.lower()) if len(word) <= 9 else None
+    return str(n) if n else None
+
+
+def _quantity_text(text: str) -> str | None:
+    """A quantity standing alone after a separator or in brackets: `3`, `x3`, `3x`, `×3`, `three`, `3 copies`,
+    `three copies`, `x 3` -> its digits; None for anything else."""
+    words = text.split()
+    if len(words) > 1 and words[-1].lower() in _COPIES + ("cards", "card"):
+        words.pop()
+    if len(words) == 2 and words[0] in ("x", "X", "×"):
+        words.pop(0)
+    if len(words) != 1:
+        return None
+    word = words[0]
+    if _is_digits(word):
+        return word
+    if len(word) > 1 and (word[0] in "xX×" and _is_digits(word[1:])):
+        return word[1:]
+    if len(word) > 1 and (word[-1] in "xX×" and _is_digits(word[:-1])):
+        return word[:-1]
+    return _number_word(word)
+
+
+def _separated_quantity(body: str) -> tuple[str, str, bool] | None:
+    """`name, N`, `name; N`, `name = N`, `name: N`, `name - N` (N digits, `xN`, a number word, `N copies`) ->
+    (name, digits, whether N came bare after ` - `, where it may be a version's number); else None. The last
+    separator counts: `Watcher (Hunter: 2 Damage): 2` is two of that card."""
+    at = max(body.rfind(mark) for mark in _SEPARATORS)
+    dash = body.rfind(" - ")
+    if dash > at:
+        tail, head = body[dash + 3:], body[:dash]
+    elif at > 0:
+        tail, head = body[at + 1:], body[:at]
+    else:
+        return None
+    head = head.rstrip()
+    qty = _quantity_text(tail) if len(tail) <= 30 else None
+    if qty is None or not head or head.endswith(tuple(_SEPARATORS) + ("-",)):
+        return None
+    return head, qty, dash > at and _is_digits(tail.strip())
+
+
 def _trailing_quantity(body: str) -> tuple[str, str] | None:
-    """`name xN`, `name x N`, `name ×N`, `name (xN)`, `name *N` -> (name, digits); else None."""
+    """`name xN`, `name x N`, `name ×N`, `name (xN)`, `name *N`, `name (three)`, `name (3 copies)`, `name x three`
+    -> (name, digits); else None. (`name (3)` is version 3.)"""
     head, _, last = body.rpartition(" ")
     if not head:
         return None
+    if last[-1:] == ")" and "(" in body and not _is_digits(last[1:-1]):
+        at = body.rindex("(")
+        qty = _quantity_text(body[at + 1:-1]) if len(body) - at < 30 and at > 0 and body[at - 1] == " " else None
+        if qty is not None:
+            return body[:at].rstrip(), qty
+    if _number_word(last) and head[-2:] in (" x", " X", " ×"):
+        return head[:-2].rstrip(), _number_word(last) or ""
     if last[:1] in _QTY_MARKS and _is_digits(last[1:]):  # (no digits, no quantity: "x" alone is a word)
         return head.rstrip(), last[1:]
     if last[:1] == "(" and last[-1:] == ")" and last[1:2] in _QTY_MARKS and _is_digits(last[2:-1]):
@@ -260,12 +349,34 @@ def _trailing_quantity(body: str) -> tuple[str, str] | None:
     return None
 
 
+def _drop_copies(rest: str) -> str:
+    """`copies of Thrust`, `copy of Thrust`, `copies Thrust`, `x Thrust` -> `Thrust` (after a leading quantity)."""
+    word, _, after = rest.partition(" ")
+    if word.lower() in _COPIES and after:
+        of, _, name = after.partition(" ")
+        return name if of.lower() == "of" and name else after
+    return rest
+
+
+def _worded_quantity(body: str) -> tuple[str, str] | None:
+    """`three Thrust`, `Three x Thrust`, `three copies of Thrust` -> (digits, name); else None."""
+    first, _, rest = body.partition(" ")
+    digits = _number_word(first)
+    if digits is None or not rest:
+        return None
+    if rest[:2] in ("x ", "X ", "× "):
+        rest = rest[2:]
+    rest = _drop_copies(rest)
+    return (digits, rest) if rest else None
+
+
 def _leading_quantity(body: str) -> tuple[str, str] | None:
-    """`N name`, `Nx name`, `N x name`, `N× name` -> (digits, name); else None."""
+    """`N name`, `Nx name`, `N x name`, `N× name`, `N copies of name` -> (digits, name); else None."""
     first, _, rest = body.partition(" ")
     rest = rest.lstrip()
     if not rest:
         return None
+    rest = _drop_copies(rest)
     if first[-1:] == ":" and len(first) > 1:  # `3x: Thrust`, `3: Thrust`
         first = first[:-1]
     if first[-1:] in "xX×" and _is_digits(first[:-1]):
@@ -306,6 +417,12 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
     body, set_code = _split_set(body)
     whole = body  # read as a bare name too, last: a card's exact name wins over any other reading
     trailing = _trailing_quantity(body)
+    dash, separated = None, None
+    if trailing is None:
+        separated = _separated_quantity(body)
+        if separated is not None:
+            trailing = separated[:2]
+            dash = separated[1] if separated[2] else None
     if trailing is None and body.endswith(")") and " (" in body:
         # `Thrust x3 (ME)`, `Thrust ×3 (1)`: the bracket belongs to the name, as [SET] may stand after a quantity
         at = body.rindex(" (")
@@ -319,7 +436,7 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
     readings: list[tuple[int, str]] = []
     twice = None
     if trailing and quantity is None:
-        lead = _leading_quantity(body)
+        lead = _leading_quantity(body) or _worded_quantity(body)
         if lead:
             twice = (f"the quantity is written twice ({lead[0]} before the name, {qty_text} after it): "
                      "keep one")
@@ -338,16 +455,21 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
         readings.append((1, whole))
     else:
         leading = _leading_quantity(body)
+        worded = _worded_quantity(body) if leading is None else None
         if leading:
             qty = _quantity(leading[0])
             if isinstance(qty, str):
                 return qty
             readings.append((qty, leading[1]))
         readings.append((1, body))
+        if worded:  # after the whole line: `Four Horsemen`, `One Year of Love` are cards
+            readings.append((int(worded[0]), worded[1]))
+            return CardText(tuple(readings), set_code, attach, True, twice, None, False, True)
     readings = [(q, n) for q, n in readings if n]
     if not readings:
         return "no card name"
-    return CardText(tuple(readings), set_code, attach, quantity is not None or len(readings) > 1, twice)
+    return CardText(tuple(readings), set_code, attach, quantity is not None or len(readings) > 1, twice, dash,
+                    separated is not None)
 
 
 def _heading(line: str) -> tuple[str, str] | None:
@@ -742,14 +864,14 @@ def rewrite_line(line: str, suggestion: str) -> str:
                                else fold_chars(line).strip())
     prefix = ""
     found = _read_heading(body, False)
-    if found is not None and found.rest:
+    if found is not None and found.rest and _is_heading_word(found.word):
         prefix, body = f"{found.word}: ", found.rest
     parsed = parse_card_text(body)
     if isinstance(parsed, str):
         return prefix + suggestion
     name, set_in = _split_set(suggestion)
-    old = parsed.readings[0][1]
-    if not (set_in and parsed.set_code):  # the name replaced where it stands: the rest as the player wrote it
+    old = parsed.name
+    if not (set_in and parsed.set_code) and not parsed.dash:  # the name replaced where it stands
         for text in (body, " ".join(body.split())):
             at = text.find(old)
             if old and at >= 0 and (at == 0 or text[at - 1] == " "):
@@ -845,7 +967,23 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
         kinds = None
         if key in METADATA_WORDS:
             field_name = METADATA_WORDS[key]
-            setattr(deck, "declared_format" if field_name == "format" else field_name, rest or None)
+            value = (unquote(rest) if field_name == "name" else rest) or None
+            setattr(deck, "declared_format" if field_name == "format" else field_name, value)
+            continue
+        if key in TITLE_HEADINGS and rest and found.count is None:
+            if unquote(rest) != rest:  # `Deck: "Kurgan Rush"`: the title, wherever it stands
+                deck.name = unquote(rest)
+                deck.notices.append(f"line {number} read as the deck's title: {deck.name!r}")
+                continue
+            if not seen_content:  # `Deck: Kurgan Rush` first: the title if it names no card (as a title line)
+                _add_card(deck, number, rest, None, raw=raw, title=True)
+                seen_content = True
+                continue
+        if (found.count is None and rest and not _is_heading_word(word) and key not in TITLE_HEADINGS
+                and _quantity_text(rest) is not None):
+            # `Thrust: 3`: a card and its quantity (`Attacks: 18` is a heading); no card -> that unknown heading
+            _add_card(deck, number, line, section, raw=raw, title=not seen_content, heading=word)
+            seen_content = True
             continue
         seen_content = True
         if key in _inline_headings() and rest:
@@ -860,12 +998,13 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
             section, kinds = _heading_table()[key]
         elif section_word(word) is not None:
             section = section_word(word)
-        elif key in OTHER_WORDS:
-            section = None  # `Other:`: the cards below go where their type belongs
+        elif key in OTHER_WORDS or key in TITLE_HEADINGS:
+            section = None  # `Other:`, `Decklist:`: the cards below go where their type belongs
         else:
             deck.problems.append(RawProblem(number, raw, unknown_heading(word, deck.declared_format), word))
             section = None  # the cards below are read and go where their type belongs
             continue
+        deck.headings.append(number)
         if found.count is not None:
             open_heading = Stated(number, found.count, section, True)
             deck.stated.append(open_heading)
@@ -928,7 +1067,8 @@ def _read_table(deck: RawDeck, lines: list[str], first: int, cols: dict[str, int
 
 
 def _add_card(deck: RawDeck, number: int, text: str, section: str | None,
-              kinds: frozenset[str] | None = None, raw: str | None = None, title: bool = False) -> None:
+              kinds: frozenset[str] | None = None, raw: str | None = None, title: bool = False,
+              heading: str | None = None) -> None:
     if deck.first_card_line is None:
         deck.first_card_line = number
-    deck.add(number, text, section, kinds=kinds, shown=raw, title=title)
+    deck.add(number, text, section, kinds=kinds, shown=raw, title=title, heading=heading)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from . import limits
@@ -98,14 +98,15 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
                 for p in raw.problems]  # the format is known now, given on the command line or not
     edition = fmt.params.name_edition
     context = Context(edition=edition if isinstance(edition, int) else None)
+    read_lines = _dash_lines(raw.lines, index, deck.notices)
     results: list[tuple[Card, int] | CardNotFoundError] = []
     unread = 0
-    for line in raw.lines:  # a list of thousands of lines that name no card stops after UNREADABLE_LINES_MAX
+    for line in read_lines:  # a list of thousands of lines that name no card stops after UNREADABLE_LINES_MAX
         results.append(_resolve_line(line, index, context))
         unread += isinstance(results[-1], CardNotFoundError)
         if unread >= UNREADABLE_LINES_MAX:
             break
-    lines = raw.lines[:len(results)]
+    lines = read_lines[:len(results)]
     if len(lines) < len(raw.lines):
         left = len(raw.lines) - len(lines)
         deck.notices.append(f"reading stopped at line {lines[-1].line}: {UNREADABLE_LINES_MAX:,} lines name no card; "
@@ -120,15 +121,21 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
     aside: dict[str, int] = {}
     counted: dict[int, int] = {}  # line -> copies read on it, for the counts the list states
     suggested = unsuggested = 0  # unknown names looked up for suggestions, and those past SUGGESTED_LINES_MAX
+    remarks = _remarks(raw, lines, results, index, context)  # `GLHF`, `Thanks!`, a signature around the list
+    shown = {p.line: p.text for p in raw.problems} | {line.line: line.text for line in lines}
+    deck.notices += sorted(raw.notices + [_ignored(n, shown[n]) for n in remarks], key=_line_of)
+    problems = [p for p in problems if p.line not in remarks]  # `Here's my list for Saturday:`: no heading
     for line, result in zip(lines, results, strict=True):
+        if line.line in remarks:
+            continue
         if isinstance(result, CardNotFoundError) and _is_unknown(result):
             if line.title and line.section is None and line.kinds is None:
-                close = index.suggest(line.readings[0][1], context=context)
+                close = index.suggest(_name_of(line), context=context)
                 if not close and len(raw.lines) == 1 and not raw.players:
                     problems.append(InputProblem(line.line, line.text, "no card in the list: this line names no "
                                                  "card (read as a title, nothing follows it)", ()))
                     continue
-                title = line.bare  # whole: `Kurgan Beatdown @ Regionals [v2]` (a line read as text has it)
+                title = unquote(line.bare)  # whole: `Kurgan Beatdown @ Regionals [v2]` (a line read as text has it)
                 if not close:  # names no card and is close to none: the deck's title
                     deck.notices.append(f"line {line.line} read as the deck's title: {title!r}")
                     continue
@@ -148,6 +155,11 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
                 result = _resolve_line(line, index, context, suggest=True)
             else:
                 unsuggested += 1
+            if line.heading and isinstance(result, CardNotFoundError) and not result.suggestions:
+                # `Stuff I like: 3`: no card, and no heading either
+                problems.append(InputProblem(line.line, line.text, unknown_heading(line.heading, fmt.name), (),
+                                             result.kind))
+                continue
         if isinstance(result, CardNotFoundError):
             problems.append(InputProblem(line.line, line.text, _message(result, line, raw),
                                          tuple(result.suggestions), result.kind))
@@ -186,6 +198,116 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
         deck.players.append(Player(p.name, hero, p.line))
     problems.sort(key=lambda p: p.line or 0)
     return deck, problems
+
+
+CHAT_WORDS = frozenset("hi hello hey heya hiya yo greetings thanks thank thx ty tia cheers glhf gl hf gg ggs regards "
+                       "lmk feedback comments enjoy cya bye ps edit welcome".split())
+"""Words of the greetings, thanks and sign-offs around a posted list (`GLHF`, `Thanks!`, `Any feedback welcome`);
+no card name holds one (tests/test_paste_leftovers.py checks the bundled cards)."""
+_VERY_CLOSE = 0.9  # a chat line this close to a card name is still a card line written wrong
+
+
+def is_chatter(text: str) -> bool:
+    """A line of greetings, thanks or sign-off: one of its words is a chat word."""
+    return not CHAT_WORDS.isdisjoint(normalize(text[:200]).split())
+
+
+def unquote(text: str) -> str:
+    """A title in quotes (`"Kurgan Rush"`, `“Kurgan Rush”`) without them."""
+    from .decklist import unquote as _unquote
+    return _unquote(text)
+
+
+def _name_of(line: RawLine) -> str:
+    """The name a line writes: without its quantity when that is a word (`three Thrst` -> `Thrst`)."""
+    return line.readings[-1][1] if line.worded else line.readings[0][1]
+
+
+def _remarks(raw: RawDeck, lines: list[RawLine], results: list[Any], index: CardIndex, context: Context) -> set[int]:
+    """The lines of the post around a list, read as remarks (a notice each) rather than cards: before its first
+    card or heading, or after its last, naming no card and close to none (a chat word excuses a loose likeness:
+    `Cheers` is not `Schemer`). Before the list, every such line once one of them is talk (a greeting, a
+    sentence, chat); after it, the talk and the lines after it (`Cheers,` then the signature). A list with no card
+    has no post around it: its lines stay errors."""
+    if all(isinstance(r, CardNotFoundError) for r in results):
+        return set()
+    listed = [line.line for line, r in zip(lines, results, strict=True)  # the list: cards, and cards written wrong
+              if not isinstance(r, CardNotFoundError) or not _is_unknown(r) or line.quantity_written or line.set_code]
+    first, last = min(listed + raw.headings), max(listed + raw.headings)
+    found: list[tuple[int, bool, bool]] = []  # (line, talk, free: close to no card)
+    for line, result in zip(lines, results, strict=True):
+        if (first < line.line < last or not isinstance(result, CardNotFoundError) or not _is_unknown(result)
+                or line.quantity_written or line.set_code or line.kinds is not None or line.twice):
+            continue
+        text = line.bare or line.readings[0][1]
+        if line.title and not is_chatter(text):
+            continue  # the title line
+        if len(found) >= SUGGESTED_LINES_MAX:
+            break  # each costs a look for close names: past the bound, the lines stay errors (with no suggestions)
+        found.append((line.line, is_chatter(text) or is_prose(text), _far(text, _name_of(line), index, context)))
+    for p in raw.problems[:SUGGESTED_LINES_MAX]:
+        if p.heading and p.line is not None and not first < p.line < last:
+            talk = is_chatter(p.heading) or len(p.heading.split()) >= 3
+            found.append((p.line, talk, _far(p.heading, p.heading, index, context)))
+    found.sort()
+    out = set()
+    before = [f for f in found if f[0] < first]
+    if any(talk and free for _n, talk, free in before):
+        out |= {n for n, _talk, free in before if free}
+    talking = False
+    for n, talk, free in (f for f in found if f[0] > last):
+        talking = talking or (talk and free)
+        if free and talking:
+            out.add(n)
+    return out
+
+
+def _far(text: str, name: str, index: CardIndex, context: Context) -> bool:
+    """Whether a line names nothing close to a card (a chat line may be loosely like one)."""
+    from .catalog import name_score
+    close = index.suggest(name, context=context)
+    if not close:
+        return True
+    return is_chatter(text) and max(name_score(normalize(name), normalize(c)) for c in close) < _VERY_CLOSE
+
+
+def _line_of(notice: str) -> int:
+    """The line a reader's notice begins with (`line 3 ...`)."""
+    word = notice.split(" ", 2)[1] if notice.startswith("line ") else ""
+    return int(word) if word.isdigit() else 0
+
+
+def _ignored(line: int | None, text: str) -> str:
+    return f"line {line} ignored: {text.strip()[:80]!r} reads as a remark, not a card"
+
+
+def _dash_lines(lines: list[RawLine], index: CardIndex, notices: list[str]) -> list[RawLine]:
+    """`Dodge - 3` is three copies; `Thrust - 3`, where Thrust has a version 3, is read so only when the list
+    shows it writes quantities after ` - ` (a line whose number is no version of its card); alone it stays
+    the input error that shows both ways (CONTRACTS §2)."""
+    dashed = [line for line in lines if line.dash]
+    if not dashed:
+        return lines
+    versioned = {line.line for line in dashed if _has_version(index, line.readings[0][1], line.dash or "")}
+    shown = next((line.line for line in dashed if line.line not in versioned and index.matches(line.readings[0][1])),
+                 None)
+    out = []
+    for line in lines:
+        if line.line in versioned and shown is None:
+            line = replace(line, readings=line.readings[1:])  # only the whole line: the message with both ways
+        elif line.line in versioned:
+            qty, name = line.readings[0]
+            notices.append(f"line {line.line}: {line.bare!r} read as {qty} {name} (the list writes quantities "
+                           f"after ' - ', as on line {shown}); {name} ({line.dash}) is written in brackets")
+        out.append(line)
+    return out
+
+
+def _has_version(index: CardIndex, name: str, number: str) -> bool:
+    try:
+        return bool(index.matches(f"{name} ({number})"))
+    except CardNotFoundError:
+        return False
 
 
 def _ordinal(edition: int) -> str:
@@ -266,13 +388,13 @@ def _resolve_line(line: RawLine, index: CardIndex, context: Context,
         try:
             return index.resolve(name, line.set_code, context, suggest=False), qty
         except CardNotFoundError as exc:
-            if error is None or (_is_unknown(error) and not _is_unknown(exc)):
+            if error is None or (_is_unknown(error) and not _is_unknown(exc) and not line.separated):
                 error = exc
     assert error is not None
     if suggest and _is_unknown(error):
         # a number the line holds but not as its quantity (`3) Thrust`, `(3) Thrust`, `3,Thrust`) is never
         # offered back as a version (`Thrust (3)`): the names are sought without it
-        name = _NUMBER_MARK.sub("", line.readings[0][1])  # (never empty: the mark is followed by the name)
+        name = _NUMBER_MARK.sub("", _name_of(line))  # `three Thrst`: Thrst (never empty: a name follows the mark)
         error = UnknownCardError(error.text, "unknown card", index.suggest(name, context=context))
     return error
 

@@ -203,9 +203,14 @@ def test_the_type1e_reading_of_a_2nd_edition_card_says_so(bundled_index):
     ("- 3 Thrust x2", "the quantity is written twice"),
     ("Upper Right Attack 2", '"2 Upper Right Attack" for 2 copies'),
     ("- Upper Right Attack - 2", '"2 Upper Right Attack" for 2 copies'),
-    ("3 Thrust\nThis is my favourite deck, what do you think?", "not a card line: it reads as a sentence"),
+    ("3 Thrust\nThis is my favourite deck, what do you think?\n", "not a card line: it reads as a sentence"),
 ])
 def test_unclear_lines_are_still_refused_at_their_line(bundled_index, text, message):
+    if text.endswith("\n"):  # the talk after a list is a remark: in the middle of one, it is refused
+        text += "2 Upper Left Attack"
+        problems = read(bundled_index, text)[1]
+        assert message in problems[-1].message and problems[-1].line == 2
+        return
     problems = read(bundled_index, text)[1]
     assert message in problems[-1].message and problems[-1].line == text.count("\n") + 1
 
@@ -213,8 +218,10 @@ def test_unclear_lines_are_still_refused_at_their_line(bundled_index, text, mess
 def test_no_card_suggestion_for_prose_headings_or_totals(bundled_index):
     text = ("Attack of the clones\nHere is my deck, tell me what you think.\nStuff I like:\nTotal: 3\n"
             "3 Thrust\n")
-    problems = read(bundled_index, text)[1]
-    assert [(p.line, p.suggestions) for p in problems] == [(2, ()), (3, ())]
+    problems, notices = read(bundled_index, text)[1:]  # before the list: the post around it, remarks
+    assert problems == [] and [n[:15] for n in notices if "ignored" in n] == ["line 2 ignored:", "line 3 ignored:"]
+    problems = read(bundled_index, "2 Dodge (Connor MacLeod)\n" + text)[1]  # inside the list: refused
+    assert [(p.line, p.suggestions) for p in problems] == [(2, ()), (3, ()), (4, ())]
 
 
 def test_suggestions_keep_the_quantity_and_never_make_it_a_version(bundled_index):
