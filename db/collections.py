@@ -148,7 +148,7 @@ class Collections:
         from sqlalchemy import inspect, text
         columns = {c["name"] for c in inspect(self.store.engine).get_columns("collection_entry")}
         if "price" not in columns:
-            self.store.add_column("collection_entry", "price varchar not null default ''")
+            self.store.add_column("collection_entry", "price")
         with self.store.engine.connect() as con:
             old = con.execute(text("select count(*) from collection_entry where condition = '' or language = ''"))
             needed = old.scalar_one()

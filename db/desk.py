@@ -124,7 +124,7 @@ class Desk:
         from sqlalchemy import inspect
         columns = {c["name"] for c in inspect(self.store.engine).get_columns("desk_event")}
         if "tz_offset" not in columns:
-            self.store.add_column("desk_event", "tz_offset integer not null default 0")
+            self.store.add_column("desk_event", "tz_offset")
         _UPGRADED.add(key)
 
     # -- events ---------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ import sqlite3
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from . import rawsql  # the SQL text of a look at a SQLite file before SQLAlchemy opens it
+
 ENV = "DECKCHECK_DB"
 BUNDLED_DIR = Path(__file__).resolve().parent / "data"
 BUNDLED_SHEETS = ("highlander-1e.csv", "highlander-2e.csv")
@@ -54,8 +56,8 @@ def ready_sqlite(url: str) -> sqlite3.Connection | None:
     except sqlite3.Error:
         return None
     try:
-        found = con.execute("select value from deckcheck_meta where key = 'initialized'").fetchone()
-        if found is not None and "extra" not in {r[1] for r in con.execute("pragma table_info(card)")}:
+        found = con.execute(rawsql.INITIALIZED_SQL).fetchone()
+        if found is not None and "extra" not in {r[1] for r in con.execute(rawsql.columns_sql("card"))}:
             found = None  # a card table of an earlier deckcheck: the SQLAlchemy path brings it up to date
     except sqlite3.Error:
         found = None
@@ -92,8 +94,8 @@ def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],
         return f"{str(path)!r} is not a SQLite database (another program's file?); it was left untouched"
     con = open_read_only(path, wait)  # sqlite3.Error (locked) propagates
     try:
-        tables = {r[0] for r in con.execute("select name from sqlite_master where type = 'table'")}
-        columns = {t: {r[1] for r in con.execute(f'pragma table_info("{t}")')} for t in tables if t in ours}
+        tables = {r[0] for r in con.execute(rawsql.TABLES_SQL)}
+        columns = {t: {r[1] for r in con.execute(rawsql.columns_sql(t))} for t in tables if t in ours}
     finally:
         con.close()
     other = sorted(t for t in tables if t not in ours and not t.startswith("sqlite_"))
@@ -128,7 +130,7 @@ def open_read_only(path: Path, wait: float = LOCK_WAIT_S) -> sqlite3.Connection:
     """
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=wait)
     try:
-        con.execute("select count(*) from sqlite_master").fetchone()
+        con.execute(rawsql.PROBE_SQL).fetchone()
         return con
     except sqlite3.Error as exc:
         con.close()
@@ -143,6 +145,6 @@ def recover(path: Path, wait: float = LOCK_WAIT_S) -> None:
     connection's first read does it. Raises sqlite3.Error when the file or its folder cannot be written."""
     con = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=wait)
     try:
-        con.execute("select count(*) from sqlite_master").fetchone()
+        con.execute(rawsql.PROBE_SQL).fetchone()
     finally:
         con.close()

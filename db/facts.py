@@ -252,12 +252,13 @@ class Facts:
                               for c in result.changes if c.field != "name"], []), problems
         from sqlalchemy import text
 
-        from .updates import _stored_cards, read_sources
+        from .store import read_cards
+        from .updates import read_sources
         made: list[int] = []
         stamp = now()
         with self.store.begin() as con:
             ids = [card.id for card, _parsed in good]
-            stored = _stored_cards(con, ids)
+            stored = read_cards(con, ids)
             all_sources = read_sources(con, ids)
             for card, parsed in good:
                 card = stored.get(card.id, card)  # as stored now, not as the caller read it
@@ -316,11 +317,9 @@ class Facts:
     def _names(self, ids: set[str]) -> dict[str, str]:
         if not ids:
             return {}
-        from sqlalchemy import text
-        params = {f"i{n}": v for n, v in enumerate(sorted(ids))}
+        from .store import read_cards
         with self.store.engine.connect() as con:
-            return {r[0]: r[1] for r in con.execute(text(
-                f"select id, name from card where id in ({', '.join(':' + k for k in params)})"), params).all()}
+            return {card_id: card.name for card_id, card in read_cards(con, sorted(ids)).items()}
 
     def get(self, pid: int) -> Proposal:
         found = self.proposals(ids=[pid])

@@ -1,9 +1,9 @@
 """SQLModel tables: cards (one row per printing), the database's own facts, collections and decks."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import Table, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from deckcheck.cards import DEFAULT_GAME
@@ -173,6 +173,32 @@ class FactProposalRow(SQLModel, table=True):
     conflict: str = ""
     decided_by: str = ""
     decided_at: str = ""
+
+
+# The tables of the classes, for queries (sqlalchemy select/insert/update/delete on their columns, `.c.name`).
+# SQLModel sets __table__ on table classes; the type checker does not know it.
+CARDS: Table = CardRow.__table__  # type: ignore[attr-defined]
+CARD_SOURCES: Table = CardSourceRow.__table__  # type: ignore[attr-defined]
+META: Table = MetaRow.__table__  # type: ignore[attr-defined]
+COLLECTIONS: Table = CollectionRow.__table__  # type: ignore[attr-defined]
+COLLECTION_ENTRIES: Table = CollectionEntryRow.__table__  # type: ignore[attr-defined]
+IMPORTS: Table = CollectionImportRow.__table__  # type: ignore[attr-defined]
+SAVED_DECKS: Table = SavedDeckRow.__table__  # type: ignore[attr-defined]
+SAVED_DECK_CARDS: Table = SavedDeckCardRow.__table__  # type: ignore[attr-defined]
+CARD_CHANGES: Table = CardChangeRow.__table__  # type: ignore[attr-defined]
+PROPOSALS: Table = FactProposalRow.__table__  # type: ignore[attr-defined]
+
+
+def dialect_insert(con: Any) -> Any:
+    """The INSERT of the connection's dialect, which has ON CONFLICT (SQLite and PostgreSQL alike)."""
+    if con.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+        return insert
+    if con.dialect.name == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+        return sqlite_insert
+    from deckcheck.errors import DatabaseError
+    raise DatabaseError(f"unsupported database {con.dialect.name!r}; use SQLite or PostgreSQL")
 
 
 from . import events  # noqa: E402,F401  (the tournament desk's tables share this metadata)

@@ -14,15 +14,57 @@ from deckcheck.cards import Card
 from deckcheck.cardsheet import SheetCard, sheet_cards_from_rows
 from deckcheck.errors import DatabaseError, DeckcheckError
 
+from . import rawsql
 from .engine import BUNDLED_DIR, BUNDLED_SHEETS, LOCK_WAIT_S, ready_sqlite, resolve_url
-from .repository import (LEGACY_EXTRA, SELECT_LIST, card_from_values, card_to_values, cards_from_tuples,
-                         extra_to_text)
+from .repository import CARD_COLUMNS, LEGACY_EXTRA, card_to_values, cards_from_tuples, extra_to_text
 
 # CONTRACTS §5: a command that creates a database says once where. The library logs it (INFO on this
 # logger); the command line shows this logger on stderr, a program decides for itself.
 log = logging.getLogger("deckcheck.db")
 
-_ORDER = "game, edition, set_code, id"
+_CHUNK = 500  # ids in one IN (...) list
+
+
+def card_rows(con, game: str | None = None, ids: Iterable[str] | None = None) -> list[tuple]:
+    """The model path to the card table: rows in CARD_COLUMNS order, of every card (of one game) in a stable
+    order, or of the cards of these ids. deckcheck.db.rawsql.read_cards is the one other read of cards (the
+    hot path of `check`), and tests/db/test_queries.py proves the two agree."""
+    from sqlalchemy import select
+
+    from .models import CARDS
+    stmt = select(*[CARDS.c[c] for c in CARD_COLUMNS])
+    if ids is None:
+        if game:
+            stmt = stmt.where(CARDS.c.game == game)
+        return [tuple(r) for r in con.execute(stmt.order_by(*[CARDS.c[c] for c in rawsql.CARD_ORDER])).all()]
+    wanted, rows = list(ids), []
+    for start in range(0, len(wanted), _CHUNK):
+        rows += [tuple(r) for r in con.execute(stmt.where(CARDS.c.id.in_(wanted[start:start + _CHUNK]))).all()]
+    return rows
+
+
+def read_cards(con, ids: Iterable[str]) -> dict[str, Card]:
+    """The stored cards of these ids (those that exist), by id, on a connection (inside a caller's transaction)."""
+    return {c.id: c for c in cards_from_tuples(card_rows(con, ids=ids))}
+
+
+def read_meta(con, keys: Iterable[str] | None = None) -> dict[str, str]:
+    """The database's own facts (deckcheck_meta): every key, or these."""
+    from sqlalchemy import select
+
+    from .models import META
+    stmt = select(META.c.key, META.c.value)
+    if keys is not None:
+        stmt = stmt.where(META.c.key.in_(list(keys)))
+    return {k: v for k, v in con.execute(stmt).all()}
+
+
+def write_meta(con, values: dict[str, str]) -> None:
+    """Set facts of the database (each key replaced or added), on SQLite and PostgreSQL alike."""
+    from .models import META, dialect_insert
+    stmt = dialect_insert(con)(META)
+    con.execute(stmt.on_conflict_do_update(index_elements=[META.c.key], set_={"value": stmt.excluded.value}),
+                [{"key": k, "value": v} for k, v in values.items()])
 
 
 @dataclass
@@ -207,15 +249,19 @@ class Store:
                                 f"{str(exc).splitlines()[0]}") from exc
         return engine
 
-    def add_column(self, table: str, definition: str, then: Callable[[Any], None] | None = None,
+    def add_column(self, table: str, column: str, then: Callable[[Any], None] | None = None,
                    engine: Any = None) -> None:
-        """Add a column a database of an earlier deckcheck lacks (`definition`: its name and type), and run
-        `then(con)` in the same transaction; nothing when another process did it at the same moment."""
-        from sqlalchemy import text
+        """Add a column of a table class that a database of an earlier deckcheck lacks (its type and default as
+        the class declares them), and run `then(con)` in the same transaction; nothing when another process
+        did it at the same moment."""
         from sqlalchemy.exc import DBAPIError
+        from sqlmodel import SQLModel
+        declared = SQLModel.metadata.tables[table].c[column]
+        default = getattr(declared.default, "arg", "")  # the Python default of the field ('' or 0)
         try:
             with self.translated_errors(), (engine or self.engine).begin() as con:
-                con.execute(text(f"alter table {table} add column {definition}"))
+                con.exec_driver_sql(rawsql.add_column_sql(table, column, declared.type.compile(con.dialect),
+                                                          default))
                 if then is not None:
                     then(con)
         except DBAPIError as exc:
@@ -225,7 +271,9 @@ class Store:
     def _move_extra_columns(self, engine: Any) -> None:
         """A card table of an earlier deckcheck keeps Raven's and Taktik's values in columns of their own
         (renown ... suit): add the `extra` column and copy them into it; the old columns stay, unused."""
-        from sqlalchemy import inspect, text
+        from sqlalchemy import bindparam, inspect, update
+
+        from .models import CARDS
         columns = {c["name"] for c in inspect(engine).get_columns("card")}
         if "extra" in columns:
             return
@@ -234,13 +282,11 @@ class Store:
         def copy(con) -> None:
             if not legacy:
                 return
-            quoted = [f'"{c}"' for c in legacy]
-            rows = con.execute(text(f"select id, {', '.join(quoted)} from card "
-                                    f"where {' or '.join(f'{c} is not null' for c in quoted)}")).all()
+            rows = con.exec_driver_sql(rawsql.legacy_extra_sql(legacy)).all()
             if rows:
-                con.execute(text("update card set extra = :extra where id = :id"),
-                            [{"id": r[0], "extra": extra_to_text(zip(legacy, r[1:], strict=True))} for r in rows])
-        self.add_column("card", "extra varchar not null default ''", copy, engine)
+                con.execute(update(CARDS).where(CARDS.c.id == bindparam("card")).values(extra=bindparam("extra")),
+                            [{"card": r[0], "extra": extra_to_text(zip(legacy, r[1:], strict=True))} for r in rows])
+        self.add_column("card", "extra", copy, engine)
 
     @contextmanager
     def translated_errors(self) -> Iterator[None]:
@@ -287,15 +333,13 @@ class Store:
         with self.translated_errors():
             with self.engine.begin() as con:
                 if write and con.dialect.name == "sqlite":
-                    con.exec_driver_sql("BEGIN IMMEDIATE")
+                    con.exec_driver_sql(rawsql.BEGIN_IMMEDIATE)
                 yield con
 
     def is_initialized(self) -> bool:
         """Whether the bundled cards were loaded (or the database was set up empty)."""
-        from sqlalchemy import text
         with self._engine.connect() as con:
-            row = con.execute(text("select value from deckcheck_meta where key = 'initialized'")).first()
-        return row is not None
+            return "initialized" in read_meta(con, ["initialized"])
 
     def init(self, empty: bool = False) -> bool:
         """Create the tables and, unless empty, load the bundled cards; True when this call set the database up."""
@@ -307,8 +351,10 @@ class Store:
         """Load the bundled cards into a new database (once). True when this call did it."""
         if self.is_initialized():
             return False
-        from sqlalchemy import text
+        from sqlalchemy import insert
         from sqlalchemy.exc import IntegrityError
+
+        from .models import META
         try:
             with self.translated_errors(), self._engine.begin() as con:
                 if not empty:
@@ -317,13 +363,11 @@ class Store:
                     self._upsert(con, [r.card for r in rows], "bundled")
                     write_sources(con, {r.card.id: dict(r.sources) for r in rows}, fresh=True)
                 stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-                con.execute(text("insert into deckcheck_meta (key, value) values ('initialized', :v)"), {"v": stamp})
-                con.execute(text("insert into deckcheck_meta (key, value) values ('bundled', :v)"),
-                            {"v": "no" if empty else "yes"})
+                # a plain INSERT: a second process setting the database up at the same moment fails on the key
+                values = {"initialized": stamp, "bundled": "no" if empty else "yes"}
                 if not empty:
-                    for key, value in ((BUNDLE_KEY, bundle_digest()), (VERSION_KEY, deckcheck_version())):
-                        con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v)"),
-                                    {"k": key, "v": value})
+                    values |= {BUNDLE_KEY: bundle_digest(), VERSION_KEY: deckcheck_version()}
+                con.execute(insert(META), [{"key": k, "value": v} for k, v in values.items()])
         except IntegrityError:
             if self.is_initialized():  # another process set the database up at the same moment
                 return False
@@ -332,24 +376,20 @@ class Store:
 
     # -- reading --------------------------------------------------------------------------------
     def cards(self, game: str | None = None) -> list[Card]:
-        """Every stored card (of one game), in a stable order. Reads SQLite with sqlite3 alone when it can."""
-        where = " where game = ?" if game else ""
+        """Every stored card (of one game), in a stable order.
+
+        A SQLite file nobody opened an engine on in this process is read by the hot path (deckcheck.db.rawsql:
+        sqlite3 alone, no SQLAlchemy); anything else by the model path (card_rows). Both give the same rows."""
         con = ready_sqlite(self.url) if self._engine is None else None
-        meta_query = "select key, value from deckcheck_meta where key in ('bundled', 'bundle', 'bundle_version')"
         if con is not None:
             try:
-                rows = con.execute(f"select {SELECT_LIST} from card{where} order by {_ORDER}",
-                                   (game,) if game else ()).fetchall()
-                meta = dict(con.execute(meta_query).fetchall())
+                rows, meta = rawsql.read_cards(con, game)
             finally:
                 con.close()
         else:
-            from sqlalchemy import text
             with self.engine.connect() as c:
-                rows = c.execute(text(f"select {SELECT_LIST} from card"
-                                      f"{' where game = :g' if game else ''} order by {_ORDER}"),
-                                 {"g": game} if game else {}).all()
-                meta = {k: v for k, v in c.execute(text(meta_query)).all()}
+                rows = card_rows(c, game)
+                meta = read_meta(c, rawsql.META_KEYS)
         note_stale_bundle(self.url, meta, self.where())
         self.last_meta = meta
         return cards_from_tuples(rows)
@@ -360,25 +400,19 @@ class Store:
 
     def count(self) -> int:
         """How many cards are stored."""
-        from sqlalchemy import text
+        from sqlalchemy import func, select
+
+        from .models import CARDS
         with self.engine.connect() as c:
-            return c.execute(text("select count(*) from card")).scalar_one()
+            return c.execute(select(func.count()).select_from(CARDS)).scalar_one()
 
     # -- writing --------------------------------------------------------------------------------
     def import_cards(self, cards: Iterable[Card], source: str, dry_run: bool = False) -> ImportResult:
         """Add or update cards by id in one transaction; equal rows are left alone (idempotent)."""
-        from sqlalchemy import text
         cards = list(cards)
         result = ImportResult()
         with self.begin(write=not dry_run) as con:
-            existing = {}
-            ids = [c.id for c in cards]
-            for start in range(0, len(ids), 500):
-                chunk = ids[start:start + 500]
-                params = {f"i{n}": v for n, v in enumerate(chunk)}
-                rows = con.execute(text(f"select {SELECT_LIST} from card where id in "
-                                        f"({', '.join(':' + k for k in params)})"), params).mappings().all()
-                existing.update({r["id"]: card_from_values(r) for r in rows})
+            existing = read_cards(con, [c.id for c in cards])
             changed = []
             for card in cards:
                 old = existing.get(card.id)
@@ -395,14 +429,9 @@ class Store:
         return result
 
     def _upsert(self, con, cards: list[Card], source: str) -> None:
-        from .models import CardRow
-        table = CardRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it on table classes
-        if con.dialect.name == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
-        elif con.dialect.name == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]  # same call shape
-        else:
-            raise DatabaseError(f"unsupported database {con.dialect.name!r}; use SQLite or PostgreSQL")
+        from .models import CARDS as table
+        from .models import dialect_insert
+        insert = dialect_insert(con)
         rows = [card_to_values(c, source) for c in cards]
         for start in range(0, len(rows), 1000):
             stmt = insert(table)

@@ -19,7 +19,7 @@ from deckcheck.cardsheet import (COLUMNS, SheetCard, card_to_row, match_by_name,
 from deckcheck.errors import DatabaseError, DeckcheckError
 from deckcheck.provenance import Provenance
 
-from .repository import SELECT_LIST, card_from_values
+from .store import read_cards, read_meta, write_meta
 
 _CHUNK = 500
 PEOPLE = ("sheet", "web")  # provenance kinds that are a person's statement
@@ -72,20 +72,21 @@ def _is_known(card: Card, name: str) -> bool:
 
 def read_sources(con, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
     """Provenance by card id and field, for the given ids (every card when None), on a connection."""
-    from sqlalchemy import text
+    from sqlalchemy import select
+
+    from .models import CARD_SOURCES as t
     out: dict[str, dict[str, Provenance]] = {}
 
     def add(rows) -> None:
         for card_id, name, kind, ref, at in rows:
             out.setdefault(card_id, {})[name] = Provenance(kind, ref or "", at or "")
-    select = "select card_id, field_name, kind, ref, at from card_source"
+    stmt = select(t.c.card_id, t.c.field_name, t.c.kind, t.c.ref, t.c.at)
     if ids is None:
-        add(con.execute(text(select)).all())
+        add(con.execute(stmt).all())
         return out
     wanted = list(ids)
     for start in range(0, len(wanted), _CHUNK):
-        params = {f"i{n}": v for n, v in enumerate(wanted[start:start + _CHUNK])}
-        add(con.execute(text(f"{select} where card_id in ({', '.join(':' + k for k in params)})"), params).all())
+        add(con.execute(stmt.where(t.c.card_id.in_(wanted[start:start + _CHUNK]))).all())
     return out
 
 
@@ -98,26 +99,18 @@ def stored_sources(store, ids: Iterable[str] | None = None) -> dict[str, dict[st
 def write_sources(con, sources: Mapping[str, Mapping[str, Provenance | None]], fresh: bool = False) -> None:
     """Record provenance (card id -> field -> provenance; None forgets it) on a connection; `fresh`: the
     cards have none recorded yet (a new database), so nothing is deleted first."""
-    from sqlalchemy import text
-    deletes = [] if fresh else [{"c": card_id, "f": name} for card_id, fields in sources.items() for name in fields]
-    inserts = [{"c": card_id, "f": name, "k": p.kind, "r": p.ref, "a": p.at}
+    from sqlalchemy import bindparam, delete, insert
+
+    from .models import CARD_SOURCES as t
+    deletes = [] if fresh else [{"card": card_id, "field": name} for card_id, fields in sources.items()
+                                for name in fields]
+    inserts = [{"card_id": card_id, "field_name": name, "kind": p.kind, "ref": p.ref, "at": p.at}
                for card_id, fields in sources.items() for name, p in fields.items() if p is not None]
     if deletes:
-        con.execute(text("delete from card_source where card_id = :c and field_name = :f"), deletes)
+        con.execute(delete(t).where(t.c.card_id == bindparam("card"), t.c.field_name == bindparam("field")),
+                    deletes)
     if inserts:
-        con.execute(text("insert into card_source (card_id, field_name, kind, ref, at) "
-                         "values (:c, :f, :k, :r, :a)"), inserts)
-
-
-def _stored_cards(con, ids: list[str]) -> dict[str, Card]:
-    from sqlalchemy import text
-    found: dict[str, Card] = {}
-    for start in range(0, len(ids), _CHUNK):
-        params = {f"i{n}": v for n, v in enumerate(ids[start:start + _CHUNK])}
-        rows = con.execute(text(f"select {SELECT_LIST} from card where id in "
-                                f"({', '.join(':' + k for k in params)})"), params).mappings().all()
-        found.update({r["id"]: card_from_values(r) for r in rows})
-    return found
+        con.execute(insert(t), inserts)
 
 
 def new_card_sources(item: SheetCard, source: Provenance) -> dict[str, Provenance]:
@@ -174,17 +167,17 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
     result = UpdateResult()
     with store.engine.begin() as con:
         plain_ids = [str(c.get("id")) for c in changes if not isinstance(c, SheetCard) and c.get("id")]
-        stored = _stored_cards(con, plain_ids)
+        stored = read_cards(con, plain_ids)
         items = _as_sheet_cards(changes, {i: c.name for i, c in stored.items()}, f"changes from {origin}")
         ids = [item.card.id for item in items]
         if len(set(ids)) != len(ids):
             raise DeckcheckError(f"changes from {origin}: the same card id is named twice")
-        stored = _stored_cards(con, ids)
+        stored = read_cards(con, ids)
         if any(not item.id_stated for item in items):
             from deckcheck.api import bundled_sets
             items = match_by_name(items, store.cards(), f"changes from {origin}", bundled_sets())
         ids = [item.card.id for item in items]  # match_by_name refuses two rows naming one card
-        stored.update(_stored_cards(con, [i for i in ids if i not in stored]))
+        stored.update(read_cards(con, [i for i in ids if i not in stored]))
         sources = read_sources(con, ids)
         to_write: list[Card] = []
         new_sources: dict[str, dict[str, Provenance | None]] = {}
@@ -266,11 +259,9 @@ def update_from_bundle(store, *, dry_run: bool = False, overwrite: bool = False)
     """
     from dataclasses import replace
 
-    from sqlalchemy import text
-
     from .store import BUNDLE_KEY, VERSION_KEY, bundle_digest, bundled_rows, deckcheck_version, newer_bundle
     with store.engine.connect() as con:
-        meta = {k: v for k, v in con.execute(text("select key, value from deckcheck_meta")).all()}
+        meta = read_meta(con)
     newer = newer_bundle(meta)
     if newer:  # an older deckcheck would undo the newer bundle's values (a club's shared database)
         raise DatabaseError(f"the database {store.where()} holds the bundled cards of deckcheck {newer}, newer than "
@@ -282,9 +273,7 @@ def update_from_bundle(store, *, dry_run: bool = False, overwrite: bool = False)
                           unrecorded=_NEVER_WEAKER, protect=frozenset({"sheet", "web"}))
     if not dry_run:
         with store.begin() as con:
-            for key, value in ((BUNDLE_KEY, bundle_digest()), (VERSION_KEY, deckcheck_version()), ("bundled", "yes")):
-                con.execute(text("delete from deckcheck_meta where key = :k"), {"k": key})
-                con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v)"), {"k": key, "v": value})
+            write_meta(con, {BUNDLE_KEY: bundle_digest(), VERSION_KEY: deckcheck_version(), "bundled": "yes"})
     return result
 
 

@@ -85,21 +85,19 @@ _STAMP_KEY = "web_cards_changed"
 
 def cards_stamp(store) -> str | None:
     """When cards were last changed through the web app (None: never)."""
-    from sqlalchemy import text
+    from deckcheck.db.store import read_meta
     with store.engine.connect() as con:
-        row = con.execute(text("select value from deckcheck_meta where key = :k"), {"k": _STAMP_KEY}).first()
-    return row[0] if row else None
+        return read_meta(con, [_STAMP_KEY]).get(_STAMP_KEY)
 
 
 def mark_cards_changed(store) -> None:
     """Record that cards changed now (an upsert of one meta row; SQLite and PostgreSQL alike)."""
     import datetime as dt
 
-    from sqlalchemy import text
+    from deckcheck.db.store import write_meta
     stamp = dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
     with store.engine.begin() as con:
-        con.execute(text("insert into deckcheck_meta (key, value) values (:k, :v) "
-                         "on conflict (key) do update set value = excluded.value"), {"k": _STAMP_KEY, "v": stamp})
+        write_meta(con, {_STAMP_KEY: stamp})
 
 
 # -- dependencies ----------------------------------------------------------------------------------

@@ -1,0 +1,95 @@
+"""The SQL deckcheck writes by hand — all of it — and why none of it goes through the table classes.
+
+Every other query is built on the SQLModel tables of db/models.py (sqlalchemy select, insert, update and
+delete on their columns), so that a column added to a table class, or renamed, is seen by every query.
+tests/db/test_queries.py keeps it so: no other module writes SQL text, every statement here is valid
+against the schema the table classes create (but the one that reads columns no table class has any more),
+and the hot path agrees with the model path on the same database, SQLite and PostgreSQL.
+
+What stays here, and why:
+
+1. The hot path (`read_cards`): every card of a SQLite file, with the database's bundle facts, read with
+   sqlite3 alone. `deckcheck check` runs once per deck from scripts, and whenever its kept card index is
+   out of date (after any write) it reads the cards: importing SQLAlchemy and opening an engine (which checks
+   the tables) made that read take 1.0-1.2 s instead of 0.26-0.37 s for the 1,491 bundled cards (a fresh
+   process each, this machine). It selects repository.CARD_COLUMNS in the model path's order
+   (deckcheck.db.store.read_cards); its placeholder is the driver's (`?` for sqlite3, `%s` for psycopg).
+2. A look at a SQLite file before SQLAlchemy opens it (deckcheck.db.engine): is it set up, is it a file
+   of ours (sqlite_master, PRAGMA table_info). Refusing another program's file must happen before
+   anything creates a table in it; answering "not set up" must not cost the engine.
+3. Schema migration: ALTER TABLE ... ADD COLUMN for a column an older database lacks (SQLAlchemy Core has no
+   ALTER; the column's name, type and default come from its table class), and the read of the game columns
+   an older deckcheck kept in columns of their own (repository.LEGACY_EXTRA), which no table class names.
+4. Transaction control on SQLite: BEGIN IMMEDIATE (a writer takes the write lock when it starts,
+   deckcheck.db.store.Store.begin) and BEGIN (the read snapshot of `db copy`).
+
+This module imports nothing but the standard library and repository (the hot path must stay light).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .repository import SELECT_LIST
+
+# -- 1. the hot path ---------------------------------------------------------------------------------------
+CARD_ORDER = ("game", "edition", "set_code", "id")  # the model path orders by the same columns
+META_KEYS = ("bundled", "bundle", "bundle_version")  # what reading the cards also tells (a stale bundle)
+
+
+def cards_sql(game: bool, mark: str = "?") -> str:
+    """The SELECT of every card (of one game, when `game`), in CARD_COLUMNS order."""
+    where = f" where game = {mark}" if game else ""
+    return f"select {SELECT_LIST} from card{where} order by {', '.join(CARD_ORDER)}"
+
+
+META_SQL = f"select key, value from deckcheck_meta where key in ({', '.join(repr(k) for k in META_KEYS)})"
+
+
+def read_cards(con: Any, game: str | None = None, mark: str = "?") -> tuple[list[tuple], dict[str, str]]:
+    """(rows in CARD_COLUMNS order, bundle meta) through a DB-API connection: sqlite3's (`mark` "?") on the hot
+    path; psycopg's (`mark` "%s") where a test compares this SQL with the model path on PostgreSQL."""
+    cur = con.cursor()
+    try:
+        cur.execute(cards_sql(bool(game), mark), (game,) if game else ())
+        rows = [tuple(r) for r in cur.fetchall()]
+        cur.execute(META_SQL)
+        meta = {k: v for k, v in cur.fetchall()}
+    finally:
+        cur.close()
+    return rows, meta
+
+
+# -- 2. a SQLite file before SQLAlchemy opens it -----------------------------------------------------------
+INITIALIZED_SQL = "select value from deckcheck_meta where key = 'initialized'"
+TABLES_SQL = "select name from sqlite_master where type = 'table'"
+PROBE_SQL = "select count(*) from sqlite_master"  # the first read: replays a hot journal, or says it cannot
+
+
+def columns_sql(table: str) -> str:
+    """PRAGMA table_info of a table (its columns are the rows' second field)."""
+    return 'pragma table_info("{}")'.format(table.replace('"', '""'))
+
+
+# -- 3. schema migration -----------------------------------------------------------------------------------
+def add_column_sql(table: str, column: str, type_sql: str, default: object) -> str:
+    """ALTER TABLE adding a NOT NULL column with its default (a string or a number, as the table class says)."""
+    if isinstance(default, bool):
+        literal = "1" if default else "0"
+    elif isinstance(default, (int, float)):
+        literal = repr(default)
+    else:
+        literal = "'" + str(default).replace("'", "''") + "'"
+    return f'alter table "{table}" add column "{column}" {type_sql} not null default {literal}'
+
+
+def legacy_extra_sql(legacy: list[str]) -> str:
+    """The cards whose game columns an older deckcheck kept in columns of their own (renown ... suit): id and
+    those columns, where any is set. No table class names these columns any more: hence SQL text."""
+    quoted = [f'"{c}"' for c in legacy]
+    return (f"select id, {', '.join(quoted)} from card "
+            f"where {' or '.join(f'{c} is not null' for c in quoted)}")
+
+
+# -- 4. transaction control (SQLite) -----------------------------------------------------------------------
+BEGIN_IMMEDIATE = "BEGIN IMMEDIATE"
+BEGIN = "BEGIN"

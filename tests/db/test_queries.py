@@ -1,0 +1,206 @@
+"""Storage through its models (issue 21, item 5): every query is built on the SQLModel table classes, except the
+few statements of deckcheck.db.rawsql, and those cannot drift from the tables unnoticed.
+
+- the hot path of `check` (sqlite3 alone) and the model path read the same cards and facts from the same
+  database, SQLite and PostgreSQL (on PostgreSQL the hot path's SQL runs through psycopg);
+- the columns the card readers name are the card table's, and every column of a table class is written;
+- no module but rawsql writes SQL text (an AST scan: text(), SQL literals given to execute or
+  exec_driver_sql), and every statement of rawsql is valid against the schema the table classes create;
+- every table class is used by queries.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from deckcheck.cards import Card
+from deckcheck.db import rawsql
+from deckcheck.db.repository import CARD_COLUMNS, LEGACY_EXTRA, card_to_values, cards_from_tuples
+from deckcheck.db.store import Store, card_rows, read_meta
+
+ROOT = Path(__file__).resolve().parents[2]
+CODE = [ROOT / d for d in ("db", "web", "importers", "deckcheck")]
+
+
+def _model_columns(table: str) -> list[str]:
+    from sqlmodel import SQLModel
+
+    from deckcheck.db import models  # noqa: F401
+    return [c.name for c in SQLModel.metadata.tables[table].columns]
+
+
+def _odd_cards() -> list[Card]:
+    """Cards with what a row can hold at its edges: unknowns (NULL), a game's own columns, another game."""
+    base = Card(id="Q-odd-1", name="Odd Strike", title="Odd Strike", type="Attack", game="highlander",
+                set="Q", restriction=None, reserved=None, signature=True, unique=None, grid=None,
+                grid_inferred=False, text="two\nlines", rarity=None)
+    other = Card(id="Q-raven-1", name="Raven Thing", title="Raven Thing", game="raven", type="Item",
+                 extra=(("renown", 5), ("suit", "cups")), set="Q")
+    return [base, other]
+
+
+def _hot(store: Store, game: str | None) -> tuple[list[Card], dict[str, str]]:
+    """The hot path's SQL on the store's database: sqlite3 on a file, psycopg's own connection on PostgreSQL."""
+    from deckcheck.db.engine import ready_sqlite
+    con = ready_sqlite(store.url)
+    if con is not None:
+        try:
+            rows, meta = rawsql.read_cards(con, game)
+        finally:
+            con.close()
+        return cards_from_tuples(rows), meta
+    raw = store.engine.raw_connection()
+    try:
+        rows, meta = rawsql.read_cards(raw, game, mark="%s")
+    finally:
+        raw.close()
+    return cards_from_tuples(rows), meta
+
+
+def _model(store: Store, game: str | None) -> tuple[list[Card], dict[str, str]]:
+    with store.engine.connect() as con:
+        return cards_from_tuples(card_rows(con, game)), read_meta(con, rawsql.META_KEYS)
+
+
+@pytest.mark.parametrize("game", [None, "highlander", "raven", "nothing"])
+def test_the_hot_path_and_the_model_path_read_the_same_cards(db_url, game):
+    store = Store(db_url)
+    store.import_cards(_odd_cards(), "test")
+    store.dispose()
+    hot_cards, hot_meta = _hot(Store(db_url), game)
+    model_cards, model_meta = _model(Store(db_url), game)
+    assert [c.id for c in hot_cards] == [c.id for c in model_cards]  # the same order
+    assert hot_cards == model_cards and hot_meta == model_meta
+    assert len(hot_cards) == {None: 1493, "highlander": 1492, "raven": 1, "nothing": 0}[game]
+    assert hot_meta.keys() == {"bundled", "bundle", "bundle_version"}
+    odd = {c.id: c for c in hot_cards}
+    if game in (None, "raven"):
+        assert odd["Q-raven-1"].extra == (("renown", 5), ("suit", "cups"))
+    if game in (None, "highlander"):
+        assert odd["Q-odd-1"].restriction is None and odd["Q-odd-1"].reserved is None and odd["Q-odd-1"].signature
+
+
+def test_store_cards_takes_the_hot_path_on_a_sqlite_file_and_the_model_path_else(sqlite_url, monkeypatch):
+    Store(sqlite_url).cards()  # set up
+    taken = []
+    real_hot, real_model = rawsql.read_cards, card_rows
+    import deckcheck.db.store as store_module
+    def hot(*args, **kwargs):
+        taken.append("hot")
+        return real_hot(*args, **kwargs)
+
+    def model(*args, **kwargs):
+        taken.append("model")
+        return real_model(*args, **kwargs)
+    monkeypatch.setattr(rawsql, "read_cards", hot)
+    monkeypatch.setattr(store_module, "card_rows", model)
+    fresh = Store(sqlite_url)
+    a = fresh.cards()
+    assert fresh.engine is not None  # an engine is open now: the model path
+    b = fresh.cards()
+    assert taken == ["hot", "model"] and a == b
+
+
+def test_the_card_readers_name_exactly_the_card_tables_columns():
+    columns = _model_columns("card")
+    # every column but `source` (where a row came from, written, never read back into a Card)
+    assert list(CARD_COLUMNS) == [c for c in columns if c != "source"]
+    card = _odd_cards()[0]
+    assert set(card_to_values(card, "x")) == set(columns)  # every column is written
+    assert not set(LEGACY_EXTRA) & set(columns)  # the old game columns are no table's any more
+    from sqlalchemy import select  # noqa: F401
+
+    from deckcheck.db.models import CARDS
+    assert set(rawsql.CARD_ORDER) <= set(CARDS.c.keys())
+    assert set(rawsql.META_KEYS) <= {"bundled", "bundle", "bundle_version"}
+
+
+def _sql_text_calls(path: Path) -> list[str]:
+    """Where a module writes SQL text: text(...) of SQLAlchemy, a string literal (or f-string) given to execute,
+    executemany or exec_driver_sql, and exec_driver_sql of anything that is not a statement of rawsql."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    texts = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+             and node.module and node.module.startswith("sqlalchemy") for alias in node.names if alias.name == "text"}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        where = f"{path.name}:{node.lineno}"
+        if name in texts or (isinstance(func, ast.Attribute) and name == "text" and isinstance(func.value, ast.Name)
+                             and func.value.id in ("sqlalchemy", "sa")):
+            found.append(f"{where} text()")
+        if name in ("execute", "executemany", "exec_driver_sql", "executescript") and node.args:
+            first = node.args[0]
+            literal = isinstance(first, (ast.JoinedStr, ast.BinOp)) or (
+                isinstance(first, ast.Constant) and isinstance(first.value, str))
+            from_rawsql = (isinstance(first, ast.Attribute) and isinstance(first.value, ast.Name)
+                           and first.value.id == "rawsql") or (
+                isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute)
+                and isinstance(first.func.value, ast.Name) and first.func.value.id == "rawsql")
+            if literal or (name == "exec_driver_sql" and not from_rawsql):
+                found.append(f"{where} {name}({ast.unparse(first)[:60]})")
+    return found
+
+
+def test_the_scan_sees_sql_text(tmp_path):
+    """The scan above finds what it looks for (a scan that finds nothing proves nothing)."""
+    sample = tmp_path / "sample.py"
+    sample.write_text("from sqlalchemy import text as t\n"
+                      "def f(con, sql):\n"
+                      "    con.execute(t('select 1'))\n"
+                      "    con.execute(f'select {sql}')\n"
+                      "    con.exec_driver_sql(sql)\n"
+                      "    con.execute('select name from card')\n"
+                      "    con.exec_driver_sql(rawsql.BEGIN)\n", encoding="utf-8")
+    found = _sql_text_calls(sample)
+    assert sorted(f.split(" ", 1)[1].split("(")[0] for f in found) == ["exec_driver_sql", "execute", "execute", "text"]
+
+
+def test_every_statement_of_rawsql_is_valid_against_the_tables(db_url):
+    """Each statement runs on a database the table classes made (a column they lack would fail it); the
+    legacy read names only the old game columns, which no table class has (checked above)."""
+    store = Store(db_url)
+    store.cards()
+    raw = store.engine.raw_connection()
+    try:
+        cur = raw.cursor()
+        for sql in [rawsql.cards_sql(False), rawsql.META_SQL, rawsql.INITIALIZED_SQL]:
+            cur.execute(sql)
+            assert cur.fetchall(), sql
+        mark = "?" if db_url.startswith("sqlite") else "%s"
+        cur.execute(rawsql.cards_sql(True, mark), ("highlander",))
+        assert len(cur.fetchall()) == 1491
+        if db_url.startswith("sqlite"):
+            cur.execute(rawsql.TABLES_SQL)
+            assert {r[0] for r in cur.fetchall()} >= {"card", "deckcheck_meta"}
+            cur.execute(rawsql.columns_sql("card"))
+            assert [r[1] for r in cur.fetchall()] == _model_columns("card")
+            cur.execute(rawsql.PROBE_SQL)
+    finally:
+        raw.close()
+    assert rawsql.legacy_extra_sql(["renown", "suit"]).split(" from ")[0] == 'select id, "renown", "suit"'
+
+
+@pytest.mark.parametrize(("table", "column"), [("card", "extra"), ("collection_entry", "price"),
+                                                ("desk_event", "tz_offset")])
+def test_a_late_column_is_added_as_its_table_class_declares_it(db_url, table, column):
+    """Store.add_column takes the type and default from the table class: the column a database of an earlier
+    deckcheck lacks comes back with the model's default for the rows it holds."""
+    from sqlalchemy import inspect, select
+    from sqlmodel import SQLModel
+    store = Store(db_url)
+    store.cards()
+    with store.engine.begin() as con:
+        con.exec_driver_sql(f'alter table "{table}" drop column "{column}"')
+    store.add_column(table, column)
+    declared = SQLModel.metadata.tables[table].c[column]
+    found = {c["name"]: c for c in inspect(store.engine).get_columns(table)}[column]
+    assert found["nullable"] is False
+    if table == "card":
+        with store.engine.connect() as con:
+            assert set(con.execute(select(declared)).scalars()) == {declared.default.arg}
+    store.add_column(table, column)  # twice: nothing (another process did it)
