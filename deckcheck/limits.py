@@ -27,10 +27,12 @@ class Limit:
 
 
 def size_text(n: int) -> str:
-    """4194304 -> '4 MiB'; 1536 -> '1.5 KiB'."""
+    """4194304 -> '4 MiB'; 1536 -> '1.5 KiB'; three significant digits, and whole numbers from 1,000 up
+    (1047552 -> '1,023 KiB', never '1.02e+03 KiB')."""
     for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n >= size:
-            return f"{n / size:.3g} {unit}"
+            value = n / size
+            return f"{value:.3g} {unit}" if value < 999.5 else f"{value:,.0f} {unit}"
     return f"{n} bytes"
 
 

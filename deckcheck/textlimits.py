@@ -32,8 +32,8 @@ def check_line_lengths(text: str, source: str, max_line: int = LINE_MAX_CHARS) -
     """InputFileError naming the first line longer than the limit."""
     if len(text) <= max_line:
         return
-    lines = text.splitlines()
-    if max(map(len, lines), default=0) <= max_line:
+    lines = text.splitlines()  # not empty: the text is longer than a line may be
+    if max(map(len, lines)) <= max_line:
         return
     number = next(i for i, line in enumerate(lines, start=1) if len(line) > max_line)
     raise InputFileError(source, f"line {number} is longer than {max_line:,} characters, the limit for a line")

@@ -332,3 +332,158 @@ def test_a_generic_immortal_may_hold_one_clan_macleod_card(synthetic_index):
     assert not {"HL-OTHER-PERSONA", "HL-GENERIC-SPECIFIC"} & {i.rule for i in one.errors}
     two = check(synthetic_index, deck_text("", "2 Clan MacLeod Banner"), "type1e")  # one of each card: limit + 1
     assert "HL-GENERIC-SPECIFIC" in {i.rule for i in two.errors}
+
+
+def _deck(*entries):
+    """A deck of (card, quantity, section) without a card sheet."""
+    from deckcheck.decks import Deck
+    deck = Deck(source="t")
+    for card, quantity, section in entries:
+        deck.add(card, quantity, section)
+    return deck
+
+
+def _rule_issues(deck, fmt: str, rule_id: str) -> list[tuple]:
+    """(rule, message, cards, limit, actual, fix) of the issues of one rule, its data-unknown warnings included."""
+    return [(i.rule, i.message, i.cards, i.limit, i.actual, i.fix) for i in validate(deck, fmt).issues
+            if rule_id in (i.rule, i.message.split(" ", 1)[0])]
+
+
+def _event(name: str, immortal: str | None = None, **fields):
+    from deckcheck.cards import Card
+    title = name.split(" ", 1)[1] if immortal else name
+    return Card(id=name, name=name, title=title, immortal=immortal, type="Event", **fields)
+
+
+def _persona(immortal: str, modifiers: str = ""):
+    from deckcheck.cards import Card, parse_modifiers
+    return Card(id=f"P-{immortal}", name=f"{immortal} Persona", title="Persona", immortal=immortal, type="Persona",
+                gem_master=1, modifiers=parse_modifiers(modifiers))
+
+
+def test_a_clan_macleod_card_needs_a_macleod_persona(synthetic_index):
+    """HL-OTHER-PERSONA's Clan MacLeod exception is for a Persona whose name holds MacLeod: in a deck of another
+    Persona a Clan MacLeod card is a card of another Persona (RULES.md HL-OTHER-PERSONA, Immortal Specific)."""
+    report = check(synthetic_index, deck_text("Alpha Persona", "Clan MacLeod Banner"), "type1e")
+    assert [(i.rule, i.message, i.actual) for i in report.errors] == [
+        ("HL-OTHER-PERSONA", "1 card of Clan MacLeod in a deck of Alpha: Clan MacLeod Banner", 1)]
+    kept = check(synthetic_index, deck_text("Duncan MacLeod Persona", "Clan MacLeod Banner"), "type1e")
+    assert kept.errors == []
+
+
+def test_a_persona_titled_generic_immortal_is_named_a_generic_immortal(synthetic_index):
+    report = check(synthetic_index, deck_text("Generic Immortal Persona", "Beta Secret"), "type1e")
+    assert [i.message for i in report.errors] == [
+        "Beta Secret is Reserved for Beta; it cannot be included by a Generic Immortal"]
+
+
+def test_a_generic_immortal_owns_no_immortal_specific_card(synthetic_cards):
+    """HighlanderView.is_own for a deck whose Persona is titled Generic Immortal: no card is its own, not even a
+    Clan MacLeod card (the rules ask it only of a deck with a Persona; the view answers any deck)."""
+    from deckcheck.games.highlander.view import HighlanderView
+    by_name = {c.name: c for c in synthetic_cards}
+    deck = _deck((by_name["Generic Immortal Persona"], 1, "Pre-Game"))
+    view = HighlanderView(deck, get_format("type1e").params)
+    assert view.is_generic
+    assert [view.is_own(by_name[n]) for n in ("Clan MacLeod Banner", "Alpha Strike", "Filler A")] == [False] * 3
+    macleod = HighlanderView(_deck((by_name["Duncan MacLeod Persona"], 1, "Pre-Game")), get_format("type1e").params)
+    assert [macleod.is_own(by_name[n]) for n in ("Clan MacLeod Banner", "Alpha Strike", "Filler A")] == [
+        True, False, False]
+
+
+def test_other_persona_each_counts_copies_of_different_cards_of_one_persona():
+    """other_persona_each=1 (Richie Ryan): one card of each other Persona, whichever specific card it is; a second,
+    different card of the same Persona is one too many."""
+    richie = _persona("Gamma", "other_persona_each=1")
+    strike, jab, thrust = _event("Beta Strike", "Beta"), _event("Beta Jab", "Beta"), _event("Delta Thrust", "Delta")
+    limit = _deck((richie, 1, "Pre-Game"), (strike, 1, "Endurance"), (thrust, 1, "Endurance"))
+    assert _rule_issues(limit, "type1e", "HL-OTHER-PERSONA") == []
+    over = _deck((richie, 1, "Pre-Game"), (jab, 1, "Endurance"), (strike, 1, "Endurance"), (thrust, 1, "Endurance"))
+    assert _rule_issues(over, "type1e", "HL-OTHER-PERSONA") == [
+        ("HL-OTHER-PERSONA", "1 card of Beta in a deck of Gamma: Beta Strike", ("Beta Strike",), 0, 1,
+         "remove 1 Beta card")]  # the quota goes by name: Beta Jab first, whatever the written order
+
+
+def test_other_persona_each_and_total_add_up():
+    """Modifiers combine (RULES.md Modifier): other_persona_each=1 on the Persona and other_persona_total=2 on a
+    Pre-Game card allow 3 cards of one other Persona (the limit); a 4th is refused."""
+    from deckcheck.cards import Card, parse_modifiers
+    richie = _persona("Gamma", "other_persona_each=1")
+    pass_card = Card(id="PASS", name="Open Door", title="Open Door", type="Pre-Game",
+                     modifiers=parse_modifiers("other_persona_total=2"))
+    strike, jab = _event("Beta Strike", "Beta"), _event("Beta Jab", "Beta")
+    limit = _deck((richie, 1, "Pre-Game"), (pass_card, 1, "Pre-Game"), (strike, 2, "Endurance"), (jab, 1, "Endurance"))
+    assert _rule_issues(limit, "type1e", "HL-OTHER-PERSONA") == []
+    over = _deck((richie, 1, "Pre-Game"), (pass_card, 1, "Pre-Game"), (strike, 2, "Endurance"), (jab, 2, "Endurance"))
+    assert _rule_issues(over, "type1e", "HL-OTHER-PERSONA") == [
+        ("HL-OTHER-PERSONA", "1 card of Beta in a deck of Gamma: Beta Strike", ("Beta Strike",), 0, 1,
+         "remove 1 Beta card")]
+
+
+def test_the_grids_the_report_draws_are_the_basic_attacks_and_the_blocks():
+    """validate(details=True): the squares the Basic Attacks cover and the squares the Blocks cover; a non-basic
+    Attack, a Dodge and a block of unknown grid add nothing."""
+    from deckcheck.cards import Card
+    from deckcheck.grid import mask_of
+
+    def card(name, kind, squares, basic=False):
+        return Card(id=name, name=name, title=name, type=kind, basic=basic,
+                    grid=None if squares is None else mask_of(squares))
+    deck = _deck((card("Low Cut", "Attack", ("LL",), basic=True), 1, "Endurance"),
+                 (card("Fancy Cut", "Attack", ("UR",)), 1, "Endurance"),
+                 (card("Wall", "Block", ("UC", "UR")), 1, "Endurance"),
+                 (card("Foggy Block", "Block", None), 1, "Endurance"),
+                 (card("Duck", "Dodge", ("MC",), basic=True), 1, "Endurance"))
+    details = validate(deck, "type2", details=True).details
+    assert (details["attack_grid"], details["block_grid"]) == (mask_of(("LL",)), mask_of(("UC", "UR")))
+
+
+def test_restriction_counts_a_specific_card_across_its_lines():
+    """HL-RESTRICTED: two printings of one specific card with Restriction number 2, one copy each, are 2 (the
+    limit); two and one are 3, one too many. Each specific card is judged once, in the order of the deck."""
+    limited = _event("Twice Event", restriction=2)
+    reprint = _event("Twice Event", restriction=2, set="ZZ")
+    thrice = _event("Thrice Event", restriction=1)
+    assert _rule_issues(_deck((limited, 1, "Endurance"), (reprint, 1, "Endurance")), "type1e", "HL-RESTRICTED") == []
+    over = _deck((thrice, 2, "Endurance"), (limited, 2, "Endurance"), (reprint, 1, "Endurance"))
+    assert _rule_issues(over, "type1e", "HL-RESTRICTED") == [
+        ("HL-RESTRICTED", "2 copies of Thrice Event, which has Restriction number 1", ("Thrice Event",), 1, 2,
+         "remove 1 Thrice Event"),
+        ("HL-RESTRICTED", "3 copies of Twice Event, which has Restriction number 2", ("Twice Event",), 2, 3,
+         "remove 1 Twice Event")]
+
+
+def test_a_generic_immortal_counts_an_immortal_specific_card_across_its_lines():
+    """HL-GENERIC-SPECIFIC: one of each Immortal Specific card (per Immortal and title), whichever printing or
+    picture: Alpha's Strike in two pictures, one copy each, is two copies."""
+    strike, picture = _event("Alpha Strike", "Alpha"), _event("Alpha Strike (2)", "Alpha")
+    picture = _replace(picture, title="Strike")
+    assert _rule_issues(_deck((strike, 1, "Endurance")), "type1e", "HL-GENERIC-SPECIFIC") == []
+    assert _rule_issues(_deck((strike, 1, "Endurance"), (picture, 1, "Endurance")), "type1e",
+                        "HL-GENERIC-SPECIFIC") == [
+        ("HL-GENERIC-SPECIFIC", "2 copies of Alpha's Strike; a Generic Immortal may include 1",
+         ("Alpha Strike", "Alpha Strike (2)"), 1, 2, "remove 1 Alpha Strike")]
+
+
+def _replace(card, **changes):
+    from dataclasses import replace
+    return replace(card, **changes, _cache={})
+
+
+def test_an_edition_mix_is_named_by_the_title_as_first_written():
+    """HL2-EDITION-MIX: "Crow's Feint" and "Crows Feint" are one title (RULES.md Title); the message writes it as
+    the deck first does, and keeps the edition most copies have."""
+    first = _replace(_event("Crow's Feint"), edition=1)
+    second = _replace(_event("Crows Feint"), edition=2)
+    assert _rule_issues(_deck((first, 1, "Endurance"), (second, 2, "Endurance")), "type2", "HL2-EDITION-MIX") == [
+        ("HL2-EDITION-MIX", "Crow's Feint comes from editions 1, 2; all cards of one title must share one edition",
+         ("Crow's Feint", "Crows Feint"), None, None, "use only edition 2 Crow's Feint cards")]
+
+
+def test_a_persona_titled_generic_immortal_has_no_gem_limit(synthetic_index):
+    """HL2-GEMS: no gem limit is stated for a Generic Immortal, also when its Persona card is titled Generic
+    Immortal (whose gem values are 0)."""
+    report = check(synthetic_index, deck_text("Generic Immortal Persona", "3 Agile Trick"), "type2")
+    assert "HL2-GEMS" not in {i.rule for i in report.issues} and "HL2-GEMS" not in str(report.issues)
+    assert {i.rule for i in check(synthetic_index, deck_text("Alpha Persona", "2 Agile Trick"), "type2").errors} == {
+        "HL2-GEMS"}  # Alpha's Agility 1 allows 3 icons; 4 are one too many

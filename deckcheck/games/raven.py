@@ -125,7 +125,8 @@ def item_per_hunter(v: RavenView) -> list[Issue]:
             out.append(error(f"{count} Items attached to {hunter_name}: "
                              f"{', '.join(names(e.card for e in items))}; at most {limit} "
                              f"{'is' if limit == 1 else 'are'} allowed",
-                             [e.card for e in items], limit, count, f"keep {number_word(limit)} Item on {hunter_name}"))
+                             [e.card for e in items], limit, count,
+                             f"keep {number_word(limit)} Item{'' if limit == 1 else 's'} on {hunter_name}"))
     return out
 
 

@@ -131,3 +131,84 @@ def test_an_unknown_heading_lists_the_headings_of_the_format_asked_for(index):
     report = check_raw(parse_text(text, "group"), lambda fmt: index, "raven-stormcrow")
     (problem,) = report.input_errors
     assert "headings are Hunters, Items, Prey, Combat, Sideboard" in problem.message
+
+
+def check_with(index, text, **params):
+    """The group checked under raven-stormcrow with some of its numbers changed."""
+    import dataclasses
+
+    from deckcheck.check import validate
+    from deckcheck.decks import build_deck
+    fmt = get_format("raven-stormcrow")
+    fmt = dataclasses.replace(fmt, params=dataclasses.replace(fmt.params, **params))
+    deck, problems = build_deck(parse_text(text, "group"), index, fmt)
+    assert not problems, problems
+    return validate(deck, fmt)
+
+
+def with_renown(index, **renown):
+    """The example cards with some Renown values changed (by card name, underscores for spaces)."""
+    changed = {name.replace("_", " "): value for name, value in renown.items()}
+    return CardIndex([c.with_extra(renown=changed[c.name]) if c.name in changed else c for c in index.cards])
+
+
+def issues_of(report, rule_id):
+    return [(i.message, i.cards, i.limit, i.actual, i.fix) for i in report.issues if i.rule == rule_id]
+
+
+def test_renown_at_the_limit_is_legal_and_one_past_it_is_not(index):
+    """RS-RENOWN: Hunters 12 + 15 + 9 and Longbow 4 are 40 Renown, the limit; with Longbow worth 5, 41."""
+    text = group(hunters="Ranger Ann\nOld Marek\nSister Ilse", items="Longbow @ Ranger Ann")
+    assert check(index, text).issues == []
+    over = check(with_renown(index, Longbow=5), text)
+    assert issues_of(over, "RS-RENOWN") == [
+        ("Hunters and Items are worth 41 Renown; at most 40 is allowed",
+         ("Ranger Ann", "Old Marek", "Sister Ilse", "Longbow"), 40, 41, "remove Hunters or Items worth 1 Renown")]
+    assert [i.rule for i in over.issues] == ["RS-RENOWN"]
+
+
+def test_prey_renown_at_the_limit_is_legal_and_one_past_it_is_not(index):
+    """RS-PREY-RENOWN: Stormcrow 35 and a Marsh Wolf worth 25 are 60 Renown, the limit; worth 26, 61."""
+    text = group(prey="Stormcrow\nMarsh Wolf")
+    assert check(with_renown(index, Marsh_Wolf=25), text).issues == []
+    over = check(with_renown(index, Marsh_Wolf=26), text)
+    assert issues_of(over, "RS-PREY-RENOWN") == [
+        ("the Prey are worth 61 Renown; at most 60 is allowed", ("Stormcrow", "Marsh Wolf"), 60, 61,
+         "remove Prey worth 1 Renown")]
+    assert [i.rule for i in over.issues] == ["RS-PREY-RENOWN"]
+
+
+def test_hunters_at_the_limit_and_below_it(index):
+    """RS-HUNTERS: no Hunter at all, or fewer than a changed minimum; the fix counts the Hunters to add."""
+    none = check(index, group(hunters=None, items=None))
+    assert issues_of(none, "RS-HUNTERS") == [("the group holds no Hunter", (), 1, 0, "add a Hunter")]
+    assert check_with(index, group(), hunters_min=2).issues == []  # two Hunters: the limit
+    short = check_with(index, group(), hunters_min=3)
+    assert issues_of(short, "RS-HUNTERS") == [
+        ("the group holds 2 Hunters; at least 3 are required", (), 3, 2, "add a Hunter")]
+    shorter = check_with(index, group(), hunters_min=4)
+    assert issues_of(shorter, "RS-HUNTERS") == [
+        ("the group holds 2 Hunters; at least 4 are required", (), 4, 2, "add 2 Hunters")]
+
+
+def test_items_per_hunter_at_the_limit_and_one_past_it(index):
+    """RS-ITEM-PER-HUNTER: one Item on a Hunter is the limit, two are one too many; under a limit of two, three."""
+    two = check(index, group(items="Longbow @ Ranger Ann\nRaven Feather @ Ranger Ann"))
+    assert issues_of(two, "RS-ITEM-PER-HUNTER") == [
+        ("2 Items attached to Ranger Ann: Longbow, Raven Feather; at most 1 is allowed",
+         ("Longbow", "Raven Feather"), 1, 2, "keep one Item on Ranger Ann")]
+    items = "Longbow @ Ranger Ann\nRaven Feather @ Ranger Ann"
+    assert check_with(index, group(items=items), items_per_hunter=2).issues == []
+    three = check_with(index, group(items=items + "\nChainmail @ Ranger Ann"), items_per_hunter=2)
+    assert issues_of(three, "RS-ITEM-PER-HUNTER") == [
+        ("3 Items attached to Ranger Ann: Longbow, Raven Feather, Chainmail; at most 2 are allowed",
+         ("Longbow", "Raven Feather", "Chainmail"), 2, 3, "keep two Items on Ranger Ann")]
+
+
+@pytest.mark.parametrize("broken,count,fix", [("3 Broken Arm", 39, "add 1 Event or Wound"),
+                                              ("2 Broken Arm", 38, "add 2 Events or Wounds")])
+def test_combat_cards_one_and_two_short_of_the_limit(index, broken, count, fix):
+    """RS-COMBAT-MIN: 40 Combat cards are the limit (the base group); 39 and 38 are short by one and two."""
+    report = check(index, group(combat=f"10 Quick Strike\n10 Parry\n8 Deep Cut\n8 Graze\n{broken}"))
+    assert issues_of(report, "RS-COMBAT-MIN") == [
+        (f"the Combat deck holds {count} Combat cards; at least 40 are required", (), 40, count, fix)]

@@ -230,3 +230,26 @@ def test_a_deal_sheet_with_an_error_cell_is_refused_naming_it(tmp_path):
     book.close()
     with pytest.raises(DeckcheckError, match=r"deal.xlsx: row 7 holds an error cell \(#N/A\) in sheet 'Deal', cell B7"):
         read_deal(path)
+
+
+@pytest.mark.parametrize("players", [1, 17])
+def test_a_deal_for_one_player_up_to_as_many_as_the_deck_serves(players):
+    """Three cards each from one 52-card deck: 1 player is the least, 17 (51 cards) the most."""
+    o = taktik.deal(players, seed=3)
+    assert [h.player for h in o.hands] == [f"Player {i}" for i in range(1, players + 1)]
+    assert len({c.id for h in o.hands for c in h.cards}) == 3 * players
+
+
+@pytest.mark.parametrize("players,message", [(0, "at least one player"),
+                                             (18, "18 players need 54 cards; the deck has 52")])
+def test_a_deal_the_deck_cannot_serve_is_refused(players, message):
+    with pytest.raises(DeckcheckError) as raised:
+        taktik.deal(players, seed=3)
+    assert str(raised.value) == message
+
+
+def test_the_built_in_playing_cards_keep_their_ids():
+    """A playing card's id (stored with a collection's cards) is the game, its rank and its suit's letter."""
+    assert [taktik.parse_playing_card(t).id for t in ("QC", "10 of Hearts", "Ace of Spades", "2D")] == [
+        "taktik52-QC", "taktik52-10H", "taktik52-AS", "taktik52-2D"]
+    assert len({c.id for c in taktik.playing_cards()}) == 52

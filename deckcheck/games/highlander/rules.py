@@ -103,25 +103,21 @@ def restricted(v: HighlanderView[HighlanderParams]) -> list[Issue]:
             repeated.add(sid)
         else:
             seen.add(sid)
-    groups: list[list[Entry]] = []
-    if repeated:
-        by_id: dict[int, list[Entry]] = {}
-        for e in restricted_entries:
-            if e.card.specific_id in repeated:
-                by_id.setdefault(e.card.specific_id, []).append(e)
-        groups = list(by_id.values())
+    by_id: dict[int, list[Entry]] = {}
+    for e in restricted_entries:
+        if e.card.specific_id in repeated:
+            by_id.setdefault(e.card.specific_id, []).append(e)
     unknown: list[Card] = []
-    for e in restricted_entries:  # the usual case: one line per specific card
-        if e.quantity < 2 or e.card.specific_id in repeated:
+    for e in restricted_entries:  # in the deck's order; a specific card on several lines is judged at its first
+        if e.card.specific_id in repeated:
+            entries = by_id.pop(e.card.specific_id, None)
+            if entries is None:
+                continue
+        elif e.quantity < 2:
             continue  # one copy keeps every Restriction number
-        if e.card.restriction is None:
-            unknown.append(e.card)
-        elif e.quantity > e.card.restriction:
-            groups.append([e])
-    for entries in groups:
+        else:
+            entries = [e]  # the usual case: one line per specific card
         count, limits = _copies(entries), [e.card.restriction for e in entries]
-        if count < 2:
-            continue
         if None in limits:
             unknown += [e.card for e in entries]
             continue
