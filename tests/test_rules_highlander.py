@@ -467,7 +467,7 @@ def test_a_generic_immortal_counts_an_immortal_specific_card_across_its_lines():
 
 def _replace(card, **changes):
     from dataclasses import replace
-    return replace(card, **changes, _cache={})
+    return replace(card, **changes)
 
 
 def test_an_edition_mix_is_named_by_the_title_as_first_written():
