@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, Unpack
 
 from .cards import Card
 from .catalog import CardIndex, CardSet
@@ -21,9 +21,16 @@ from .report import UNREADABLE, InputProblem, Report
 if TYPE_CHECKING:  # imported where used: `deckcheck check` needs none of them
     from .cardsheet import SheetCard
     from .cardstats import FieldStat
+    from .collection import (CollectionStats, Holding, HoldingCounts, HoldingFields, Holdings, Key, Missing, RowReader,
+                             Surplus)
+    from .db.collections import Change, PastImport
     from .db.store import Store
+    from .decklist import RawDeck
     from .decks import Deck
+    from .errors import RowProblem
     from .provenance import Provenance
+    from .todo import Todo
+    from .tournament import Tournament
 
 
 def bundled_sets() -> list[CardSet]:
@@ -184,7 +191,7 @@ class Catalog(CardSource):
     def __init__(self, db_url: str | None = None, sheets: Sequence[str | Path] = (), cards: Iterable[Card] = ()):
         from .db.engine import resolve_url
         self.url = resolve_url(db_url)
-        self._store: Any = None
+        self._store: Store | None = None
         super().__init__(cards, sheets)
 
     @property
@@ -352,14 +359,14 @@ def check_files(paths: Iterable[str | Path | UnreadableFolder], catalog: CardSou
             progress(1)
 
 
-def undecided_cards(paths: Iterable[str | Path], catalog: Catalog, fmt: str | None = None):
+def undecided_cards(paths: Iterable[str | Path], catalog: Catalog, fmt: str | None = None) -> tuple[Todo, list[str]]:
     """The cards and columns that kept rules undecided in these decks (deckcheck.todo.Todo), and the
     sources skipped because they could not be read or resolved."""
     from .check import choose_format, validate
     from .decks import build_deck
     from .importers.decklists import read_decklists
     from .todo import Todo, collect
-    todo, skipped = Todo(), []
+    todo, skipped = Todo(), list[str]()
     for path in expand_paths(paths):
         if isinstance(path, UnreadableFolder):
             skipped.append(path.folder)
@@ -380,7 +387,7 @@ def undecided_cards(paths: Iterable[str | Path], catalog: Catalog, fmt: str | No
 
 
 def check_tournament(inputs: Sequence[str | Path], fmt: str | None = None, sheets: Sequence[str | Path] = (),
-                     db_url: str | None = None, progress: Callable[[int, int], None] | None = None):
+                     db_url: str | None = None, progress: Callable[[int, int], None] | None = None) -> Tournament:
     """Check every deck of folders, files and registration workbooks; an unreadable one is a report too.
 
     `progress(done, total)` is called before the first file (0 done) and after each: the files checked so far
@@ -415,19 +422,20 @@ class CollectionApp:
         self.catalog = Catalog(db_url)
         self.collections = Collections(self.catalog.store)
 
-    def index(self):
+    def index(self) -> CardIndex:
         """All cards of every game, found by name (collections hold cards of any game)."""
         return self.catalog.index_all()
 
-    def reader(self):
+    def reader(self) -> RowReader:
         """A row reader for collection sheets, knowing set names as well as codes."""
         from .collection import RowReader
         from .db.store import set_names
         return RowReader(self.index(), set_names())
 
-    def import_sheet(self, path, collection: str = "main", mode: str = "merge", dry_run: bool = False,
-                     skip_bad: bool = False, progress=None, sample: int = 10, again: bool = False,
-                     label: str | None = None):
+    def import_sheet(self, path: str | Path, collection: str = "main", mode: str = "merge", dry_run: bool = False,
+                     skip_bad: bool = False, progress: Callable[[int], None] | None = None, sample: int = 10,
+                     again: bool = False,
+                     label: str | None = None) -> tuple[str, dict[str, Change], list[RowProblem], int]:
         """Read, check and resolve every row, then change the collection in one transaction (or nothing).
 
         The import is journalled (`undo` restores the collection as it was). A file whose content was
@@ -439,7 +447,7 @@ class CollectionApp:
         from .importers.collection import read_collection_rows
         sheet = read_collection_rows(path)
         reader = self.reader()
-        holdings = []
+        holdings: list[Holding] = []
         for n, (number, cells, sheet_name) in enumerate(sheet.rows()):
             if sheet_name in sheet.collections:  # our export: the hidden index names the collection
                 target = sheet.collections[sheet_name] or collection
@@ -454,7 +462,7 @@ class CollectionApp:
                 progress(5000)
         if reader.problems and not skip_bad:
             raise CardSheetError(str(path), reader.problems)
-        grouped: dict[str, dict] = {}
+        grouped: dict[str, dict[Key, Holding]] = {}
         for h in combine(holdings).values():
             grouped.setdefault(h.collection or collection, {})[h.key] = h
         if not grouped:
@@ -465,26 +473,26 @@ class CollectionApp:
                                              again=again)
         return sheet.layout, changes, reader.problems, sheet.count
 
-    def undo_import(self, collection: str = "main"):
+    def undo_import(self, collection: str = "main") -> PastImport:
         """Undo the last import into a collection (deckcheck.db.collections.PastImport of what was undone)."""
         return self.collections.undo(collection)
 
-    def holding(self, card_text: str, set_code: str | None, **values):
+    def holding(self, card_text: str, set_code: str | None, *, condition: str | None = None,
+                language: str | None = None, **values: Unpack[HoldingFields]) -> Holding:
         """A holding of the card a name (and set) names; empty condition/language mean NM/English (§4)."""
         from .collection import DEFAULT_CONDITION, Holding, language_name
         card = self.index().lookup(card_text, set_code)
-        condition = _condition(values.pop("condition", "") or "") or DEFAULT_CONDITION
-        language = language_name(values.pop("language", "") or "")
-        return Holding(card, condition, language, **values)
+        return Holding(card, _condition(condition or "") or DEFAULT_CONDITION, language_name(language or ""), **values)
 
     def remove(self, collection: str, card_text: str, set_code: str | None, condition: str | None,
-               language: str | None, foil: bool | None, **values):
+               language: str | None, foil: bool | None,
+               **values: Unpack[HoldingCounts]) -> tuple[Holding | None, Holding]:
         """Remove copies from the one entry that matches what was given; DeckcheckError listing them if several do."""
         from dataclasses import replace
 
-        from .collection import Holding, language_name
+        from .collection import language_name
+        from .decklist import split_set
         from .text import and_more
-        from .catalog import split_set
         card = self.index().lookup(card_text, set_code)
         any_printing = set_code is None and not split_set(card_text)[1]
         found = self.collections.find(collection, card, any_printing,
@@ -503,7 +511,7 @@ class CollectionApp:
         target: Holding = replace(found[0], **values)
         return self.collections.edit(collection, target, -1), found[0]
 
-    def resolved(self, raw, fmt_name: str | None = None):
+    def resolved(self, raw: RawDeck, fmt_name: str | None = None) -> tuple[Deck, AnyFormat]:
         """(deck, format) of a raw decklist; DeckcheckError naming every line that did not resolve."""
         from .check import choose_format
         from .decks import build_deck
@@ -527,28 +535,28 @@ class CollectionApp:
                         deck, _fmt = self.resolved(raw)
                         out[raw.source] = [(e.card, e.quantity) for e in deck.entries]
             else:
-                _fmt, _text, entries = self.collections.deck(name)
+                _saved_format, _text, entries = self.collections.deck(name)
                 out[name] = [(card, q) for card, _section, q in entries]
         return out
 
-    def entries(self, collection: str = "main", filter_text: str | None = None):
+    def entries(self, collection: str = "main", filter_text: str | None = None) -> Holdings:
         """A collection's entries (deckcheck.collection.Holdings), only those holding the text when one is given."""
         from .collection import Holdings, filter_holdings
         holdings = self.collections.holdings(collection)
         return Holdings(filter_holdings(holdings, filter_text)) if filter_text else holdings
 
-    def stats(self, collection: str = "main"):
+    def stats(self, collection: str = "main") -> CollectionStats:
         """What a collection holds (deckcheck.collection.CollectionStats): `collection stats`."""
         from .collection import collection_stats
         return collection_stats(collection, self.collections.holdings(collection), self.collections.cards.values())
 
-    def missing(self, decks: Sequence[str], collection: str = "main"):
+    def missing(self, decks: Sequence[str], collection: str = "main") -> Missing:
         """What each deck (a decklist file or folder, or a saved deck's name) and all together still lack from the
         collection (deckcheck.collection.Missing; `as_dict(collection)` is `collection missing --json`)."""
         from .collection import missing
         return missing(self.decks_named(decks), self.collections.holdings(collection))
 
-    def trades(self, collection: str = "main"):
+    def trades(self, collection: str = "main") -> list[Surplus]:
         """Cards held beyond what the saved decks use, and cards marked for trade (deckcheck.collection.Surplus)."""
         from .collection import trades
         return trades(self.collections.holdings(collection), self.collections.used_by_decks())

@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, TypedDict
 
 from . import limits
 from .cards import Card, CardKey
@@ -63,6 +63,24 @@ def detect_layout(header: Sequence[object]) -> tuple[str, dict[str, int]] | None
 
 
 Key = tuple[str, str, str, bool]  # card id, condition, language, foil
+
+
+class HoldingCounts(TypedDict, total=False):
+    """A Holding's counts, as a caller gives them by keyword."""
+
+    quantity: int
+    trade_quantity: int
+    want_quantity: int
+
+
+class HoldingFields(HoldingCounts, total=False):
+    """A Holding's fields besides its card, condition and language: what a caller may give by keyword."""
+
+    foil: bool
+    location: str
+    notes: str
+    collection: str
+    price: str
 
 
 @dataclass(slots=True)
