@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from . import grid as gridmod
 from . import provenance as prov
@@ -22,6 +22,9 @@ from .formats import parse_whole
 from .formula import cell_text
 from .games import EXTRA_COLUMNS
 from .text import normalize, slug
+
+if TYPE_CHECKING:
+    from .catalog import CardSet
 
 COLUMNS = ("game", "id", "name", "title", "immortal", "weapon", "version", "edition", "set", "type", "subtype",
            "basic", "grid", "grid_inferred", "restriction", "reserved", "signature", "unique", "hand_icons",
@@ -342,7 +345,7 @@ def card_to_row(card: Card) -> dict[str, str]:
 IDENTITY = ("edition", "title", "immortal", "weapon", "version")  # what makes a card that card, beyond its name
 
 
-def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str, sets: Iterable[Any] = ()
+def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str, sets: Iterable[CardSet] = ()
                   ) -> list[SheetCard]:
     """Rows that left `id` blank, matched to the stored card of exactly their name (and set, by code or name,
     when the row gives one): such a row updates every printing of that one card, keeping its stored name

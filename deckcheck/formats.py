@@ -3,12 +3,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Mapping, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Mapping, Protocol, TypeVar
 
 from .cards import MAX_NUMBER, Card
 from .errors import DeckcheckError, UnknownFormatError
 from .rules import Params, Rule
 from .text import normalize
+
+if TYPE_CHECKING:
+    from .decks import Deck
+    from .report import Issue, Report
 
 
 class DeckView(Protocol):
@@ -23,11 +27,15 @@ class DeckView(Protocol):
     def details(self) -> dict[str, Any]: ...
 
 
-class View:
+ParamsT = TypeVar("ParamsT", bound=Params)
+ViewT = TypeVar("ViewT", bound=DeckView)
+
+
+class View(Generic[ParamsT]):
     """A base for a game's view (deckcheck.formats.DeckView): the deck and its format's parameters; the counts
     of the format's sections, no Persona, nothing more to draw. A game's view adds what its rules read."""
 
-    def __init__(self, deck: Any, params: Any):
+    def __init__(self, deck: Deck, params: ParamsT):
         self.deck = deck
         self.params = params
 
@@ -41,10 +49,6 @@ class View:
         return {}
 
 
-ParamsT = TypeVar("ParamsT", bound=Params)
-ViewT = TypeVar("ViewT", bound=DeckView)
-
-
 @dataclass(frozen=True)
 class Format(Generic[ParamsT, ViewT]):
     """A format: what decks it checks (game, sections) and how (parameters, rules, the view they read)."""
@@ -52,8 +56,8 @@ class Format(Generic[ParamsT, ViewT]):
     name: str
     title: str
     game: str
-    rules: tuple[Rule, ...]
-    view: Callable[[Any, ParamsT], ViewT]  # what the rules read: the game's view of a deck (HighlanderView, ...)
+    rules: tuple[Rule[ViewT], ...]
+    view: Callable[[Deck, ParamsT], ViewT]  # what the rules read: the game's view of a deck (HighlanderView, ...)
     default_section: Callable[[Card], str]  # where a line under no heading goes, by the card's type
     # A format without numbers. mypy cannot type the default of a field whose type is a type variable
     # (python/mypy#3737): Params is the bound of ParamsT, and a format with a default has no other parameters.
@@ -78,7 +82,7 @@ class Format(Generic[ParamsT, ViewT]):
         """Each rule's id, severity and summary with this format's numbers (the `formats` command, the web API)."""
         return [{"id": r.id, "severity": r.severity, "text": r.text(self.params)} for r in self.rules]
 
-    def rule(self, rule_id: str) -> Rule:
+    def rule(self, rule_id: str) -> Rule[ViewT]:
         """The format's rule with this id; KeyError if it has none."""
         for r in self.rules:
             if r.id == rule_id:
@@ -194,16 +198,17 @@ class Game:
     full_title: str = ""  # its whole name, on a card's page ("Highlander: The Card Game"); default: the title
     columns: tuple[str, ...] = ()
     extra_columns: tuple[Column, ...] = ()
-    rule_columns: Mapping[Callable[..., Any], tuple[str, ...]] = field(default_factory=dict)  # rule function -> columns
+    # rule function -> the columns it needs when it reports unknown data
+    rule_columns: Mapping[Callable[..., Iterable[Issue]], tuple[str, ...]] = field(default_factory=dict)
     headings: Mapping[str, Heading] = field(default_factory=dict)
     plurals: Mapping[str, str] = field(default_factory=dict)
     heading_help: str = ""
     pair_sections: Mapping[str, str] = field(default_factory=dict)  # section -> the message for a line not a pair
     data_unknown: str = ""
     summary: tuple[str, ...] = ()
-    summary_of: Callable[[Any], Mapping[str, object]] | None = None
+    summary_of: Callable[[Report], Mapping[str, object]] | None = None
     summary_labels: Mapping[str, str] = field(default_factory=dict)  # the terminal table's short headings
-    stats: Callable[..., Any] | None = None
+    stats: Callable[[Deck, str], object] | None = None  # (deck, format name) -> its statistics
     field_stats: bool = False
 
     def __post_init__(self) -> None:
@@ -225,7 +230,7 @@ class Game:
             for r in fmt.rules:
                 assign_data_unknown(r.id, self.data_unknown)
 
-    def summary_row(self, report: Any) -> dict[str, object]:
+    def summary_row(self, report: Report) -> dict[str, object]:
         """The game's summary columns of one deck's report."""
         if self.summary_of is not None:
             return dict(self.summary_of(report))

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from .records import Records
+
+if TYPE_CHECKING:
+    from .registered import Registered
 
 ERROR = "error"
 WARNING = "warning"
@@ -88,7 +91,7 @@ class Report(Records):
     details: dict[str, Any] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)  # read but not an issue (cards under Sideboard:)
     # the cleaned list of what was read (deckcheck.registered.Registered), not part of the §3 object
-    registered: Any = field(default=None, compare=False, repr=False)
+    registered: Registered | None = field(default=None, compare=False, repr=False)
 
     @property
     def legal(self) -> bool | None:

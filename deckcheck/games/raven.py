@@ -41,7 +41,7 @@ def renown_of(card: Card) -> int | None:
     return value if isinstance(value, int) else None
 
 
-class RavenView(View):
+class RavenView(View[RavenParams]):
     """A group seen by the RS rules: its sections, and each Item's Hunter."""
 
     def __init__(self, deck: Deck, params: RavenParams):

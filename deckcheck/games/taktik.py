@@ -95,7 +95,7 @@ class TaktikParams(Params):
     players_min: int = 4
 
 
-class TaktikView(View):
+class TaktikView(View[TaktikParams]):
     """A table seen by the TK rules: the deck's playing cards and the players with their Heroes."""
 
     def __init__(self, deck: Deck, params: TaktikParams):

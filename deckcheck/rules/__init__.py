@@ -9,7 +9,7 @@ format's parameters (`{deck_min}`, `{woc_max:word}` for "one"), so no limit is w
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Generic, Iterable, Sequence, TypeVar
 
 from ..cards import Card
 from ..report import DATA_UNKNOWN, ERROR, WARNING, Issue
@@ -66,16 +66,20 @@ def param_names(params: Params) -> list[str]:
     return [f.name for f in fields(params)]
 
 
+View = TypeVar("View", contravariant=True)  # what a rule reads: its game's view of a deck
+Check = TypeVar("Check", bound=Callable[..., Iterable[Issue]])
+
+
 @dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(Generic[View]):
     """One rule of RULES.md: its id, severity, summary template and the plain function that checks it."""
 
     id: str
     severity: str
     summary: str
-    check: Callable[[Any], Iterable[Issue]]
+    check: Callable[[View], Iterable[Issue]]
 
-    def __call__(self, view: Any) -> list[Issue]:
+    def __call__(self, view: View) -> list[Issue]:
         """The function's issues, each stamped with this rule's id (a data-unknown one with its game's id)."""
         return [stamp(issue, self.id) for issue in self.check(view)]
 
@@ -84,23 +88,23 @@ class Rule:
         return params.text(self.summary)
 
 
-_DECLARED: dict[Callable[..., Any], Rule] = {}
+_DECLARED: dict[Callable[..., Iterable[Issue]], Rule[Any]] = {}  # each function's Rule, of its own view
 
 
-def rule(rule_id: str, severity: str, summary: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def rule(rule_id: str, severity: str, summary: str) -> Callable[[Check], Check]:
     """Record a check function as the rule `rule_id`; the function itself is returned unchanged."""
-    def record(check: Callable[..., Any]) -> Callable[..., Any]:
+    def record(check: Check) -> Check:
         _DECLARED[check] = Rule(rule_id, severity, summary, check)
         return check
     return record
 
 
-def rules_of(*checks: Callable[..., Any]) -> tuple[Rule, ...]:
+def rules_of(*checks: Callable[[View], Iterable[Issue]]) -> tuple[Rule[View], ...]:
     """The Rules recorded for these functions, in this order (for a format's rule list)."""
     return tuple(_DECLARED[check] for check in checks)
 
 
-def declared(check: Callable[..., Any]) -> Rule:
+def declared(check: Callable[[View], Iterable[Issue]]) -> Rule[View]:
     """The Rule recorded for one function."""
     return _DECLARED[check]
 

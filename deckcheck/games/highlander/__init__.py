@@ -7,12 +7,17 @@ plain functions of `rules.py` beside this file (HL-*, HL1-*, HL2-*), which read 
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...cards import DEFAULT_GAME, ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
 from ...formats import Format, Game, Heading
 from . import rules as hl
 from .view import ENDURANCE, PREGAME, HighlanderView
+
+if TYPE_CHECKING:  # the statistics are imported when asked for
+    from ...decks import Deck
+    from ...report import Report
+    from ...stats import DeckStats
 
 HIGHLANDER = DEFAULT_GAME  # card sheets without a `game` column are Highlander's (CONTRACTS §1)
 SECTIONS = MappingProxyType({PREGAME: ("pre game", "pregame"), ENDURANCE: ("endurance", "deck", "main")})
@@ -56,7 +61,7 @@ HEADING_HELP = ("Pre-Game, Endurance (Deck, Main), kinds of card (Attacks, Block
                 "Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author")
 
 
-def summary(report: Any) -> dict[str, object]:
+def summary(report: Report) -> dict[str, object]:
     """A deck's columns of a tournament summary: its Persona (or how the format names a deck without one, once
     the deck could be read) and the size of its two sections."""
     persona = report.persona
@@ -67,7 +72,7 @@ def summary(report: Any) -> dict[str, object]:
             "pre_game": report.counts.get(PREGAME, "")}
 
 
-def deck_stats(deck: Any, format_name: str, hand: int | None = None, exertion: int | None = None) -> Any:
+def deck_stats(deck: Deck, format_name: str, hand: int | None = None, exertion: int | None = None) -> DeckStats:
     """The deck's statistics (CONTRACTS §7: squares covered, opening-hand and Exertion odds)."""
     from ...stats import EXERTION, HAND, stats_of
     return stats_of(deck, format_name, HAND if hand is None else hand, EXERTION if exertion is None else exertion)

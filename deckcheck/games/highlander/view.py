@@ -16,7 +16,7 @@ from ...text import normalize
 if TYPE_CHECKING:
     from .rules import HighlanderParams
 
-P = TypeVar("P", bound="HighlanderParams")
+P = TypeVar("P", bound="HighlanderParams", covariant=True)  # a view of Type 2 parameters is a view of Highlander ones
 _Owner = TypeVar("_Owner")
 _Value = TypeVar("_Value")
 PREGAME = "Pre-Game"
