@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from deckcheck import decklist
 from deckcheck.decklist import (MAX_QUANTITY, CardText, _is_separator, known_sections, parse_card_text,
                                 parse_text)
 
@@ -78,3 +79,243 @@ def test_emoji_around_a_line_are_dropped_the_line_kept():
     deck = parse_text("\u2705 3 Thrust \u2705\n\U0001f6e1\ufe0f Blocks \U0001f6e1\ufe0f\n2 Upper Left Block\n")
     assert [(l.section, l.readings[0]) for l in deck.lines] == [(None, (3, "Thrust")),
                                                                 ("endurance", (2, "Upper Left Block"))]
+
+
+# -- Markdown emphasis (revision 3: `**Blocks:**`, `__Blocks__`, and the single marks `*Blocks*`, `_Blocks_`) ----------
+@pytest.mark.parametrize("text", ["*Blocks*", "_Blocks_", "*Blocks:*", "*Blocks*:", "_Blocks:_", "**Blocks:**",
+                                  "__Blocks__", "*Blocks (2)*", "*Blocks* (2)"])
+def test_a_heading_in_markdown_emphasis_is_that_heading(text):
+    deck = parse_text(f"3 Thrust\n{text}\n2 Upper Left Block\n")
+    assert [(l.line, l.section) for l in deck.lines] == [(1, None), (3, "endurance")] and deck.problems == []
+
+
+def test_a_singular_kind_in_emphasis_is_a_heading_alone_a_card():
+    """`Dodge` alone is the card's title; `*Dodge*` on its own line is written as a heading."""
+    assert [(l.section, l.readings) for l in parse_text("1 Thrust\nDodge\n").lines][1:] == [(None, ((1, "Dodge"),))]
+    deck = parse_text("1 Thrust\n*Dodge*\n2 Upper Left Block\n")
+    assert [(l.section, l.readings[0]) for l in deck.lines][1:] == [("endurance", (2, "Upper Left Block"))]
+
+
+@pytest.mark.parametrize("line,read", [
+    ("*Thrust* x3", "Thrust x3"), ("_Thrust_ x3", "Thrust x3"), ("*Thrust*: 3", "Thrust: 3"), ("*Thrust*", "Thrust"),
+    ("*Thrust*x3", "*Thrust*x3"),  # closed before a letter: no emphasis
+    ("*Thrust x3", "*Thrust x3"), ("* Thrust*", "* Thrust*"), ("*", "*"), ("**", ""), ("*a*", "a"),
+    ("Thrust *3", "Thrust *3"), ("_*Thrust*_", "*Thrust*"),
+])
+def test_only_a_mark_that_opens_the_line_and_closes_before_a_space_a_colon_or_the_end_is_emphasis(line, read):
+    assert decklist._strip_markdown(line)[0] == read
+
+
+# -- heading forms (CONTRACTS §2: `Word:`, counts in brackets, after a dash or a colon, label lines) -----------------
+@pytest.mark.parametrize("line,marked,heading", [
+    ("Attacks:", False, ("Attacks", "", None)), ("Attack (3):", False, ("Attack", "", 3)),
+    ("Attacks (3): Thrust", False, ("Attacks", "Thrust", 3)), ("Attacks (3): x: y", False, ("Attacks", "x: y", 3)),
+    ("Attacks (24)", False, ("Attacks", "", 24)), ("Attacks [24]", False, ("Attacks", "", 24)),
+    ("Attacks - 24", False, ("Attacks", "", 24)), ("Attacks: 24", False, ("Attacks", "", 24)),
+    ("Attacks: 24 cards", False, ("Attacks", "", 24)), ("Attack: 3", False, ("Attack", "", 3)),
+    ("Name: 24", False, ("Name", "24", None)), ("Format: 2", False, ("Format", "2", None)),
+    ("Persona - Duncan MacLeod", False, ("Persona", "Duncan MacLeod", None)),
+    ("Persona - 3", False, ("Persona", "", 3)),
+    ("Persona: Duncan MacLeod", False, ("Persona", "Duncan MacLeod", None)),
+    ("Blocks: Upper Left Block", False, ("Blocks", "Upper Left Block", None)),
+    ("Pre-Game (2 cards)", False, ("Pre-Game", "", 2)), ("ENDURANCE (50 CARDS):", False, ("ENDURANCE", "", 50)),
+    ("Sideboard (15)", False, ("Sideboard", "", 15)), ("Dodges", False, ("Dodges", "", None)),
+    ("Endurance", False, ("Endurance", "", None)),
+    ("Dodge", False, None), ("Dodge", True, ("Dodge", "", None)), ("Attack", False, None),
+    ("Attack", True, ("Attack", "", None)),
+    ("Dodge (x3)", False, None), ("Blocks 3", False, None), ("Thrust - Duncan", False, None), ("Zzz (3):", False, None),
+    ("Zzz (3): Thrust", False, None), ("(3):", False, None), (":", False, None), ("Attacks (3) - 4", False, None),
+    ("Attacks (3) x", False, None), ("Persona - ", False, None),
+])
+def test_heading_forms_posts_write(line, marked, heading):
+    found = decklist._read_heading(line, marked)
+    assert (None if found is None else (found.word, found.rest, found.count)) == heading
+
+
+@pytest.mark.parametrize("line,heading", [("Attacks:" + " " * 195, ("Attacks", "", None)),
+                                          ("Attacks" + " " * 193, ("Attacks", "", None)),
+                                          ("Attacks" + " " * 194, None)])
+def test_a_heading_without_a_colon_is_at_most_200_characters(line, heading):
+    found = decklist._read_heading(line, False)
+    assert (None if found is None else (found.word, found.rest, found.count)) == heading
+
+
+@pytest.mark.parametrize("text,split", [
+    ("Attacks (24)", ("Attacks", 24)), ("Attacks [24]", ("Attacks", 24)), ("Attacks - 24", ("Attacks", 24)),
+    ("Endurance (50 cards)", ("Endurance", 50)), ("Attacks (x18)", ("Attacks", 18)), ("Attacks [x18]", ("Attacks", 18)),
+    ("Attack (3)", ("Attack", 3)), ("Attack (x3)", ("Attack (x3)", None)), ("Dodge (x3)", ("Dodge (x3)", None)),
+    ("Attacks(24)", ("Attacks", 24)), ("A(1)", ("A", 1)), ("A (1)", ("A", 1)), ("(24)", ("(24)", None)),
+    ("Attacks (24", ("Attacks (24", None)), ("Attacks - x", ("Attacks - x", None)), (" - 24", ("- 24", None)),
+    ("Attacks - 24 cards", ("Attacks", 24)), ("Attacks (1234567)", ("Attacks", 1234567)),
+    ("Attacks (12345678)", ("Attacks (12345678)", None)),
+])
+def test_the_count_a_heading_carries(text, split):
+    assert decklist._split_count(text) == split
+
+
+@pytest.mark.parametrize("text,count", [("24", 24), ("24 cards", 24), ("1 card", 1), ("0", 0), ("1234567", 1234567),
+                                        ("12345678", None), ("24 decks", None), ("24 cards more", None), ("x", None),
+                                        ("", None), ("cards 24", None)])
+def test_a_count_is_a_number_of_up_to_7_digits_and_the_word_cards(text, count):
+    assert decklist._count_text(text) == count
+
+
+@pytest.mark.parametrize("line,end", [("Attacks: 3", 7), ("Attacks (3)", 8), ("Attacks [3]", 8), ("Attacks - 3", 7),
+                                      ("Attacks", 7), ("[x] (y)", 4), (":x", 2), ("A:(", 1)])
+def test_where_a_headings_words_end(line, end):
+    assert decklist._heading_end(line) == end
+
+
+@pytest.mark.parametrize("line,joined", [
+    ("Events/Situations:", "Endurance :"), ("Events & Situations (5)", "Endurance (5)"),
+    ("Attacks and Blocks", "Endurance"), ("Attacks AND Blocks", "Endurance"), ("Attacks, Blocks: 3", "Endurance : 3"),
+    ("Attacks / Blocks - 12", "Endurance - 12"), ("Attacks + Blocks", "Endurance"),
+    ("Attacks/Persona", "Attacks/Persona"),
+    ("Attacks", "Attacks"), ("Attacks/", "Attacks/"), ("Thrust + Dodge", "Thrust + Dodge"),
+    ("Attacks/Blocks/Dodges", "Endurance"), ("Band and Blocks", "Band and Blocks"), ("Attacks (3/4)", "Attacks (3/4)"),
+    ("Blocks: a/b", "Blocks: a/b"),
+])
+def test_kinds_of_one_section_written_as_one_heading(line, joined):
+    assert decklist._join_kinds(line) == joined
+
+
+# -- total lines (`Total: 51`, `51 cards`, `Endurance total: 51`) ----------------------------------------------------
+@pytest.mark.parametrize("line,total", [
+    ("Total: 51", (None, 51)), ("Total: 51 cards", (None, 51)), ("51 cards", (None, 51)), ("51 card", (None, 51)),
+    ("Endurance total: 51", ("endurance", 51)), ("Total Endurance = 51", ("endurance", 51)), ("Total - 51", (None, 51)),
+    ("Total: 1234567", (None, 1234567)), ("Total: 12345678", None), ("total of the deck: 5", ("deck", 5)),
+    ("Total cards in Endurance: 50", ("endurance", 50)), ("Blocks total: 18", ("endurance", 18)),
+    ("Sideboard total: 15", ("sideboard", 15)), ("Pre-Game total 2", ("pre-game", 2)), ("total 3 cards", (None, 3)),
+    ("Total: 51 cards total", (None, 51)), ("the total: 3", (None, 3)), ("total cards: 3", (None, 3)),
+    ("Total Attack: 3", ("endurance", 3)),
+    ("total of the cards in the deck: 5", ("deck", 5)), ("the total of the cards in the deck: 5", None),  # 8 words, 9
+    ("Total:" + " " * 92 + "51", (None, 51)), ("Total:" + " " * 93 + "51", None),  # 100 characters, 101
+    ("Zzz total: 5", None), ("Blocks 3", None), ("3", None), ("51", None), ("Total", None), ("51 Thrust", None),
+    ("Total: 3 Thrust", None), ("cards 3", None), ("", None), ("cards", None),
+])
+def test_total_lines(line, total):
+    assert decklist._total(line) == total
+
+
+# -- pasted tables (a header row of the CSV names, cells between tabs, commas, semicolons or `|`) ----------------------
+@pytest.mark.parametrize("line,delimiter,cols", [
+    ("Qty\tName\tSet", "\t", {"quantity": 0, "card": 1, "set": 2}), ("Qty,Card", ",", {"quantity": 0, "card": 1}),
+    ("Card", ",", None), ("Qty,Set", ",", None), ("Qty,,Card", ",", {"quantity": 0, "card": 2}),
+    ("Qty,Zzz,Card", ",", None), ("| Qty | Card |", "|", {"quantity": 1, "card": 2}),
+    ("Card Name;Quantity", ";", {"card": 0, "quantity": 1}), ("Qty\tName", ",", None), ("Card,", ",", None),
+    ("Name,Card,Qty", ",", {"card": 0, "quantity": 2}), ("Card,Card", ",", None),
+])
+def test_a_tables_header_row(line, delimiter, cols):
+    assert decklist._table_columns(line, delimiter) == cols
+
+
+@pytest.mark.parametrize("line,delimiter,cells", [
+    ('3,"Thrust, the",ME', ",", ["3", "Thrust, the", "ME"]), ('3;"a;b"', ";", ["3", "a;b"]),
+    ('a|"b|c"', "|", ["a", '"b', 'c"']), ("a\tb", "\t", ["a", "b"]), ('a\t"b\tc"', "\t", ["a", '"b', 'c"']),
+])
+def test_a_rows_cells_quoted_as_a_csv_reader_reads_them_only_in_a_csv(line, delimiter, cells):
+    assert decklist._cells(line, delimiter) == cells
+
+
+@pytest.mark.parametrize("line,read", [("3\tThrust", "3 Thrust"), ("Thrust\t3", "3 Thrust"),
+                                       ("3x\tThrust", "3x Thrust"),
+                                       ("Thrust\t3x", "3x Thrust"), ("3\t4", "3 4"), ("Thrust\tDodge", "Thrust Dodge"),
+                                       ("3\tThrust\tME", "3 Thrust ME"), ("\t3\t\tThrust\t", "3 Thrust")])
+def test_a_line_with_tabs(line, read):
+    assert decklist._tab_line(line) == read
+
+
+@pytest.mark.parametrize("header,row,suggestion,rewritten", [
+    ("Qty,Card,Set", "3,Thrsut,", "Thrust [ME]", "3,Thrust,ME"), ("Qty,Card", "3,Thrsut", "Thrust [ME]", "3,Thrust"),
+    ("Qty\tCard\tSet", "3\tThrsut", "Thrust [ME]", "3\tThrust\tME"),
+    ("| Qty | Card | Set |", "| 3 | Thrsut | |", "Thrust [ME]", "| 3 | Thrust | ME |"),
+    ("Qty;Card", "3;Thrsut", "Thrust, the", "3;Thrust, the"),
+    ("Qty,Card", "3,Thrsut", "Thrust, the", '3,"Thrust, the"'),
+    ("Qty,Card,Set", "3", "Thrust", "3,Thrust"), ("Card,Qty", "Thrsut,3", "Thrust", "Thrust,3"),
+    ("Qty,Set,Card", "3", "Thrust [ME]", "3,ME,Thrust"), ("nothing", "3 x", "Thrust", None),
+])
+def test_a_suggestion_clicked_in_a_tables_row(header, row, suggestion, rewritten):
+    assert decklist.rewrite_row(header, row, suggestion) == rewritten
+
+
+# -- a suggestion clicked on a text line keeps the line as the player wrote it -------------------------------------
+@pytest.mark.parametrize("line,suggestion,rewritten", [
+    ("Conor Deck @ Regionals", "Name: Conor Deck @ Regionals", "Name: Conor Deck @ Regionals"),  # a whole line
+    ("3 Zzz", "Kurgan: Blade", "3 Kurgan: Blade"),  # a colon in a name makes no metadata line
+    ("- 3 Uper Left Atack // v1", "Upper Left Attack", "3 Upper Left Attack"), ("3x Thrsut", "Thrust", "3x Thrust"),
+    ("Thrsut x3", "Thrust", "Thrust x3"), ("Thrsut  x3", "Thrust", "Thrust  x3"),
+    ("3 Thrsut [ME]", "Thrust [AT]", "3 Thrust [AT]"),
+    ("Thrsut x3 [ME]", "Thrust", "Thrust x3 [ME]"), ("3 Thrsut @ Ann", "Thrust", "3 Thrust @ Ann"),
+    ("3 Thrsut [ME] @ Ann", "Thrust [AT]", "3 Thrust [AT] @ Ann"), ("Persona: Dunkan", "Duncan MacLeod Persona",
+                                                                   "Persona: Duncan MacLeod Persona"),
+    ("# Blocks: Uper Left Block", "Upper Left Block", "Blocks: Upper Left Block"), ("0 Thrust", "Thrust", "Thrust"),
+])
+def test_a_suggestion_clicked_on_a_line(line, suggestion, rewritten):
+    assert decklist.rewrite_line(line, suggestion) == rewritten
+
+
+# -- the list as a whole -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["", "\n", "  \n\t\n"])
+def test_an_empty_list_reads_as_no_lines(text):
+    deck = parse_text(text)
+    assert (deck.lines, deck.problems, deck.stated) == ([], [], [])
+
+
+@pytest.mark.parametrize("pad,table", [(4096 - len("Qty,Card"), True), (4097 - len("Qty,Card"), False)])
+def test_a_tables_header_row_is_read_up_to_the_line_limit(pad, table):
+    deck = parse_text("Qty,Card" + " " * pad + "\n3,Thrust\n")
+    if table:
+        assert ([l.readings for l in deck.lines], deck.problems) == ([((3, "Thrust"),)], [])
+    else:
+        assert [p.line for p in deck.problems][:1] == [1]
+
+
+@pytest.mark.parametrize("heading", ["## Dodge", "## Attack", "### Attacks (3)", "# Blocks"])
+def test_a_markdown_heading_of_a_singular_kind_is_a_heading(heading):
+    deck = parse_text(f"1 Thrust\n{heading}\n2 Upper Left Block\n")
+    assert [(l.line, l.section) for l in deck.lines] == [(1, None), (3, "endurance")] and deck.problems == []
+
+
+@pytest.mark.parametrize("text,numbered", [
+    ("1. Thrust\n2. Dodge\n3. Upper Left Block\n", True), ("1. Thrust\n2. Dodge\n", False),
+    ("1. Thrust\n3. Dodge\n2. Upper Left Block\n", False),
+    ("             1. Thrust\n2. Dodge\n3. Upper Left Block\n", True),
+    ("              1. Thrust\n2. Dodge\n3. Upper Left Block\n", False),  # the number looked for in a line's 16 first
+])
+def test_a_numbered_list_is_three_lines_or_more_numbered_1_2_3(text, numbered):
+    names = [l.readings[0][1] for l in parse_text(text).lines]
+    assert (names[1] == "Dodge") is numbered
+
+
+# -- a pasted table, row by row ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("pad,read", [(4096 - len("3,Thrust"), True), (4097 - len("3,Thrust"), False)])
+def test_a_table_row_is_read_up_to_the_line_limit(pad, read):
+    deck = parse_text("Qty,Card\n3,Thrust" + " " * pad + "\n")
+    assert ([l.readings for l in deck.lines] == [((3, "Thrust"),)]) is read
+    assert [(p.line, p.message) for p in deck.problems] == ([] if read else [(2, "the line is longer than 4,096 "
+                                                                                 "characters")])
+
+
+def test_a_table_row_without_a_card_or_a_quantity():
+    deck = parse_text("Qty,Card\n3,\n,Dodge\n,\n")
+    assert [(l.line, l.readings) for l in deck.lines] == [(3, ((1, "Dodge"),))]
+    assert [(p.line, p.message) for p in deck.problems] == [(2, "no card name")]
+
+
+def test_a_tables_player_column_names_the_one_player():
+    deck = parse_text("Player,Qty,Card\nAnn,3,Thrust\n,1,Dodge\nAnn,1,Upper Left Block\nBob,2,Thrust\n")
+    assert deck.player == "Ann" and [l.line for l in deck.lines] == [2, 3, 4]
+    assert [(p.line, p.message.split(":")[0]) for p in deck.problems] == [
+        (5, "the table holds the decks of several players ('Ann', 'Bob')")]
+
+
+def test_a_tables_format_column_declares_the_format_once():
+    deck = parse_text("Format,Qty,Card\n,1,Dodge\ntype2,3,Thrust\ntype1e,1,Dodge\n")
+    assert deck.declared_format == "type2" and len(deck.lines) == 3
+
+
+@pytest.mark.parametrize("text,first", [("Qty,Card\n3,Thrust\n", 2), ("\n\nQty,Card\n\n3,Thrust\n1,Dodge\n", 5),
+                                        ("Qty,Card\n3,Thrust x2\n1,Dodge\n", 2), ("3 Thrust\n", 1),
+                                        ("# a list\nPre-Game:\n\n1 Dodge\n", 4)])
+def test_the_first_card_line_of_a_list(text, first):
+    assert parse_text(text).first_card_line == first

@@ -252,3 +252,14 @@ def test_an_ambiguity_or_a_bad_set_says_more_than_unknown_card(synthetic_cards, 
     assert [(p.line, p.message.split(":")[0]) for p in problems] == [(2, "ambiguous")]
     _, problems = read(index, "1 Thrust\n2 Thrust [Zzyzx]\n")
     assert [(p.line, p.message.startswith("unknown set 'Zzyzx'")) for p in problems] == [(2, True)]
+
+
+@pytest.mark.parametrize("text,notice", [
+    ("2 Thrust\nTotal: 2\n3 Upper Left Block\nTotal: 3\n", None),  # each total counts from the one before
+    ("2 Thrust\nBlocks:\n3 Upper Left Block\nTotal: 3\n", None),  # or from the heading before
+    ("2 Thrust\nBlocks:\n3 Upper Left Block\nTotal: 4\n",
+     "line 4: the total says 4; the list holds 0 in the Pre-Game, 5 in the Endurance"),
+])
+def test_a_running_total_counts_from_the_line_after_the_previous_total_or_heading(synthetic_index, text, notice):
+    deck, problems = read(synthetic_index, text)
+    assert problems == [] and deck.notices == ([] if notice is None else [notice])
