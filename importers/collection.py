@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from deckcheck.collection import COLUMNS, EXTRA_COLUMNS, Holding, detect_layout
 from deckcheck.errors import DeckcheckError
@@ -29,7 +29,7 @@ class SheetRows:
     tables: list[tuple[Table, dict[str, int]]] = field(default_factory=list)
     count: int = 0  # rows handed out (known once rows() has run)
 
-    def rows(self) -> Iterator[tuple[int, dict, str]]:
+    def rows(self) -> Iterator[tuple[int, dict[str, object], str]]:
         """Every non-empty row of every collection sheet, in order; each table row is released once read."""
         for table, where in self.tables:
             items = list(where.items())
@@ -75,7 +75,7 @@ SHEET_SUFFIXES = (".csv", ".tsv", ".xlsx")
 INDEX_HEADER = ("sheet", "collection")  # the hidden sheet of an XLSX export: which sheet holds which collection
 
 
-def _index(tables) -> dict[str, str]:
+def _index(tables: Iterable[Table]) -> dict[str, str]:
     """Sheet -> collection from the hidden index sheet of our XLSX exports (empty when there is none)."""
     for table in tables:
         if tuple(h.lower() for h in table.header[:2]) == INDEX_HEADER:
@@ -111,6 +111,6 @@ def write_collection(path: Path | str, holdings: Sequence[Holding], by_collectio
     return len(holdings)
 
 
-def _rows(holdings: Sequence[Holding], by_collection: bool) -> Iterator[list]:
+def _rows(holdings: Sequence[Holding], by_collection: bool) -> Iterator[list[object]]:
     for h in holdings:
         yield h.row() + ([h.collection] if by_collection else [])

@@ -4,15 +4,19 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from deckcheck.cells import CellError
 from deckcheck.decklist import RawDeck, RawPlayer, RawProblem, known_sections, parse_text, section_word
 from deckcheck.errors import DecklistError
+from deckcheck.formula import unguard as unquote  # the one formula guard of our exports
 from deckcheck.textlimits import lone_surrogate
 
 from . import limits
-from .tables import Table, read_tables, unquote
+from .tables import Table, read_tables
+
+if TYPE_CHECKING:
+    from deckcheck.cards import Card
 
 
 def read_decklists(path: str | Path) -> list[RawDeck]:
@@ -241,7 +245,7 @@ def decks_from_table(table: Table, source: str, sheet_player: str | None = None)
     return list(decks.values())
 
 
-def write_decklist(path: str | Path, fmt: str, text: str, entries) -> None:
+def write_decklist(path: str | Path, fmt: str, text: str, entries: Iterable[tuple[Card, str, int]]) -> None:
     """Write a deck as a decklist file: text, CSV (section, quantity, card, set) or JSON (CONTRACTS.md §2)."""
     from .writers import check_target, write_csv, write_text
     path = Path(path)
@@ -250,9 +254,9 @@ def write_decklist(path: str | Path, fmt: str, text: str, entries) -> None:
         write_csv(path, ("section", "quantity", "card", "set"),
                   [[section, q, card.name, card.set or ""] for card, section, q in entries])
     elif suffix == ".json":
-        sections: dict[str, list] = {}
+        sections: dict[str, list[dict[str, str | int]]] = {}
         for card, section, q in entries:
-            item = {"card": card.name, "quantity": q}
+            item: dict[str, str | int] = {"card": card.name, "quantity": q}
             if card.set:
                 item["set"] = card.set
             sections.setdefault(section, []).append(item)

@@ -38,9 +38,13 @@ if TYPE_CHECKING:
 
 from deckcheck.cells import CellError
 from deckcheck import limits as LIMITS
-from deckcheck.errors import InputFileError
-from deckcheck.textlimits import (LINE_MAX_CHARS, TEXT_MAX_BYTES, check_characters, check_line_lengths,  # noqa: F401
-                                  size_text, too_big)
+from deckcheck.errors import InputFileError as InputFileError  # the readers catch it here
+from deckcheck.limits import size_text
+from deckcheck.textlimits import LINE_MAX_CHARS as LINE_MAX_CHARS  # every text limit, with the file readers' ones
+from deckcheck.textlimits import TEXT_MAX_BYTES as TEXT_MAX_BYTES
+from deckcheck.textlimits import check_characters as check_characters
+from deckcheck.textlimits import check_line_lengths as check_line_lengths
+from deckcheck.textlimits import too_big
 # the numbers: deckcheck.limits (the one table, which README's is tested against)
 JSON_MAX_DEPTH = LIMITS.JSON_DEPTH.value
 SHEET_MAX_BYTES = LIMITS.SHEET_BYTES.value

@@ -5,12 +5,11 @@ import csv
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence, overload
 
 from deckcheck.cells import CellError
 from deckcheck.errors import DeckcheckError
 
-from deckcheck.formula import unguard as unquote  # noqa: F401  (the one formula guard; readers import it here)
 
 from . import limits
 
@@ -189,7 +188,13 @@ class StreamedRows(Sequence[Sequence[object]]):
     def __len__(self) -> int:
         return len(self._whole())
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> list[Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[list[Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> list[Any] | list[list[Any]]:
         return self._whole()[i]
 
     def __eq__(self, other: object) -> bool:

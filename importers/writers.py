@@ -23,10 +23,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Callable, Iterable, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from deckcheck.errors import DeckcheckError
 from deckcheck.formula import guard as safe_text  # the one formula guard
+
+if TYPE_CHECKING:  # xlsxwriter has no type hints (pyproject: ignore_missing_imports): these name its classes only
+    from xlsxwriter.format import Format
+    from xlsxwriter.workbook import Workbook
 
 PARTIAL = ".deckcheck-partial-"
 XLSX_MAX_ROWS = 1_048_576  # rows of one worksheet, the header row included (Excel's limit)
@@ -280,7 +284,7 @@ def write_xlsx(path: Path | str, sheets: Sequence[SheetSpec],
     return used
 
 
-def _close(book) -> None:
+def _close(book: Workbook) -> None:
     """Close a workbook; xlsxwriter wraps the OSError of a full disk or a bad folder: unwrap it."""
     from xlsxwriter.exceptions import FileCreateError, FileSizeError
     try:
@@ -292,7 +296,8 @@ def _close(book) -> None:
         raise cause if isinstance(cause, OSError) else OSError(errno.EIO, str(cause)) from exc
 
 
-def _write_sheet(book, names: SheetNames, spec: SheetSpec, path: Path, bold, styles) -> list[str]:
+def _write_sheet(book: Workbook, names: SheetNames, spec: SheetSpec, path: Path, bold: Format,
+                 styles: dict[str, Format]) -> list[str]:
     per_sheet = XLSX_MAX_ROWS - 1
     rows = spec.rows
     parts = max(1, -(-len(rows) // per_sheet))
