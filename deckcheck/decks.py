@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from . import limits
 from .cards import Card
@@ -47,7 +47,8 @@ class Deck:
     player: str | None = None
     players: list[Player] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)  # what was read but is not part of the deck (a side board)
-    _by_key: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)  # where add() finds an entry
+    # where add() finds an entry: (game, card id, section, attachment)
+    _by_key: dict[tuple[str, str, str, str | None], Entry] = field(default_factory=dict, repr=False, compare=False)
 
     def add(self, card: Card, quantity: int, section: str, line: int | None = None, attach: str | None = None) -> None:
         """Add copies; the same card in the same section (and attachment) adds up."""
@@ -223,7 +224,8 @@ def _name_of(line: RawLine) -> str:
     return line.readings[-1][1] if line.worded else line.readings[0][1]
 
 
-def _remarks(raw: RawDeck, lines: list[RawLine], results: list[Any], index: CardIndex, context: Context) -> set[int]:
+def _remarks(raw: RawDeck, lines: list[RawLine], results: list[tuple[Card, int] | CardNotFoundError], index: CardIndex,
+             context: Context) -> set[int]:
     """The lines of the post around a list, read as remarks (a notice each) rather than cards: before its first
     card or heading, or after its last, naming no card and close to none (a chat word excuses a loose likeness:
     `Cheers` is not `Schemer`). Before the list, every such line once one of them is talk (a greeting, a
