@@ -29,7 +29,7 @@ def median_ms(run, times: int = 5) -> float:
 
 
 def main() -> None:
-    from deckcheck.api import Catalog
+    from deckcheck.library.api import Catalog
     from deckcheck.check import check_raw
     from deckcheck.db.facts import Facts, facts_sheet
     from deckcheck.db.store import Store

@@ -15,7 +15,7 @@ import random
 import string
 import time
 
-from deckcheck.api import bundled_sets
+from deckcheck.library.api import bundled_sets
 from deckcheck.catalog import closest_names
 from deckcheck.catalog import CardIndex
 from deckcheck.db.store import bundled_cards

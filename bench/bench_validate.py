@@ -37,7 +37,7 @@ def main() -> None:
     args = sizes(__doc__)
     data = data_dir(args.rows, args.decks)
     figures = limits(data)
-    from deckcheck.api import Catalog
+    from deckcheck.library.api import Catalog
     from deckcheck.check import validate
     from deckcheck.decklist import parse_text
     from deckcheck.decks import build_deck

@@ -131,7 +131,7 @@ def hostile_body(limit: int = 2 * 2**20) -> bytes:
     """A JSON check body just under `limit` bytes: tens of thousands of misspelt card names (no cache helps)."""
     import random
 
-    from deckcheck.api import Catalog
+    from deckcheck.library.api import Catalog
     rng = random.Random(19)
     names = sorted({c.name for c in Catalog().cards()})
     lines, size = [], 0

@@ -102,7 +102,7 @@ class Desk:
     """The tournament desk on one database (SQLite or PostgreSQL; several processes may share it)."""
 
     def __init__(self, db_url: str | None = None, catalog=None, rate_limit: RateLimit | None = None):
-        from deckcheck.api import Catalog
+        from deckcheck.library.api import Catalog
         self.catalog = catalog if catalog is not None else Catalog(db_url)
         self.store = self.catalog.store
         self.rate_limit = rate_limit or RateLimit()
@@ -203,7 +203,7 @@ class Desk:
             try:
                 decklist, shown = [parse_checked(text, source)], text
             except DecklistError as exc:  # past a limit of text decklists: an unreadable deck, as for a file
-                from deckcheck.api import unreadable
+                from deckcheck.library.api import unreadable
                 decklist = unreadable(source, exc, event.format)
         if isinstance(decklist, Report):
             report = decklist
@@ -311,7 +311,7 @@ class Desk:
         from deckcheck.deckdiff import diff_decks
         from deckcheck.decks import build_deck
         from deckcheck.stats import EXERTION, HAND, check_draw
-        from deckcheck.statsapi import require_stats
+        from deckcheck.library.statsapi import require_stats
         from deckcheck.textlimits import parse_checked
         hand = HAND if hand is None else hand
         exertion = EXERTION if exertion is None else exertion

@@ -399,7 +399,7 @@ def facts_sheet(store) -> tuple[list[str], list[list[str]]]:
     """Every stored value that did not come from the bundle, as a §1a card sheet with `FIELD_source` columns:
     (header, rows). A value counts when its card is not bundled, or its value or provenance differs from the
     bundle's. Cells of other fields are blank (a blank cell leaves the stored value)."""
-    from deckcheck.api import _bundled_rows  # read once per process
+    from deckcheck.library.api import _bundled_rows  # read once per process
 
     from .updates import stored_sources
     bundled = {r.card.id: r for r in _bundled_rows()}

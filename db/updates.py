@@ -174,7 +174,7 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
             raise DeckcheckError(f"changes from {origin}: the same card id is named twice")
         stored = read_cards(con, ids)
         if any(not item.id_stated for item in items):
-            from deckcheck.api import bundled_sets
+            from deckcheck.library.api import bundled_sets
             items = match_by_name(items, store.cards(), f"changes from {origin}", bundled_sets())
         ids = [item.card.id for item in items]  # match_by_name refuses two rows naming one card
         stored.update(read_cards(con, [i for i in ids if i not in stored]))

@@ -8,8 +8,11 @@ The library (CONTRACTS §8) in one import:
     cards = deckcheck.read_card_sheet("my-2e-cards.csv")   # list of Card
     found = deckcheck.card_source().search("kurgan")       # what `deckcheck cards search` lists
 
-The core (this package without `cli`, `commands`, `render`, `api`, `library` and `frames`)
-imports only the standard library; those modules import storage, files and pandas when called.
+The layers, from the inside out (tests/test_layers.py keeps them apart):
+- the pure core: the modules of this folder, `rules/` and `games/` — standard library only;
+- `library/`: the library calls (`check_text`, `CardSource`, `CollectionApp`, `deck_stats`, ...), which bring
+  in storage (`deckcheck.db`), files (`deckcheck.importers`) and pandas inside the calls that need them;
+- the skins over the library: `cli/` (the `deckcheck` command: typer, rich) and `deckcheck.web`.
 
 `import deckcheck` itself imports nothing else: each name below is imported from its module on first
 use (PEP 562), so `deckcheck check` loads what checking needs and no more.
@@ -32,12 +35,12 @@ _EXPORTS = {
     "DeckcheckError": ".errors", "DecklistError": ".errors", "UnknownCardError": ".errors",
     "UnknownFormatError": ".errors",
     "Format": ".formats", "all_formats": ".formats", "get_format": ".formats",
-    "CardSource": ".api", "CollectionApp": ".api",
+    "CardSource": ".library.api", "CollectionApp": ".library.api",
     "card_source": ".library", "check_file": ".library", "check_text": ".library", "read_card_sheet": ".library",
     "InputProblem": ".report", "Issue": ".report", "Report": ".report",
     "Params": ".rules", "Rule": ".rules",
     "DeckStats": ".stats",
-    "deck_diff": ".statsapi", "deck_stats": ".statsapi",
+    "deck_diff": ".library.statsapi", "deck_stats": ".library.statsapi",
     "Tournament": ".tournament",
 }
 __all__ = ["AmbiguousCardError", "Card", "CardIndex", "CardNotFoundError", "CardSheetError", "CardSource",
@@ -62,7 +65,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and editors see: the same names, imported eagerly
-    from .api import CardSource, CollectionApp
+    from .library.api import CardSource, CollectionApp
     from .cards import Card, Modifiers
     from .catalog import CardIndex
     from .check import check_raw, validate
@@ -75,5 +78,5 @@ if TYPE_CHECKING:  # what type checkers and editors see: the same names, importe
     from .report import InputProblem, Issue, Report
     from .rules import Params, Rule
     from .stats import DeckStats
-    from .statsapi import deck_diff, deck_stats
+    from .library.statsapi import deck_diff, deck_stats
     from .tournament import Tournament

@@ -23,5 +23,5 @@ class Records:
 
         Needs the optional extra: pip install 'deckcheck[pandas]'.
         """
-        from .frames import data_frame
+        from .library.frames import data_frame
         return data_frame(self.records(), self.record_columns)

@@ -15,7 +15,7 @@ ln -s ../../web "$tree/web"
 "$PY" -m mypy
 # The pure core's seams typed: mypy --strict on the core modules that reached it (issue 21; the rest of the core
 # joins this list as it gets there: cards, cardsheet, collection, grid, the games' views).
-STRICT=(check formats rules/__init__ report errors limits options text textlimits records decklist decks catalog
+STRICT=(check formats rules/__init__ report errors limits cli/options text textlimits records decklist decks catalog
         cells stats tournament todo unverified)
 if ! found=$("$PY" -m mypy --strict --follow-imports=silent $(printf "%s.py " "${STRICT[@]/#/$tree/}") 2>&1); then
   echo "$found" | sed 's/^/mypy --strict: /'

@@ -66,7 +66,7 @@ def bundled():
 
 @pytest.fixture(scope="session")
 def bundled_index(bundled):
-    from deckcheck.api import bundled_sets
+    from deckcheck.library.api import bundled_sets
     return CardIndex(bundled, sets=bundled_sets())
 
 
@@ -152,7 +152,7 @@ COLLECTION_HEADER = "card,set,quantity,condition,language,foil,trade_quantity,wa
 @pytest.fixture
 def collection_app(db_url):
     """Collections and saved decks on a new database of each kind."""
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     return CollectionApp(db_url)
 
 

@@ -157,14 +157,14 @@ def _commands(app, prefix=()):
 
 
 def test_every_command_is_in_the_readme():
-    from deckcheck.commands import app
+    from deckcheck.cli.commands import app
     readme = (ROOT / "README.md").read_text()
     missing = [c for c in _commands(app) if f"deckcheck {c}" not in readme]
     assert not missing, f"commands not documented in README.md: {missing}"
 
 
 def test_every_command_has_help():
-    from deckcheck.commands import app
+    from deckcheck.cli.commands import app
     for command in _commands(app):
         r = run(*command.split(), "--help")
         assert r.returncode == 0 and "Usage" in r.stdout, command
@@ -202,11 +202,12 @@ def test_fast_path_does_not_import_typer(cli_env):
 
 
 def test_commands_do_not_call_back_into_the_fast_path():
-    """commands (typer) and cli (argparse) share deckcheck.runner; commands imports nothing of cli."""
+    """commands (typer) and the fast path (argparse, cli/entry.py) share deckcheck.cli.runner; commands imports
+    nothing of the entry module."""
     import ast
-    tree = ast.parse((ROOT / "deckcheck" / "commands.py").read_text(encoding="utf-8"))
-    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert "cli" not in imported and "deckcheck.cli" not in imported
+    tree = ast.parse((ROOT / "deckcheck" / "cli" / "commands.py").read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    assert "runner" in imported and not imported & {"entry", "deckcheck.cli.entry"}
 
 
 def test_check_usage_errors_go_to_typer(cli_env):
@@ -218,12 +219,12 @@ def test_check_usage_errors_go_to_typer(cli_env):
 
 def test_check_options_are_declared_once_for_both_front_ends():
     """`check` and `tournament check`: the typer commands and the argparse fast path take the options of
-    deckcheck.options, flag for flag."""
+    deckcheck.cli.options, flag for flag."""
     import typer.main
 
-    from deckcheck import options
-    from deckcheck.commands import app
-    from deckcheck.options import argparse_parser
+    from deckcheck.cli import options
+    from deckcheck.cli.commands import app
+    from deckcheck.cli.options import argparse_parser
     group = typer.main.get_command(app)
     for path, table in ((["check"], options.CHECK), (["tournament", "check"], options.TOURNAMENT_CHECK)):
         command = group

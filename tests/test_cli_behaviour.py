@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.plain import quiet_line, safe, short_message, summary_line
+from deckcheck.cli.plain import quiet_line, safe, short_message, summary_line
 from deckcheck.report import Issue, InputProblem, Report
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.api import CollectionApp
+from deckcheck.library.api import CollectionApp
 from deckcheck.errors import CardSheetError, DeckcheckError
 from deckcheck.importers.collection import write_collection
 

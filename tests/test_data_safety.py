@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from deckcheck.api import CollectionApp
+from deckcheck.library.api import CollectionApp
 from deckcheck.importers.collection import write_collection
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.api import Catalog, check_files
+from deckcheck.library.api import Catalog, check_files
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -73,7 +73,7 @@ def test_db_argument_uses_that_database(shared_db):
 def test_cards_replace_bundled_cards_of_the_same_id():
     import dataclasses
 
-    from deckcheck.api import BundledCards
+    from deckcheck.library.api import BundledCards
     card = next(c for c in BundledCards().cards() if c.name == "Upper Left Attack")
     # The printing is named with its set: once one printing's Restriction differs, the bare name
     # matches printings that differ in rules data and is ambiguous (CONTRACTS §2).
@@ -111,7 +111,7 @@ def test_every_problem_kind_is_documented():
 
 
 def test_typed_card_errors():
-    from deckcheck.api import BundledCards
+    from deckcheck.library.api import BundledCards
     from deckcheck.formats import get_format
     index = BundledCards().index(get_format("type1e"))
     with pytest.raises(deckcheck.UnknownCardError) as unknown:
@@ -170,7 +170,7 @@ def test_tournament_records_are_the_summary_rows():
 
 
 def test_collection_records(tmp_path):
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     app = CollectionApp(f"sqlite:///{tmp_path / 'c.db'}")
     app.import_sheet(EXAMPLES / "collection" / "my-binder.csv")
     holdings = app.collections.holdings("main")
@@ -429,7 +429,7 @@ def test_the_bundled_cards_are_read_and_indexed_once_for_checks_and_statistics()
     """One reading path: check_text and deck_stats on the bundled cards share one source and one name index,
     so a program checking many decks builds it once; cards given to a call make a source of its own."""
     import deckcheck
-    from deckcheck.statsapi import text_index
+    from deckcheck.library.statsapi import text_index
     shared = deckcheck.card_source()
     assert deckcheck.card_source() is shared
     index = shared.index(deckcheck.get_format("type1e"))
@@ -465,7 +465,7 @@ def test_import_deckcheck_loads_only_what_a_call_needs():
     code = ("import sys, deckcheck\n"
             "print(sorted(m for m in sys.modules if m.startswith('deckcheck.')))\n"
             "deckcheck.get_format\n"
-            "print('deckcheck.api' in sys.modules, 'deckcheck.formats' in sys.modules)\n"
+            "print('deckcheck.library.api' in sys.modules, 'deckcheck.formats' in sys.modules)\n"
             "from deckcheck import *\n"
             "print(all(name in dir(deckcheck) and getattr(deckcheck, name) is not None for name in deckcheck.__all__))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -481,7 +481,7 @@ def test_check_tournament_reports_progress_and_draws_nothing(shared_db, monkeypa
     library: the progress bar is the CLI's."""
     import sys
 
-    from deckcheck.api import check_tournament
+    from deckcheck.library.api import check_tournament
     monkeypatch.chdir(ROOT)
     monkeypatch.delitem(sys.modules, "rich.progress", raising=False)
     calls: list[tuple[int, int]] = []

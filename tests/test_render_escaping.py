@@ -6,7 +6,7 @@ import io
 import pytest
 from rich.console import Console
 
-from deckcheck.render import clean, esc, report_panel, simple_table
+from deckcheck.cli.render import clean, esc, report_panel, simple_table
 from deckcheck.report import InputProblem, Issue, Report
 from inproc import run_cli
 

@@ -298,7 +298,7 @@ def test_a_named_pipe_in_a_folder_is_reported_not_waited_on(cli_env, tmp_path):
     # `check FOLDER` with a FIFO named like a decklist waited for ever on it (found by the trial)
     import os
 
-    from deckcheck.api import UnreadableFolder, expand_paths
+    from deckcheck.library.api import UnreadableFolder, expand_paths
     (tmp_path / "a.txt").write_text("Persona: Connor MacLeod\n3 Thrust\n", encoding="utf-8")
     os.mkfifo(tmp_path / "pipe.txt")
     found = expand_paths([tmp_path])

@@ -12,7 +12,7 @@ from deckcheck.cards import Card
 from deckcheck.decks import Deck
 from deckcheck.grid import SQUARES, parse_grid
 from deckcheck.stats import MAX_DRAW, DrawSizeError, chance_of_any, stats_of, stats_of_entries
-from deckcheck.statsapi import UnreadableDeckError
+from deckcheck.library.statsapi import UnreadableDeckError
 
 
 def card(name: str, type: str | None, grid: str | None, subtype: tuple[str, ...] = ()) -> Card:

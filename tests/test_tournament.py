@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.api import check_tournament
+from deckcheck.library.api import check_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 TOURNAMENT = ROOT / "examples" / "tournament"

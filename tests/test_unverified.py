@@ -64,7 +64,7 @@ def test_terminal_json_and_quiet_show_the_count(db):
 def test_rich_panel_shows_the_count_and_the_group():
     from rich.console import Console
 
-    from deckcheck.render import report_panel
+    from deckcheck.cli.render import report_panel
     console = Console(width=160, record=True, color_system=None)
     console.print(report_panel(unknown_report(12)))
     text = console.export_text()

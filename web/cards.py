@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
-from deckcheck.api import Catalog
+from deckcheck.library.api import Catalog
 from deckcheck.cards import Card
 from deckcheck.cardsheet import COLUMNS, UNKNOWABLE, card_json, card_to_row, is_unknown, value_of
 from deckcheck.provenance import FIELDS, Provenance

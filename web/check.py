@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 
-from deckcheck.api import Catalog
+from deckcheck.library.api import Catalog
 from deckcheck.db.collections import Collections
 from deckcheck.errors import DeckcheckError
 from deckcheck.formats import all_formats
@@ -249,7 +249,7 @@ def saved_deck_data(catalog: Catalog, collections: Collections, deck_id: str,
                     missing: str = "no saved deck has that id") -> tuple[CheckInput, Report]:
     """A saved deck's text and format, and its report checked now against the current cards; NoSavedDeckError
     (404) saying `missing` when no deck has that id."""
-    from deckcheck.statsapi import NoSavedDeckError
+    from deckcheck.library.statsapi import NoSavedDeckError
     if not DECK_ID.match(deck_id):
         raise NoSavedDeckError(deck_id, missing)
     try:

@@ -80,5 +80,5 @@ def check_raws(raws: list[RawDeck], catalog, fmt: str | None, details: bool = Fa
 
 def unreadable(label: str, exc: Exception, fmt: str | None) -> Report:
     """The report of a file or text that could not be read at all (as the CLI's, the cause in input_errors)."""
-    from deckcheck.api import unreadable as unreadable_report
+    from deckcheck.library.api import unreadable as unreadable_report
     return unreadable_report(label, exc, fmt or "")

@@ -15,7 +15,7 @@ from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from deckcheck.api import Catalog
+from deckcheck.library.api import Catalog
 from deckcheck.db.collections import Collections
 from deckcheck.db.desk import Desk, RateLimit
 
@@ -26,7 +26,7 @@ from .settings import Settings
 class Deckcheck:
     """What every request of one server process shares: settings, and the library over the database.
 
-    `library` is deckcheck.api.CollectionApp: the card catalogue (read once, its name indexes built
+    `library` is deckcheck.library.api.CollectionApp: the card catalogue (read once, its name indexes built
     once) and the collections and saved decks.
     """
 
@@ -51,7 +51,7 @@ class Deckcheck:
         if self._library is None:
             with self._lock:
                 if self._library is None:
-                    from deckcheck.api import CollectionApp
+                    from deckcheck.library.api import CollectionApp
                     library = CollectionApp(self.settings.db_url)
                     self._cards_stamp = cards_stamp(library.catalog.store)
                     self._checked_at = now
@@ -60,7 +60,7 @@ class Deckcheck:
 
     @property
     def catalog(self) -> Catalog:
-        """The card catalogue (deckcheck.api.Catalog)."""
+        """The card catalogue (deckcheck.library.api.Catalog)."""
         return self.library.catalog
 
     @property

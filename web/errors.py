@@ -10,7 +10,7 @@ from __future__ import annotations
 from deckcheck.desk import EventClosed, EventNotFound, NotAuthorised, RateLimited, TooLarge, WrongToken
 from deckcheck.errors import DatabaseError, DeckcheckError, UnknownFormatError
 from deckcheck.stats import DrawSizeError
-from deckcheck.statsapi import NoSavedDeckError
+from deckcheck.library.statsapi import NoSavedDeckError
 
 ERROR_STATUS: dict[type[BaseException], int] = {
     DeckcheckError: 400,        # bad input of any kind: the message quotes it

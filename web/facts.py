@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 
-from deckcheck.api import CardSource
+from deckcheck.library.api import CardSource
 from deckcheck.cards import Card
 from deckcheck.cardsheet import SheetCard
 from deckcheck.db.facts import (FACT_FIELDS, FORM_FIELDS, LABELS, MAX_BY, FactError, Facts, clean_by, facts_sheet,

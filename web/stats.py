@@ -17,11 +17,11 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from deckcheck.api import Catalog
+from deckcheck.library.api import Catalog
 from deckcheck.db.collections import Collections
 from deckcheck.deckdiff import DeckDiff, diff_decks
 from deckcheck.stats import EXERTION, HAND, DeckStats, check_draw, stats_of
-from deckcheck.statsapi import NoSavedDeckError, resolve, saved_deck
+from deckcheck.library.statsapi import NoSavedDeckError, resolve, saved_deck
 
 from . import decks as reading, models
 from .check import DECK_ID, ApiInput, BadRequest, CheckInput

@@ -138,7 +138,7 @@ def test_bad_input_is_a_typed_error(desk):
 
 
 def test_decks_read_from_files_and_unreadable_files_are_reports(desk):
-    from deckcheck.api import unreadable
+    from deckcheck.library.api import unreadable
     from deckcheck.importers.decklists import read_decklists
     event, _ = desk.create_event("Open", "type1e")
     methos = desk.submit_deck(event.id, "Methos", read_decklists(DECKS / "type1e-methos.json"), "type1e-methos.json")
@@ -156,7 +156,7 @@ def test_decks_read_from_files_and_unreadable_files_are_reports(desk):
 
 
 def test_reports_are_the_clis_reports_of_the_same_decks(desk, tmp_path):
-    from deckcheck.api import check_tournament
+    from deckcheck.library.api import check_tournament
     event, _ = desk.create_event("Open", "type1e")
     folder = tmp_path / "decks"
     folder.mkdir()

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from deckcheck.api import Catalog
+from deckcheck.library.api import Catalog
 from deckcheck.catalog import CardIndex
 from deckcheck.db import indexcache
 from deckcheck.db.store import Store
@@ -117,7 +117,7 @@ def test_kept_cards_take_this_process_ids_for_the_specific_card(db):
     code = f"""
 from deckcheck.cards import Card
 other = Card(id="x", name="Unheard Of", title="Unheard Of", type="Attack")
-from deckcheck.api import Catalog
+from deckcheck.library.api import Catalog
 from deckcheck.formats import get_format
 index = Catalog({db!r}).index(get_format("type1e"))
 thrust = index.resolve("Thrust (2)")

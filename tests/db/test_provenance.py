@@ -269,7 +269,7 @@ def test_a_derived_id_keeps_the_stored_name_and_set(db_url, tmp_path):
 
 
 def test_a_cards_sheet_for_one_run_matches_names_the_same_way(sqlite_url, tmp_path):
-    from deckcheck.api import Catalog
+    from deckcheck.library.api import Catalog
     path = sheet(tmp_path, "name,restriction\nbreak weapon,1\n")
     catalog = Catalog(sqlite_url, sheets=[path])
     cards = {c.id: c for c in catalog.cards()}

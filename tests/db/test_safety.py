@@ -82,7 +82,7 @@ def test_a_database_locked_by_another_writer(tmp_path):
     finally:
         holder.kill()
         holder.wait()
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     assert [h.quantity for h in CollectionApp(str(db)).collections.holdings() if h.card.id == "ME-thrust-1"] == [3]
 
 

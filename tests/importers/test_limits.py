@@ -283,7 +283,7 @@ def test_registration_sheet_formula_quantity_is_that_players_input_error(tmp_pat
 
 
 def test_collection_sheet_with_formula_cells_has_bad_rows(tmp_path, sqlite_url):
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     from deckcheck.errors import CardSheetError
     path = write(tmp_path, "c.xlsx", workbook({"Collection": sheet_xml(
         '<row r="1">' + cell("A1", "card") + cell("B1", "quantity") + cell("C1", "notes") + "</row>"

@@ -120,7 +120,7 @@ def scenario(client) -> dict[str, dict]:
 def api_client(tmp_path_factory, pristine_web_db):
     from fastapi.testclient import TestClient
 
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     from deckcheck.web import create_app
     db = tmp_path_factory.mktemp("api-examples") / "api.db"
     shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)

@@ -207,7 +207,7 @@ def test_rate_limit_answers_429(client, desk_app):
 
 
 def test_reports_equal_the_cli_on_the_same_decks(client, tmp_path):
-    from deckcheck.api import check_tournament
+    from deckcheck.library.api import check_tournament
     from deckcheck.importers.reports import write_tournament_report
     event = new_event(client)
     folder = tmp_path / "decks"
@@ -319,7 +319,7 @@ def test_organiser_pages_refuse_another_events_cookie(client):
 
 def test_what_changed_between_two_submissions_api_and_page(client, module_db_url):
     """Issue 14: the organiser compares a player's earlier deck with a later one, as `deckcheck diff` does."""
-    from deckcheck.statsapi import deck_diff
+    from deckcheck.library.statsapi import deck_diff
     event = new_event(client)
     first = submit(client, event, "Anna", ILLEGAL)
     second = submit(client, event, "Anna", LEGAL)

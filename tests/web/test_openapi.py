@@ -72,7 +72,7 @@ def api(tmp_path_factory, pristine_web_db):
     sheet = tmp_path_factory.mktemp("sheet") / "priced.csv"
     sheet.write_text("card,set,quantity,condition,price\nThrust (2),ME,4,LP,€1.50\nConnor MacLeod Persona,SE,1,NM,\n",
                      encoding="utf-8")
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     CollectionApp(url).import_sheet(sheet, "main", "merge", False, False)
     app = create_app(db_url=url)
     app.dependency_overrides[rate_limit] = lambda: RateLimit(0)

@@ -30,7 +30,7 @@ def server(tmp_path_factory, pristine_web_db):
     import uvicorn
 
     from deckcheck.web import create_app
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     db = tmp_path_factory.mktemp("browser") / "browser.db"
     shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)
     library = CollectionApp(f"sqlite:///{db}")  # a collection and a saved deck for the pages that show them

@@ -98,7 +98,7 @@ def owned_client(tmp_path):
     """An app on a database with a collection imported and a deck saved."""
     from fastapi.testclient import TestClient
 
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     from deckcheck.web import create_app
     url = f"sqlite:///{tmp_path / 'owned.db'}"
     collection = CollectionApp(url)

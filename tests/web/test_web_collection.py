@@ -191,7 +191,7 @@ def test_what_saved_decks_need_and_the_want_list(coll_client):
     needs = coll_client.get("/api/collection/missing").json()
     assert needs["short"] > 0 and len(needs["decks"]) == 1
     # the object of `collection missing --json` for the saved decks, each row with its card's id, and the total
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     library = CollectionApp(coll_client.app.state.deckcheck.settings.db_url)
     cli = library.missing(list(needs["decks"]), "main").as_dict("main")
     plain = {"collection": needs["collection"], "together": [{k: v for k, v in row.items() if k != "card_id"}
@@ -216,7 +216,7 @@ def test_value_is_counted_per_currency_as_collection_stats_counts_it(coll_client
     assert totals["value_by_currency"] == {"$": 0.75, "€": 3.0}
     assert totals["value"] is None  # two currencies: no single total
     assert (totals["priced_entries"], totals["unpriced_entries"]) == (2, 1)
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     from deckcheck.collection import money
     stats = CollectionApp(coll_client.app.state.deckcheck.settings.db_url).stats("main")
     assert totals["value_text"] == money(stats.value) == "$0.75, €3.00"

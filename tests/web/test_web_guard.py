@@ -289,7 +289,7 @@ def test_a_token_file_others_can_read_is_warned_about(tmp_path, capsys):
 # -- saved-deck ids: only where their owner sees them ------------------------------------------------------------
 @pytest.fixture(scope="module")
 def decks_db(tmp_path_factory) -> str:
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     from conftest import ROOT
     url = f"sqlite:///{tmp_path_factory.mktemp('keeper') / 'decks.db'}"
     library = CollectionApp(url)

@@ -89,7 +89,7 @@ def test_a_card_fact_with_a_nul_is_400(client):
 
 
 def test_the_library_refuses_a_nul_too(db_url, tmp_path):
-    from deckcheck.api import CollectionApp
+    from deckcheck.library.api import CollectionApp
     from deckcheck.db.store import TextWithNul
     library = CollectionApp(db_url)
     deck = tmp_path / "deck.txt"

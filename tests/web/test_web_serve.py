@@ -92,7 +92,7 @@ def test_serve_with_two_workers_replaces_a_worker_that_dies(web_db):
 
 
 def test_check_and_the_cli_do_not_import_the_web_stack(web_db):
-    code = ("import sys, deckcheck.cli as cli, deckcheck.commands\n"
+    code = ("import sys, deckcheck.cli.entry as cli, deckcheck.cli.commands\n"
             f"cli.fast_path(['check', 'examples/decks/type1e-connor-legal.txt', '--db', {web_db!r}])\n"
             f"print(sorted(m for m in sys.modules if m.split('.')[0] in {WEB_MODULES!r} or m in {WEB_MODULES!r}))")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

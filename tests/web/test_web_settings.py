@@ -45,7 +45,7 @@ def test_a_bad_setting_is_refused_naming_its_flag_and_variable(values, words):
 
 def test_every_setting_is_a_serve_option_and_every_serve_option_a_setting():
     """One declaration: `deckcheck serve`'s options are the Settings fields, by the flag each field names."""
-    from deckcheck.commands import serve
+    from deckcheck.cli.commands import serve
     flags = {"--db" if name == "db" else f"--{name.replace('_', '-')}" for name in inspect.signature(serve).parameters}
     assert flags == {Settings.flag(f) for f in Settings.model_fields}
 
@@ -75,7 +75,7 @@ def test_dependencies_can_be_swapped_as_fastapi_documents(web_db):
 def test_each_error_type_answers_with_its_status():
     from deckcheck import desk
     from deckcheck.errors import DeckcheckError, DecklistError
-    from deckcheck.statsapi import NoSavedDeckError
+    from deckcheck.library.statsapi import NoSavedDeckError
     from deckcheck.web.errors import status_of
     from deckcheck.web.stats import NoSuchDeck
     for kind in (desk.DeskError, desk.EventNotFound, desk.EventClosed, desk.NotAuthorised, desk.WrongToken,

@@ -11,33 +11,33 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, Unpack
 
-from .cards import Card
-from .catalog import CardIndex, CardSet
-from .check import check_raw
-from .errors import DeckcheckError
-from .formats import AnyFormat
-from .report import UNREADABLE, InputProblem, Report
+from ..cards import Card
+from ..catalog import CardIndex, CardSet
+from ..check import check_raw
+from ..errors import DeckcheckError
+from ..formats import AnyFormat
+from ..report import UNREADABLE, InputProblem, Report
 
 if TYPE_CHECKING:  # imported where used: `deckcheck check` needs none of them
-    from .cardsheet import SheetCard
-    from .cardstats import FieldStat
-    from .collection import (CollectionStats, Holding, HoldingCounts, HoldingFields, Holdings, Key, Missing, RowReader,
+    from ..cardsheet import SheetCard
+    from ..cardstats import FieldStat
+    from ..collection import (CollectionStats, Holding, HoldingCounts, HoldingFields, Holdings, Key, Missing, RowReader,
                              Surplus)
-    from .db.collections import Change, PastImport
-    from .db.store import Store
-    from .decklist import RawDeck
-    from .decks import Deck
-    from .errors import RowProblem
-    from .provenance import Provenance
-    from .todo import Todo
-    from .tournament import Tournament
+    from ..db.collections import Change, PastImport
+    from ..db.store import Store
+    from ..decklist import RawDeck
+    from ..decks import Deck
+    from ..errors import RowProblem
+    from ..provenance import Provenance
+    from ..todo import Todo
+    from ..tournament import Tournament
 
 
 def bundled_sets() -> list[CardSet]:
     """The sets of the bundled card data: code, name, edition and year (db/data/sets.csv)."""
     import csv
 
-    from .db.engine import BUNDLED_DIR
+    from ..db.engine import BUNDLED_DIR
     with open(BUNDLED_DIR / "sets.csv", encoding="utf-8", newline="") as f:
         return [CardSet(row["code"], row["name"], int(row["edition"]) if row.get("edition", "").isdigit() else None,
                         (row.get("released") or "")[:4] or None) for row in csv.DictReader(f)]
@@ -53,15 +53,15 @@ class CardSource:
     def __init__(self, overlay: Iterable[Card] = (), sheets: Sequence[str | Path] = ()):
         self.overlay: list[SheetCard] = []
         if overlay:
-            from .cardsheet import SheetCard
+            from ..cardsheet import SheetCard
             self.overlay = [SheetCard(c) for c in overlay]  # a whole card states every field
         self.notices: list[str] = []  # what the card sheets held that was ignored (unknown columns)
         self._sheets = [str(s) for s in sheets]
         for sheet in sheets:
             from dataclasses import replace
 
-            from . import provenance
-            from .importers.cardsheet import read_card_sheet
+            from .. import provenance
+            from ..importers.cardsheet import read_card_sheet
             data = read_card_sheet(sheet, consequence="no deck was checked with it")
             origin = provenance.Provenance("sheet", f"{Path(sheet).name} (this run only)")
             # each row carries where its values came from: its provenance cells, else this sheet
@@ -75,7 +75,7 @@ class CardSource:
         """This run's rows, those without an id matched by name to the stored cards (CONTRACTS §2), once."""
         if self._matched is None:
             if any(not row.id_stated for row in self.overlay):
-                from .cardsheet import match_by_name
+                from ..cardsheet import match_by_name
                 where = f"--cards {', '.join(self._sheets)}"
                 self._matched = match_by_name(self.overlay, self.stored(None), where, bundled_sets())
             else:
@@ -127,7 +127,7 @@ class CardSource:
 
         UnknownCardError (with suggestions) when nothing matches, as a decklist line would get it.
         """
-        from .errors import UnknownCardError
+        from ..errors import UnknownCardError
         index = self.index_all()
         found = [c for c in index.cards if c.id == name] or index.matches(name)
         if not found:
@@ -144,7 +144,7 @@ class CardSource:
 
     def card_stats(self) -> CardStats:
         """How many cards by game, edition, set and type, and how much of each rules field is known (`cards stats`)."""
-        from .cardstats import counts, field_stats
+        from ..cardstats import counts, field_stats
         cards = self.cards()
         return CardStats(len(cards), counts(cards), field_stats(cards, self.sources()))
 
@@ -189,7 +189,7 @@ class Catalog(CardSource):
     """The cards a command sees: the stored database (CONTRACTS §5), overlaid by this run's cards and sheets."""
 
     def __init__(self, db_url: str | None = None, sheets: Sequence[str | Path] = (), cards: Iterable[Card] = ()):
-        from .db.engine import resolve_url
+        from ..db.engine import resolve_url
         self.url = resolve_url(db_url)
         self._store: Store | None = None
         super().__init__(cards, sheets)
@@ -198,7 +198,7 @@ class Catalog(CardSource):
     def store(self) -> Store:
         """The database (deckcheck.db.store.Store), opened on first use: a check whose index was kept needs none."""
         if self._store is None:
-            from .db.store import Store
+            from ..db.store import Store
             self._store = Store(self.url)
         return self._store
 
@@ -211,7 +211,7 @@ class Catalog(CardSource):
         else built now and kept. This run's cards and sheets (the overlay) are never kept."""
         if self.overlay:
             return build()
-        from .db import indexcache
+        from ..db import indexcache
         url = self.url
         stamp = indexcache.database_stamp(url)
         if stamp is None:
@@ -226,14 +226,14 @@ class Catalog(CardSource):
         index = build()
         meta = getattr(self.store, "last_meta", None)
         if isinstance(meta, dict) and indexcache.database_stamp(url) == stamp:  # no write while the cards were read
-            from .db.store import BUNDLE_KEY, bundle_digest
+            from ..db.store import BUNDLE_KEY, bundle_digest
             stale = meta.get("bundled") == "yes" and meta.get(BUNDLE_KEY) != bundle_digest()
             indexcache.save(url, stamp, {**kept, key: index, "meta": meta, "stale": stale})
         return index
 
     def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
         """Where each value of the database's cards came from."""
-        from .db.updates import stored_sources
+        from ..db.updates import stored_sources
         return stored_sources(self.store, ids)
 
 
@@ -252,7 +252,7 @@ class BundledCards(CardSource):
 @lru_cache(maxsize=1)
 def _bundled_rows() -> tuple[SheetCard, ...]:
     """The rows of the bundled card sheets (cards and the provenance of their values), read once per process."""
-    from .db.store import bundled_rows
+    from ..db.store import bundled_rows
     return tuple(bundled_rows())
 
 
@@ -311,7 +311,7 @@ def _folder_files(folder: Path) -> list[Path | UnreadableFolder]:
     import os
     import stat
 
-    from .importers.decklists import READERS  # the one table of decklist suffixes and their readers
+    from ..importers.decklists import READERS  # the one table of decklist suffixes and their readers
     found: list[tuple[str, Path | UnreadableFolder]] = []
 
     def failed(exc: OSError) -> None:
@@ -343,7 +343,7 @@ def unreadable(source: str, exc: Exception, fmt_name: str = "") -> Report:
 def check_files(paths: Iterable[str | Path | UnreadableFolder], catalog: CardSource, fmt: str | None = None,
                 progress: Callable[[int], None] | None = None, details: bool = False) -> Iterator[Report]:
     """Check every deck in the files and folders; a file that cannot be read is a report with its error."""
-    from .importers.decklists import read_decklists
+    from ..importers.decklists import read_decklists
     for path in expand_paths(paths):
         if isinstance(path, UnreadableFolder):
             yield unreadable(path.folder, path, fmt or "")
@@ -362,10 +362,10 @@ def check_files(paths: Iterable[str | Path | UnreadableFolder], catalog: CardSou
 def undecided_cards(paths: Iterable[str | Path], catalog: Catalog, fmt: str | None = None) -> tuple[Todo, list[str]]:
     """The cards and columns that kept rules undecided in these decks (deckcheck.todo.Todo), and the
     sources skipped because they could not be read or resolved."""
-    from .check import choose_format, validate
-    from .decks import build_deck
-    from .importers.decklists import read_decklists
-    from .todo import Todo, collect
+    from ..check import choose_format, validate
+    from ..decks import build_deck
+    from ..importers.decklists import read_decklists
+    from ..todo import Todo, collect
     todo, skipped = Todo(), list[str]()
     for path in expand_paths(paths):
         if isinstance(path, UnreadableFolder):
@@ -392,9 +392,9 @@ def check_tournament(inputs: Sequence[str | Path], fmt: str | None = None, sheet
 
     `progress(done, total)` is called before the first file (0 done) and after each: the files checked so far
     and how many there are (the CLI draws its progress bar with it; the library draws nothing)."""
-    from .tournament import Tournament
+    from ..tournament import Tournament
     if fmt:
-        from .formats import get_format
+        from ..formats import get_format
         get_format(fmt)
     catalog = Catalog(db_url, sheets)
     paths = expand_paths(inputs)
@@ -418,7 +418,7 @@ class CollectionApp:
     """Collections and saved decks, with the cards they name resolved like decklists."""
 
     def __init__(self, db_url: str | None = None):
-        from .db.collections import Collections
+        from ..db.collections import Collections
         self.catalog = Catalog(db_url)
         self.collections = Collections(self.catalog.store)
 
@@ -428,8 +428,8 @@ class CollectionApp:
 
     def reader(self) -> RowReader:
         """A row reader for collection sheets, knowing set names as well as codes."""
-        from .collection import RowReader
-        from .db.store import set_names
+        from ..collection import RowReader
+        from ..db.store import set_names
         return RowReader(self.index(), set_names())
 
     def import_sheet(self, path: str | Path, collection: str = "main", mode: str = "merge", dry_run: bool = False,
@@ -442,9 +442,9 @@ class CollectionApp:
         imported into the collection before raises AlreadyImported in merge mode unless `again` (a dry run
         says so in each Change's `imported_before`). `label`: the file's name in the journal (default: its
         name on disk)."""
-        from .collection import combine
-        from .errors import CardSheetError
-        from .importers.collection import read_collection_rows
+        from ..collection import combine
+        from ..errors import CardSheetError
+        from ..importers.collection import read_collection_rows
         sheet = read_collection_rows(path)
         reader = self.reader()
         holdings: list[Holding] = []
@@ -480,7 +480,7 @@ class CollectionApp:
     def holding(self, card_text: str, set_code: str | None, *, condition: str | None = None,
                 language: str | None = None, **values: Unpack[HoldingFields]) -> Holding:
         """A holding of the card a name (and set) names; empty condition/language mean NM/English (§4)."""
-        from .collection import DEFAULT_CONDITION, Holding, language_name
+        from ..collection import DEFAULT_CONDITION, Holding, language_name
         card = self.index().lookup(card_text, set_code)
         return Holding(card, _condition(condition or "") or DEFAULT_CONDITION, language_name(language or ""), **values)
 
@@ -490,9 +490,9 @@ class CollectionApp:
         """Remove copies from the one entry that matches what was given; DeckcheckError listing them if several do."""
         from dataclasses import replace
 
-        from .collection import language_name
-        from .decklist import split_set
-        from .text import and_more
+        from ..collection import language_name
+        from ..decklist import split_set
+        from ..text import and_more
         card = self.index().lookup(card_text, set_code)
         any_printing = set_code is None and not split_set(card_text)[1]
         found = self.collections.find(collection, card, any_printing,
@@ -513,8 +513,8 @@ class CollectionApp:
 
     def resolved(self, raw: RawDeck, fmt_name: str | None = None) -> tuple[Deck, AnyFormat]:
         """(deck, format) of a raw decklist; DeckcheckError naming every line that did not resolve."""
-        from .check import choose_format
-        from .decks import build_deck
+        from ..check import choose_format
+        from ..decks import build_deck
         fmt = choose_format(raw, fmt_name)
         deck, problems = build_deck(raw, self.catalog.index(fmt), fmt)
         if problems:
@@ -524,7 +524,7 @@ class CollectionApp:
 
     def decks_named(self, names: Sequence[str]) -> dict[str, list[tuple[Card, int]]]:
         """Decks from decklist files or folders, or saved decks by name; DeckcheckError if one cannot be read."""
-        from .importers.decklists import read_decklists
+        from ..importers.decklists import read_decklists
         out: dict[str, list[tuple[Card, int]]] = {}
         for name in names:
             if Path(name).exists():
@@ -541,37 +541,37 @@ class CollectionApp:
 
     def entries(self, collection: str = "main", filter_text: str | None = None) -> Holdings:
         """A collection's entries (deckcheck.collection.Holdings), only those holding the text when one is given."""
-        from .collection import Holdings, filter_holdings
+        from ..collection import Holdings, filter_holdings
         holdings = self.collections.holdings(collection)
         return Holdings(filter_holdings(holdings, filter_text)) if filter_text else holdings
 
     def stats(self, collection: str = "main") -> CollectionStats:
         """What a collection holds (deckcheck.collection.CollectionStats): `collection stats`."""
-        from .collection import collection_stats
+        from ..collection import collection_stats
         return collection_stats(collection, self.collections.holdings(collection), self.collections.cards.values())
 
     def missing(self, decks: Sequence[str], collection: str = "main") -> Missing:
         """What each deck (a decklist file or folder, or a saved deck's name) and all together still lack from the
         collection (deckcheck.collection.Missing; `as_dict(collection)` is `collection missing --json`)."""
-        from .collection import missing
+        from ..collection import missing
         return missing(self.decks_named(decks), self.collections.holdings(collection))
 
     def trades(self, collection: str = "main") -> list[Surplus]:
         """Cards held beyond what the saved decks use, and cards marked for trade (deckcheck.collection.Surplus)."""
-        from .collection import trades
+        from ..collection import trades
         return trades(self.collections.holdings(collection), self.collections.used_by_decks())
 
     def saved_deck(self, name: str) -> tuple[Deck, AnyFormat, str]:
         """A saved deck rebuilt from its stored cards: (deck, its format, its decklist text)."""
-        from .decks import Deck
-        from .formats import get_format
+        from ..decks import Deck
+        from ..formats import get_format
         fmt, text, entries = self.collections.deck(name)
         return Deck.from_entries(entries, name, fmt), get_format(fmt), text
 
     def save_deck(self, name: str, path: str, fmt_name: str | None = None) -> tuple[bool, Report]:
         """Resolve a decklist file and keep it under a name; return (replaced, its check report)."""
-        from .check import validate
-        from .importers.decklists import read_decklists
+        from ..check import validate
+        from ..importers.decklists import read_decklists
         raws = read_decklists(path)
         if len(raws) != 1:
             raise DeckcheckError(f"{path!r} holds {len(raws)} decks; save one deck at a time")
@@ -582,7 +582,7 @@ class CollectionApp:
 
 
 def _condition(text: str) -> str:
-    from .collection import condition_code
+    from ..collection import condition_code
     condition = condition_code(text)
     if condition is None:
         raise DeckcheckError(f"condition {text!r}: use one of M NM LP MP HP D")

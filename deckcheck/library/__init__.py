@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .api import BundledCards, CardSource, Catalog, check_files, unreadable
-from .cards import Card
-from .check import check_raw
-from .errors import DeckcheckError
-from .formats import get_format
-from .report import Report
-from .textlimits import parse_checked
+from ..cards import Card
+from ..check import check_raw
+from ..errors import DeckcheckError
+from ..formats import get_format
+from ..report import Report
+from ..textlimits import parse_checked
 
 
 def card_source(cards: Iterable[Card] = (), db: str | None = None,
@@ -78,7 +78,7 @@ def read_card_sheet(path: str | Path) -> list[Card]:
 
     Columns the sheet has that deckcheck does not know are ignored with a UserWarning.
     """
-    from .importers.cardsheet import read_card_sheet as read
+    from ..importers.cardsheet import read_card_sheet as read
     sheet = read(path)
     for notice in sheet.notices:
         warnings.warn(f"{path}: {notice}", stacklevel=2)

@@ -13,8 +13,10 @@ from typing import Any, List, Optional
 import typer
 from typing_extensions import Annotated
 
-from . import limits, options
-from .errors import DeckcheckError
+from .. import limits
+
+from . import options
+from ..errors import DeckcheckError
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}  # inherited by every sub-command
 app = typer.Typer(help="Deck-construction validator and collection manager for Highlander: The Card Game.",
@@ -34,7 +36,7 @@ app.add_typer(tournament_app, name="tournament")
 app.add_typer(taktik_app, name="taktik")
 
 def declared(option: options.Option) -> Any:
-    """The typer option of an option declared in deckcheck.options (shared with the argparse fast path)."""
+    """The typer option of an option declared in deckcheck.cli.options (shared with the argparse fast path)."""
     return typer.Option(*option.flags, help=option.help, envvar=option.env, show_envvar=False)
 
 
@@ -86,7 +88,7 @@ def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or fol
 @app.command()
 def formats(name: Annotated[Optional[str], typer.Argument(help="A format name or alias.")] = None) -> None:
     """List the formats and their rules (id, severity, one line)."""
-    from .formats import all_formats, get_format
+    from ..formats import all_formats, get_format
     from .render import simple_table
     out = _console()
     chosen = [get_format(name)] if name else all_formats()
@@ -113,8 +115,8 @@ def stats(deck: Annotated[str, typer.Argument(help="A decklist file (any form ch
                                                 "line).")] = False,
           cards: CardsOption = None, db: DbOption = None) -> None:
     """What a deck holds and how it draws: types, squares covered, exact opening-hand and Exertion odds."""
-    from .api import Catalog
-    from .statsapi import stats_named
+    from ..library.api import Catalog
+    from ..library.statsapi import stats_named
     found = stats_named(deck, Catalog(db, cards or ()), format, hand, exertion)
     if as_json:
         for s in found:
@@ -133,8 +135,8 @@ def diff(a: Annotated[str, typer.Argument(help="The deck before: a decklist file
          as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as one JSON object.")] = False,
          cards: CardsOption = None, db: DbOption = None) -> None:
     """Compare two decks: cards added and removed, the verdict and the odds before and after."""
-    from .api import Catalog
-    from .statsapi import diff_named
+    from ..library.api import Catalog
+    from ..library.statsapi import diff_named
     result = diff_named(a, b, Catalog(db, cards or ()), format, hand, exertion)
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
@@ -187,8 +189,8 @@ def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on
           db: DbOption = None) -> None:
     """Start the web app: check decks, browse cards, keep a collection, in a browser (needs the web extra)."""
     # Each option's default and environment variable are declared once, in deckcheck.web.settings.Settings.
-    from .web.server import serve as run_server
-    from .web.settings import Settings
+    from ..web.server import serve as run_server
+    from ..web.settings import Settings
     if admin_token:
         sys.stderr.write("deckcheck: warning: --admin-token puts the token in the process list, where every user of "
                          "this machine can read it; use --admin-token-file PATH or $DECKCHECK_ADMIN_TOKEN\n")
@@ -226,9 +228,9 @@ def taktik_deal(hands: Annotated[Optional[Path], typer.Argument(help="Each playe
                                                      "LP or fewer redeal until above 10.")] = False,
                 as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Life Points, Shield, who may redeal and who begins, from the opening deal."""
-    from .games import taktik
+    from ..games import taktik
     if hands is not None:
-        from .importers.deals import read_deal
+        from ..importers.deals import read_deal
         opening = taktik.opening(read_deal(hands))
     elif seed is not None:
         opening = taktik.deal(players, seed, redeal)
@@ -265,10 +267,10 @@ def cards_import(sheet: Path, skip_bad: Annotated[bool, typer.Option("--skip-bad
                                                          "source); without it they are kept and listed.")] = False,
                  db: DbOption = None) -> None:
     """Add cards, or update the fields a card sheet states (CSV/XLSX), by id. All rows or none."""
-    from . import provenance
-    from .db.store import Store
-    from .db.updates import update_cards
-    from .importers.cardsheet import read_card_sheet
+    from .. import provenance
+    from ..db.store import Store
+    from ..db.updates import update_cards
+    from ..importers.cardsheet import read_card_sheet
     out, err = _console(), _console(stderr=True)
     data = read_card_sheet(sheet, skip_bad=skip_bad)
     for notice in data.notices:
@@ -301,9 +303,9 @@ def cards_export(sheet: Path, game: Annotated[Optional[str], typer.Option(help="
                                                             "import reads them back.")] = False,
                  db: DbOption = None) -> None:
     """Write the card database to a card sheet (.csv or .xlsx)."""
-    from .db.store import Store
-    from .db.updates import stored_sources
-    from .importers.cardsheet import write_card_sheet
+    from ..db.store import Store
+    from ..db.updates import stored_sources
+    from ..importers.cardsheet import write_card_sheet
     store = Store(db)
     n = write_card_sheet(sheet, store.cards(game), stored_sources(store) if with_sources else None)
     _console().print(f"wrote {n} cards to {sheet}", soft_wrap=True, markup=False)
@@ -313,9 +315,9 @@ def cards_export(sheet: Path, game: Annotated[Optional[str], typer.Option(help="
 def cards_facts_export(sheet: Path, db: DbOption = None) -> None:
     """Write every stored value that did not come from the bundle (.csv or .xlsx), with its provenance
     (FIELD_source), so that another server's `cards import` takes it and keeps who said what."""
-    from .db.facts import facts_sheet
-    from .db.store import Store
-    from .importers.cardsheet import write_facts_sheet
+    from ..db.facts import facts_sheet
+    from ..db.store import Store
+    from ..importers.cardsheet import write_facts_sheet
     header, rows = facts_sheet(Store(db))
     n = write_facts_sheet(sheet, header, rows)
     k = (len(header) - 3) // 2  # game, id, name, then the fields, then their sources
@@ -337,8 +339,8 @@ def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most thi
     if not any(c.isalnum() for c in text):  # exit 2 like any bad input; 1 is for text that matches no card
         raise DeckcheckError(f"nothing to search for in {text!r}: give a word of a card's name, title, Immortal, "
                              "type or set")
-    from .api import Catalog
-    from .cardsheet import card_json
+    from ..library.api import Catalog
+    from ..cardsheet import card_json
     from .render import simple_table
     catalog = Catalog(db, cards or ())
     found = catalog.search(text)
@@ -364,7 +366,7 @@ def cards_show(name: str, show_all: Annotated[bool, typer.Option("--all", help="
                cards: CardsOption = None, db: DbOption = None) -> None:
     """Show a card with its rules data and grid; when a name matches several cards, one table of them
     (`--all`: every card in full)."""
-    from .api import Catalog
+    from ..library.api import Catalog
     from .render import card_panel, simple_table
     catalog = Catalog(db, cards or ())
     found = catalog.find(name)
@@ -395,7 +397,7 @@ def _yes_no(value: object) -> str:
 def cards_sets(as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines.")] = False,
                cards: CardsOption = None, db: DbOption = None) -> None:
     """List the sets: code, name, edition, year and how many cards. Write `[CODE]` or `[Name]` after a card."""
-    from .api import Catalog
+    from ..library.api import Catalog
     from .render import simple_table
     sets = Catalog(db, cards or ()).set_counts()
     if as_json:
@@ -417,7 +419,7 @@ def cards_todo(decks: Annotated[List[str], typer.Argument(help="Decklist files o
 
     Fill it in and import it (deckcheck cards import), or give it to check as --cards: those rules decide.
     """
-    from .api import Catalog, undecided_cards
+    from ..library.api import Catalog, undecided_cards
     todo, unreadable = undecided_cards(decks, Catalog(db, cards or ()), format)
     err = _console(stderr=True)
     for source in unreadable:
@@ -425,10 +427,10 @@ def cards_todo(decks: Annotated[List[str], typer.Argument(help="Decklist files o
                   markup=False)
     header, rows = todo.header(), todo.rows()
     if out is None or out == "-":
-        from .importers.writers import write_csv_to
+        from ..importers.writers import write_csv_to
         write_csv_to(sys.stdout, header, rows)
     else:
-        from .importers.writers import SheetSpec, check_target, write_csv, write_xlsx
+        from ..importers.writers import SheetSpec, check_target, write_csv, write_xlsx
         target = Path(out)
         if check_target(target, (".csv", ".tsv", ".xlsx")) != "xlsx":
             write_csv(target, header, rows)
@@ -441,7 +443,7 @@ def cards_todo(decks: Annotated[List[str], typer.Argument(help="Decklist files o
 @cards_app.command("stats")
 def cards_stats(cards: CardsOption = None, db: DbOption = None) -> None:
     """How many cards, by game, edition, set and type, and for how many each rules field is known."""
-    from .api import Catalog
+    from ..library.api import Catalog
     from .render import simple_table
     found = Catalog(db, cards or ()).card_stats()
     out = _console()
@@ -449,7 +451,7 @@ def cards_stats(cards: CardsOption = None, db: DbOption = None) -> None:
     for key, counter in found.counts.items():
         rows = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
         out.print(simple_table(f"by {key}", (key, "cards"), rows, justify_right=("cards",)))
-    from .games import GAMES
+    from ..games import GAMES
     games = " and ".join(g.title for g in GAMES if g.field_stats)
     out.print(simple_table(f"{games} rules data: how much is known, and from which kind of source",
                            ("field", "applies to", "known", "of", "%", "from"),
@@ -465,17 +467,17 @@ def cards_lint(sheet: Annotated[Optional[Path], typer.Option("--sheet", help="Li
                limit: Annotated[int, typer.Option(help="Show at most this many problems.")] = 100,
                db: DbOption = None) -> None:
     """List data problems: Attacks/Blocks with no grid, Personas with no Master allowance, bad sheet cells."""
-    from .cardstats import lint
+    from ..cardstats import lint
     from .render import simple_table
     out = _console()
     problems = []
     if sheet is not None:
-        from .importers.cardsheet import read_card_sheet
+        from ..importers.cardsheet import read_card_sheet
         data = read_card_sheet(sheet, skip_bad=True)
         problems += [(f"row {p.row}", p.column, str(p.value), p.message) for p in data.problems]
         all_cards = data.cards
     else:
-        from .db.store import Store
+        from ..db.store import Store
         all_cards = Store(db).cards()
     problems += [(l.card_id, "", l.name, l.problem) for l in lint(all_cards)]
     shown = f", first {limit}" if len(problems) > limit else ""
@@ -489,7 +491,7 @@ def cards_lint(sheet: Annotated[Optional[Path], typer.Option("--sheet", help="Li
 def db_init(empty: Annotated[bool, typer.Option("--empty", help="Create the tables without the bundled "
                                                 "cards.")] = False, db: DbOption = None) -> None:
     """Create the tables and load the bundled cards into a new database."""
-    from .db.store import Store
+    from ..db.store import Store
     store = Store(db)
     done = store.init(empty=empty)
     n = store.count()
@@ -505,9 +507,9 @@ def db_update(dry_run: Annotated[bool, typer.Option("--dry-run", help="List ever
                                                       "source; without it they are kept and listed.")] = False,
               db: DbOption = None) -> None:
     """Bring this version's bundled cards (new cards, newly known values, their sources) into a database."""
-    from .db.store import Store
-    from .db.updates import update_from_bundle
-    from .db.engine import sqlite_path
+    from ..db.store import Store
+    from ..db.updates import update_from_bundle
+    from ..db.engine import sqlite_path
     store = Store(db)
     missing = sqlite_path(store.url)
     if dry_run and missing is not None and not missing.exists():  # a dry run creates nothing, not even the file
@@ -515,7 +517,7 @@ def db_update(dry_run: Annotated[bool, typer.Option("--dry-run", help="List ever
                                     "init` creates one with the bundled cards)", soft_wrap=True, markup=False)
         raise typer.Exit(2)
     result = update_from_bundle(store, dry_run=dry_run, overwrite=overwrite)
-    from .text import and_more
+    from ..text import and_more
     out = _console()
     values = [c for c in result.changes if c.old != c.new]
     credited = len(result.changes) - len(values)
@@ -544,7 +546,7 @@ def db_copy(source: Annotated[str, typer.Argument(help="The database to copy: a 
                                                   "refused).")] = False) -> None:
     """Copy a whole database (cards and their sources, collections, saved decks, events) into another, e.g. a
     personal SQLite file to a club's PostgreSQL or back; verify row counts and checksums of every table."""
-    from .db.copy import copy_database
+    from ..db.copy import copy_database
     err = _console(stderr=True)
     result = copy_database(source, target, replace=replace)
     out = _console()
@@ -571,7 +573,7 @@ CollectionOption = Annotated[str, typer.Option("--collection", "-c", help="The c
 
 
 def _collection_app(db):
-    from .api import CollectionApp
+    from ..library.api import CollectionApp
     return CollectionApp(db)
 
 
@@ -601,7 +603,7 @@ def collection_import(sheet: Path,
         layout, changes, problems, rows = app_.import_sheet(sheet, collection, mode, dry_run, skip_bad,
                                                             progress=lambda n: bar.advance(task, n), again=again)
     from .plain import plural
-    from .text import and_more
+    from ..text import and_more
     out = _console()
     out.print(f"{sheet}: {plural(rows, 'row')}, layout detected: {layout}", soft_wrap=True, markup=False)
     for name, change in changes.items():
@@ -651,8 +653,8 @@ def collection_export(sheet: Path, all_collections: Annotated[bool, typer.Option
                                                                                   "collection column (CSV).")] = False,
                       collection: CollectionOption = "main", db: DbOption = None) -> None:
     """Write a collection sheet (.csv or .xlsx); nothing in it runs as a formula."""
-    from .importers.collection import SHEET_SUFFIXES, write_collection
-    from .importers.writers import check_target
+    from ..importers.collection import SHEET_SUFFIXES, write_collection
+    from ..importers.writers import check_target
     check_target(sheet, SHEET_SUFFIXES)
     app_ = _collection_app(db)
     holdings = app_.collections.holdings(None if all_collections else collection)
@@ -735,7 +737,7 @@ def collection_stats(collection: CollectionOption = "main", db: DbOption = None)
     out.print(f"{collection}: {plural(found.cards, 'card')}, {plural(found.distinct, 'distinct card')}, "
               f"{plural(found.printings, 'distinct printing')}", soft_wrap=True, markup=False)
     if found.value or found.unpriced:
-        from .collection import money
+        from ..collection import money
         unpriced = f" ({plural(found.unpriced, 'entry', 'entries')} without a price)" if found.unpriced else ""
         out.print(f"value: {money(found.value) or 'unknown'}{unpriced}", soft_wrap=True, markup=False)
     out.print(simple_table("by set", ("set", "cards"), list(found.by_set.items()), justify_right=("cards",)))
@@ -754,10 +756,10 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
                                                                    "collection import reads back.")] = None,
                        collection: CollectionOption = "main", db: DbOption = None) -> None:
     """What each deck, and all of them together, still lack: needed, owned, short."""
-    from .collection import Holding
+    from ..collection import Holding
     if out is not None:
-        from .importers.collection import SHEET_SUFFIXES
-        from .importers.writers import check_target
+        from ..importers.collection import SHEET_SUFFIXES
+        from ..importers.writers import check_target
         check_target(out, SHEET_SUFFIXES)
     result = _collection_app(db).missing(decks, collection)
     if as_json:
@@ -774,7 +776,7 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
                                        [(n.card.name, n.card.set, n.needed, n.owned, n.short) for n in needs],
                                        justify_right=("needed", "owned", "short")))
     if out is not None:
-        from .importers.collection import write_collection
+        from ..importers.collection import write_collection
         wants = [Holding(n.card, want_quantity=n.short, quantity=0) for n in result.together]
         write_collection(out, wants)
         from .plain import plural
@@ -820,7 +822,7 @@ def deck_list(db: DbOption = None) -> None:
 @deck_app.command("show")
 def deck_show(name: str, db: DbOption = None) -> None:
     """A saved deck: its list and its check report."""
-    from .check import validate
+    from ..check import validate
     from .render import report_panel
     deck, fmt, text = _collection_app(db).saved_deck(name)
     out = _console()
@@ -833,7 +835,7 @@ def deck_export(name: str, path: Annotated[Path, typer.Argument(help="A .txt, .c
                                                                  "text decklist to standard output.")],
                 db: DbOption = None) -> None:
     """Write a saved deck as a decklist: .txt, .csv or .json (- for standard output)."""
-    from .importers.decklists import write_decklist
+    from ..importers.decklists import write_decklist
     fmt, text, entries = _collection_app(db).collections.deck(name)
     if str(path) == "-":
         sys.stdout.write(text)

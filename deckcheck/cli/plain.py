@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .report import Report, is_data_unknown
+from ..report import Report, is_data_unknown
 
 VERDICTS = {True: "LEGAL", False: "NOT LEGAL", None: "UNREADABLE"}
 
@@ -37,7 +37,7 @@ def quiet_line(report: Report) -> str:
     """`PATH: LEGAL|NOT LEGAL|UNREADABLE — N errors, M warnings` (input errors count as errors when unreadable)."""
     errors = len(report.input_errors) if report.legal is None else len(report.errors)
     what = "input error" if report.legal is None else "error"
-    from .unverified import verdict_text
+    from ..unverified import verdict_text
     return (f"{safe(report.deck)}: {verdict_text(VERDICTS[report.legal], report)} — {plural(errors, what)}, "
             f"{plural(len(report.warnings), 'warning')}")
 
@@ -74,7 +74,7 @@ def _quoted(path: str) -> str:
 
 def report_text(report: Report) -> str:
     """A whole report as lines of plain text: verdict, counts, input errors, issues with their fix, notices."""
-    from .unverified import unverified, verdict_text
+    from ..unverified import unverified, verdict_text
     verdict = verdict_text(VERDICTS[report.legal], report) if report.legal is not None else "NOT CHECKED"
     head = [f"{safe(report.deck)}: {verdict}", report.format]
     if report.player and report.player not in report.deck:

@@ -4,8 +4,8 @@
 scripts; before every round), so they have a fast path: their options are parsed here with
 argparse and typer is not imported. typer 0.29 builds its parameters through pydantic, which alone
 costs more than checking a deck. Every other command, and --help or a usage error, goes through
-the typer app in deckcheck.commands, which defines the same options; both paths run the bodies in
-deckcheck.runner (a test runs both paths on the same arguments and compares the results).
+the typer app in deckcheck.cli.commands, which defines the same options; both paths run the bodies in
+deckcheck.cli.runner (a test runs both paths on the same arguments and compares the results).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Sequence
 
-from .errors import DeckcheckError
+from ..errors import DeckcheckError
 from .options import CHECK, TOURNAMENT_CHECK, BadArguments, argparse_parser, flags
 from .runner import run_check, run_tournament, version_line
 
@@ -78,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
     except OSError as exc:  # standard output on a full disk, a device gone, ...: one line and exit 2
-        from .importers.writers import _why
+        from ..importers.writers import _why
         where = repr(exc.filename) if exc.filename else "standard output"
         try:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # what is left to flush goes nowhere

@@ -1,7 +1,7 @@
 """The options of `deckcheck check` and `deckcheck tournament check`, declared once.
 
-Both commands have two front ends: the argparse fast path of deckcheck.cli (no typer import: checking a deck
-costs less than importing typer) and the typer commands of deckcheck.commands (help, usage errors, every
+Both commands have two front ends: the argparse fast path of deckcheck.cli.entry (no typer import: checking a deck
+costs less than importing typer) and the typer commands of deckcheck.cli.commands (help, usage errors, every
 other command). Each builds its options from these tables, so the two cannot drift apart.
 """
 from __future__ import annotations

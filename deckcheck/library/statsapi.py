@@ -9,21 +9,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence, TypeVar
 
-from .cards import Card
-from .catalog import CardIndex
-from .check import choose_format
-from .deckdiff import DeckDiff, diff_decks
-from .decklist import RawDeck
-from .decks import Deck, build_deck
-from .errors import DeckcheckError
-from .formats import AnyFormat, get_format
-from .report import InputProblem
-from .stats import EXERTION, HAND, DeckStats, check_draw, stats_of
-from .textlimits import parse_checked
+from ..cards import Card
+from ..catalog import CardIndex
+from ..check import choose_format
+from ..deckdiff import DeckDiff, diff_decks
+from ..decklist import RawDeck
+from ..decks import Deck, build_deck
+from ..errors import DeckcheckError
+from ..formats import AnyFormat, get_format
+from ..report import InputProblem
+from ..stats import EXERTION, HAND, DeckStats, check_draw, stats_of
+from ..textlimits import parse_checked
 
 if TYPE_CHECKING:
     from .api import Catalog
-    from .db.collections import Collections
+    from ..db.collections import Collections
 
 FormatT = TypeVar("FormatT", bound=AnyFormat)
 
@@ -42,7 +42,7 @@ class UnreadableDeckError(DeckcheckError):
 
 def require_stats(fmt: FormatT) -> FormatT:
     """The format, when its game has deck statistics (Game.stats); DeckcheckError otherwise."""
-    from .games import GAMES, game_named
+    from ..games import GAMES, game_named
     if game_named(fmt.game).stats is None:
         having = [g.title for g in GAMES if g.stats is not None]
         raise DeckcheckError(f"statistics are for {', '.join(having) or 'no'} decks; format {fmt.name!r} is a "
@@ -56,8 +56,8 @@ def require_stats(fmt: FormatT) -> FormatT:
 def text_index(cards: Sequence[Card] = (), db: str | None = None) -> CardIndex:
     """The Highlander cards a text is resolved against: bundled (or stored in `db`), with `cards` replacing
     same-id cards or adding to them; the same reading path as `deckcheck.check_text`."""
-    from .formats import DEFAULT_FORMAT
-    from .library import card_source
+    from ..formats import DEFAULT_FORMAT
+    from ..library import card_source
     return card_source(cards, db).index(get_format(DEFAULT_FORMAT))
 
 
@@ -125,9 +125,9 @@ def load_decks(name: str, catalog: "Catalog", format: str | None = None,
     With `one`, a file that holds several decks (a registration workbook) is refused before any is resolved.
     """
     if name != "-" and not Path(name).exists():
-        from .db.collections import Collections
+        from ..db.collections import Collections
         return [saved_deck(name, Collections(catalog.store), format)]
-    from .importers.decklists import read_decklists
+    from ..importers.decklists import read_decklists
     if format:
         require_stats(get_format(format))
     raws = read_decklists(name)

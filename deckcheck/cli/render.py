@@ -10,12 +10,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from . import grid as gridmod
-from .cards import Card
-from .games import EXTRA_COLUMNS
+from .. import grid as gridmod
+from ..cards import Card
+from ..games import EXTRA_COLUMNS
 from .plain import short_message
-from .provenance import Provenance
-from .report import AMBIGUOUS_CARD, Report
+from ..provenance import Provenance
+from ..report import AMBIGUOUS_CARD, Report
 
 # control characters (ESC starts terminal escape sequences; CR rewrites the line), bidi overrides, lone surrogates
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
@@ -57,7 +57,7 @@ def grid_text(mask: int, label: str) -> Text:
 def report_panel(report: Report) -> Panel:
     """One deck's report: verdict, counts, issues by severity with rule, cards, numbers and fix."""
     verdict, style = VERDICT[report.legal]
-    from .unverified import unverified, verdict_text
+    from ..unverified import unverified, verdict_text
     head = Text()
     head.append(verdict_text(verdict, report), style=style)
     head.append(f"  {clean(report.format)}")

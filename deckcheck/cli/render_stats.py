@@ -9,10 +9,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .deckdiff import DeckDiff
-from .grid import SQUARES
-from .report import Report
-from .stats import ODDS, DeckStats
+from ..deckdiff import DeckDiff
+from ..grid import SQUARES
+from ..report import Report
+from ..stats import ODDS, DeckStats
 
 ROWS = (("Upper", SQUARES[0:3]), ("Middle", SQUARES[3:6]), ("Lower", SQUARES[6:9]))
 COLUMNS = ("Left", "Center", "Right")

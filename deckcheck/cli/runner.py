@@ -1,7 +1,7 @@
 """The bodies of `deckcheck check` and `deckcheck tournament check`, shared by both entry points.
 
-The argparse fast path (deckcheck.cli) and the typer commands (deckcheck.commands) both call these, so the
-two paths cannot drift and commands never calls back into cli. Like cli, this module imports neither typer
+The argparse fast path (deckcheck.cli.entry) and the typer commands (deckcheck.cli.commands) both call these, so the
+two paths cannot drift and commands never calls back into entry. Like entry, this module imports neither typer
 nor rich at load time: a check that prints JSON or plain text never loads them.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Sequence
 
-from .errors import DeckcheckError
+from ..errors import DeckcheckError
 
 _LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
@@ -35,10 +35,10 @@ def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Seque
     In a terminal each report is a panel; to a pipe or a file it is plain text, never cut to a
     terminal's width; with quiet, one line per deck and, after several, a summary line.
     """
-    from .api import Catalog, check_files
-    from .formats import get_format
+    from ..library.api import Catalog, check_files
+    from ..formats import get_format
     from .plain import quiet_line, report_text, summary_line, todo_hint
-    from .report import worst_exit_code
+    from ..report import worst_exit_code
     if fmt:
         get_format(fmt)
     catalog = Catalog(db, cards)
@@ -76,13 +76,13 @@ def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_j
 
     `--out -` writes the summary as CSV to standard output instead of the table.
     """
-    from .api import check_tournament
+    from ..library.api import check_tournament
     from .render import console
     if out == "-":
         if as_json:
             raise DeckcheckError("--out - and --json both write to standard output: give one of them")
     elif out is not None:  # a report that cannot be written is refused before any deck is checked
-        from .importers.reports import check_report_target
+        from ..importers.reports import check_report_target
         check_report_target(out)
     err = console(stderr=True)
     if as_json or not err.is_terminal:
@@ -95,7 +95,7 @@ def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_j
             tournament = check_tournament(inputs, fmt, cards, db,
                                           progress=lambda done, total: bar.update(task, completed=done, total=total))
     if out == "-":
-        from .importers.reports import write_summary_csv
+        from ..importers.reports import write_summary_csv
         write_summary_csv(sys.stdout, tournament)
         return tournament.exit_code
     if as_json:
@@ -107,7 +107,7 @@ def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_j
         piped = not screen.is_terminal  # a pipe or a file: whole lines, whatever COLUMNS says
         screen.print(tournament_table(tournament, full=piped), soft_wrap=piped, crop=not piped)
     if out is not None:
-        from .importers.reports import write_tournament_report
+        from ..importers.reports import write_tournament_report
         kind = write_tournament_report(out, tournament)
         err.print(f"wrote the {kind} report to {out}", soft_wrap=True, markup=False)
     return tournament.exit_code
