@@ -38,6 +38,7 @@ TARGETS = {  # module -> the fast tests that cover it, run in this order (the qu
     "deckcheck.rules": ["tests/test_rules_engine.py", "tests/test_rules_highlander.py"],
     "deckcheck.games.raven": ["tests/games/test_raven.py", "tests/test_mutants.py"],
     "deckcheck.games.taktik": ["tests/games/test_taktik.py", "tests/test_mutants.py"],
+    "deckcheck.games.highlander": ["tests/test_rules_highlander.py"],
     "deckcheck.limits": ["tests/test_limits_boundaries.py", "tests/test_limits_table.py"],
     "deckcheck.textlimits": ["tests/test_limits_boundaries.py", "tests/test_limits_table.py"],
     "deckcheck.decklist": ["tests/test_decklist_units.py", "tests/test_decklist_edges.py", "tests/test_decklist.py",

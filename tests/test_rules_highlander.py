@@ -487,3 +487,21 @@ def test_a_persona_titled_generic_immortal_has_no_gem_limit(synthetic_index):
     assert "HL2-GEMS" not in {i.rule for i in report.issues} and "HL2-GEMS" not in str(report.issues)
     assert {i.rule for i in check(synthetic_index, deck_text("Alpha Persona", "2 Agile Trick"), "type2").errors} == {
         "HL2-GEMS"}  # Alpha's Agility 1 allows 3 icons; 4 are one too many
+
+
+def test_the_game_fills_its_tournament_columns_and_its_statistics(synthetic_index):
+    """Highlander's hooks (deckcheck.games.highlander): a tournament summary names a deck without a Persona as the
+    format does (Generic Immortal) once the deck could be read, and nothing while it could not; the statistics
+    draw the format's opening hand and Exertion unless asked for others."""
+    from deckcheck.check import check_raw
+    from deckcheck.games.highlander import GAME
+    assert GAME.summary_of is not None and GAME.stats is not None
+    generic = check(synthetic_index, deck_text(), "type1e")
+    assert GAME.summary_of(generic) == {"persona": "Generic Immortal", "endurance": 50, "pre_game": 0}
+    alpha = check(synthetic_index, deck_text("Alpha Persona"), "type1e")
+    assert GAME.summary_of(alpha) == {"persona": "Alpha", "endurance": 50, "pre_game": 1}
+    unread = check_raw(parse_text(deck_text(add="Nonesuch Card"), "t"), lambda fmt: synthetic_index)
+    assert unread.legal is None and GAME.summary_of(unread)["persona"] == ""
+    deck, _ = build_deck(parse_text(deck_text(), "t"), synthetic_index, get_format("type1e"))
+    assert [(s.hand, s.exertion) for s in (GAME.stats(deck, "type1e"), GAME.stats(deck, "type1e", 7, 3))] == [
+        (15, 5), (7, 3)]
