@@ -43,11 +43,13 @@ TARGETS = {  # module -> the fast tests that cover it, run in this order (the qu
     "deckcheck.textlimits": ["tests/test_limits_boundaries.py", "tests/test_limits_table.py"],
     "deckcheck.decklist": ["tests/test_decklist_units.py", "tests/test_decklist_edges.py", "tests/test_decklist.py",
                            "tests/test_decklist_forms.py", "tests/test_pasted_lists.py",
-                           "tests/test_resolution_edges.py", "tests/games/test_raven.py", "tests/test_mutants.py"],
-    "deckcheck.catalog": ["tests/test_catalog.py", "tests/test_resolution_edges.py", "tests/test_decklist_forms.py",
-                          "tests/test_pasted_lists.py"],
+                           "tests/test_paste_leftovers.py", "tests/test_resolution_edges.py",
+                           "tests/games/test_raven.py", "tests/test_mutants.py"],
+    "deckcheck.catalog": ["tests/test_catalog_edges.py", "tests/test_catalog.py", "tests/test_resolution_edges.py",
+                          "tests/test_decklist_forms.py", "tests/test_pasted_lists.py",
+                          "tests/test_paste_leftovers.py"],
     "deckcheck.decks": ["tests/test_resolution_edges.py", "tests/test_decklist_forms.py", "tests/test_pasted_lists.py",
-                        "tests/test_decklist.py"],
+                        "tests/test_paste_leftovers.py", "tests/test_decklist.py"],
 }
 # tests that run the program in another process, where no mutant swapped in here reaches: never run against a mutant
 DESELECT = ["tests/games/test_raven.py::test_card_sheets_tournament_and_formats_work_for_the_other_games"]

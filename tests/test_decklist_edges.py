@@ -292,8 +292,9 @@ def test_a_numbered_list_is_three_lines_or_more_numbered_1_2_3(text, numbered):
 def test_a_table_row_is_read_up_to_the_line_limit(pad, read):
     deck = parse_text("Qty,Card\n3,Thrust" + " " * pad + "\n")
     assert ([l.readings for l in deck.lines] == [((3, "Thrust"),)]) is read
-    assert [(p.line, p.message) for p in deck.problems] == ([] if read else [(2, "the line is longer than 4,096 "
-                                                                                 "characters")])
+    row = "3,Thrust" + " " * pad
+    assert [(p.line, p.text, p.message) for p in deck.problems] == ([] if read else [
+        (2, row[:80] + "…", "the line is longer than 4,096 characters")])
 
 
 def test_a_table_row_without_a_card_or_a_quantity():
@@ -319,3 +320,15 @@ def test_a_tables_format_column_declares_the_format_once():
                                         ("# a list\nPre-Game:\n\n1 Dodge\n", 4)])
 def test_the_first_card_line_of_a_list(text, first):
     assert parse_text(text).first_card_line == first
+
+
+def test_a_tables_quantity_that_is_no_number_is_quoted_to_20_characters():
+    deck = parse_text("Qty,Card\nabcdefghijklmnopqrstuvwxyz,Thrust\n3x,Dodge\n")
+    assert [(p.line, p.message) for p in deck.problems] == [
+        (2, "quantity 'abcdefghijklmnopqrst' is not a whole number"), (3, "quantity '3x' is not a whole number")]
+
+
+@pytest.mark.parametrize("text", ["3 Thrust \u2705 \u2705", "\u2705 \u2705 3 Thrust", "> - * + 3 Thrust",
+                                  "\u2022 \u00b7 - > 3 Thrust"])
+def test_emoji_and_up_to_four_bullets_around_a_line_are_dropped(text):
+    assert [l.readings[0] for l in parse_text(text).lines] == [(3, "Thrust")]
