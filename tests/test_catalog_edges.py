@@ -1,0 +1,285 @@
+"""Name resolution (deckcheck.catalog) at its edges: each written form of CONTRACTS.md §2 on a small hand-made card
+list, built fresh for each test (an index builds its forms and word tables once: a shared one would hide a change
+to how they are built), so that every mutant of catalog.py the runner makes meets a test (scripts/mutation.py)."""
+from __future__ import annotations
+
+import pytest
+
+from deckcheck.cards import Card
+from deckcheck.catalog import (MIN_SCORE, CardIndex, CardSet, Context, _word_match, closest_names, name_score,
+                               ranked_names, version_marker)
+from deckcheck.errors import AmbiguousCardError, CardNotFoundError, UnknownCardError
+
+
+def card(id_: str, name: str, title: str | None = None, **fields) -> Card:
+    return Card(id=id_, name=name, title=title or name, **fields)
+
+
+CARDS = (
+    card("C-THR-1", "Thrust", type="Attack", set="ME", edition=1, text="Strike high with the point"),
+    card("C-THR-2", "Thrust", type="Attack", set="SE", edition=1, text="Strike high with the point"),
+    card("C-ULA-1", "Upper Left Attack (1)", "Upper Left Attack", version="1", type="Attack", set="ME"),
+    card("C-ULA-2", "Upper Left Attack (2)", "Upper Left Attack", version="2", type="Attack", set="ME"),
+    card("C-ULB", "Upper Left Block", type="Block", set="SE"),
+    card("C-ABA", "Alpha Back Away", "Back Away", immortal="Alpha", type="Dodge", set="SE"),
+    card("C-BBA", "Beta Back Away", "Back Away", immortal="Beta", type="Dodge", set="SE"),
+    card("C-KHB", "The Kurgan Hammer Blow (2)", "Hammer Blow", immortal="The Kurgan", version="2", type="Attack",
+         set="WC"),
+    card("C-SWC", "Sword Cut", "Cut", weapon="Sword", type="Attack", set="SE"),
+    card("C-AP", "Alpha Persona", "Persona", immortal="Alpha", type="Persona", set="SE"),
+    card("C-AP2", "Alpha Persona", "Persona", immortal="Alpha", type="Persona", set="CVD", edition=2),
+    card("C-AMA", "Amanda (Premium +1 Ability)", "Amanda (Premium +1 Ability)", immortal="Amanda", type="Premium",
+         set="SE"),
+    card("C-CRY", "Crystal (Clio) Shard", type="Event", set="SE"),
+    card("C-VER", "Verona, Italy 1637", type="Location", set="SE"),
+    card("C-GUN", "Personal Gun", type="Object", set="CVD", edition=2),
+    card("C-TYP", "Mystery Card", set="SE"),
+)
+SETS = (CardSet("SE", "Series Edition", 1), CardSet("ME", "Movie Edition", 1),
+        CardSet("WC", "The Watcher's Chronicle", 1))
+
+
+@pytest.fixture
+def index() -> CardIndex:
+    return CardIndex(CARDS, sets=SETS)
+
+
+def ids(cards) -> list[str]:
+    return sorted(c.id for c in cards)
+
+
+# -- the forms a name is written in (CONTRACTS §2) -------------------------------------------------------------------
+@pytest.mark.parametrize("written,card_id", [
+    ("Alpha Back Away", "C-ABA"), ("Back Away (Alpha)", "C-ABA"), ("Beta Back Away", "C-BBA"),
+    ("Kurgan Hammer Blow", "C-KHB"), ("The Kurgan Hammer Blow", "C-KHB"), ("Hammer Blow (Kurgan)", "C-KHB"),
+    ("Hammer Blow (The Kurgan)", "C-KHB"), ("Hammer Blow (2)", "C-KHB"), ("Kurgan Hammer Blow (2)", "C-KHB"),
+    ("Hammer Blow (2) (Kurgan)", "C-KHB"), ("Sword Cut", "C-SWC"), ("Cut (Sword)", "C-SWC"), ("Cut", "C-SWC"),
+    ("Amanda", "C-AMA"), ("Amanda (Premium +1 Ability)", "C-AMA"), ("Verona, Italy 1637", "C-VER"),
+    ("Upper Left Attack (2)", "C-ULA-2"), ("upper-left  ATTACK (1)", "C-ULA-1"),
+])
+def test_a_cards_written_forms(index, written, card_id):
+    assert index.resolve(written).id == card_id
+
+
+@pytest.mark.parametrize("written", ["Crystal", "Crystal (Clio)", "Back Away", "Alpha", "Kurgan", "Back Away Gamma"])
+def test_what_is_no_form_of_one_card(index, written):
+    with pytest.raises(CardNotFoundError):
+        index.resolve(written)
+
+
+@pytest.mark.parametrize("kinds,written,card_id", [
+    ({"Persona"}, "Alpha", "C-AP"), ({"Persona"}, "Persona", "C-AP"), ({"Premium"}, "Amanda", "C-AMA"),
+    ({"Attack"}, "Sword", "C-SWC"), ({"Attack"}, "Kurgan", "C-KHB"), ({"Attack"}, "The Kurgan", "C-KHB"),
+    ({"Attack"}, "Thrust", "C-THR-1"), ({"Dodge"}, "Alpha Back Away", "C-ABA"),
+])
+def test_a_heading_line_names_its_card_among_its_kind(index, kinds, written, card_id):
+    found = index.resolve(written, context=Context(edition=1, kinds=frozenset(kinds)))
+    assert found.id.startswith(card_id[:5]) and found.type in kinds
+
+
+@pytest.mark.parametrize("kinds,written", [({"Dodge"}, "Gamma"), ({"Block"}, "Thrust"), ({"Attack"}, "Mystery Card"),
+                                           ({"Persona"}, "Beta")])
+def test_a_heading_line_names_nothing_of_another_kind(index, kinds, written):
+    with pytest.raises(CardNotFoundError):
+        index.resolve(written, context=Context(kinds=frozenset(kinds)))
+
+
+# -- sets --------------------------------------------------------------------------------------------------------------
+def test_the_sets_given_then_those_the_cards_name_by_edition(index):
+    assert [(s.code, s.name, s.edition) for s in index.sets] == [
+        ("SE", "Series Edition", 1), ("ME", "Movie Edition", 1), ("WC", "The Watcher's Chronicle", 1),
+        ("CVD", "CVD", 2)]
+    mixed = CardIndex([card("X1", "A", set="MIX", edition=1), card("X2", "B", set="MIX", edition=2),
+                       card("X3", "C", set="ONE", edition=1)])
+    assert [(s.code, s.edition) for s in mixed.sets] == [("ONE", 1), ("MIX", None)]
+
+
+@pytest.mark.parametrize("text,code", [("ME", "ME"), ("me", "ME"), ("Movie Edition", "ME"), ("The Movie Edition", "ME"),
+                                       ("Watcher's Chronicle", "WC"), ("the watchers chronicle", "WC"), ("cvd", "CVD"),
+                                       ("The CVD", "CVD")])
+def test_a_set_by_code_or_name(index, text, code):
+    assert index.set_code(text) == code
+
+
+@pytest.mark.parametrize("text,message", [
+    ("Movie Editoin", "unknown set 'Movie Editoin'; closest sets: ME (Movie Edition), SE (Series Edition) (deckcheck "
+                      "cards sets lists them all)"),
+    ("CVX", "unknown set 'CVX'; closest sets: CVD, WC (The Watcher's Chronicle) (deckcheck cards sets lists them all)"),
+    ("Edition", "unknown set 'Edition'; closest sets: ME (Movie Edition), SE (Series Edition) (deckcheck cards sets "
+                "lists them all)"),
+    ("Qqqqqqqqqqqqqqqq", "unknown set 'Qqqqqqqqqqqqqqqq' (deckcheck cards sets lists them all)"),
+])
+def test_an_unknown_set_lists_the_closest_three(index, text, message):
+    with pytest.raises(UnknownCardError) as exc:
+        index.set_code(text)
+    assert exc.value.reason == message
+
+
+def test_a_set_picks_printings(index):
+    assert index.resolve("Thrust", "SE").id == "C-THR-2"
+    assert index.lookup("Thrust [Movie Edition]").id == "C-THR-1"
+    assert index.resolve("Back Away (Alpha)", "SE").id == "C-ABA"  # a form, in the set
+    with pytest.raises(UnknownCardError, match=r"no printing in set WC; printed in ME, SE"):
+        index.resolve("Thrust", "WC")
+
+
+@pytest.mark.parametrize("text,ids_", [
+    ("Thrust", ["C-THR-1", "C-THR-2"]), ("Thrust [SE]", ["C-THR-2"]), ("Back Away", ["C-ABA", "C-BBA"]),
+    ("Back Away [SE]", ["C-ABA", "C-BBA"]), ("Alpha Back Away [SE]", ["C-ABA"]), ("Thrust [WC]", []),
+    ("Verona, Italy 1637", ["C-VER"]), ("Upper Left Attack 2", []), ("Zzz", []),
+])
+def test_matches(index, text, ids_):
+    assert ids(index.matches(text)) == ids_
+
+
+@pytest.mark.parametrize("written,card_id", [("Thrust (ME)", "C-THR-1"), ("Thrust (Series Edition)", "C-THR-2"),
+                                             ("Upper Left Attack (v2)", "C-ULA-2"),
+                                             ("Upper Left Attack (ver. 1)", "C-ULA-1")])
+def test_a_set_or_a_short_version_in_round_brackets(index, written, card_id):
+    assert index.resolve(written).id == card_id
+
+
+def test_a_bare_trailing_number_or_a_short_version_is_never_read_by_guess(index):
+    with pytest.raises(UnknownCardError) as exc:
+        index.resolve("Upper Left Attack 2")
+    assert exc.value.reason.startswith('a number after the name is not read by guess: write "2 Upper Left Attack"')
+    with pytest.raises(UnknownCardError) as exc:
+        index.resolve("Upper Left Attack v2")
+    assert exc.value.reason == "unknown card" and exc.value.suggestions[0] == "Upper Left Attack (2)"
+
+
+# -- several cards for one name -------------------------------------------------------------------------------------
+def test_printings_that_differ_only_in_set_are_one_card_rules_data_apart_are_ambiguous(index):
+    assert index.resolve("Thrust").title == "Thrust"
+    with pytest.raises(AmbiguousCardError) as exc:
+        index.resolve("Back Away")
+    assert exc.value.reason == "ambiguous: 2 different cards match; write one of them"
+    assert exc.value.suggestions == ["Alpha Back Away", "Beta Back Away"]
+    with pytest.raises(AmbiguousCardError) as exc:
+        index.resolve("Alpha Persona")
+    assert exc.value.suggestions == ["Alpha Persona [CVD]", "Alpha Persona [SE]"]
+
+
+def test_the_decks_persona_and_the_formats_edition_pick_and_rank(index):
+    assert index.resolve("Back Away", context=Context(persona="beta")).id == "C-BBA"
+    assert [c.write_as for c in index.candidates(index.matches("Back Away"), Context(persona="beta"))] == [
+        "Beta Back Away", "Alpha Back Away"]
+    assert index.resolve("Alpha Persona", context=Context(edition=2)).id == "C-AP2"
+    assert index.resolve("Alpha Persona", context=Context(edition=1)).id == "C-AP"
+    assert index.resolve("Personal Gun", context=Context(edition=1)).id == "C-GUN"  # no 1st-edition card: the 2nd's
+    assert [c.write_as for c in index.candidates(index.matches("Alpha Persona"), Context(edition=2))] == [
+        "Alpha Persona", "Alpha Persona [SE]"]
+    with pytest.raises(AmbiguousCardError):
+        index.resolve("Back Away", context=Context(persona="gamma"))
+
+
+def test_write_as_is_the_shortest_way_that_resolves(index):
+    by_id = {c.id: c for c in CARDS}
+    assert index.write_as(by_id["C-ABA"]) == "Alpha Back Away"
+    assert index.write_as(by_id["C-AP2"]) == "Alpha Persona [CVD]"
+    assert index.write_as(by_id["C-AP2"], Context(edition=2)) == "Alpha Persona"
+    loose = card("C-NONE", "Nowhere Card", set="XX")
+    assert index.write_as(loose) == "Nowhere Card [XX]"
+    assert index.write_as(card("C-NONE2", "Nowhere Card")) == "Nowhere Card"
+    assert index.by_id("C-ABA") is by_id["C-ABA"] and index.by_id("C-NONE") is None and len(index) == len(CARDS)
+
+
+# -- suggestions and search ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text,first", [("Uper Left Atack", "Upper Left Attack"), ("Thrsut", "Thrust"),
+                                        ("Alpha Back Awya", "Alpha Back Away"), ("Beta Bakc Away", "Beta Back Away"),
+                                        ("kurgan hamer blow", "The Kurgan Hammer Blow (2)"),
+                                        ("Persona Alfa", "Alpha Persona [CVD]")])
+def test_an_unknown_name_is_told_the_closest_names_each_written_so_that_it_resolves(index, text, first):
+    with pytest.raises(UnknownCardError) as exc:
+        index.resolve(text)
+    assert exc.value.suggestions[0] == first
+    for suggestion in exc.value.suggestions:
+        index.lookup(suggestion)
+
+
+def test_suggestions_rank_the_decks_persona_and_edition_first(index):
+    assert index.suggest("Back Awya")[:2] == ["Alpha Back Away", "Beta Back Away"]
+    # with the deck's Persona, `Back Away` is its own card: written so, and its card before the other's
+    assert index.suggest("Back Awya", context=Context(persona="beta")) == ["Back Away", "Beta Back Away",
+                                                                         "Alpha Back Away"]
+    assert index.suggest("Alpha Persna", context=Context(edition=2)) == ["Alpha Persona"]
+    assert index.suggest("Alpha Persna") == ["Alpha Persona [CVD]", "Alpha Persona [SE]"]
+    assert index.suggest("Alpha Persna", limit=1) == ["Alpha Persona [CVD]"]
+    assert index.suggest("Qqqq Zzzz") == []
+
+
+@pytest.mark.parametrize("text,picked", [
+    (" ".join(["zzzz"] * 7 + ["Thrsut"]), ["Thrust"]), (" ".join(["zzzz"] * 8 + ["Thrsut"]), []),  # 8 words, 9
+    ("thrust" * 5, ["Thrust"]), ("thrust" * 5 + "t", []),  # a word of 30 letters, 31
+])
+def test_an_unknown_names_first_8_words_of_up_to_30_letters_are_looked_up(text, picked):
+    seen: list[list[str]] = []
+
+    def closest(text: str, names: list[str], limit: int) -> list[str]:
+        seen.append(list(names))
+        return []
+    CardIndex(CARDS, closest).suggest(text)
+    assert seen == ([picked] if picked else [])
+
+
+@pytest.mark.parametrize("text,first", [("back away alpha", "Alpha Back Away"), ("kurg", "The Kurgan Hammer Blow (2)"),
+                                        ("thrust", "Thrust"), ("strike high", "Thrust"), ("sword", "Sword Cut"),
+                                        ("dodge beta", "Beta Back Away"),
+                                        ("watcher chronicle", "The Kurgan Hammer Blow (2)"),
+                                        ("hamer blow", "The Kurgan Hammer Blow (2)")])
+def test_search_finds_by_words_in_any_order_typos_allowed(index, text, first):
+    assert index.search(text)[0].name == first
+
+
+def test_search_with_no_words_lists_every_card_by_name(index):
+    assert [c.id for c in index.search("")] == [c.id for c in sorted(CARDS, key=lambda c: (c.name.lower(), c.edition,
+                                                                                          c.set or "", c.id))]
+    assert index.search("zzzzqqq") == []
+
+
+# -- the one ranker ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("word,words,score", [("thrust", ("thrust",), 1.0), ("kurg", ("kurgan",), 0.9),
+                                              ("ku", ("kurgan",), 0.0), ("thrsut", ("thrust",), None),
+                                              ("xyz", ("abc",), 0.0), ("thrust", ("thrustingly",), 0.9),
+                                              ("abc", ("abcdefgh",), 0.9)])
+def test_how_well_a_word_is_found(word, words, score):
+    got = _word_match(word, words)
+    if score is None:
+        assert 0.75 * 0.95 <= got < 0.95
+    else:
+        assert got == score
+
+
+def test_name_score_orders_the_closer_name_first():
+    assert name_score("thrust", "thrust") == 1.0
+    assert name_score("", "thrust") == 0.0 and name_score("thrust", "") == 0.0
+    assert name_score("thrsut", "thrust") > name_score("thrsut", "upper left block")
+    assert name_score("back away alpha", "alpha back away") > name_score("back away alpha", "beta back away")
+    assert name_score("the thrust", "thrust") > name_score("the dodge", "thrust")
+
+
+def test_ranked_and_closest_names():
+    names = ["Thrust", "Upper Left Attack", "Alpha Back Away", "Beta Back Away"]
+    ranked = ranked_names("Back Awya", names)
+    assert [n for n, _ in ranked] == ["Beta Back Away", "Alpha Back Away"] and all(s >= MIN_SCORE for _, s in ranked)
+    assert closest_names("Back Awya", names, 1) == ["Beta Back Away"]
+    assert ranked_names("Qqqq", names) == [] and ranked_names("Qqqq", names, cutoff=0.0)
+
+
+@pytest.mark.parametrize("text,marker", [
+    ("Upper Left Attack v1", ("Upper Left Attack", "1", False)),
+    ("Upper Left Attack V.2", ("Upper Left Attack", "2", False)),
+    ("Upper Left Attack ver. 2", ("Upper Left Attack", "2", False)),
+    ("Upper Left Attack version 2", ("Upper Left Attack", "2", False)),
+    ("Upper Left Attack (v1)", ("Upper Left Attack", "1", True)),
+    ("Upper Left Attack (ver 2)", ("Upper Left Attack", "2", True)),
+    ("Upper Left Attack v12", ("Upper Left Attack", "12", False)), ("Upper Left Attack v123", None),
+    ("Upper Left Attack v01", ("Upper Left Attack", "1", False)), ("v1", None), ("Upper Left Attack", None),
+    ("Upper Left Attack 2", None), ("Upper Left Attack (2)", None), ("Upper Left Attack vx", None),
+    ("A" * 197 + " v1", ("A" * 197, "1", False)), ("A" * 198 + " v1", None),  # 200 characters, 201
+    ("Upper (x) Attack v1", ("Upper (x) Attack", "1", False)), ("Upper Left Attack v1)", None),
+    ("Upper Left Attack v 2", ("Upper Left Attack", "2", False)), ("Upper Left Attack 2 2", None),
+    ("Upper Left Attack (v1) ", ("Upper Left Attack", "1", True)), ("(v1)", None), ("ver 2", None),
+])
+def test_a_version_written_short(text, marker):
+    assert version_marker(text) == marker
