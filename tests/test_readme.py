@@ -1,4 +1,6 @@
-"""Every command in the README runs, with the exit code the README gives it."""
+"""Every command in the README runs, with the exit code the README gives it, and prints what the README shows
+under it (doctest-style: the lines that follow a `$ deckcheck ...` line in a console block, up to the next
+command or the end of the block)."""
 from __future__ import annotations
 
 import os
@@ -13,12 +15,19 @@ ROOT = Path(__file__).resolve().parent.parent
 LINE = re.compile(r"^\$ (deckcheck .*?)(?:\s+#\s*exits (\d))?$")
 
 
-def readme_commands():
-    out = []
+def readme_commands() -> list[tuple[str, int, list[str]]]:
+    """(command, exit code, the output lines shown under it, [] when none are shown)."""
+    out: list[tuple[str, int, list[str]]] = []
+    in_console = False
     for line in (ROOT / "README.md").read_text().splitlines():
+        if line.startswith("```"):
+            in_console = line.strip() == "```console"
+            continue
         m = LINE.match(line.strip())
         if m:
-            out.append((m.group(1), int(m.group(2) or 0)))
+            out.append((m.group(1), int(m.group(2) or 0), []))
+        elif in_console and out and line.strip():
+            out[-1][2].append(line.rstrip())
     return out
 
 
@@ -35,11 +44,25 @@ def test_readme_commands_in_order(tmp_path, shared_db):
     env = dict(os.environ, DECKCHECK_DB=str(db), COLUMNS="120")
     exe = str(Path(sys.executable).with_name("deckcheck"))
     failures = []
-    for command, code in readme_commands():
+    for command, code, shown in readme_commands():
         r = subprocess.run([exe, *shlex.split(command)[1:]], cwd=tmp_path, env=env, capture_output=True, text=True)
         if r.returncode != code:
             failures.append(f"{command}: exit {r.returncode}, README says {code}\n{r.stdout[-1500:]}{r.stderr[-1500:]}")
+        printed = [line.rstrip() for line in r.stdout.splitlines() if line.strip()]
+        if shown and printed != shown:
+            failures.append(f"{command}: prints\n" + "\n".join(printed) + "\nREADME shows\n" + "\n".join(shown))
     assert not failures, "\n\n".join(failures)
+
+
+def test_readme_shows_what_some_commands_print():
+    """The doctest-style reading finds the outputs the README shows, and a console block's outputs only."""
+    shown = {command: lines for command, _, lines in readme_commands() if lines}
+    kurgan = shown["deckcheck check examples/decks/type1e-kurgan-illegal.txt"]
+    assert kurgan[0].startswith("examples/decks/type1e-kurgan-illegal.txt: NOT LEGAL")
+    assert any("HL-TITLE-MAX" in line for line in kurgan)
+    quiet = shown["deckcheck check -q examples/decks/type1e-connor-legal.txt examples/decks/type1e-kurgan-illegal.txt"]
+    assert quiet[-1] == "2 decks: 1 legal, 1 not legal, 0 unreadable"
+    assert not any(line.startswith("$") for lines in shown.values() for line in lines)
 
 
 def test_demo_script_runs_the_main_job():
