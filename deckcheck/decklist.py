@@ -280,10 +280,13 @@ def unquote(text: str) -> str:
     return text
 
 
+_NUMBER_DIGITS = {form: str(n) for w, n in NUMBER_WORDS.items() for form in (w, w.title(), w.upper())}
+_NUMBER_INITIALS = frozenset(w[0] for w in _NUMBER_DIGITS)  # a line starting otherwise has no number word first
+
+
 def _number_word(word: str) -> str | None:
-    """`three` -> `3` (one to twenty, any case); None for any other word."""
-    n = NUMBER_WORDS.get(word.lower()) if len(word) <= 9 else None
-    return str(n) if n else None
+    """`three` -> `3` (one to twenty, in lower case, capitalised or in capitals); None for any other word."""
+    return _NUMBER_DIGITS.get(word)
 
 
 def _quantity_text(text: str) -> str | None:
@@ -310,7 +313,7 @@ def _separated_quantity(body: str) -> tuple[str, str, bool] | None:
     """`name, N`, `name; N`, `name = N`, `name: N`, `name - N` (N digits, `xN`, a number word, `N copies`) ->
     (name, digits, whether N came bare after ` - `, where it may be a version's number); else None. The last
     separator counts: `Watcher (Hunter: 2 Damage): 2` is two of that card."""
-    at = max(body.rfind(mark) for mark in _SEPARATORS)
+    at = max(body.rfind(","), body.rfind(":"), body.rfind("="), body.rfind(";"))
     dash = body.rfind(" - ")
     if dash > at:
         tail, head = body[dash + 3:], body[:dash]
@@ -331,26 +334,30 @@ def _trailing_quantity(body: str) -> tuple[str, str] | None:
     head, _, last = body.rpartition(" ")
     if not head:
         return None
-    if last[-1:] == ")" and "(" in body and not _is_digits(last[1:-1]):
-        at = body.rindex("(")
-        qty = _quantity_text(body[at + 1:-1]) if len(body) - at < 30 and at > 0 and body[at - 1] == " " else None
-        if qty is not None:
-            return body[:at].rstrip(), qty
-    if _number_word(last) and head[-2:] in (" x", " X", " ×"):
-        return head[:-2].rstrip(), _number_word(last) or ""
     if last[:1] in _QTY_MARKS and _is_digits(last[1:]):  # (no digits, no quantity: "x" alone is a word)
         return head.rstrip(), last[1:]
-    if last[:1] == "(" and last[-1:] == ")" and last[1:2] in _QTY_MARKS and _is_digits(last[2:-1]):
-        return head.rstrip(), last[2:-1]
+    if last[-1:] == ")":
+        if last[:1] == "(" and last[1:2] in _QTY_MARKS and _is_digits(last[2:-1]):
+            return head.rstrip(), last[2:-1]
+        at = body.rfind("(")
+        if 0 < at and len(body) - at < 30 and body[at - 1] == " " and not _is_digits(body[at + 1:-1]):
+            qty = _quantity_text(body[at + 1:-1])  # `(three)`, `(3 copies)`; never `(3)`, a version
+            if qty is not None:
+                return body[:at].rstrip(), qty
+        return None
     if _is_digits(last):
         before, _, mark = head.rstrip().rpartition(" ")
         if before and len(mark) == 1 and mark in _QTY_MARKS:
             return before.rstrip(), last
+        return None
+    word = _number_word(last)
+    if word and head[-2:] in (" x", " X", " ×"):
+        return head[:-2].rstrip(), word
     return None
 
 
 def _drop_copies(rest: str) -> str:
-    """`copies of Thrust`, `copy of Thrust`, `copies Thrust`, `x Thrust` -> `Thrust` (after a leading quantity)."""
+    """`copies of Thrust`, `copy of Thrust`, `copies Thrust` -> `Thrust` (after a leading quantity)."""
     word, _, after = rest.partition(" ")
     if word.lower() in _COPIES and after:
         of, _, name = after.partition(" ")
@@ -376,7 +383,8 @@ def _leading_quantity(body: str) -> tuple[str, str] | None:
     rest = rest.lstrip()
     if not rest:
         return None
-    rest = _drop_copies(rest)
+    if rest[:1] in "cC":
+        rest = _drop_copies(rest)
     if first[-1:] == ":" and len(first) > 1:  # `3x: Thrust`, `3: Thrust`
         first = first[:-1]
     if first[-1:] in "xX×" and _is_digits(first[:-1]):
@@ -418,7 +426,7 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
     whole = body  # read as a bare name too, last: a card's exact name wins over any other reading
     trailing = _trailing_quantity(body)
     dash, separated = None, None
-    if trailing is None:
+    if trailing is None and ("," in body or ":" in body or "=" in body or ";" in body or " - " in body):
         separated = _separated_quantity(body)
         if separated is not None:
             trailing = separated[:2]
@@ -436,7 +444,7 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
     readings: list[tuple[int, str]] = []
     twice = None
     if trailing and quantity is None:
-        lead = _leading_quantity(body) or _worded_quantity(body)
+        lead = _leading_quantity(body) or (_worded_quantity(body) if body[:1] in _NUMBER_INITIALS else None)
         if lead:
             twice = (f"the quantity is written twice ({lead[0]} before the name, {qty_text} after it): "
                      "keep one")
@@ -455,7 +463,7 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
         readings.append((1, whole))
     else:
         leading = _leading_quantity(body)
-        worded = _worded_quantity(body) if leading is None else None
+        worded = _worded_quantity(body) if leading is None and body[:1] in _NUMBER_INITIALS else None
         if leading:
             qty = _quantity(leading[0])
             if isinstance(qty, str):
@@ -480,14 +488,14 @@ def _heading(line: str) -> tuple[str, str] | None:
     word = line[:colon].strip()
     if not word or not word[0].isalpha():
         return None
-    letters = word
-    for mark in " -'’&/":
-        letters = letters.replace(mark, "")
-    if letters and not letters.isalpha():
-        return None
+    if not word.isalpha():
+        letters = word.translate(_HEADING_MARKS)
+        if letters and not letters.isalpha():
+            return None
     return word, line[colon + 1:].strip()
 
 
+_HEADING_MARKS = str.maketrans("", "", " -'’&/")  # what a heading's words may hold besides letters
 _MAX_HEADING = 100  # characters before a heading's colon: no heading (nor card name) comes near
 
 
@@ -693,7 +701,8 @@ def _drop_cards_word(line: str) -> str:
 def _join_kinds(line: str) -> str:
     """`Events/Situations:`, `Events & Situations (5)`, `Attacks and Blocks`: kinds of card of one section
     written as one heading read as that section's heading (`Endurance:`, `Endurance (5)`)."""
-    if not any(j in line for j in "/&+,") and " and " not in line.lower():
+    if ("/" not in line and "&" not in line and "+" not in line and "," not in line
+            and not ((" a" in line or " A" in line) and " and " in line.lower())):
         return line
     cut = _heading_end(line)
     parts = _JOINER.split(line[:cut].strip())
@@ -751,7 +760,10 @@ def _total(line: str) -> tuple[str | None, int] | None:
     -> (the section it names or None, 51); None when the line is not one."""
     if len(line) > _MAX_HEADING:
         return None
-    words = [w for w in line.lower().replace(":", " ").replace("=", " ").split() if w != "-"]
+    low = line.lower()
+    if "total" not in low and not low.rstrip().endswith(("card", "cards")):
+        return None  # (a card line: every total says "total" or ends in "cards")
+    words = [w for w in low.replace(":", " ").replace("=", " ").split() if w != "-"]
     if len(words) > 8 or not words:
         return None
     while words and words[-1] in ("cards", "card", "total"):
