@@ -219,3 +219,19 @@ def test_a_fact_stated_for_one_printing_keeps_the_printings_one_card():
     assert index.resolve("X").signature is None and index.resolve("X", "SE").signature is False
     with pytest.raises(AmbiguousCardError):
         CardIndex([se, other]).resolve("X")
+
+
+def test_a_changed_copy_of_a_card_computes_its_own_keys(bundled_index):
+    """dataclasses.replace gives a card a fresh cache: a copy with another restriction (or any rules field) is
+    not the same card for a decklist, even when the original's keys were computed before the copy was made."""
+    from dataclasses import replace
+
+    from deckcheck.cards import as_one_card
+    card = bundled_index.resolve("Thrust")
+    before, key = card.rules_key, card.card_key
+    changed = replace(card, restriction=(card.restriction or 0) + 1)
+    assert changed.rules_key != before and changed.card_key == key  # restriction is a printing's fact
+    retyped = replace(card, type="Block")
+    assert retyped.rules_key != before and retyped.card_key != key
+    assert as_one_card([card, changed]).restriction is None  # the printings disagree: unknown, not the first's
+    assert card.rules_key == before  # the original's keys stay its own
