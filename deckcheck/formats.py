@@ -13,6 +13,7 @@ from .text import normalize
 if TYPE_CHECKING:
     from .decks import Deck
     from .report import Issue, Report
+    from .stats import DeckStats
 
 
 class DeckView(Protocol):
@@ -164,6 +165,14 @@ class Heading:
     inline: bool = False
 
 
+class StatsHook(Protocol):
+    """A game's deck statistics (Game.stats): of a deck in a format, with the opening hand and Exertion drawn
+    (None: the format's own sizes)."""
+
+    def __call__(self, deck: Deck, format_name: str, hand: int | None = None,
+                 exertion: int | None = None) -> DeckStats: ...
+
+
 @dataclass(frozen=True)
 class Game:
     """A game deckcheck checks decks of, declared in one module of deckcheck.games.
@@ -208,7 +217,7 @@ class Game:
     summary: tuple[str, ...] = ()
     summary_of: Callable[[Report], Mapping[str, object]] | None = None
     summary_labels: Mapping[str, str] = field(default_factory=dict)  # the terminal table's short headings
-    stats: Callable[[Deck, str], object] | None = None  # (deck, format name) -> its statistics
+    stats: StatsHook | None = None
     field_stats: bool = False
 
     def __post_init__(self) -> None:
