@@ -163,7 +163,7 @@ class CardIndex:
         self._grams: dict[str, list[str]] = {}
         self._close_words: dict[str, list[str]] = {}
         self._words: dict[str, list[int]] | None = None
-        self._suggested: dict[tuple[Any, ...], list[str]] = {}
+        self._suggested: dict[tuple[str, int, Context], list[str]] = {}  # (folded text, limit, context) -> names
         self._card_words: list[tuple[frozenset[str], frozenset[str], frozenset[str], str]] | None = None
         self._vocabulary: list[str] = []
         self._searched: dict[str, dict[str, float]] = {}
@@ -317,7 +317,7 @@ class CardIndex:
         return f"{card.name} [{card.set}]" if card.set else card.name
 
     @staticmethod
-    def _rank(card: Card, context: Context) -> tuple[Any, ...]:
+    def _rank(card: Card, context: Context) -> tuple[bool, bool, str, str]:
         return (context.persona is None or card.immortal_key != context.persona,
                 context.edition is not None and card.edition != context.edition, card.name, card.set or "")
 
@@ -485,7 +485,7 @@ class CardIndex:
                 if candidate not in out:
                     out.append(candidate)
         if context.persona or context.edition:
-            def rank(written: str) -> tuple[Any, ...]:
+            def rank(written: str) -> tuple[bool, bool]:
                 key = normalize(split_set(written)[0])
                 cards = self._exact.get(key) or self._forms.get(key) or []
                 return min((self._rank(c, context)[:2] for c in cards), default=(True, True))
