@@ -32,6 +32,7 @@ CARDS = (
          set="SE"),
     card("C-CRY", "Crystal (Clio) Shard", type="Event", set="SE"),
     card("C-VER", "Verona, Italy 1637", type="Location", set="SE"),
+    card("C-HW6", "Highway 6", type="Location", set="SE"),
     card("C-GUN", "Personal Gun", type="Object", set="CVD", edition=2),
     card("C-TYP", "Mystery Card", set="SE"),
 )
@@ -55,6 +56,7 @@ def ids(cards) -> list[str]:
     ("Hammer Blow (The Kurgan)", "C-KHB"), ("Hammer Blow (2)", "C-KHB"), ("Kurgan Hammer Blow (2)", "C-KHB"),
     ("Hammer Blow (2) (Kurgan)", "C-KHB"), ("Sword Cut", "C-SWC"), ("Cut (Sword)", "C-SWC"), ("Cut", "C-SWC"),
     ("Amanda", "C-AMA"), ("Amanda (Premium +1 Ability)", "C-AMA"), ("Verona, Italy 1637", "C-VER"),
+    ("Highway 6", "C-HW6"), ("highway-6", "C-HW6"),
     ("Upper Left Attack (2)", "C-ULA-2"), ("upper-left  ATTACK (1)", "C-ULA-1"),
 ])
 def test_a_cards_written_forms(index, written, card_id):
@@ -71,6 +73,7 @@ def test_what_is_no_form_of_one_card(index, written):
     ({"Persona"}, "Alpha", "C-AP"), ({"Persona"}, "Persona", "C-AP"), ({"Premium"}, "Amanda", "C-AMA"),
     ({"Attack"}, "Sword", "C-SWC"), ({"Attack"}, "Kurgan", "C-KHB"), ({"Attack"}, "The Kurgan", "C-KHB"),
     ({"Attack"}, "Thrust", "C-THR-1"), ({"Dodge"}, "Alpha Back Away", "C-ABA"),
+    ({"Dodge"}, "Back Away (Alpha)", "C-ABA"),
 ])
 def test_a_heading_line_names_its_card_among_its_kind(index, kinds, written, card_id):
     found = index.resolve(written, context=Context(edition=1, kinds=frozenset(kinds)))
@@ -115,6 +118,13 @@ def test_an_unknown_set_lists_the_closest_three(index, text, message):
     assert exc.value.reason == message
 
 
+def test_the_closest_sets_are_three_at_most():
+    many = CardIndex([], sets=[CardSet(f"{c}E", f"{c} Edition", 1) for c in "ABCD"])
+    with pytest.raises(UnknownCardError) as exc:
+        many.set_code("Edition")
+    assert exc.value.reason.count(" Edition)") == 3
+
+
 def test_a_set_picks_printings(index):
     assert index.resolve("Thrust", "SE").id == "C-THR-2"
     assert index.lookup("Thrust [Movie Edition]").id == "C-THR-1"
@@ -126,13 +136,14 @@ def test_a_set_picks_printings(index):
 @pytest.mark.parametrize("text,ids_", [
     ("Thrust", ["C-THR-1", "C-THR-2"]), ("Thrust [SE]", ["C-THR-2"]), ("Back Away", ["C-ABA", "C-BBA"]),
     ("Back Away [SE]", ["C-ABA", "C-BBA"]), ("Alpha Back Away [SE]", ["C-ABA"]), ("Thrust [WC]", []),
-    ("Verona, Italy 1637", ["C-VER"]), ("Upper Left Attack 2", []), ("Zzz", []),
+    ("Verona, Italy 1637", ["C-VER"]), ("Highway 6", ["C-HW6"]), ("Upper Left Attack 2", []), ("Zzz", []),
 ])
 def test_matches(index, text, ids_):
     assert ids(index.matches(text)) == ids_
 
 
 @pytest.mark.parametrize("written,card_id", [("Thrust (ME)", "C-THR-1"), ("Thrust (Series Edition)", "C-THR-2"),
+                                             ("Thrust (The Movie Edition)", "C-THR-1"), ("Thrust(ME)", "C-THR-1"),
                                              ("Upper Left Attack (v2)", "C-ULA-2"),
                                              ("Upper Left Attack (ver. 1)", "C-ULA-1")])
 def test_a_set_or_a_short_version_in_round_brackets(index, written, card_id):
@@ -283,3 +294,62 @@ def test_ranked_and_closest_names():
 ])
 def test_a_version_written_short(text, marker):
     assert version_marker(text) == marker
+
+
+EXTRA = (card("C-GRA", "Graham's Ruse", type="Event", set="SE"),
+         card("C-GUY", "Personal Guy", type="Object", set="SE", edition=1))
+
+
+@pytest.mark.parametrize("text,found", [
+    ("upper left", ["C-ULB", "C-ULA-1", "C-ULA-2"]),  # the name the words cover most first
+    ("ham", ["C-KHB", "C-GRA"]),  # the start of a word (3 letters or more) before a part inside one
+    ("urga", ["C-KHB"]), ("back away", ["C-BBA", "C-ABA"]), ("thrust strike", ["C-THR-1", "C-THR-2"]),
+])
+def test_search_order(text, found):
+    assert [c.id for c in CardIndex(CARDS + EXTRA, sets=SETS).search(text)] == found
+
+
+@pytest.mark.parametrize("words,found", [(399, True), (400, False)])
+def test_search_reads_the_first_400_words_of_a_cards_rules_text(words, found):
+    long = card("C-LNG", "Long Text", type="Event", text=" ".join(["filler"] * words + ["zebra"]))
+    assert ([c.id for c in CardIndex([long]).search("zebra")] == ["C-LNG"]) is found
+
+
+def test_suggestions_put_the_formats_edition_first():
+    index = CardIndex(CARDS + EXTRA, sets=SETS)
+    assert index.suggest("Personal Gu") == ["Personal Gun", "Personal Guy"]
+    assert index.suggest("Personal Gu", context=Context(edition=1)) == ["Personal Guy", "Personal Gun"]
+    assert index.suggest("Personal Gu", context=Context(edition=2)) == ["Personal Gun", "Personal Guy"]
+
+
+def test_a_short_version_mark_suggests_that_version_first_and_once(index):
+    assert index.suggest("Upper Left Attack v2") == ["Upper Left Attack (2)", "Upper Left Attack",
+                                                     "Upper Left Attack (1)"]
+
+
+def test_five_suggestions_unless_asked_otherwise():
+    index = CardIndex([card(f"F{c}", f"Filler {c}", type="Event") for c in "ABCDEFG"])
+    assert index.suggest("Filer") == ["Filler A", "Filler B", "Filler C", "Filler D", "Filler E"]
+    assert index.suggest("Filer", limit=7) == [f"Filler {c}" for c in "ABCDEFG"]
+
+
+@pytest.mark.parametrize("text,found", [
+    ("Thrsut", ["Thrust"]),  # the suggestions when there are some
+    ("Alpha Zzzzzz Qqqqqq", ["Alpha Persona", "Alpha Back Away"]), ("Alpah Qqqqqq Zzzzz", ["Alpha Persona"]),
+    ("thrust" * 5 + " qqqq zzzz", ["Thrust"]), ("thrust" * 5 + "t qqqq zzzz", []),  # a word of 30 letters, 31
+    ("qqqq zzzz wwww yyyy xxxx vvvv uuuu thrust", ["Thrust"]),  # the 8th word looked up, not the 9th
+    ("qqqq zzzz wwww yyyy xxxx vvvv uuuu ssss thrust", []), ("zzzz", []),
+])
+def test_closest_names_for_a_search_that_found_nothing(index, text, found):
+    assert index.closest(text) == found
+
+
+def test_five_closest_names_unless_asked_otherwise():
+    index = CardIndex([card(f"F{c}", f"Filler {c}", type="Event") for c in "ABCDEFG"])
+    assert index.closest("Filler Qqqqqq Zzzzzz Wwwwww") == [f"Filler {c}" for c in "ABCDE"]
+    assert index.closest("Filler Qqqqqq Zzzzzz Wwwwww", 7) == [f"Filler {c}" for c in "ABCDEFG"]
+
+
+def test_the_trigrams_of_a_word_padded_with_spaces():
+    from deckcheck.catalog import _trigrams
+    assert _trigrams("cut") == {" cu", "cut", "ut "} and _trigrams("a") == {" a "}
