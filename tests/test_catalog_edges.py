@@ -353,3 +353,32 @@ def test_five_closest_names_unless_asked_otherwise():
 def test_the_trigrams_of_a_word_padded_with_spaces():
     from deckcheck.catalog import _trigrams
     assert _trigrams("cut") == {" cu", "cut", "ut "} and _trigrams("a") == {" a "}
+
+
+@pytest.mark.parametrize("word,other,score", [
+    ("kurgn", "kurgann", 0.95 * 10 / 12),  # 2 letters longer: a typo of a 5-letter word
+    ("kurgan", "xkurganxxx", 0.0), ("kurgan", "xkurganxx", 0.0),  # 4 and 3 longer: more than a third of 6 (2)
+    ("kurganxxx", "xkurganxxxxxx", 0.0), ("kurganxxx", "kurgan", 0.95 * 12 / 15),  # a third of 9: 3 fewer, not 4 more
+    ("cot", "ccot", 0.95 * 6 / 7), ("co", "cco", 0.0),  # 3 letters may be a typo, 2 are not
+])
+def test_a_typo_is_a_word_at_most_a_third_longer_or_shorter_and_of_3_letters_or_more(word, other, score):
+    assert _word_match(word, (other,)) == pytest.approx(score)
+
+
+def test_minor_words_weigh_a_quarter_among_others():
+    import difflib
+    spelling = difflib.SequenceMatcher(None, "the thrust", "thrust", autojunk=False).ratio()
+    assert name_score("the thrust", "thrust") == pytest.approx(0.55 * 1 / 1.25 + 0.25 + 0.2 * spelling)
+    assert name_score("the", "the") == 1.0
+
+
+def test_without_a_persona_candidates_are_in_name_order(index):
+    by_id = {c.id: c for c in CARDS}
+    assert [c.write_as for c in index.candidates([by_id["C-SWC"], by_id["C-ABA"]])] == ["Alpha Back Away",
+                                                                                      "Sword Cut"]
+
+
+def test_ranked_and_closest_names_give_five_unless_asked_otherwise():
+    names = [f"Filler {c}" for c in "ABCDEFG"]
+    assert [n for n, _ in ranked_names("Filler", names)] == names[:5] and closest_names("Filler", names) == names[:5]
+    assert len(ranked_names("Filler", names, 7)) == 7 and len(closest_names("Filler", names, 6)) == 6
