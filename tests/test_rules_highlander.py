@@ -505,3 +505,25 @@ def test_the_game_fills_its_tournament_columns_and_its_statistics(synthetic_inde
     deck, _ = build_deck(parse_text(deck_text(), "t"), synthetic_index, get_format("type1e"))
     assert [(s.hand, s.exertion) for s in (GAME.stats(deck, "type1e"), GAME.stats(deck, "type1e", 7, 3))] == [
         (15, 5), (7, 3)]
+
+
+def test_a_format_takes_only_rules_that_read_its_view(synthetic_index):
+    """The typed seam (Format[Params, View], Rule[View]): Type 2 rules in a format of Type 1e parameters, or
+    Highlander rules over another game's view, are type errors (mypy in scripts/lint.sh reports the unused
+    ignore below the day they stop being one); at run time such a format breaks on the first rule that reads a
+    parameter it lacks."""
+    from deckcheck.formats import Format
+    from deckcheck.games.highlander import rules as highlander
+    from deckcheck.games.highlander import section_of_type
+    from deckcheck.games.highlander.view import HighlanderView
+    from deckcheck.games.raven import RavenView
+    mixed = Format(name="mixed", title="Type 2 rules, Type 1e numbers", game="highlander",
+                   rules=highlander.TYPE2, params=highlander.Type1eParams(),
+                   view=HighlanderView,  # type: ignore[arg-type]  # the error this test expects
+                   default_section=section_of_type)
+    Format(name="other", title="another game's view", game="highlander", rules=highlander.TYPE1E,
+           params=highlander.Type1eParams(), view=RavenView,  # type: ignore[arg-type]  # expected, as above
+           default_section=section_of_type)
+    deck, _ = build_deck(parse_text(deck_text(), "t"), synthetic_index, get_format("type2"))
+    with pytest.raises(AttributeError, match="Type1eParams"):
+        validate(deck, mixed)
