@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -67,6 +68,57 @@ def ready_sqlite(url: str) -> sqlite3.Connection | None:
     return con
 
 
+# A process must never close a file descriptor of a SQLite database it has open: POSIX advisory locks belong to
+# the process and the file, so closing ANY descriptor of the file drops every lock SQLite's connections of this
+# process hold on it (https://www.sqlite.org/howtocorrupt.html, 2.2) -- a writer's lock vanishes mid-transaction
+# and another process writes at the same time. Reading the header with open()/close() did exactly that. So the
+# header is read through a descriptor kept open for the life of the process, one per file (by identity).
+_HEADS: dict[str, int] = {}
+_HEADS_LOCK = threading.Lock()
+MAX_KEPT_FILES = 64  # a long test run opens many databases; the oldest kept descriptor of a file gone is closed first
+
+
+def read_head(path: Path | str, size: int = 100) -> tuple[bytes, os.stat_result]:
+    """The first `size` bytes of a file and its status, read without ever closing a descriptor of a file that
+    is still the one at `path` (see above). OSError when it cannot be read."""
+    if not hasattr(os, "pread"):  # Windows: no POSIX locks to lose, and no pread
+        with open(path, "rb") as f:
+            return f.read(size), os.fstat(f.fileno())
+    key = os.path.abspath(path)
+    with _HEADS_LOCK:
+        fd = _HEADS.get(key)
+        if fd is not None:
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(key))
+            except OSError:
+                same = False
+            if not same:  # replaced or removed: this descriptor's file is not the database any more
+                del _HEADS[key]
+                os.close(fd)
+                fd = None
+        if fd is None:
+            fd = os.open(key, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            if len(_HEADS) >= MAX_KEPT_FILES:
+                _forget_one()
+            _HEADS[key] = fd
+        return os.pread(fd, size, 0), os.fstat(fd)
+
+
+def _forget_one() -> None:
+    """Close one kept descriptor: of a file that is gone or replaced if there is one, else the oldest."""
+    for key, fd in list(_HEADS.items()):
+        try:
+            gone = not os.path.samestat(os.fstat(fd), os.stat(key))
+        except OSError:
+            gone = True
+        if gone:
+            del _HEADS[key]
+            os.close(fd)
+            return
+    key = next(iter(_HEADS))
+    os.close(_HEADS.pop(key))
+
+
 def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],
                            wait: float = LOCK_WAIT_S) -> str | None:
     """Why a SQLite --db file must not be used (a folder, another program's file or database); None if fine.
@@ -84,8 +136,7 @@ def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],
     if not path.is_file():
         return f"{str(path)!r} is not a regular file"
     try:
-        with open(path, "rb") as f:
-            head = f.read(len(SQLITE_MAGIC))
+        head = read_head(path, len(SQLITE_MAGIC))[0]  # never open()/close(): that drops this process's SQLite locks
     except OSError as exc:
         return f"cannot read {str(path)!r}: {exc.strerror}"
     if not head:

@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .engine import sqlite_path
+from .engine import read_head, sqlite_path
 
 CACHE_ENV = "DECKCHECK_CACHE_DIR"
 MAX_FILES = 16
@@ -42,9 +42,7 @@ def database_stamp(url: str) -> str | None:
     if path is None:
         return None
     try:
-        with open(path, "rb") as f:
-            head = f.read(100)
-            st = os.fstat(f.fileno())
+        head, st = read_head(path)  # never open()/close() the database: that would drop this process's SQLite locks
     except OSError:
         return None
     if len(head) < 100 or not head.startswith(b"SQLite format 3\x00") or head[18] != 1 or head[19] != 1:
