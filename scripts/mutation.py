@@ -20,6 +20,7 @@ import argparse
 import ast
 import copy
 import importlib
+import os
 import sys
 import time
 import types
@@ -41,6 +42,7 @@ TARGETS = {  # module -> the fast tests that cover it, run in this order (the qu
     "deckcheck.games.highlander": ["tests/test_rules_highlander.py"],
     "deckcheck.limits": ["tests/test_limits_boundaries.py", "tests/test_limits_table.py"],
     "deckcheck.textlimits": ["tests/test_limits_boundaries.py", "tests/test_limits_table.py"],
+    "deckcheck.importers.limits": ["tests/test_limits_boundaries.py", "tests/importers/test_limits.py"],
     "deckcheck.decklist": ["tests/test_decklist_units.py", "tests/test_decklist_edges.py", "tests/test_decklist.py",
                            "tests/test_decklist_forms.py", "tests/test_pasted_lists.py",
                            "tests/test_paste_leftovers.py", "tests/test_resolution_edges.py",
@@ -51,6 +53,8 @@ TARGETS = {  # module -> the fast tests that cover it, run in this order (the qu
     "deckcheck.decks": ["tests/test_resolution_edges.py", "tests/test_decklist_forms.py", "tests/test_pasted_lists.py",
                         "tests/test_paste_leftovers.py", "tests/test_decklist.py"],
 }
+# modules whose mutants run in a forked process each (a lifted limit can make a reader abort the whole process)
+ISOLATE = {"deckcheck.importers.limits"}
 # tests that run the program in another process, where no mutant swapped in here reaches: never run against a mutant
 DESELECT = ["tests/games/test_raven.py::test_card_sheets_tournament_and_formats_work_for_the_other_games",
             "tests/games/test_taktik.py::test_deal_command"]
@@ -181,8 +185,9 @@ def mutants(module_name: str) -> list[Mutant]:
 class Runner:
     """A pytest plugin: collect the tests once, then run them against each mutant in turn."""
 
-    def __init__(self, found: list[Mutant]):
+    def __init__(self, found: list[Mutant], isolate: bool = False):
         self.found = found
+        self.isolate = isolate
         self.killed: list[bool] = []
         self.survivors: list[Mutant] = []
         self.baseline_failed = False
@@ -200,6 +205,29 @@ class Runner:
                 return True
         return False
 
+    def _with(self, m: Mutant, items: list[pytest.Item]) -> bool:
+        """Whether the tests fail with the mutant swapped in (and out again)."""
+        original = m.function.__code__
+        m.function.__code__ = m.code
+        if m.cache is not None:
+            m.cache.cache_clear()
+        try:
+            return self._fails(items)
+        finally:
+            m.function.__code__ = original
+            if m.cache is not None:
+                m.cache.cache_clear()
+
+    def _in_child(self, m: Mutant, items: list[pytest.Item]) -> bool:
+        """The same in a forked process: a mutant that lets a limit go can make a reader abort the process
+        (the spreadsheet reader allocating a sheet's whole extent); a child that dies so has failed the tests."""
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: its exit status is the verdict
+            os._exit(1 if self._with(m, items) else 0)
+        _, status = os.waitpid(pid, 0)
+        return not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0)
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         items = list(session.items)
@@ -207,16 +235,7 @@ class Runner:
             self.baseline_failed = True
             return True
         for m in self.found:
-            original = m.function.__code__
-            m.function.__code__ = m.code
-            if m.cache is not None:
-                m.cache.cache_clear()
-            try:
-                self.killed.append(self._fails(items))
-            finally:
-                m.function.__code__ = original
-                if m.cache is not None:
-                    m.cache.cache_clear()
+            self.killed.append(self._in_child(m, items) if self.isolate else self._with(m, items))
             if not self.killed[-1]:
                 self.survivors.append(m)
                 print(f"survived  {m.where}  {m.what}", flush=True)
@@ -265,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.count:
             print(module, len(found))
             continue
-        runner = Runner(found)
+        runner = Runner(found, isolate=module in ISOLATE)
         tests = [str(ROOT / t) for t in TARGETS[module] if (ROOT / t).exists()]
         pytest.main([*tests, "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--no-header", "-o", "addopts=", "-W",
                      "ignore::pytest.PytestAssertRewriteWarning",

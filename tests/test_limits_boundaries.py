@@ -90,3 +90,156 @@ def test_a_parsed_text_past_a_limit_is_a_decklist_error_naming_its_source():
     assert (raised.value.source, str(raised.value)) == (
         "deck.txt", "deck.txt: not a text file (it holds NUL bytes; UTF-16 without a byte-order mark?)")
     assert [(ln.line, ln.text) for ln in parse_checked("3 Thrust\n").lines] == [(1, "3 Thrust")]
+
+
+# -- the file readers' limits (deckcheck.importers.limits) ----------------------------------------------------
+def test_a_file_of_exactly_the_size_limit_is_read_and_one_byte_more_is_not(tmp_path):
+    from deckcheck.importers.limits import read_bytes
+    (tmp_path / "ten").write_bytes(b"3 Thrust\n\n")
+    (tmp_path / "eleven").write_bytes(b"3 Thrust\n\n\n")
+    assert read_bytes(tmp_path / "ten", 10, "deal files") == b"3 Thrust\n\n"
+    with pytest.raises(InputFileError) as raised:
+        read_bytes(tmp_path / "eleven", 10, "deal files")
+    assert raised.value.message == "larger than 10 bytes (11 bytes), the limit for deal files"
+
+
+def test_a_file_whose_size_is_not_known_is_read_up_to_the_limit(tmp_path, monkeypatch):
+    """A pipe or a device has no size: the reader reads at most one byte past the limit, and refuses it then."""
+    from types import SimpleNamespace
+
+    from deckcheck.importers import limits as file_limits
+
+    def no_size(fd):
+        raise OSError("no size")
+    (tmp_path / "ten").write_bytes(b"0123456789")
+    (tmp_path / "eleven").write_bytes(b"0123456789A")
+    monkeypatch.setattr(file_limits, "os", SimpleNamespace(fstat=no_size))  # the reader's os only
+    assert file_limits.read_bytes(tmp_path / "ten", 10, "deal files") == b"0123456789"
+    with pytest.raises(InputFileError) as raised:
+        file_limits.read_bytes(tmp_path / "eleven", 10, "deal files")
+    assert raised.value.message == "larger than 10 bytes, the limit for deal files"  # its size is not known
+
+
+@pytest.mark.parametrize("binary", [True, False])
+def test_standard_input_of_exactly_the_size_limit_is_read_and_one_byte_more_is_not(monkeypatch, binary):
+    """Standard input is read as bytes (sys.stdin.buffer) or, where a caller replaced it by a text stream, as its
+    text in UTF-8; either way at most the limit."""
+    import io
+    import sys
+
+    from deckcheck.importers.limits import read_stdin
+
+    def stdin(data: bytes):
+        return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8") if binary else io.StringIO(data.decode())
+    monkeypatch.setattr(sys, "stdin", stdin("Thrust é\n".encode()))  # 10 bytes
+    assert read_stdin(10, "text decklists") == "Thrust é\n".encode()
+    monkeypatch.setattr(sys, "stdin", stdin("Thrust é!\n".encode()))
+    with pytest.raises(InputFileError) as raised:
+        read_stdin(10, "text decklists")
+    assert (raised.value.source, raised.value.message) == ("-", "larger than 10 bytes, the limit for text decklists")
+
+
+def test_bytes_in_memory_of_exactly_the_size_limit_are_read_and_one_more_are_not():
+    from deckcheck.importers.limits import text_of_bytes
+    assert text_of_bytes(b"3 Thrust\n\n", "upload", limit=10) == "3 Thrust\n\n"
+    with pytest.raises(InputFileError) as raised:
+        text_of_bytes(b"3 Thrust\n\n\n", "upload", "deal files", limit=10)
+    assert raised.value.message == "larger than 10 bytes (11 bytes), the limit for deal files"
+
+
+@pytest.mark.parametrize("exc,message", [
+    (FileNotFoundError(2, "No such file or directory"), "no such file"),
+    (IsADirectoryError(21, "Is a directory"), "is a folder; name the files in it"),
+    (PermissionError(13, "Permission denied"), "permission denied (the file cannot be read)"),
+    (OSError(5, "Input/output error"), "cannot be read (Input/output error)"),
+    (OSError("disk on fire"), "cannot be read (disk on fire)"),  # no strerror: the exception's own words
+])
+def test_a_file_that_cannot_be_opened_is_named_with_why(exc, message):
+    from deckcheck.importers.limits import _open_error
+    error = _open_error("deck.txt", exc)
+    assert (error.source, error.message) == ("deck.txt", message)
+
+
+def _write(tmp_path, name: str, data: bytes):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def test_a_json_decklist_nested_exactly_the_depth_limit_is_read_and_one_level_more_is_not(tmp_path):
+    """JSON_DEPTH (32): the deck object and 31 arrays in a note are 32 levels; one array more, 33."""
+    from deckcheck.importers.decklists import read_decklists
+
+    def deck(depth: int) -> bytes:
+        note = "[" * (depth - 1) + "]" * (depth - 1)
+        return ('{"format": "type1e", "note": ' + note + ', "sections": {"Endurance": [{"card": "Thrust", '
+                '"quantity": 3}]}}').encode()
+    (raw,) = read_decklists(_write(tmp_path, "deep.json", deck(limits.JSON_DEPTH.value)))
+    assert [line.readings[0] for line in raw.lines] == [(3, "Thrust")]
+    with pytest.raises(DecklistError) as raised:
+        read_decklists(_write(tmp_path, "deeper.json", deck(limits.JSON_DEPTH.value + 1)))
+    assert str(raised.value).endswith("JSON nested 33 levels deep; a decklist needs 4 and the limit is 32")
+
+
+def _sheet():
+    from nasty import rows_xml, sheet_xml
+    return sheet_xml(rows_xml([["quantity", "card"], [3, "Thrust"]]))
+
+
+def test_a_workbook_of_exactly_the_parts_limit_is_read_and_one_part_more_is_not(tmp_path, monkeypatch):
+    import zipfile
+
+    from nasty import many_members
+
+    from deckcheck.importers import limits as file_limits
+    from deckcheck.importers.tables import SheetError, read_tables
+    parts = len(zipfile.ZipFile(_write(tmp_path, "base.xlsx", many_members(3))).infolist())
+    monkeypatch.setattr(file_limits, "XLSX_MAX_MEMBERS", parts)
+    (table,) = read_tables(tmp_path / "base.xlsx")
+    assert table.rows == [[3.0, "Thrust"]]
+    with pytest.raises(SheetError) as raised:
+        read_tables(_write(tmp_path, "more.xlsx", many_members(4)))
+    assert f"not a readable workbook: {parts + 1} parts, more than {parts}" in str(raised.value)
+
+
+def test_a_workbook_inflating_to_exactly_the_size_limit_is_read_and_one_byte_more_is_not(tmp_path, monkeypatch):
+    import zipfile
+
+    from nasty import workbook
+
+    from deckcheck.importers import limits as file_limits
+    from deckcheck.importers.tables import SheetError, read_tables
+    path = _write(tmp_path, "d.xlsx", workbook({"Deck": _sheet()}))
+    inflated = sum(i.file_size for i in zipfile.ZipFile(path).infolist())
+    monkeypatch.setattr(file_limits, "XLSX_MAX_UNCOMPRESSED", inflated)
+    assert read_tables(path)[0].rows == [[3.0, "Thrust"]]
+    monkeypatch.setattr(file_limits, "XLSX_MAX_UNCOMPRESSED", inflated - 1)
+    with pytest.raises(SheetError) as raised:
+        read_tables(path)
+    assert f"it inflates to {size_text(inflated)}, more than {size_text(inflated - 1)}" in str(raised.value)
+
+
+def test_a_part_inflating_exactly_the_ratio_limit_is_read_and_more_is_not(tmp_path, monkeypatch):
+    """XLSX_RATIO: a part of more than 1 MiB may inflate up to the ratio times its stored size; the 1 MiB is a
+    limit too (a part of exactly that size is never judged by its ratio)."""
+    import zipfile
+
+    from nasty import padded_sheet
+
+    from deckcheck.importers import limits as file_limits
+    from deckcheck.importers.tables import SheetError, read_tables
+    path = _write(tmp_path, "padded.xlsx", padded_sheet(2 << 20))
+    part = next(i for i in zipfile.ZipFile(path).infolist() if i.filename.endswith("sheet1.xml"))
+    ratio = -(-part.file_size // part.compress_size)  # the smallest whole ratio the part keeps
+    monkeypatch.setattr(file_limits, "XLSX_MAX_RATIO", ratio)
+    assert read_tables(path)[0].rows == [[3.0, "Thrust"]]
+    monkeypatch.setattr(file_limits, "XLSX_MAX_RATIO", ratio - 1)
+    with pytest.raises(SheetError) as raised:
+        read_tables(path)
+    assert (f"part 'xl/worksheets/sheet1.xml' inflates {part.file_size // part.compress_size:,} times its stored "
+            f"size (a zip bomb?); the limit is {ratio - 1}") in str(raised.value)
+    monkeypatch.setattr(file_limits, "XLSX_RATIO_FROM_BYTES", part.file_size)  # not more than it: not judged
+    assert read_tables(path)[0].rows == [[3.0, "Thrust"]]
+    monkeypatch.setattr(file_limits, "XLSX_RATIO_FROM_BYTES", part.file_size - 1)
+    with pytest.raises(SheetError):
+        read_tables(path)
