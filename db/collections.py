@@ -9,10 +9,12 @@ from deckcheck.cards import Card
 from deckcheck.collection import DEFAULT_CONDITION, MAX_QUANTITY, Holding, Holdings, Key, language_name
 from deckcheck.errors import DeckcheckError
 
+from . import rawsql
 from .store import Store
 
-ENTRY_COLUMNS = ("collection_id", "card_id", "condition", "language", "foil", "quantity", "trade_quantity",
-                 "want_quantity", "location", "notes")
+# The columns of collection_entry (db/models.py) as the code below reads and writes them: the key of an entry,
+# then its values (tests/db/test_queries.py checks that together they are the table's columns but its id).
+KEY_COLUMNS = ("collection_id", "card_id", "condition", "language", "foil")
 VALUE_COLUMNS = ("quantity", "trade_quantity", "want_quantity", "location", "notes", "price")
 BATCH = 5000
 SAMPLE = 10  # changes listed by an import; the rest are counted
@@ -84,6 +86,31 @@ def content_digest(holdings: Mapping[Key, Holding]) -> str:
     return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
 
 
+def _entry_key(collection_id: int | None, card_id: str, condition: str, language: str, foil: bool) -> list:
+    """The WHERE clauses naming one entry by its key (the table's unique key)."""
+    from .models import COLLECTION_ENTRIES as e
+    return [e.c[k] == v for k, v in zip(KEY_COLUMNS, (collection_id, card_id, condition, language, foil), strict=True)]
+
+
+def entry_upsert(con, mode: str):
+    """The INSERT of collection entries (values in KEY_COLUMNS + VALUE_COLUMNS order) that an import runs: on an
+    entry that exists, `replace` sets its values, `merge` adds the quantities and keeps a stored location, note or
+    price where the row has none."""
+    from sqlalchemy import case
+
+    from .models import COLLECTION_ENTRIES as e
+    from .models import dialect_insert
+    upsert = dialect_insert(con)(e)
+    new = upsert.excluded
+    if mode == "replace":
+        values = {c: new[c] for c in VALUE_COLUMNS}
+    else:
+        values = {"quantity": e.c.quantity + new.quantity, "trade_quantity": e.c.trade_quantity + new.trade_quantity,
+                  "want_quantity": e.c.want_quantity + new.want_quantity,
+                  **{c: case((new[c] != "", new[c]), else_=e.c[c]) for c in ("location", "notes", "price")}}
+    return upsert.on_conflict_do_update(index_elements=[e.c[k] for k in KEY_COLUMNS], set_=values)
+
+
 def _counts(values: tuple | None) -> tuple[int, int, int, int]:
     """(entries, copies, for trade, wanted) that one stored entry adds to the totals."""
     return (0, 0, 0, 0) if values is None else (1, values[0], values[1], values[2])
@@ -104,38 +131,44 @@ class Collections:
             self._cards = {c.id: c for c in self.store.cards()}
         return self._cards
 
-    def _placeholders(self, con, n: int) -> str:
-        mark = "?" if con.dialect.name == "sqlite" else "%s"
-        return ", ".join([mark] * n)
-
     def _collection_id(self, con, name: str, create: bool) -> int | None:
-        from sqlalchemy import text
-        row = con.execute(text("select id from collection where name = :n"), {"n": name}).first()
+        from sqlalchemy import select
+
+        from .models import COLLECTIONS as c
+        from .models import dialect_insert
+        find = select(c.c.id).where(c.c.name == name)
+        row = con.execute(find).first()
         if row is not None:
             return row[0]
         if not create:
             return None
         # another import may create the same collection at this moment: its row is then the one (never a 500)
-        con.execute(text("insert into collection (name) values (:n) on conflict (name) do nothing"), {"n": name})
-        return con.execute(text("select id from collection where name = :n"), {"n": name}).scalar_one()
+        con.execute(dialect_insert(con)(c).values(name=name).on_conflict_do_nothing(index_elements=[c.c.name]))
+        return con.execute(find).scalar_one()
 
     def names(self) -> list[str]:
         """The names of the collections."""
-        from sqlalchemy import text
+        from sqlalchemy import select
+
+        from .models import COLLECTIONS as c
         with self.store.engine.connect() as con:
-            return [r[0] for r in con.execute(text("select name from collection order by name"))]
+            return list(con.execute(select(c.c.name).order_by(c.c.name)).scalars())
 
     def holdings(self, name: str | None = "main") -> Holdings:
         """Every holding of a collection (of all, with None), in a stable order."""
-        from sqlalchemy import text
+        from sqlalchemy import select
+
+        from .models import COLLECTION_ENTRIES as e
+        from .models import COLLECTIONS as c
         self._upgrade()
-        where = "where c.name = :n" if name is not None else ""
+        stmt = (select(e.c.card_id, e.c.condition, e.c.language, e.c.foil, e.c.quantity, e.c.trade_quantity,
+                       e.c.want_quantity, e.c.location, e.c.notes, c.c.name, e.c.price)
+                .join_from(e, c, c.c.id == e.c.collection_id)
+                .order_by(c.c.name, e.c.card_id, e.c.condition, e.c.language, e.c.foil))
+        if name is not None:
+            stmt = stmt.where(c.c.name == name)
         with self.store.engine.connect() as con:
-            rows = con.execute(text(
-                "select e.card_id, e.condition, e.language, e.foil, e.quantity, e.trade_quantity, e.want_quantity, "
-                f"e.location, e.notes, c.name, e.price from collection_entry e join collection c "
-                f"on c.id = e.collection_id {where} order by c.name, e.card_id, e.condition, e.language, e.foil"),
-                {"n": name}).all()
+            rows = con.execute(stmt).all()
         cards = self.cards
         return Holdings(Holding(cards[r[0]], r[1], r[2], bool(r[3]), r[4], r[5], r[6], r[7], r[8], r[9], r[10])
                         for r in rows)
@@ -145,41 +178,48 @@ class Collections:
         condition or language (NM, English since CONTRACTS §4 was revised) would split an entry."""
         if self._upgraded:
             return
-        from sqlalchemy import inspect, text
+        from sqlalchemy import func, inspect, or_, select
+
+        from .models import COLLECTION_ENTRIES as e
         columns = {c["name"] for c in inspect(self.store.engine).get_columns("collection_entry")}
         if "price" not in columns:
             self.store.add_column("collection_entry", "price")
         with self.store.engine.connect() as con:
-            old = con.execute(text("select count(*) from collection_entry where condition = '' or language = ''"))
-            needed = old.scalar_one()
+            needed = con.execute(select(func.count()).select_from(e)
+                                 .where(or_(e.c.condition == "", e.c.language == ""))).scalar_one()
         if needed:
             with self.store.begin() as con:
                 self._normalise_entries(con)
         self._upgraded = True
 
     def _normalise_entries(self, con) -> None:
-        from sqlalchemy import text
-        rows = con.execute(text(f"select id, {', '.join(ENTRY_COLUMNS)}, price from collection_entry "
-                                "where condition = '' or language = ''")).all()
+        from sqlalchemy import case, delete, or_, select, update
+
+        from .models import COLLECTION_ENTRIES as e
+        rows = con.execute(select(e.c.id, *[e.c[k] for k in KEY_COLUMNS], *[e.c[v] for v in VALUE_COLUMNS])
+                           .where(or_(e.c.condition == "", e.c.language == ""))).all()
         for r in rows:
-            key = {"c": r[1], "i": r[2], "d": r[3] or DEFAULT_CONDITION, "l": language_name(r[4]), "f": r[5]}
-            same = con.execute(text("select id from collection_entry where collection_id = :c and card_id = :i "
-                                    "and condition = :d and language = :l and foil = :f"), key).first()
+            key = _entry_key(r[1], r[2], r[3] or DEFAULT_CONDITION, language_name(r[4]), r[5])
+            same = con.execute(select(e.c.id).where(*key)).first()
             if same is None:
-                con.execute(text("update collection_entry set condition = :d, language = :l where id = :id"),
-                            key | {"id": r[0]})
+                con.execute(update(e).where(e.c.id == r[0]).values(condition=r[3] or DEFAULT_CONDITION,
+                                                                   language=language_name(r[4])))
                 continue
-            con.execute(text("update collection_entry set quantity = quantity + :q, trade_quantity = trade_quantity "
-                             "+ :t, want_quantity = want_quantity + :w, location = case when location = '' then :loc "
-                             "else location end, notes = case when notes = '' then :n else notes end, price = case "
-                             "when price = '' then :p else price end where id = :id"),
-                        {"q": r[6], "t": r[7], "w": r[8], "loc": r[9], "n": r[10], "p": r[11], "id": same[0]})
-            con.execute(text("delete from collection_entry where id = :id"), {"id": r[0]})
+            values = dict(zip(VALUE_COLUMNS, r[6:], strict=True))
+            con.execute(update(e).where(e.c.id == same[0]).values(
+                quantity=e.c.quantity + values["quantity"],
+                trade_quantity=e.c.trade_quantity + values["trade_quantity"],
+                want_quantity=e.c.want_quantity + values["want_quantity"],
+                **{c: case((e.c[c] == "", values[c]), else_=e.c[c]) for c in ("location", "notes", "price")}))
+            con.execute(delete(e).where(e.c.id == r[0]))
 
     def _current(self, con, collection_id: int) -> dict[Key, tuple]:
-        from sqlalchemy import text
-        rows = con.execute(text(f"select card_id, condition, language, foil, {', '.join(VALUE_COLUMNS)}, id "
-                                "from collection_entry where collection_id = :c"), {"c": collection_id}).all()
+        from sqlalchemy import select
+
+        from .models import COLLECTION_ENTRIES as e
+        rows = con.execute(select(e.c.card_id, e.c.condition, e.c.language, e.c.foil,
+                                  *[e.c[v] for v in VALUE_COLUMNS], e.c.id)
+                           .where(e.c.collection_id == collection_id)).all()
         return {(r[0], r[1], r[2], bool(r[3])): tuple(r[4:]) for r in rows}
 
     def apply(self, name: str, holdings: Mapping[Key, Holding], mode: str = "merge", dry_run: bool = False) -> Change:
@@ -215,15 +255,19 @@ class Collections:
                keep: set[str | None], present: set[str] | None, sample: int = SAMPLE, label: str = "",
                again: bool = True, stamp: str = "") -> Change:
         """One collection's change, inside the caller's transaction."""
-        from sqlalchemy import text
+        from sqlalchemy import delete, insert, select
+
+        from .models import COLLECTION_ENTRIES as e
+        from .models import IMPORTS as imports
         change = Change()
         existed = self._collection_id(con, name, create=False)
         cid = existed if existed is not None or dry_run else self._collection_id(con, name, create=True)
         current = self._current(con, cid) if cid is not None else {}
         digest = content_digest(holdings)
         if cid is not None:
-            past = con.execute(text("select at, label, mode, changes from collection_import where collection_id = :c "
-                                    "and digest = :d order by id desc"), {"c": cid, "d": digest}).first()
+            past = con.execute(select(imports.c.at, imports.c.label, imports.c.mode, imports.c.changes)
+                               .where(imports.c.collection_id == cid, imports.c.digest == digest)
+                               .order_by(imports.c.id.desc())).first()
             change.imported_before = PastImport(*past) if past else None
         journal: list[tuple[Key, tuple | None]] = []
         writes, too_many = [], []
@@ -289,33 +333,19 @@ class Collections:
         if change.imported_before is not None and mode == "merge" and not again:
             raise AlreadyImported(name, change.imported_before, label)
         import json
-        con.execute(text("insert into collection_import (collection_id, digest, label, mode, at, created, before, "
-                         "changes) values (:c, :d, :l, :m, :at, :cr, :b, :n)"),
-                    {"c": cid, "d": digest, "l": label[:200], "m": mode, "at": stamp, "cr": existed is None,
-                     "b": json.dumps([[*key, None if v is None else list(v)] for key, v in journal],
-                                     ensure_ascii=False),
-                     "n": change.added + change.updated + change.removed})
+        con.execute(insert(imports).values(
+            collection_id=cid, digest=digest, label=label[:200], mode=mode, at=stamp, created=existed is None,
+            before=json.dumps([[*key, None if v is None else list(v)] for key, v in journal], ensure_ascii=False),
+            changes=change.added + change.updated + change.removed))
         ids = [now[6] for _key, now in gone]
         for start in range(0, len(ids), 500):
-            chunk = {f"i{n}": v for n, v in enumerate(ids[start:start + 500])}
-            con.execute(text(f"delete from collection_entry where id in ({', '.join(':' + k for k in chunk)})"),
-                        chunk)
-        rows = [(cid, h.card.id, h.condition, h.language, h.foil, *after) for h, after in writes]
-        marks = self._placeholders(con, len(ENTRY_COLUMNS) + 1)
-        head = (f"insert into collection_entry ({', '.join(ENTRY_COLUMNS)}, price) values ({marks}) on conflict "
-                "(collection_id, card_id, condition, language, foil) do update set ")
+            con.execute(delete(e).where(e.c.id.in_(ids[start:start + 500])))
         if mode == "replace":
-            sql = head + ", ".join(f"{c} = excluded.{c}" for c in VALUE_COLUMNS)
-        else:  # added in SQL: another import of the same collection at the same moment loses nothing
-            rows = [(cid, h.card.id, h.condition, h.language, h.foil, h.quantity, h.trade_quantity,
-                     h.want_quantity, h.location, h.notes, h.price) for h, _after in writes]
-            sql = head + ("quantity = collection_entry.quantity + excluded.quantity, "
-                          "trade_quantity = collection_entry.trade_quantity + excluded.trade_quantity, "
-                          "want_quantity = collection_entry.want_quantity + excluded.want_quantity, " +
-                          ", ".join(f"{c} = case when excluded.{c} <> '' then excluded.{c} else collection_entry.{c} "
-                                    "end" for c in ("location", "notes", "price")))
-        for start in range(0, len(rows), BATCH):
-            con.exec_driver_sql(sql, rows[start:start + BATCH])
+            rows = [(cid, h.card.id, h.condition, h.language, h.foil, *after) for h, after in writes]
+        else:  # added in SQL (entry_upsert): another import of the same collection at the same moment loses nothing
+            rows = [(cid, h.card.id, h.condition, h.language, h.foil, h.quantity, h.trade_quantity, h.want_quantity,
+                     h.location, h.notes, h.price) for h, _after in writes]
+        rawsql.executemany(con, entry_upsert(con, mode), KEY_COLUMNS + VALUE_COLUMNS, rows, BATCH)
         return change
 
     def _holding(self, key: Key, values: tuple, name: str) -> Holding:
@@ -324,11 +354,14 @@ class Collections:
 
     def last_import(self, name: str) -> PastImport | None:
         """The last import into a collection that can be undone (None: there is none)."""
-        from sqlalchemy import text
+        from sqlalchemy import select
+
+        from .models import COLLECTIONS as c
+        from .models import IMPORTS as i
         with self.store.engine.connect() as con:
-            row = con.execute(text("select i.at, i.label, i.mode, i.changes from collection_import i join collection c "
-                                   "on c.id = i.collection_id where c.name = :n order by i.id desc"),
-                              {"n": name}).first()
+            row = con.execute(select(i.c.at, i.c.label, i.c.mode, i.c.changes)
+                              .join_from(i, c, c.c.id == i.c.collection_id).where(c.c.name == name)
+                              .order_by(i.c.id.desc())).first()
         return PastImport(*row) if row else None
 
     def undo(self, name: str) -> PastImport:
@@ -337,31 +370,31 @@ class Collections:
         when there is nothing to undo."""
         import json
 
-        from sqlalchemy import text
+        from sqlalchemy import delete, func, insert, select
+
+        from .models import COLLECTION_ENTRIES as e
+        from .models import COLLECTIONS as c
+        from .models import IMPORTS as i
         self._upgrade()
         with self.store.begin() as con:
             cid = self._collection_id(con, name, create=False)
-            row = None if cid is None else con.execute(text(
-                "select id, at, label, mode, changes, created, before from collection_import where collection_id = :c "
-                "order by id desc"), {"c": cid}).first()
+            row = None if cid is None else con.execute(
+                select(i.c.id, i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.created, i.c.before)
+                .where(i.c.collection_id == cid).order_by(i.c.id.desc())).first()
             if row is None:
                 raise DeckcheckError(f"no import into the collection {name!r} to undo")
-            where = "collection_id = :c and card_id = :i and condition = :d and language = :l and foil = :f"
             for card_id, condition, language, foil, values in json.loads(row[6]):
-                key = {"c": cid, "i": card_id, "d": condition, "l": language, "f": bool(foil)}
-                con.execute(text(f"delete from collection_entry where {where}"), key)
+                key = (cid, card_id, condition, language, bool(foil))
+                con.execute(delete(e).where(*_entry_key(*key)))
                 if values is not None:
-                    con.execute(text(f"insert into collection_entry ({', '.join(ENTRY_COLUMNS)}, price) values "
-                                     "(:c, :i, :d, :l, :f, :q, :t, :w, :loc, :notes, :p)"),
-                                key | dict(zip(("q", "t", "w", "loc", "notes", "p"), values, strict=True)))
-            con.execute(text("delete from collection_import where id = :id"), {"id": row[0]})
+                    entry = dict(zip(KEY_COLUMNS + VALUE_COLUMNS, (*key, *values), strict=True))
+                    con.execute(insert(e).values(**entry))
+            con.execute(delete(i).where(i.c.id == row[0]))
             if row[5]:
-                left = con.execute(text("select count(*) from collection_entry where collection_id = :c"),
-                                   {"c": cid}).scalar_one()
-                others = con.execute(text("select count(*) from collection_import where collection_id = :c"),
-                                     {"c": cid}).scalar_one()
+                left = con.execute(select(func.count()).select_from(e).where(e.c.collection_id == cid)).scalar_one()
+                others = con.execute(select(func.count()).select_from(i).where(i.c.collection_id == cid)).scalar_one()
                 if not left and not others:
-                    con.execute(text("delete from collection where id = :c"), {"c": cid})
+                    con.execute(delete(c).where(c.c.id == cid))
         return PastImport(row[1], row[2], row[3], row[4])
 
     def find(self, name: str, card: Card, any_printing: bool, condition: str | None, language: str | None,
@@ -381,16 +414,17 @@ class Collections:
 
     def edit(self, name: str, holding: Holding, sign: int) -> Holding | None:
         """Add (sign 1) or remove (sign -1) copies of one holding; return it as it now stands (None if gone)."""
-        from sqlalchemy import text
+        from sqlalchemy import delete, insert, select, update
+
+        from .models import COLLECTION_ENTRIES as e
         self._upgrade()
         with self.store.begin() as con:
             cid = self._collection_id(con, name, create=sign > 0)
             if cid is None:
                 raise DeckcheckError(f"no collection named {name!r}")
-            key = {"c": cid, "i": holding.card.id, "d": holding.condition, "l": holding.language, "f": holding.foil}
-            where = ("collection_id = :c and card_id = :i and condition = :d and language = :l and foil = :f")
-            now = con.execute(text(f"select quantity, trade_quantity, want_quantity, location, notes, price from "
-                                   f"collection_entry where {where}"), key).first()
+            key = (cid, holding.card.id, holding.condition, holding.language, holding.foil)
+            where = _entry_key(*key)
+            now = con.execute(select(*[e.c[v] for v in VALUE_COLUMNS]).where(*where)).first()
             if now is None and sign < 0:
                 raise DeckcheckError(f"the collection {name!r} holds no {holding.describe().split(' x ', 1)[1]}")
             q = (now[0] if now else 0) + sign * holding.quantity
@@ -404,72 +438,82 @@ class Collections:
             location = holding.location or (now[3] if now else "")
             notes = holding.notes or (now[4] if now else "")
             price = holding.price or (now[5] if now else "")
-            values = key | {"q": q, "t": t, "w": w, "loc": location, "notes": notes, "p": price}
+            values = dict(zip(VALUE_COLUMNS, (q, t, w, location, notes, price), strict=True))
             if now is None:
-                con.execute(text(f"insert into collection_entry ({', '.join(ENTRY_COLUMNS)}, price) values (:c, :i, "
-                                 ":d, :l, :f, :q, :t, :w, :loc, :notes, :p)"), values)
+                con.execute(insert(e).values(**dict(zip(KEY_COLUMNS, key, strict=True)), **values))
             elif q == 0 and w == 0:
-                con.execute(text(f"delete from collection_entry where {where}"), key)
+                con.execute(delete(e).where(*where))
                 return None
             else:
-                con.execute(text(f"update collection_entry set quantity = :q, trade_quantity = :t, "
-                                 f"want_quantity = :w, location = :loc, notes = :notes, price = :p where {where}"),
-                            values)
+                con.execute(update(e).where(*where).values(**values))
         return Holding(holding.card, holding.condition, holding.language, holding.foil, q, t, w, location, notes,
                        name, price)
 
     # -- saved decks ---------------------------------------------------------------------------
     def save_deck(self, name: str, fmt: str, text_: str, entries: Iterable[tuple[Card, str, int]]) -> bool:
         """Store a deck under a name (replacing one of that name); True when it replaced one."""
-        from sqlalchemy import text
+        from sqlalchemy import delete, insert, select
+
+        from .models import SAVED_DECK_CARDS as dc
+        from .models import SAVED_DECKS as d
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         with self.store.begin() as con:
-            existed = con.execute(text("select 1 from saved_deck where name = :n"), {"n": name}).first() is not None
-            con.execute(text("delete from saved_deck_card where deck_name = :n"), {"n": name})
-            con.execute(text("delete from saved_deck where name = :n"), {"n": name})
-            con.execute(text("insert into saved_deck (name, format, text, saved_at) values (:n, :f, :t, :s)"),
-                        {"n": name, "f": fmt, "t": text_, "s": stamp})
-            rows = [{"n": name, "c": card.id, "s": section, "q": q} for card, section, q in entries]
+            existed = con.execute(select(d.c.name).where(d.c.name == name)).first() is not None
+            con.execute(delete(dc).where(dc.c.deck_name == name))
+            con.execute(delete(d).where(d.c.name == name))
+            con.execute(insert(d).values(name=name, format=fmt, text=text_, saved_at=stamp))
+            rows = [{"deck_name": name, "card_id": card.id, "section": section, "quantity": q}
+                    for card, section, q in entries]
             if rows:
-                con.execute(text("insert into saved_deck_card (deck_name, card_id, section, quantity) "
-                                 "values (:n, :c, :s, :q)"), rows)
+                con.execute(insert(dc), rows)
         return existed
 
     def decks(self) -> list[tuple[str, str, str, int]]:
         """(name, format, saved at, cards) of every saved deck."""
-        from sqlalchemy import text
+        from sqlalchemy import func, select
+
+        from .models import SAVED_DECK_CARDS as dc
+        from .models import SAVED_DECKS as d
         with self.store.engine.connect() as con:
-            return [tuple(r) for r in con.execute(text(
-                "select d.name, d.format, d.saved_at, coalesce(sum(c.quantity), 0) from saved_deck d "
-                "left join saved_deck_card c on c.deck_name = d.name group by d.name, d.format, d.saved_at "
-                "order by d.name"))]
+            return [tuple(r) for r in con.execute(
+                select(d.c.name, d.c.format, d.c.saved_at, func.coalesce(func.sum(dc.c.quantity), 0))
+                .join_from(d, dc, dc.c.deck_name == d.c.name, isouter=True)
+                .group_by(d.c.name, d.c.format, d.c.saved_at).order_by(d.c.name))]
 
     def deck(self, name: str) -> tuple[str, str, list[tuple[Card, str, int]]]:
         """(format, text, entries) of a saved deck; DeckcheckError when there is none."""
-        from sqlalchemy import text
+        from sqlalchemy import select
+
+        from .models import SAVED_DECK_CARDS as dc
+        from .models import SAVED_DECKS as d
         with self.store.engine.connect() as con:
-            row = con.execute(text("select format, text from saved_deck where name = :n"), {"n": name}).first()
+            row = con.execute(select(d.c.format, d.c.text).where(d.c.name == name)).first()
             if row is None:
-                known = [r[0] for r in con.execute(text("select name from saved_deck order by name"))]
+                known = list(con.execute(select(d.c.name).order_by(d.c.name)).scalars())
                 raise DeckcheckError(f"no saved deck named {name!r}" + (f"; saved: {', '.join(known)}" if known
                                                                           else ""))
-            cards = con.execute(text("select card_id, section, quantity from saved_deck_card where deck_name = :n "
-                                     "order by id"), {"n": name}).all()
+            cards = con.execute(select(dc.c.card_id, dc.c.section, dc.c.quantity).where(dc.c.deck_name == name)
+                                .order_by(dc.c.id)).all()
         return row[0], row[1], [(self.cards[c], s, q) for c, s, q in cards]
 
     def delete_deck(self, name: str) -> None:
         """Delete a saved deck; DeckcheckError when there is none."""
-        from sqlalchemy import text
+        from sqlalchemy import delete
+
+        from .models import SAVED_DECK_CARDS as dc
+        from .models import SAVED_DECKS as d
         self.deck(name)
         with self.store.begin() as con:
-            con.execute(text("delete from saved_deck_card where deck_name = :n"), {"n": name})
-            con.execute(text("delete from saved_deck where name = :n"), {"n": name})
+            con.execute(delete(dc).where(dc.c.deck_name == name))
+            con.execute(delete(d).where(d.c.name == name))
 
     def used_by_decks(self) -> dict[tuple, int]:
         """Copies of each card (as the rules see it) that the saved decks use, all decks together."""
-        from sqlalchemy import text
+        from sqlalchemy import select
+
+        from .models import SAVED_DECK_CARDS as dc
         with self.store.engine.connect() as con:
-            rows = con.execute(text("select card_id, quantity from saved_deck_card")).all()
+            rows = con.execute(select(dc.c.card_id, dc.c.quantity)).all()
         used: dict[tuple, int] = {}
         for card_id, q in rows:
             key = self.cards[card_id].card_key

@@ -99,17 +99,23 @@ def test_a_failure_half_way_leaves_nothing_behind(collection_app, tmp_path, monk
     from sqlalchemy.engine import Connection
     real = Connection.exec_driver_sql
 
-    def failing(self, *args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise RuntimeError("the disk is full")
-        return real(self, *args, **kwargs)
+    def failing(self, statement, *args, **kwargs):
+        if _writes_entries(statement):
+            calls["n"] += 1
+            if calls["n"] == 2:  # the second batch of entries written
+                raise RuntimeError("the disk is full")
+        return real(self, statement, *args, **kwargs)
     monkeypatch.setattr(Connection, "exec_driver_sql", failing)
     with pytest.raises(RuntimeError):
         collection_app.import_sheet(sheet(tmp_path, GOOD.replace(",no,", ",yes,")),
                                     mode="replace")  # 4 removed, 4 added
     monkeypatch.setattr(Connection, "exec_driver_sql", real)
     assert calls["n"] == 2 and totals(collection_app) == before
+
+
+def _writes_entries(statement) -> bool:
+    """Whether a statement is a batch of the bulk write of collection entries (deckcheck.db.rawsql.executemany)."""
+    return str(statement).lower().startswith("insert into collection_entry")
 
 
 def test_dry_run(collection_app, tmp_path):
@@ -278,11 +284,12 @@ def test_a_workbook_of_several_collections_is_one_transaction(collection_app, tm
     from sqlalchemy.engine import Connection
     real, calls = Connection.exec_driver_sql, {"n": 0}
 
-    def fail_on_the_second_collection(self, *args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise RuntimeError("connection lost")
-        return real(self, *args, **kwargs)
+    def fail_on_the_second_collection(self, statement, *args, **kwargs):
+        if _writes_entries(statement):
+            calls["n"] += 1
+            if calls["n"] == 2:
+                raise RuntimeError("connection lost")
+        return real(self, statement, *args, **kwargs)
     monkeypatch.setattr(Connection, "exec_driver_sql", fail_on_the_second_collection)
     import openpyxl
     wb = openpyxl.load_workbook(book)
@@ -292,4 +299,5 @@ def test_a_workbook_of_several_collections_is_one_transaction(collection_app, tm
     with pytest.raises(RuntimeError):
         collection_app.import_sheet(book, mode="replace")
     monkeypatch.setattr(Connection, "exec_driver_sql", real)
+    assert calls["n"] == 2
     assert (totals(collection_app, "main"), totals(collection_app, "trade binder")) == before

@@ -204,3 +204,46 @@ def test_a_late_column_is_added_as_its_table_class_declares_it(db_url, table, co
         with store.engine.connect() as con:
             assert set(con.execute(select(declared)).scalars()) == {declared.default.arg}
     store.add_column(table, column)  # twice: nothing (another process did it)
+
+
+def test_the_collection_code_names_the_entry_tables_columns():
+    """An entry's key and values, as db/collections.py reads and writes them, are the table's columns but its id,
+    and the key is the table's unique key (the conflict target of its upserts)."""
+    from deckcheck.db.collections import KEY_COLUMNS, VALUE_COLUMNS
+    from deckcheck.db.models import COLLECTION_ENTRIES
+    assert sorted(KEY_COLUMNS + VALUE_COLUMNS) == sorted(c for c in _model_columns("collection_entry") if c != "id")
+    from sqlalchemy import UniqueConstraint
+    unique = [c for c in COLLECTION_ENTRIES.constraints if isinstance(c, UniqueConstraint)]
+    assert [tuple(col.name for col in u.columns) for u in unique] == [KEY_COLUMNS]
+
+
+@pytest.mark.parametrize("mode", ["merge", "replace"])
+def test_the_bulk_write_and_the_model_path_write_the_same_entries(db_url, mode):
+    """A collection import's bulk write (rawsql.executemany: the model's statement, rows handed to the driver)
+    and SQLAlchemy's own executemany of the same statement leave the same entries, new ones and updated ones
+    (quantities added or replaced, a stored note kept where the row has none), in batches."""
+    from sqlalchemy import insert, select
+
+    from deckcheck.db.collections import BATCH, KEY_COLUMNS, VALUE_COLUMNS, entry_upsert
+    from deckcheck.db.models import COLLECTION_ENTRIES as e
+    from deckcheck.db.models import COLLECTIONS
+    store = Store(db_url)
+    ids = [c.id for c in store.cards()[:7]]
+    columns = KEY_COLUMNS + VALUE_COLUMNS
+
+    def rows(cid: int, step: int) -> list[tuple]:
+        return [(cid, card, "NM", "English", n % 2 == 0, n + step, n % 3, 1, "" if n % 2 else f"box {step}",
+                 "" if n < 3 else f"note \u00e9 {step}", "" if step else "1.50") for n, card in enumerate(ids)]
+    with store.begin() as con:
+        hot, model = (con.execute(insert(COLLECTIONS).values(name=n).returning(COLLECTIONS.c.id)).scalar_one()
+                      for n in ("hot", "model"))
+        for step in (0, 1, 2):
+            stmt = entry_upsert(con, mode)
+            rawsql.executemany(con, stmt, columns, rows(hot, step), batch=3)
+            con.execute(stmt, [dict(zip(columns, r, strict=True)) for r in rows(model, step)])
+        found = {cid: sorted(tuple(r) for r in con.execute(
+            select(*[e.c[c] for c in columns[1:]]).where(e.c.collection_id == cid)).all()) for cid in (hot, model)}
+    assert found[hot] == found[model] and len(found[hot]) == 7 and BATCH > 3
+    quantities = sorted(r[4] for r in found[hot])
+    assert quantities == (sorted(3 * n + 3 for n in range(7)) if mode == "merge" else sorted(n + 2 for n in range(7)))
+    assert {r[-1] for r in found[hot]} == ({"1.50"} if mode == "merge" else {""})  # merge keeps the stored price
