@@ -243,3 +243,36 @@ def test_a_part_inflating_exactly_the_ratio_limit_is_read_and_more_is_not(tmp_pa
     monkeypatch.setattr(file_limits, "XLSX_RATIO_FROM_BYTES", part.file_size - 1)
     with pytest.raises(SheetError):
         read_tables(path)
+
+
+@pytest.mark.parametrize("form", ['<c r ="Z999999"><v>1</v></c>', '<c r= "Z999999"><v>1</v></c>',
+                                  '<c\tr="Z999999"><v>1</v></c>', '<c\nr="Z999999"><v>1</v></c>',
+                                  '<c\rr="Z999999"><v>1</v></c>', '<c r="Z999999"><v>1</v></c>'])
+def test_a_far_cell_is_found_however_its_reference_is_written(tmp_path, form):
+    """XML allows white space around '=' and any white space before an attribute: a far cell written so is found
+    and refused like one written the usual way."""
+    from nasty import cell, sheet_xml, workbook
+
+    from deckcheck.importers.tables import SheetError, read_tables
+    body = '<row r="1">' + cell("A1", "card") + "</row><row>" + form + "</row>"  # the row's number: the cell's
+    path = _write(tmp_path, "far.xlsx", workbook({"Deck": sheet_xml(body)}))
+    with pytest.raises(SheetError) as raised:
+        read_tables(path)
+    assert "a sheet reaches 999,999 rows x 26 columns (up to cell Z999999)" in str(raised.value)
+
+
+def test_a_stored_part_is_exactly_one_to_one(tmp_path, monkeypatch):
+    """A part stored without compression inflates exactly 1 time its stored size: under a ratio limit of 1 it is
+    read (the limit), deflated it inflates more and is refused."""
+    import zipfile
+
+    from nasty import rows_xml, sheet_xml, workbook
+
+    from deckcheck.importers import limits as file_limits
+    from deckcheck.importers.tables import SheetError, read_tables
+    sheet = {"Deck": sheet_xml(rows_xml([["quantity", "card"], [3, "Thrust"]]) + " " * (1 << 20))}
+    monkeypatch.setattr(file_limits, "XLSX_MAX_RATIO", 1)
+    stored = _write(tmp_path, "stored.xlsx", workbook(sheet, compression=zipfile.ZIP_STORED))
+    assert read_tables(stored)[0].rows == [[3.0, "Thrust"]]
+    with pytest.raises(SheetError):
+        read_tables(_write(tmp_path, "deflated.xlsx", workbook(sheet)))
