@@ -38,6 +38,11 @@ def validate(deck: Deck, fmt: AnyFormat | str, details: bool = False) -> Report:
             from .todo import collect
             todo = collect([(deck, report)])
             report.details["unverified_cards"] = [(card, todo.columns[card.id]) for card in todo.cards.values()]
+            copies: dict[str, int] = {}
+            for e in deck.entries:
+                if e.card.id in todo.cards:
+                    copies[e.card.id] = copies.get(e.card.id, 0) + e.quantity
+            report.details["unverified_copies"] = copies  # the form asks first about the cards played most
     return report
 
 

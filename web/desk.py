@@ -406,10 +406,13 @@ def dashboard_context(desk: Desk, event: Event, verdict: str, q: str) -> dict:
 
 @router.get("/desk/{event_id}/admin/table", response_class=HTMLResponse)
 def dashboard_table(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, verdict: str = "",
-                    q: str = ""):
-    """The table alone, for htmx to swap in every few seconds."""
+                    q: str = "", shown: str = ""):
+    """The table alone, for htmx to swap in every few seconds; with it, when the event has moved on from the state
+    the page shows (`shown`: open, locked, closed), the organiser's actions for the new state (the draw form)."""
     event = organiser(request, desk, event_id)
-    return page(pages, "table.html", dashboard_context(desk, event, verdict, q))
+    state = "closed" if event.closed_at else ("locked" if event.locked_at else "open")
+    return page(pages, "table.html", dashboard_context(desk, event, verdict, q)
+                | {"lock_changed": bool(shown) and shown != state})
 
 
 @router.get("/desk/{event_id}/admin/decks/{deck_id}", response_class=HTMLResponse)

@@ -4,7 +4,7 @@ Pages: the fill-in form of one card (`/cards/{id}/facts`, with the card's histor
 cards a check left unverified (`POST /check/facts` on the check page, `POST /decks/{id}/facts` on a saved
 deck's page: the deck is checked again at once and the page says which rules are now decided), and the
 organiser's review (`/cards/proposals`). JSON: `POST /api/cards/{id}/facts`, `GET /api/proposals`,
-`POST /api/proposals/{pid}/accept|reject`, `GET /api/cards/facts.csv`.
+`POST /api/proposals/{pid}/accept|reject`, `GET /api/cards/facts.csv` (.tsv, .xlsx).
 
 A server without an admin token applies answers at once; with one (a club) they wait as proposals, count in
 their author's own checks (the `deckcheck_by` cookie on pages, `"facts_by"` in `POST /api/check`) and for
@@ -225,15 +225,44 @@ def own_saved_report(request: Request, srv: Deckcheck, deck_id: str):
 
 
 # -- the fill-in form -----------------------------------------------------------------------------------
-def form_cards(report: Report) -> list[dict]:
-    """The cards a report's unverified rules wait on, with the fields of the form each needs (what a player
-    reads off the card): [{"card", "fields"}]."""
-    out = []
-    for card, columns in report.details.get("unverified_cards", [])[:MAX_CARDS]:
-        fields = [f for f in FORM_FIELDS if f in columns]
-        if fields:
-            out.append({"card": card, "fields": fields})
-    return out
+# The fill-in form's groups, one per thing to read off the cards: its title and what to look for.
+GROUP_WORDS = {"restriction": ("Restriction number",
+                               "the number printed on the card; “none printed” when there is none"),
+               "reserved": ("Reserved sword", "is the Reserved sword printed on the card?"),
+               "signature": ("Signature sword", "is there a sword with an S on the card?"),
+               "hand_icons": ("Hand icons", "how many Hand icons are printed"),
+               "grid": ("Grid", "tap the squares the card covers"),
+               "text": ("Text", "the card's text as printed")}
+OPEN_CARDS = 4  # cards of a group shown at once; the others fold away under a summary (details, no JavaScript)
+
+
+def form_cards(report: Report) -> dict[str, Any]:
+    """The fill-in form of the cards a report's unverified rules wait on, grouped by what is missing (what a
+    player reads off the card). The groups that decide a rule with the fewest answers come first; in a group, the
+    cards played in the most copies. {"cards": [{"n", "card"}] (each card's number in the form), "total" (cards
+    waiting, also past the form's limit), "groups": [{"field", "title", "hint", "count", "shown", "folded"}]},
+    each item of `shown`/`folded` {"n", "card", "copies"}; falsy when nothing can be filled in."""
+    waiting = [(card, [f for f in FORM_FIELDS if f in columns])
+               for card, columns in report.details.get("unverified_cards", [])]
+    waiting = [(card, fields) for card, fields in waiting if fields]
+    if not waiting:
+        return {}
+    copies = report.details.get("unverified_copies", {})
+    cards: list[dict[str, Any]] = [{"n": n, "card": card, "fields": fields}
+                                   for n, (card, fields) in enumerate(waiting[:MAX_CARDS])]
+    groups: list[dict[str, Any]] = []
+    for field in FORM_FIELDS:
+        items: list[dict[str, Any]] = [{"n": c["n"], "card": c["card"], "copies": copies.get(c["card"].id, 0)}
+                 for c in cards if field in c["fields"]]
+        if not items:
+            continue
+        items.sort(key=lambda i: -i["copies"])  # stable: the deck's order among equals
+        cut = len(items) if len(items) <= OPEN_CARDS + 1 else OPEN_CARDS  # never fold away a single card
+        title, hint = GROUP_WORDS[field]
+        groups.append({"field": field, "title": title, "hint": hint, "count": len(items),
+                       "shown": items[:cut], "folded": items[cut:]})
+    groups.sort(key=lambda g: g["count"])  # stable: FORM_FIELDS order among equals
+    return {"cards": cards, "total": len(waiting), "groups": groups}
 
 
 def read_fact_form(form: FormData) -> tuple[dict[str, dict[str, str]], list[str]]:
@@ -489,13 +518,35 @@ async def card_facts_submit(request: Request, srv: ServerDep, pages: PagesDep, c
 
 
 # -- JSON -----------------------------------------------------------------------------------------
-@router.get("/api/cards/facts.csv", tags=["api"], summary="Every value not from the bundle, with its provenance",
-            response_class=Response, responses=models.files({"text/csv": None}))
-def api_facts_csv(srv: ServerDep) -> Response:
-    """A §1a card sheet with `FIELD_source` columns, which `deckcheck cards import` reads back."""
+SHEETS = {"csv": "text/csv; charset=utf-8", "tsv": "text/tab-separated-values; charset=utf-8",
+          "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+
+
+@router.get("/api/cards/facts.{kind}", tags=["api"], response_class=Response,
+            summary="Every value not from the bundle, with its provenance: facts.csv, .tsv or .xlsx",
+            responses={**models.files({media: None for media in SHEETS.values()}), **models.errors(404)})
+def api_facts_sheet(srv: ServerDep, kind: str) -> Response:
+    """A §1a card sheet with `FIELD_source` columns, which `deckcheck cards import` reads back: the very file
+    `deckcheck cards facts export card-facts.KIND` writes (a workbook's date is $SOURCE_DATE_EPOCH or 1980, so the
+    same values give the same bytes)."""
+    if kind not in SHEETS:
+        raise NotFound(f"no sheet facts.{kind[:20]}: facts.csv, facts.tsv or facts.xlsx")
     header, rows = facts_sheet(srv.catalog.store)
-    return Response(csv_text(header, rows), media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": 'attachment; filename="card-facts.csv"'})
+    body: str | bytes = csv_text(header, rows) if kind == "csv" else sheet_bytes(header, rows, f"card-facts.{kind}")
+    return Response(body, media_type=SHEETS[kind],
+                    headers={"Content-Disposition": f'attachment; filename="card-facts.{kind}"'})
+
+
+def sheet_bytes(header: list[str], rows: list[list[str]], filename: str) -> bytes:
+    """The facts sheet as the CLI's writer makes the file `filename` (its suffix says the kind)."""
+    import tempfile
+    from pathlib import Path
+
+    from deckcheck.importers.cardsheet import write_facts_sheet
+    with tempfile.TemporaryDirectory(prefix="deckcheck-facts-") as folder:
+        path = Path(folder) / filename
+        write_facts_sheet(path, header, rows)
+        return path.read_bytes()
 
 
 def csv_text(header: list[str], rows: list[list[str]]) -> str:

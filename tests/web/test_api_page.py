@@ -85,7 +85,7 @@ def scenario(client) -> dict[str, dict]:
     call("GET /api/proposals", "GET", "/api/proposals?status=pending", token=ADMIN, token_name="ADMIN_TOKEN")
     call("POST /api/proposals/{pid}/{action}", "POST", f"/api/proposals/{asked['proposals'][0]['id']}/accept", {},
          token=ADMIN, token_name="ADMIN_TOKEN")
-    call("GET /api/cards/facts.csv", "GET", "/api/cards/facts.csv")
+    call("GET /api/cards/facts.{kind}", "GET", "/api/cards/facts.csv")
     event = call("POST /api/events", "POST", "/api/events", {"name": "Spring Open", "format": "type1e"})
     eid, token = event["id"], event["organiser_token"]
     secrets.update({eid: "EVENT_ID", token: "ORGANISER_TOKEN"})

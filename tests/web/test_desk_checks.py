@@ -300,3 +300,29 @@ def test_any_json_body_to_deck_checks_and_the_draw_is_a_2xx_or_4xx(client):  # n
                         headers=auth(event) | {"content-type": "application/json"})
         assert d.status_code in (200, 400), d.text
     run()
+
+
+def test_the_live_table_brings_the_draw_form_once_the_lists_lock(client):  # noqa: F811
+    """The dashboard's table updates itself, sending the state the page shows: once the event has moved on (the
+    deadline passed, or closed from another screen or the API), its answer swaps in the organiser's actions for the
+    new state (hx-swap-oob) — the draw form — once, so that what the organiser types there is never replaced."""
+    event = new_event(client)
+    submit(client, event, "Anna", LEGAL)
+    organiser_cookie(client, event)
+    table = f"/desk/{event['id']}/admin/table"
+    page = client.get(f"/desk/{event['id']}/admin").text
+    assert 'name="shown" value="open"' in page and 'id="draw-form"' not in page
+    assert "hx-swap-oob" not in client.get(table, params={"shown": "open"}).text  # nothing moved
+    assert client.post(f"/api/events/{event['id']}/close", headers=auth(event)).status_code == 200
+    moved = client.get(table, params={"shown": "open"}).text
+    swapped = moved[moved.index('<div id="desk-lock" hx-swap-oob="true">'):]
+    assert 'id="draw-form"' in swapped and "The lists are locked (event closed)" in swapped
+    assert 'name="shown" value="closed"' in swapped and "Close the event" not in swapped
+    assert re.search(r'name="csrf_token" value="[^"]+"', swapped)  # the form can be sent as it came
+    for shown in ("closed", ""):  # up to date, or a caller that does not say: the table alone
+        assert "hx-swap-oob" not in client.get(table, params={"shown": shown}).text
+    for shown in ("x" * 5000, "<script>"):  # anything else: the actions of the state it is in, never echoed
+        r = client.get(table, params={"shown": shown})
+        assert r.status_code == 200 and 'id="draw-form"' in r.text and "<script>" not in r.text
+    page = client.get(f"/desk/{event['id']}/admin").text  # without JavaScript: a reload shows it
+    assert 'id="draw-form"' in page and "hx-swap-oob" not in page and "reload it" in page

@@ -86,7 +86,7 @@ def test_check_page_says_how_many_rules_are_unverified_and_never_tells_to_run_a_
     assert "2 rules unverified</h2>" in html and "Copies limit not checked, for 15 cards" in html
     assert "Settled by the Restriction number printed on the card" in html
     assert "deckcheck cards import" not in html and "--cards" not in html
-    assert html.count('class="fact-card"') == 17  # 15 Restriction numbers, 2 Hand icons
+    assert html.count('class="fact-row"') == 17  # 15 Restriction numbers, 2 Hand icons
 
 
 def test_api_check_has_unverified(home):
@@ -230,6 +230,40 @@ def test_facts_csv_is_a_card_sheet_with_provenance(home):
     assert lines[0] == "game,id,name,grid,restriction,grid_source,restriction_source"
     assert lines[1].startswith(f"highlander,{CARD},Upper Left Attack (1),UL UC,4,web:Ann @ ")
     assert len(lines) == 2  # nothing from the bundle
+
+
+def test_facts_download_as_xlsx_and_tsv_is_the_cli_s_file_byte_for_byte(home, monkeypatch, tmp_path, web_db):
+    """The web gives what `deckcheck cards facts export FILE` writes, in each kind it writes: the same rows as the
+    CSV, the same bytes on every download (the workbook's date is $SOURCE_DATE_EPOCH or 1980, never the clock)."""
+    import io
+    import zipfile
+
+    from inproc import run_cli
+    from openpyxl import load_workbook
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    home.post(f"/api/cards/{CARD}/facts", json={"by": "Ann", "values": {"restriction": "4", "grid": "UL UC"}})
+    csv_rows = [line.split(",") for line in home.get("/api/cards/facts.csv").text.splitlines()]
+    r = home.get("/api/cards/facts.xlsx")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/vnd.openxmlformats")
+    assert r.headers["content-disposition"] == 'attachment; filename="card-facts.xlsx"'
+    book = load_workbook(io.BytesIO(r.content))
+    assert book.sheetnames == ["card facts"]
+    assert [[c or "" for c in row] for row in book["card facts"].iter_rows(values_only=True)] == csv_rows
+    assert b"1980-01-01T00:00:00Z" in zipfile.ZipFile(io.BytesIO(r.content)).read("docProps/core.xml")
+    assert home.get("/api/cards/facts.xlsx").content == r.content  # the same bytes again
+    db = next(tmp_path.glob("home.db"))  # the CLI on the same database writes the same file
+    out = tmp_path / "card-facts.xlsx"
+    done = run_cli("cards", "facts", "export", str(out), "--db", f"sqlite:///{db}")
+    assert done.code == 0 and done.crash is None, done.err
+    assert out.read_bytes() == r.content
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764547200")
+    assert b"2025-12-01T00:00:00Z" in zipfile.ZipFile(io.BytesIO(home.get("/api/cards/facts.xlsx").content)).read(
+        "docProps/core.xml")
+    tsv = home.get("/api/cards/facts.tsv")
+    assert tsv.headers["content-type"].startswith("text/tab-separated-values")
+    assert [line.split("\t") for line in tsv.text.splitlines()] == csv_rows
+    page = home.get(f"/cards/{CARD}/facts").text  # the pages offer each kind
+    assert all(f'href="/api/cards/facts.{kind}"' in page for kind in ("csv", "xlsx"))
 
 
 # -- strangers' input ------------------------------------------------------------------------------------
@@ -396,3 +430,58 @@ def test_any_json_body_is_answered_with_a_4xx_or_2xx_never_a_500(tmp_path, web_d
                 assert r.status_code in (200, 202, 400), (body, r.status_code, r.text[:200])
                 assert "error" in r.json() if r.status_code == 400 else set(r.json()) == {"applied", "proposals"}
         run()
+
+
+# -- the fill-in form of a deck with many unverified cards: grouped, the quickest first, the rest folded ----------
+KURGAN = (ROOT / "examples/decks/type1e-kurgan-illegal.txt").read_text()
+
+
+def found(pattern: str, text: str) -> str:
+    match = re.search(pattern, text)
+    assert match, pattern
+    return match.group(1)
+
+
+def facts_groups(html: str) -> list[dict]:
+    """The check page's fill-in form as read: per group its title, count, and the cards shown and folded (name,
+    copies) in order."""
+    form = html[html.index('id="facts"'):]
+    form = form[:form.index("Save and check again")]
+    groups = []
+    for part in form.split('<fieldset class="fact-group"')[1:]:
+        legend = re.search(r"<legend>([^<]+) <span class=\"count\">· (\d+) cards?</span>", part)
+        assert legend, part[:300]
+        shown, _, folded = part.partition('<details class="fact-more">')
+
+        def rows(text: str) -> list[tuple[str, int]]:
+            return [(name, int(n or 1)) for name, n in re.findall(
+                r'<span class="fact-name">([^<]+)</span>(?: <span class="fact-meta"><small>(\d+) copies)?', text)]
+        groups.append({"title": legend.group(1), "count": int(legend.group(2)), "shown": rows(shown),
+                       "folded": rows(folded), "summary": re.findall(r"<summary>([^<]+)</summary>", folded)})
+    return groups
+
+
+def test_a_long_fill_in_form_is_grouped_by_what_is_missing_quickest_first_rest_folded(home):
+    html = home.post("/check", data={"decklist": KURGAN, "csrf_token": csrf(home)}).text
+    groups = facts_groups(html)
+    assert [(g["title"], g["count"]) for g in groups] == [("Signature sword", 1), ("Hand icons", 2),
+                                                          ("Restriction number", 19)]
+    assert "21 cards wait on a value printed on the card" in html
+    restriction = groups[2]
+    assert len(restriction["shown"]) == 4 and len(restriction["folded"]) == 15
+    assert restriction["summary"] == ["15 more cards"]
+    assert min(n for _c, n in restriction["shown"]) >= max(n for _c, n in restriction["folded"])  # most played first
+    assert restriction["shown"][0] == ("The Kurgan Back Away", 4)
+    assert all(not g["folded"] for g in groups[:2])  # a short group is shown whole
+    ids = re.findall(r'name="(f\d+)\.id"', html)
+    assert len(ids) == len(set(ids)) == 21  # a card asked two things (Power Blow) is one card of the form
+    # a folded card is part of the form without JavaScript: its answer is saved like any other
+    folded_name = "Back Away (Kern)"  # one printing: the deck's line means this card
+    assert (folded_name, 3) in restriction["folded"]
+    n = found(r'<label for="(f\d+)-restriction"><span class="fact-name">' + re.escape(folded_name), html)
+    card_id = found(rf'name="{n}\.id" value="([^"]+)"', html)
+    r = home.post("/check/facts", data={"decklist": KURGAN, "csrf_token": csrf(home), "facts_by": "Ann",
+                                        f"{n}.id": card_id, f"{n}.restriction": "none"})
+    assert r.status_code == 200 and "Saved 1 value from Ann" in r.text
+    assert home.get(f"/api/cards/{card_id}").json()["restriction"] == ""  # none printed
+    assert facts_groups(r.text)[2]["count"] == 18  # asked no more

@@ -77,6 +77,8 @@ def check(page, url: str) -> None:
 def answer_restrictions(page, name: str) -> int:
     """Fill the Restriction numbers (none printed) of every card the form asks it of, and the name; send."""
     page.fill("input[name=facts_by]", name)
+    for more in page.locator("#facts details.fact-more summary").all():  # the cards folded away
+        more.click()
     selects = page.locator("select[name$='.restriction']")
     count = selects.count()
     for n in range(count):

@@ -179,6 +179,9 @@ def test_real_answers_of_every_api_route_match_the_schema(api):
     call("post", f"/api/cards/{card_id}/facts", 400, json={"by": "Ann", "values": {"restriction": "x"}})
     call("post", "/api/cards/no-such-card/facts", 404, json={"by": "Ann", "values": {"restriction": "2"}})
     call("get", "/api/cards/facts.csv", 200)
+    call("get", "/api/cards/facts.xlsx", 200)
+    call("get", "/api/cards/facts.tsv", 200)
+    call("get", "/api/cards/facts.pdf", 404)
     call("get", "/api/proposals", 403)
     call("post", "/api/proposals/1/accept", 403, json={})
     every = {(m, p) for p, ops in api.doc["paths"].items() for m, op in ops.items() if "api" in op.get("tags", ())}
