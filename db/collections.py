@@ -6,7 +6,8 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from deckcheck.cards import Card
-from deckcheck.collection import DEFAULT_CONDITION, MAX_QUANTITY, Holding, Holdings, Key, language_name
+from deckcheck.collection import (DEFAULT_CONDITION, MAX_QUANTITY, Holding, Holdings, Key, deck_name,
+                                  language_name)
 from deckcheck.errors import DeckcheckError
 
 from . import rawsql
@@ -451,11 +452,13 @@ class Collections:
 
     # -- saved decks ---------------------------------------------------------------------------
     def save_deck(self, name: str, fmt: str, text_: str, entries: Iterable[tuple[Card, str, int]]) -> bool:
-        """Store a deck under a name (replacing one of that name); True when it replaced one."""
+        """Store a deck under a name (replacing one of that name); True when it replaced one. The name is one line
+        of at most DECK_NAME_MAX characters (DeckcheckError otherwise, nothing stored)."""
         from sqlalchemy import delete, insert, select
 
         from .models import SAVED_DECK_CARDS as dc
         from .models import SAVED_DECKS as d
+        deck_name(name)
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         with self.store.begin() as con:
             existed = con.execute(select(d.c.name).where(d.c.name == name)).first() is not None

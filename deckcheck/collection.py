@@ -15,7 +15,7 @@ from . import limits
 from .cards import Card, CardKey
 from .catalog import CardIndex
 from .cells import CellError
-from .errors import CardNotFoundError, RowProblem
+from .errors import CardNotFoundError, DeckcheckError, RowProblem
 from .formula import cell_text
 from .records import Records
 from .text import normalize
@@ -39,6 +39,21 @@ _CONDITION_WORDS = {
     "heavily played": "HP", "damaged": "D", "poor": "D",
 }
 _TRUE, _FALSE = {"yes", "y", "true", "1", "foil", "x"}, {"no", "n", "false", "0", "", "normal", "non foil"}
+DECK_NAME_MAX = limits.DECK_NAME.value
+
+
+def deck_name(name: str) -> str:
+    """A saved deck's name as given, once it is one line of printable text of 1 to DECK_NAME_MAX characters;
+    DeckcheckError quoting it (cut short) otherwise."""
+    shown = repr(name[:40]) + ("..." if len(name) > 40 else "")
+    if len(name) > DECK_NAME_MAX:
+        raise DeckcheckError(f"a deck's name is at most {DECK_NAME_MAX} characters; {shown} has {len(name):,}")
+    if not name.strip():
+        raise DeckcheckError("a deck's name cannot be empty")
+    if not name.replace("\x00", "").isprintable():  # (a NUL: the storage's own refusal names it, on every engine)
+        raise DeckcheckError(f"a deck's name is one line of printable text; {shown} holds a control character")
+    return name
+
 
 # Other collection tools' sheets, recognised by their headers: our column <- theirs (folded).
 LAYOUTS: dict[str, dict[str, str]] = {

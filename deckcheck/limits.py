@@ -53,7 +53,9 @@ UNREADABLE_LINES = Limit(1000, "", "lines of one deck that name no card",
                          "a deck has 50-200 lines; a hostile 2 MB list has 70,000")
 SUGGESTED_NAMES = Limit(64, "", "unknown names given suggestions", "each costs up to tens of milliseconds")
 ERRORS_SHOWN = Limit(500, "", "input errors shown on the check page", "the page stays a page")
+DECK_NAME = Limit(100, "characters", "a saved deck's name (`deck save NAME`)",
+                  "a name is typed to show, export or delete the deck; it stays one line of `deck list`")
 
 LIMITS: tuple[Limit, ...] = (TEXT_BYTES, LINE_CHARS, JSON_DEPTH, SHEET_BYTES, CSV_FIELD_CHARS, XLSX_MEMBERS,
                              XLSX_UNCOMPRESSED, XLSX_RATIO, XLSX_CELLS, QUANTITY, UNREADABLE_LINES, SUGGESTED_NAMES,
-                             ERRORS_SHOWN)
+                             ERRORS_SHOWN, DECK_NAME)

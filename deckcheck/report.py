@@ -73,6 +73,16 @@ class InputProblem:
         """The JSON object of CONTRACTS.md §3."""
         return {"line": self.line, "text": self.text, "message": self.message, "suggestions": list(self.suggestions)}
 
+    def cause(self) -> str | None:
+        """For a file that could not be read at all, its message without the file's name (which the report already
+        shows): `'deck.xlsx': not a readable workbook` -> `not a readable workbook`; None for any other problem."""
+        for name in (self.text, repr(self.text)):
+            if name and self.message.startswith(name + ": "):
+                return self.message[len(name) + 2:]
+            if name and self.line is not None and self.message.startswith(f"{name}, line {self.line}: "):
+                return self.message[len(name) + 2:]
+        return None
+
 
 @dataclass(slots=True)
 class Report(Records):

@@ -28,10 +28,12 @@ def read_decklists(path: str | Path) -> list[RawDeck]:
     source = str(path)
     try:
         if source == "-":
-            return [parse_text(limits.read_text("-"), "-")]
+            return [parse_text(not_empty(limits.read_text("-"), "-"), "-")]
         path = Path(path)
         if path.is_dir():
             raise DecklistError(source, "is a folder; name the decklist files in it")
+        if path.is_file() and path.stat().st_size == 0:  # any kind of file: nothing in it is no deck of no cards
+            raise DecklistError(source, "the file is empty")
         return READERS.get(path.suffix.lower(), _read_text)(path)
     except limits.InputFileError as exc:
         raise DecklistError(exc.source, exc.message) from None
@@ -39,7 +41,16 @@ def read_decklists(path: str | Path) -> list[RawDeck]:
 
 def _read_text(path: Path) -> list[RawDeck]:
     """A text decklist (CONTRACTS.md §2), the one deck of the file."""
-    return [parse_text(limits.read_text(path), str(path))]
+    return [parse_text(not_empty(limits.read_text(path), str(path)), str(path))]
+
+
+def not_empty(text: str, source: str) -> str:
+    """The text of a decklist file; DecklistError when it holds nothing (no byte, or only spaces and blank lines):
+    such a file is unreadable, not a deck of no cards."""
+    if text.strip().lstrip("\ufeff").strip():
+        return text
+    where = "standard input" if source == "-" else "the file"
+    raise DecklistError(source, f"{where} is empty" if not text else f"{where} holds only blank lines")
 
 
 def _read_json_file(path: Path) -> list[RawDeck]:

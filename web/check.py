@@ -20,7 +20,7 @@ from deckcheck.formats import all_formats
 from deckcheck.report import Report
 
 from . import decks as reading, models
-from .app import request_json
+from .app import looks_like_json, request_json
 from .deps import CatalogDep, CollectionsDep, PagesDep, ServerDep, SettingsDep
 from .security import check_csrf
 
@@ -42,25 +42,35 @@ class CheckInput:
     file_data: bytes | None = None
     fmt: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    numbers: dict[str, object] = field(default_factory=dict)  # `hand`, `exertion` as the body wrote them (/api/stats)
+    both: bool = False  # `decklist` text and a `file` were both sent (the API refuses it; a page checks the file)
 
     @property
     def has_deck(self) -> bool:
         """Whether there is anything to check."""
-        return bool(self.file_data) or bool(self.text.strip())
+        return self.file_data is not None or bool(self.text.strip())
 
 
 class BadRequest(DeckcheckError):
     """A malformed request (HTTP 400)."""
 
 
+DRAW_FIELDS = ("hand", "exertion")  # /api/stats reads them from the body too (the query still works)
+
+
 async def read_input(request: Request, limit: int) -> tuple[CheckInput, FormData | None]:
-    """The decklist and format of a form (multipart or urlencoded) or JSON request; BadRequest if malformed."""
+    """The decklist and format of a form (multipart or urlencoded) or JSON request; BadRequest if malformed.
+
+    A body sent with another content type (none, text/plain, or the form type `curl -d` gives) that is JSON all
+    the same is read as JSON, so a JSON body that does not parse is told so, with where it breaks."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind == "application/json":
+    if kind != "application/json" and kind != "multipart/form-data" and looks_like_json(await request.body()):
+        kind = "application/json"
+    if kind == "application/json" or kind.endswith("+json"):
         try:
             data = await request_json(request)
         except ValueError as exc:
-            raise BadRequest(f"the body is not valid JSON ({exc})") from exc
+            raise BadRequest(f"the body is not valid JSON: {exc}") from exc
         if not isinstance(data, dict):
             raise BadRequest('the JSON body is an object: {"decklist": "...", "format": "type2"}')
         text, fmt, by = data.get("decklist", ""), data.get("format"), data.get("facts_by")
@@ -68,10 +78,12 @@ async def read_input(request: Request, limit: int) -> tuple[CheckInput, FormData
             raise BadRequest('"decklist" and "format" are strings')
         if by is not None and not isinstance(by, str):
             raise BadRequest('"facts_by" is a name (a string)')
-        return CheckInput(text=text, fmt=fmt or None, extra={"facts_by": by} if by else {}), None
+        numbers = {k: data[k] for k in DRAW_FIELDS if data.get(k) is not None}
+        return CheckInput(text=text, fmt=fmt or None, extra={"facts_by": by} if by else {}, numbers=numbers), None
     if kind not in ("multipart/form-data", "application/x-www-form-urlencoded"):
+        said = f" (the request says {kind[:60]!r})" if kind else " (the request names no content type)"
         raise BadRequest("send multipart/form-data (file or decklist, format) or application/json "
-                         '({"decklist": "...", "format": "..."})')
+                         '({"decklist": "...", "format": "..."})' + said)
     try:
         form = await request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=limit)
     except DeckcheckError:
@@ -88,11 +100,17 @@ async def read_input(request: Request, limit: int) -> tuple[CheckInput, FormData
     by = form.get("facts_by")
     if isinstance(by, str) and by.strip():
         got.extra["facts_by"] = by
+    for name in DRAW_FIELDS:
+        value = form.get(name)
+        if isinstance(value, str) and value.strip():  # digits are a number; anything else is refused as written
+            digits = value.strip()
+            got.numbers[name] = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else digits
     upload = form.get("file")
     if isinstance(upload, UploadFile):
         data = await upload.read()
-        if data:
+        if data or upload.filename:  # an empty file chosen is an unreadable deck; no file chosen is no file
             got.file_label, got.file_data = reading.label_of(upload.filename), data
+            got.both = bool(text.strip())
     return got, form
 
 
@@ -121,7 +139,10 @@ async def api_input(request: Request, settings: SettingsDep) -> CheckInput:
     got, _form = await read_input(request, settings.upload_limit)
     if not got.has_deck:
         raise BadRequest("no decklist: send `decklist` (text) or `file`")
+    if got.both:
+        raise BadRequest(reading.BOTH_SENT)
     return got
+
 
 
 ApiInput = Annotated[CheckInput, Depends(api_input)]

@@ -17,6 +17,9 @@ from deckcheck.report import Report
 from deckcheck.textlimits import parse_checked
 
 PASTED = "-"  # the label of pasted text: what `deckcheck check -` calls standard input
+BOTH_SENT = ("both `decklist` and `file` were sent: send one of them (which one was meant cannot be told, so "
+             "neither is checked)")
+"""The API's answer (400) to a request with decklist text and a file: a program meant one of them."""
 LABEL_MAX = 200
 
 
@@ -57,8 +60,11 @@ class UnreadableUpload(DeckcheckError):
 
 def read_upload(label: str, data: bytes) -> list[RawDeck]:
     """Every deck an uploaded file holds, read by its suffix like a file of that name; UnreadableUpload if not."""
+    if not data:
+        raise UnreadableUpload(f"{label}: the file is empty")
     if is_text_upload(label):
-        return read_text(upload_text(label, data), label)
+        from deckcheck.importers.decklists import not_empty
+        return read_text(not_empty(upload_text(label, data), label), label)
     from deckcheck.importers.decklists import read_decklists
     with tempfile.TemporaryDirectory(prefix="deckcheck-upload-") as folder:
         path = Path(folder) / f"upload{PurePath(label).suffix.lower()}"

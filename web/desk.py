@@ -23,7 +23,7 @@ from deckcheck.desk import (DeskError, Event, EventClosed, NotAuthorised, TooLar
 from deckcheck.errors import DeckcheckError
 
 from . import decks as reading, models
-from .app import request_json
+from .app import looks_like_json, request_json, wants_json
 from .deps import DeskDep, Pages, PagesDep
 from .security import check_csrf
 
@@ -91,7 +91,9 @@ async def read_submission(request: Request, event: Event) -> tuple[dict[str, Any
     """The fields of a submission (JSON or form), its decklist (text, decks read from a file, or the Report of
     an unreadable file) and the name it goes by."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind == "application/json":
+    if kind != "application/json" and kind != "multipart/form-data" and looks_like_json(await request.body()):
+        kind = "application/json"  # JSON sent as a form (`curl -d '{...}'`) or with no content type
+    if kind == "application/json" or kind.endswith("+json"):
         body = await json_body(request, '{"player": ..., "decklist": ...}')
         return body, text_field(body.get("decklist"), "decklist"), PASTED
     if kind not in ("multipart/form-data", "application/x-www-form-urlencoded"):
@@ -109,6 +111,8 @@ async def read_submission(request: Request, event: Event) -> tuple[dict[str, Any
     data = await upload.read(MAX_DECKLIST_BYTES + 1)
     if not data:
         return fields, fields.get("decklist") or "", PASTED
+    if wants_json(request) and str(fields.get("decklist") or "").strip():
+        raise DeskError(reading.BOTH_SENT)  # a program meant one of them; the player's page checks the file it shows
     if len(data) > MAX_DECKLIST_BYTES:
         raise TooLarge(f"the file is over {MAX_DECKLIST_BYTES // 1024} KB")
     label = reading.label_of(upload.filename)
@@ -130,8 +134,8 @@ async def json_body(request: Request, example: str) -> dict[str, Any]:
     an object like `example`."""
     try:
         data = await request_json(request)
-    except ValueError:
-        raise DeskError("the body is not valid JSON") from None
+    except ValueError as exc:
+        raise DeskError(f"the body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise DeskError(f"the body must be a JSON object like {example}")
     return data

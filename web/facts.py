@@ -573,7 +573,7 @@ async def api_card_facts(request: Request, srv: ServerDep, card_id: str) -> Resp
     try:
         data = await request_json(request)
     except ValueError as exc:
-        raise FactError(f"the body is not valid JSON ({exc})") from None
+        raise FactError(f"the body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise FactError('the body is an object: {"by": "NAME", "values": {...}}')
     unknown = [str(k)[:40] for k in data if k not in ("by", "values")]
@@ -614,7 +614,7 @@ async def api_decide(request: Request, srv: ServerDep, pid: str, action: str) ->
         try:
             data = await request_json(request)
         except ValueError as exc:
-            raise FactError(f"the body is not valid JSON ({exc})") from None
+            raise FactError(f"the body is not valid JSON: {exc}") from None
         if isinstance(data, dict) and data.get("by") is not None:
             decided_by = clean_by(data.get("by"))
     proposal = await run_in_threadpool(facts_of(srv).decide, int(pid), action == "accept", decided_by)

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from deckcheck.cardsheet import COLUMNS
+from deckcheck.stats import EXERTION, HAND, MAX_DRAW
 
 
 class Shape(BaseModel):
@@ -88,6 +89,20 @@ class CheckForm(BaseModel):
                                description="A decklist file in any §2 form (.txt, .csv, .xlsx, .json...).")
     decklist: str | None = Field(default=None, description="The decklist's text, when no file is sent.")
     format: str | None = None
+
+
+class StatsRequest(CheckRequest):
+    """POST /api/stats as JSON: a check request, and the draw sizes (also accepted in the query)."""
+
+    hand: int | None = Field(default=None, ge=0, le=MAX_DRAW, description=f"Opening hand size (default {HAND}).")
+    exertion: int | None = Field(default=None, ge=0, le=MAX_DRAW, description=f"Exertion size (default {EXERTION}).")
+
+
+class StatsForm(CheckForm):
+    """POST /api/stats as a form: a check form, and the draw sizes (also accepted in the query)."""
+
+    hand: int | None = Field(default=None, ge=0, le=MAX_DRAW)
+    exertion: int | None = Field(default=None, ge=0, le=MAX_DRAW)
 
 
 def body(json_model: type[BaseModel], form_model: type[BaseModel] | None = None) -> dict[str, Any]:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -77,13 +79,37 @@ def compare(collections: Collections, a: str, b: str, hand: int, exertion: int) 
 # -- JSON ---------------------------------------------------------------------------------------------
 @router.post("/api/stats", tags=["api"], summary="Statistics of a decklist: the object of `deckcheck stats --json`",
              response_model=models.DeckStats, responses=models.errors(400, 413),
-             openapi_extra=models.body(models.CheckRequest, models.CheckForm))
-async def api_stats(got: ApiInput, catalog: CatalogDep, hand: int = HAND, exertion: int = EXERTION) -> Response:
-    """`file` or `decklist` and `format`, as for /api/check: 200 and the §7 object; 400 if a line does not resolve."""
+             openapi_extra=models.body(models.StatsRequest, models.StatsForm))
+async def api_stats(got: ApiInput, catalog: CatalogDep,
+                    hand: Annotated[int | None, Query(description=f"Opening hand size (default {HAND}); or in the "
+                                                                  "body")] = None,
+                    exertion: Annotated[int | None, Query(description=f"Exertion size (default {EXERTION}); or in "
+                                                                      "the body")] = None) -> Response:
+    """`file` or `decklist` and `format`, as for /api/check, and `hand`, `exertion` in the body or the query: 200
+    and the §7 object; 400 if a line does not resolve, or a size is given twice with two values."""
+    hand, exertion = draw_sizes(got, {"hand": hand, "exertion": exertion})
     found = await run_in_threadpool(_stats_of_input, catalog, got, hand, exertion)
     if len(found) != 1:
         raise BadRequest(f"the file holds {len(found)} decks; send one deck at a time")
     return JSONResponse(found[0].as_dict())
+
+
+def draw_sizes(got: CheckInput, query: dict[str, int | None]) -> tuple[int, int]:
+    """(hand, exertion) of a stats request: each from the body (JSON number, or a form field's digits) or the query,
+    else the default; BadRequest when the two give different values, DrawSizeError when one is no size."""
+    sizes = {"hand": HAND, "exertion": EXERTION}
+    for name in sizes:
+        sent, asked = got.numbers.get(name), query[name]
+        if sent is not None:
+            sent = check_draw(name, sent)
+        if asked is not None:
+            asked = check_draw(name, asked)
+        if sent is not None and asked is not None and sent != asked:
+            raise BadRequest(f"{name} is given twice: {asked} in the query, {sent} in the body; give it once")
+        chosen = sent if sent is not None else asked
+        if chosen is not None:
+            sizes[name] = chosen
+    return sizes["hand"], sizes["exertion"]
 
 
 def _stats_of_input(catalog: Catalog, got: CheckInput, hand: int, exertion: int) -> list[DeckStats]:

@@ -88,6 +88,10 @@ def report_text(report: Report) -> str:
         where = f"line {e.line}" if e.line is not None else "input"
         label = "write one of" if e.message.startswith("ambiguous") else "did you mean"
         hint = f" ({label}: {', '.join(e.suggestions)})" if e.suggestions else ""
+        cause = e.cause() if e.text == report.deck else None  # the whole file: named once, in the head line
+        if cause is not None:
+            lines.append(f"  unreadable: {safe(cause)}{hint}")
+            continue
         lines.append(f"  {where}: {safe(e.text)!s}: {safe(e.message)}{hint}")
     for issue in report.issues:
         numbers = f" (limit {issue.limit}, actual {issue.actual})" if issue.limit is not None else ""

@@ -76,6 +76,10 @@ def report_panel(report: Report) -> Panel:
         for e in report.input_errors:
             label = "write one of" if e.kind == AMBIGUOUS_CARD else "did you mean"
             hint = f"\n{label}: {', '.join(e.suggestions)}" if e.suggestions else ""
+            cause = e.cause() if e.text == report.deck else None  # the whole file, named in the panel's title
+            if cause is not None:
+                table.add_row("" if e.line is None else str(e.line), "unreadable", plain(cause + hint))
+                continue
             table.add_row("" if e.line is None else str(e.line), plain(e.text), plain(e.message + hint))
         parts.append(table)
     for title, issues, colour in (("Errors", report.errors, "red"), ("Warnings", report.warnings, "yellow")):

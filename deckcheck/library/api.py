@@ -571,7 +571,9 @@ class CollectionApp:
     def save_deck(self, name: str, path: str, fmt_name: str | None = None) -> tuple[bool, Report]:
         """Resolve a decklist file and keep it under a name; return (replaced, its check report)."""
         from ..check import validate
+        from ..collection import deck_name
         from ..importers.decklists import read_decklists
+        deck_name(name)  # before any work: a name past the limit is refused at once
         raws = read_decklists(path)
         if len(raws) != 1:
             raise DeckcheckError(f"{path!r} holds {len(raws)} decks; save one deck at a time")

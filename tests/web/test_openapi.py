@@ -121,6 +121,9 @@ def test_real_answers_of_every_api_route_match_the_schema(api):
     call("post", "/api/check", 400, json={"decklist": ""})
     call("post", "/api/check", 400, content=b"{not json", headers={"content-type": "application/json"})
     call("post", "/api/stats", 200, json={"decklist": LEGAL, "format": "type1e"})
+    call("post", "/api/stats", 200, json={"decklist": LEGAL, "format": "type1e", "hand": 10, "exertion": 3})
+    call("post", "/api/stats?hand=10", 400, json={"decklist": LEGAL, "hand": 12})
+    call("post", "/api/check", 400, data={"decklist": LEGAL}, files={"file": ("deck.txt", LEGAL.encode())})
     call("post", "/api/stats", 400, json={"decklist": TYPO, "format": "type1e"})
     # cards and formats
     page = call("get", "/api/cards?q=thrust&limit=3", 200).json()
