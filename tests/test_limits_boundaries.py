@@ -276,3 +276,53 @@ def test_a_stored_part_is_exactly_one_to_one(tmp_path, monkeypatch):
     assert read_tables(stored)[0].rows == [[3.0, "Thrust"]]
     with pytest.raises(SheetError):
         read_tables(_write(tmp_path, "deflated.xlsx", workbook(sheet)))
+
+
+def test_a_far_cell_past_the_first_piece_of_the_stream_is_found(tmp_path, monkeypatch):
+    """The scan inflates a sheet piece by piece (4 MiB, here 64 bytes): a far cell in a later piece counts."""
+    from nasty import cell, sheet_xml, workbook
+
+    from deckcheck.importers import limits as file_limits
+    from deckcheck.importers.tables import SheetError, read_tables
+    monkeypatch.setattr(file_limits, "_CHUNK", 64)
+    rows = "".join(f'<row r="{r}">' + cell(f"A{r}", "card") + "</row>" for r in range(1, 30))
+    path = _write(tmp_path, "long.xlsx", workbook({"Deck": sheet_xml(rows + '<row r="999999">'
+                                                                      + cell("Z999999", 1) + "</row>")}))
+    with pytest.raises(SheetError) as raised:
+        read_tables(path)
+    assert "a sheet reaches 999,999 rows x 26 columns (up to cell Z999999)" in str(raised.value)
+
+
+def test_a_sheet_declaring_xml_entities_is_refused(tmp_path):
+    """Entities can only be declared before the root element (an entity expanding to many cells, or a billion
+    laughs); a sheet that declares one is refused before the spreadsheet reader sees it."""
+    from nasty import cell, workbook
+
+    from deckcheck.importers.tables import SheetError, read_tables
+    sheet = ('<?xml version="1.0"?><!DOCTYPE worksheet [<!ENTITY cells "' + cell("A2", 1) * 3 + '">]>'
+             '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+             '<row r="1">' + cell("A1", "card") + '</row><row r="2">&cells;</row></sheetData></worksheet>')
+    with pytest.raises(SheetError) as raised:
+        read_tables(_write(tmp_path, "entities.xlsx", workbook({"Deck": sheet})))
+    assert "not a readable workbook: a sheet declares XML entities" in str(raised.value)
+
+
+def test_a_sheet_part_inflating_to_exactly_the_size_limit_is_scanned(tmp_path, monkeypatch):
+    """The inflated bytes are counted as they stream (a zip's directory may lie): a part of exactly the limit is
+    scanned; one byte more is refused (the directory's sizes are checked first, then the stream)."""
+    import zipfile
+
+    from nasty import rows_xml, sheet_xml
+
+    from deckcheck.importers import limits as file_limits
+    xml = sheet_xml(rows_xml([["quantity", "card"], [3, "Thrust"]])).encode()
+    path = tmp_path / "one-part.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("xl/worksheets/sheet1.xml", xml)
+    monkeypatch.setattr(file_limits, "XLSX_MAX_UNCOMPRESSED", len(xml))
+    scan = file_limits.inspect_xlsx(path)
+    assert [(s.rows, s.columns) for s in scan.sheets.values()] == [(2, 2)]
+    monkeypatch.setattr(file_limits, "XLSX_MAX_UNCOMPRESSED", len(xml) - 1)
+    with pytest.raises(InputFileError) as raised:
+        file_limits.inspect_xlsx(path)
+    assert raised.value.message.startswith(f"not a readable workbook: it inflates to {size_text(len(xml))}")
