@@ -142,6 +142,7 @@ async def request_json(request: Request) -> Any:
     """The request's body read as JSON; ValueError when it is not JSON, or is nested deeper than Python's parser
     goes ("[[[[..." thousands deep, which raises RecursionError: a bug's 500 where a 400 is due)."""
     import json
+    import sys
     try:
         return await request.json()
     except RecursionError:
@@ -150,6 +151,10 @@ async def request_json(request: Request) -> Any:
         raise ValueError(f"{exc.msg} at line {exc.lineno}, column {exc.colno}") from None
     except UnicodeDecodeError as exc:
         raise ValueError(f"it is not UTF-8 text (byte {exc.start + 1} of the body)") from None
+    except ValueError as exc:  # Python's bound on the digits of a number (4,300): its own words name a setting
+        if "digits" in str(exc):
+            raise ValueError(f"a number in it has more than {sys.get_int_max_str_digits():,} digits") from None
+        raise
 
 
 def looks_like_json(body: bytes) -> bool:

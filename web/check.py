@@ -104,7 +104,8 @@ async def read_input(request: Request, limit: int) -> tuple[CheckInput, FormData
         value = form.get(name)
         if isinstance(value, str) and value.strip():  # digits are a number; anything else is refused as written
             digits = value.strip()
-            got.numbers[name] = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else digits
+            got.numbers[name] = (int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9
+                                 else digits[:24])  # refused as written (cut short: a message quotes it)
     upload = form.get("file")
     if isinstance(upload, UploadFile):
         data = await upload.read()

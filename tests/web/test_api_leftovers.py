@@ -69,6 +69,12 @@ def test_broken_json_on_the_desk_and_facts_says_where_too(client):
     assert r.status_code == 400 and "at line 1, column 14" in r.json()["error"]
 
 
+def test_a_number_past_pythons_digits_is_named_not_pythons_setting(client):
+    r = client.post("/api/stats", content=b'{"decklist": "3 Thrust", "hand": 1' + b"9" * 5000 + b"}")
+    assert r.status_code == 400 and r.json()["error"] == (
+        "the body is not valid JSON: a number in it has more than 4,300 digits")
+
+
 def test_bytes_that_are_not_utf8_and_other_content_types_are_named(client):
     r = client.post("/api/check", content=b'{"decklist": "\xff"}', headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"] == (
@@ -163,3 +169,24 @@ def test_the_storage_refuses_a_long_name_from_any_caller(tmp_path):
     with pytest.raises(DeckcheckError, match="at most 100 characters"):
         collections.save_deck("n" * 5000, "type1e", "3 Thrust\n", [])
     assert collections.decks() == []
+
+
+@pytest.mark.parametrize("body,headers", [
+    (b"[" * 100_000, {}), (b"{" * 60_000, {"content-type": "text/plain"}), (b'{"decklist": "3 Thrust", "hand": 1'
+                                                                           + b"9" * 5000 + b"}", {}),
+    (b'{"decklist": "3 Thrust", "hand": NaN}', {}), (b'{"decklist": "3 Thrust", "hand": 1e999}', {}),
+    (b'{"decklist": "3 Thrust", "exertion": -0.0}', {}),
+    (b"  \r\n\t{", {"content-type": "application/x-www-form-urlencoded"}),
+    (b"\xef\xbb\xbf{\"decklist\": \"3 Thrust\"}", {}), (b'{"decklist": "3 Thrust", "hand": {"n": 5}}', {}),
+    (b"decklist=3+Thrust&hand=" + b"9" * 5000, {"content-type": "application/x-www-form-urlencoded"}),
+    (b"decklist=3+Thrust&hand=%00", {"content-type": "application/x-www-form-urlencoded"}),
+    (b'{"decklist": "3 Thrust", "hand": 5}' + b" " * 70_000, {}),
+])
+def test_hostile_bodies_get_a_4xx_with_one_message_never_a_500(client, body, headers):
+    """What the new readers (JSON without its content type, draw sizes in the body) do with the worst bodies."""
+    for url in ("/api/stats", "/api/check"):
+        r = client.post(url, content=body, headers=headers)
+        assert r.status_code in (200, 400, 413), (url, r.status_code, r.text[:200])
+        if r.status_code != 200:
+            message = r.json()["error"]
+            assert len(message) < 400 and "\n" not in message, message
