@@ -195,8 +195,8 @@ class Submitted:
         return {"applied": self.applied, "proposals": [p.as_dict() for p in self.proposals]}
 
 
-_PROPOSAL_COLUMNS = ("id, card_id, field_name, value, old, old_source, by, at, status, conflict, decided_by, "
-                     "decided_at")
+_PROPOSAL_COLUMNS = ("id", "card_id", "field_name", "value", "old", "old_source", "by", "at", "status", "conflict",
+                     "decided_by", "decided_at")
 
 
 def conflict_of(card: Card, field: str, value: str, source: Provenance | None) -> str | None:
@@ -250,8 +250,9 @@ class Facts:
                                "new": sheet_text(c.field, c.new),
                                "source": str(c.new_source) if c.new_source else None}
                               for c in result.changes if c.field != "name"], []), problems
-        from sqlalchemy import text
+        from sqlalchemy import insert, update
 
+        from .models import PROPOSALS as p
         from .store import read_cards
         from .updates import read_sources
         made: list[int] = []
@@ -269,47 +270,38 @@ class Facts:
                     conflict = conflict_of(card, field, value, where)
                     # the same person's earlier pending answer for this field gives way to this one (kept, never
                     # deleted: an id the review page shows always names the same answer)
-                    con.execute(text("update card_fact_proposal set status = 'rejected', decided_by = :d, "
-                                     "decided_at = :a where card_id = :c and field_name = :f and by_key = :k "
-                                     "and status = 'pending'"),
-                                {"c": card.id, "f": field, "k": by_key(name), "d": f"{name} (a later answer)",
-                                 "a": stamp})
-                    row = con.execute(text(
-                        "insert into card_fact_proposal (card_id, field_name, value, old, old_source, by, by_key, "
-                        "at, status, conflict, decided_by, decided_at) values (:c, :f, :v, :o, :os, :b, :k, :a, "
-                        "'pending', :x, '', '') returning id"),
-                        {"c": card.id, "f": field, "v": value, "o": old, "os": str(where) if where else "",
-                         "b": name, "k": by_key(name), "a": stamp, "x": conflict or ""}).first()
+                    con.execute(update(p).where(p.c.card_id == card.id, p.c.field_name == field,
+                                                p.c.by_key == by_key(name), p.c.status == "pending")
+                                .values(status="rejected", decided_by=f"{name} (a later answer)", decided_at=stamp))
+                    row = con.execute(insert(p).values(
+                        card_id=card.id, field_name=field, value=value, old=old, old_source=str(where) if where else "",
+                        by=name, by_key=by_key(name), at=stamp, status="pending", conflict=conflict or "",
+                        decided_by="", decided_at="").returning(p.c.id)).first()
                     made.append(int(row[0]))
         return Submitted([], list(reversed(self.proposals(ids=made)))), problems
 
     def proposals(self, status: str | None = None, by: str | None = None, ids: Iterable[int] | None = None,
                   card_id: str | None = None, limit: int | None = None) -> list[Proposal]:
         """Proposals (newest first), filtered by status, by who made them, by ids or by card; at most `limit`."""
-        from sqlalchemy import text
-        where: list[str] = []
-        params: dict[str, object] = {}
+        from sqlalchemy import select
+
+        from .models import PROPOSALS as p
+        stmt = select(*[p.c[c] for c in _PROPOSAL_COLUMNS]).order_by(p.c.id.desc())
         if status:
-            where.append("status = :s")
-            params["s"] = status
+            stmt = stmt.where(p.c.status == status)
         if by is not None:
-            where.append("by_key = :k")
-            params["k"] = by_key(by)
+            stmt = stmt.where(p.c.by_key == by_key(by))
         if card_id is not None:
-            where.append("card_id = :c")
-            params["c"] = card_id
+            stmt = stmt.where(p.c.card_id == card_id)
         if ids is not None:
             wanted = list(ids)
             if not wanted:
                 return []
-            params |= {f"i{n}": v for n, v in enumerate(wanted)}
-            where.append(f"id in ({', '.join(':i%d' % n for n in range(len(wanted)))})")
-        sql = f"select {_PROPOSAL_COLUMNS} from card_fact_proposal"
-        if where:
-            sql += " where " + " and ".join(where)
+            stmt = stmt.where(p.c.id.in_(wanted))
+        if limit:
+            stmt = stmt.limit(int(limit))
         with self.store.engine.connect() as con:
-            rows = con.execute(text(sql + " order by id desc" + (f" limit {int(limit)}" if limit else "")),
-                               params).all()
+            rows = con.execute(stmt).all()
         names = self._names({r[1] for r in rows})
         return [Proposal(int(r[0]), r[1], names.get(r[1], r[1]), r[2], r[3], r[4], r[5], r[6], r[7], r[8],
                          r[9] or None, r[10], r[11]) for r in rows]
@@ -329,7 +321,9 @@ class Facts:
 
     def decide(self, pid: int, accept: bool, decided_by: str = "the organiser") -> Proposal:
         """Accept (store the value, provenance `web:NAME @ time` of the proposal) or reject a pending proposal."""
-        from sqlalchemy import text
+        from sqlalchemy import update
+
+        from .models import PROPOSALS as p
         proposal = self.get(pid)
         if proposal.status != "pending":
             raise ProposalDecided(f"proposal {pid} was already {proposal.status}")
@@ -339,9 +333,8 @@ class Facts:
                          Provenance("web", proposal.by, proposal.at), overwrite=True,
                          accepted_by=decided_by)
         with self.store.begin() as con:
-            done = con.execute(text("update card_fact_proposal set status = :s, decided_by = :d, decided_at = :a "
-                                    "where id = :i and status = 'pending'"),
-                               {"s": "accepted" if accept else "rejected", "d": decided_by, "a": now(), "i": pid})
+            done = con.execute(update(p).where(p.c.id == pid, p.c.status == "pending").values(
+                status="accepted" if accept else "rejected", decided_by=decided_by, decided_at=now()))
             if done.rowcount != 1:
                 raise ProposalDecided(f"proposal {pid} was decided meanwhile")
         return self.get(pid)
@@ -374,22 +367,27 @@ class Facts:
     # -- history --------------------------------------------------------------------------------
     def history(self, card_id: str) -> list[Change]:
         """Every recorded change of the card's values, newest first."""
-        from sqlalchemy import text
+        from sqlalchemy import select
+
+        from .models import CARD_CHANGES as h
         with self.store.engine.connect() as con:
-            rows = con.execute(text("select card_id, field_name, old, new, old_source, new_source, at, accepted_by "
-                                    "from card_change where card_id = :c order by id desc"), {"c": card_id}).all()
+            rows = con.execute(select(h.c.card_id, h.c.field_name, h.c.old, h.c.new, h.c.old_source, h.c.new_source,
+                                      h.c.at, h.c.accepted_by).where(h.c.card_id == card_id)
+                               .order_by(h.c.id.desc())).all()
         return [Change(*r) for r in rows]
 
 
 def record_changes(con, changes: Iterable, accepted_by: str = "") -> None:
     """Keep the history of changed values (deckcheck.db.updates.FieldChange) on a connection."""
-    from sqlalchemy import text
+    from sqlalchemy import insert
+
+    from .models import CARD_CHANGES
     stamp = now()
-    rows = [{"c": c.card_id, "f": c.field, "o": c.old, "n": c.new, "os": str(c.old_source or ""),
-             "ns": str(c.new_source or ""), "a": stamp, "b": accepted_by} for c in changes]
+    rows = [{"card_id": c.card_id, "field_name": c.field, "old": c.old, "new": c.new,
+             "old_source": str(c.old_source or ""), "new_source": str(c.new_source or ""), "at": stamp,
+             "accepted_by": accepted_by} for c in changes]
     if rows:
-        con.execute(text("insert into card_change (card_id, field_name, old, new, old_source, new_source, at, "
-                         "accepted_by) values (:c, :f, :o, :n, :os, :ns, :a, :b)"), rows)
+        con.execute(insert(CARD_CHANGES), rows)
 
 
 # -- sharing between clubs -------------------------------------------------------------------------
