@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator
 
 from deckcheck.errors import DatabaseError
 
+from . import rawsql
 from .store import Store
 
 BATCH = 2000
@@ -160,7 +161,7 @@ def copy_database(source: str, target: str, replace: bool = False,
         tables = _tables(SQLModel.metadata)
         with src.translated_errors(), src.engine.connect() as rcon:
             if rcon.dialect.name == "sqlite":
-                rcon.exec_driver_sql("BEGIN")  # one read transaction: a snapshot of every table
+                rcon.exec_driver_sql(rawsql.BEGIN)  # one read transaction: a snapshot of every table
             else:
                 rcon = rcon.execution_options(isolation_level="REPEATABLE READ")
             with dst.begin() as wcon:
@@ -216,16 +217,15 @@ def _verify(con, src: Store, result: CopyResult, tables: list) -> None:
 def _reset_sequences(con, tables: list) -> None:
     """PostgreSQL: each serial id's sequence continues after the largest id copied (else the next insert
     would take an id that exists)."""
-    from sqlalchemy import text
+    from sqlalchemy import false, func, select
     for table in tables:
         for column in table.primary_key.columns:
             if column.autoincrement is True or (column.autoincrement == "auto" and column.type.python_type is int
                                                  and len(table.primary_key.columns) == 1):
-                seq = con.execute(text("select pg_get_serial_sequence(:t, :c)"),
-                                  {"t": table.name, "c": column.name}).scalar_one()
+                seq = con.execute(select(func.pg_get_serial_sequence(table.name, column.name))).scalar_one()
                 if seq:
-                    con.execute(text(f'select setval(:s, coalesce((select max("{column.name}") from '
-                                     f'"{table.name}"), 0) + 1, false)'), {"s": seq})
+                    largest = select(func.max(column)).scalar_subquery()
+                    con.execute(select(func.setval(seq, func.coalesce(largest, 0) + 1, false())))
 
 
 def _same_database(a: Store, b: Store) -> bool:

@@ -109,11 +109,8 @@ CHECKS: Table = DeckCheckRow.__table__  # type: ignore[attr-defined]
 
 def _insert(con):
     """The INSERT of the connection's dialect, which has ON CONFLICT (SQLite and PostgreSQL alike)."""
-    if con.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-        return insert
-    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-    return sqlite_insert
+    from .models import dialect_insert
+    return dialect_insert(con)
 
 
 def _event(row) -> Event:
@@ -123,10 +120,18 @@ def _event(row) -> Event:
                  closed_at=from_stamp(row.closed_at) if row.closed_at else None, tz_offset=row.tz_offset or 0)
 
 
-_SUBMISSION_COLUMNS = "s.id, s.event_id, s.player, s.submitted_at, s.source, s.text, s.report"
-# the name a player first gave in the event: the one shown (later spellings that fold to it are kept, not shown)
-_FIRST_SPELLING = ("(select f.player from desk_submission f where f.event_id = s.event_id "
-                   "and f.player_key = s.player_key order by f.seq limit 1) as first_spelling")
+_SUBMISSION_COLUMNS = ("id", "event_id", "player", "submitted_at", "source", "text", "report")
+
+
+def _submission_query(*more):
+    """SELECT of submissions `s` (columns of _SUBMISSION_COLUMNS, then `more`, then first_spelling: the name a player
+    first gave in the event, the one shown; later spellings that fold to it are kept, not shown). The caller joins
+    and filters; `s` is the alias to name in its clauses."""
+    from sqlalchemy import select
+    s, f = SUBMISSIONS.alias("s"), SUBMISSIONS.alias("f")
+    first = (select(f.c.player).where(f.c.event_id == s.c.event_id, f.c.player_key == s.c.player_key)
+             .order_by(f.c.seq).limit(1).scalar_subquery().label("first_spelling"))
+    return s, [*[s.c[c] for c in _SUBMISSION_COLUMNS], *more, first]
 
 
 def _submission(row, number: int = 1) -> Submission:
@@ -281,60 +286,65 @@ class EventTables:
     def current(self, event_id: str) -> list:
         """Every player's current deck as a row (id, player, submitted_at, verdict, errors, warnings, persona,
         submissions, player_key, first_spelling, report), in order of arrival."""
-        from sqlalchemy import text
+        from sqlalchemy import select
+        s, columns = _submission_query()
+        first = columns[-1]
+        e = ENTRIES.alias("e")
+        stmt = (select(s.c.id, s.c.player, s.c.submitted_at, s.c.verdict, s.c.errors, s.c.warnings, s.c.persona,
+                       e.c.submissions, e.c.player_key, first, s.c.report)
+                .join_from(e, s, s.c.seq == e.c.seq).where(e.c.event_id == event_id).order_by(s.c.seq))
         with self.engine.connect() as con:
-            return list(con.execute(text(
-                f"select s.id, s.player, s.submitted_at, s.verdict, s.errors, s.warnings, s.persona, e.submissions, "
-                f"e.player_key, {_FIRST_SPELLING}, s.report "
-                "from desk_entry e join desk_submission s on s.seq = e.seq where e.event_id = :e "
-                "order by s.seq"), {"e": event_id}).all())
+            return list(con.execute(stmt).all())
 
     def current_submissions(self, event_id: str) -> list[Submission]:
         """Every player's current deck in full, in order of arrival."""
-        from sqlalchemy import text
+        from sqlalchemy import select
+        e = ENTRIES.alias("e")
+        s, columns = _submission_query(e.c.submissions)
+        stmt = select(*columns).join_from(e, s, s.c.seq == e.c.seq).where(e.c.event_id == event_id).order_by(s.c.seq)
         with self.engine.connect() as con:
-            rows = con.execute(text(
-                f"select {_SUBMISSION_COLUMNS}, e.submissions, {_FIRST_SPELLING} from desk_entry e "
-                "join desk_submission s on s.seq = e.seq where e.event_id = :e order by s.seq"), {"e": event_id}).all()
+            rows = con.execute(stmt).all()
         return [_submission(r, r.submissions) for r in rows]
 
     def submission(self, event_id: str, deck_id: str) -> Submission | None:
         """One submitted deck of the event (current or older), or None."""
-        from sqlalchemy import text
+        from sqlalchemy import func, select
+        s, columns = _submission_query()
+        n = SUBMISSIONS.alias("n")
+        number = (select(func.count()).select_from(n)
+                  .where(n.c.event_id == s.c.event_id, n.c.player_key == s.c.player_key, n.c.seq <= s.c.seq)
+                  .scalar_subquery().label("number"))
+        stmt = select(*columns, s.c.player_key, number).where(s.c.event_id == event_id, s.c.id == deck_id)
         with self.engine.connect() as con:
-            row = con.execute(text(f"select {_SUBMISSION_COLUMNS}, s.player_key, {_FIRST_SPELLING}, "
-                                   "(select count(*) from desk_submission n where n.event_id = s.event_id "
-                                   "and n.player_key = s.player_key and n.seq <= s.seq) as number "
-                                   "from desk_submission s where s.event_id = :e and s.id = :d"),
-                              {"e": event_id, "d": deck_id}).first()
+            row = con.execute(stmt).first()
         return _submission(row, row.number) if row is not None else None
 
     def current_of(self, event_id: str, key: str) -> Submission | None:
         """A player's current deck (by player_key), or None."""
-        from sqlalchemy import text
+        from sqlalchemy import select
+        e = ENTRIES.alias("e")
+        s, columns = _submission_query(e.c.submissions)
+        stmt = (select(*columns).join_from(e, s, s.c.seq == e.c.seq)
+                .where(e.c.event_id == event_id, e.c.player_key == key))
         with self.engine.connect() as con:
-            row = con.execute(text(
-                f"select {_SUBMISSION_COLUMNS}, e.submissions, {_FIRST_SPELLING} from desk_entry e "
-                "join desk_submission s on s.seq = e.seq where e.event_id = :e and e.player_key = :k"),
-                {"e": event_id, "k": key}).first()
+            row = con.execute(stmt).first()
         return _submission(row, row.submissions) if row is not None else None
 
     def history(self, event_id: str, player: str) -> list[Submission]:
         """Every deck a player submitted to the event, oldest first."""
-        from sqlalchemy import text
+        from sqlalchemy import select
+        s, columns = _submission_query()
+        stmt = select(*columns).where(s.c.event_id == event_id, s.c.player_key == player_key(player)).order_by(s.c.seq)
         with self.engine.connect() as con:
-            rows = con.execute(text(f"select {_SUBMISSION_COLUMNS}, {_FIRST_SPELLING} from desk_submission s "
-                                    "where s.event_id = :e "
-                                    "and s.player_key = :k order by s.seq"),
-                               {"e": event_id, "k": player_key(player)}).all()
+            rows = con.execute(stmt).all()
         return [_submission(r, n) for n, r in enumerate(rows, start=1)]
 
     def count_submissions(self, event_id: str) -> int:
         """How many decks were submitted to the event in all (every resubmission counted)."""
-        from sqlalchemy import text
+        from sqlalchemy import func, select
         with self.engine.connect() as con:
-            return con.execute(text("select count(*) from desk_submission where event_id = :e"),
-                               {"e": event_id}).scalar_one()
+            return con.execute(select(func.count()).select_from(SUBMISSIONS)
+                               .where(SUBMISSIONS.c.event_id == event_id)).scalar_one()
 
     # -- deck checks ----------------------------------------------------------------------------
     def add_deckcheck(self, values: dict) -> None:

@@ -146,6 +146,15 @@ def _sql_text_calls(path: Path) -> list[str]:
     return found
 
 
+def test_no_module_but_rawsql_writes_sql_text():
+    found = []
+    for folder in CODE:
+        for path in sorted(folder.rglob("*.py")):
+            if path != ROOT / "db" / "rawsql.py":
+                found += _sql_text_calls(path)
+    assert found == []
+
+
 def test_the_scan_sees_sql_text(tmp_path):
     """The scan above finds what it looks for (a scan that finds nothing proves nothing)."""
     sample = tmp_path / "sample.py"
@@ -204,6 +213,30 @@ def test_a_late_column_is_added_as_its_table_class_declares_it(db_url, table, co
         with store.engine.connect() as con:
             assert set(con.execute(select(declared)).scalars()) == {declared.default.arg}
     store.add_column(table, column)  # twice: nothing (another process did it)
+
+
+def test_every_table_class_is_used_by_queries():
+    """Each table of the metadata is used by a query module (its table constant read or imported) outside
+    models.py, which declares them: a table no query uses is a table whose columns nobody checks."""
+    from sqlalchemy import Table
+    from sqlmodel import SQLModel
+
+    from deckcheck.db import events, models
+    constants: dict[str, str] = {}  # constant -> table
+    for module in (models, events):
+        constants |= {attr: value.name for attr, value in vars(module).items() if isinstance(value, Table)}
+    used = set()
+    for folder in CODE:
+        for path in folder.rglob("*.py"):
+            if path.name == "models.py" and path.parent.name == "db":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in constants:
+                    used.add(constants[node.id])
+                elif isinstance(node, ast.alias) and node.name in constants:
+                    used.add(constants[node.name])
+    assert set(constants.values()) == set(SQLModel.metadata.tables)  # every table has its constant
+    assert sorted(set(SQLModel.metadata.tables) - used) == []
 
 
 def test_the_collection_code_names_the_entry_tables_columns():
