@@ -413,4 +413,9 @@ def _message(error: CardNotFoundError, line: RawLine | None = None, raw: RawDeck
     text = error.reason
     if line is not None and raw is not None and line.title and _is_unknown(error) and line.section is None:
         text += " (if this line is the deck's title, start it with # or write it as Name: ...)"
+    elif line is not None and _is_unknown(error) and error.suggestions:
+        from .catalog import version_marker
+        marker = version_marker(_name_of(line))
+        if marker is not None and not marker[2] and error.suggestions[0] == f"{marker[0]} ({marker[1]})":
+            text += f" (a version is written in round brackets: {error.suggestions[0]})"  # `v1`, `ver. 2`
     return text

@@ -203,6 +203,7 @@ def test_a_short_version_mark_suggests_that_version_first(bundled_index, mark, v
     text = f"{PLAIN}2 Upper Left Block {mark}\n"
     (problem,) = read(bundled_index, text)[1]
     assert problem.suggestions[0] == f"Upper Left Block ({version})"
+    assert problem.message == f"unknown card (a version is written in round brackets: Upper Left Block ({version}))"
     fixed = click_first_suggestions(text)
     assert f"2 Upper Left Block ({version})" in fixed
     report = deckcheck.check_text(fixed)

@@ -94,3 +94,43 @@ def test_a_messy_forum_list_reads_in_one_round_on_the_desks_player_page(server, 
     assert phone.locator(".report .problem").count() == 0
     phone.screenshot(path=str(shots / "paste-forum-desk-report-390.png"), full_page=True)
     no_sideways_scroll(phone)
+
+
+# the forms of the last round (tests/test_paste_leftovers.py): a title on a Deck: line, quantities after a separator
+# and in words, a short version mark, the talk around the post
+LEFTOVERS = (FORUM.replace("Duncan\u2019s Highland Fury \u2013 tournament build",
+                           "Hi all,\nDeck: \u201cHighland Fury\u201d")
+             .replace("- 4x Upper Left Attack", "- Upper Left Attack: 4")
+             .replace("- 3x Upper Center Attack", "- three copies of Upper Center Attack")
+             .replace("- 3x Upper Right Attack", "- Upper Right Attack, 3")
+             .replace("\u2022 3 Upper Left Block", "\u2022 3 Upper Left Block v1")
+             .replace("Dodge x2", "Dodge = 2")
+             + "\nThanks! GLHF \U0001f340\n\u2014 Viktor\n")
+
+
+@pytest.mark.parametrize("where", ["check", "desk"])
+def test_the_new_forms_read_on_a_phone_and_the_version_chip_fixes_the_last_line(server, phone, shots, where):
+    from playwright.sync_api import expect
+    if where == "check":
+        phone.goto(server + "/")
+        phone.fill("#decklist", LEFTOVERS)
+    else:
+        phone.goto(f"{server}/desk/{new_event(server)['id']}")
+        phone.fill("input[name=player]", "Anna")
+        phone.fill("textarea[name=decklist]", LEFTOVERS)
+        phone.click("#submit-form button[type=submit]")
+    expect(phone.locator(".report")).to_have_count(1)
+    expect(phone.locator(".report .problem")).to_have_count(1)  # only the short version mark
+    expect(phone.locator(".report")).to_contain_text("reads as a remark, not a card")
+    expect(phone.locator(".report")).to_contain_text("read as the deck's title: 'Highland Fury'")
+    chip = phone.locator("button.chip", has_text="Upper Left Block (1)")
+    expect(chip.first).to_be_visible()
+    phone.screenshot(path=str(shots / f"paste-leftovers-{where}-390.png"), full_page=True)
+    no_sideways_scroll(phone)
+    chip.first.click()
+    expect(phone.locator("textarea").first).to_have_value(re.compile(r"\n3 Upper Left Block \(1\)\n"))
+    if where == "desk":  # the desk rewrites the line in the form; the player sends it again
+        expect(phone.locator(".problem .desk-fixed").first).to_contain_text("now reads")
+        phone.click("#submit-form button[type=submit]")
+    expect(phone.locator(".report .problem")).to_have_count(0)
+    expect(phone.locator(".report .verdict")).to_contain_text("Endurance 55")
