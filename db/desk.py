@@ -21,7 +21,7 @@ from deckcheck.desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, E
 from deckcheck.registered import Registered
 from deckcheck.errors import DecklistError
 from deckcheck.formats import get_format
-from deckcheck.report import InputProblem, Report
+from deckcheck.report import InputProblem, Report, is_data_unknown
 from deckcheck.tournament import Tournament, verdict
 
 from .events import EventTables
@@ -95,7 +95,7 @@ def unverified_count(report_json: str | None) -> int:
     if isinstance(data.get("unverified"), list):
         return len(data["unverified"])
     return len({str(i.get("message", "")).split(" ", 1)[0] for i in data.get("issues") or []
-                if isinstance(i, dict) and i.get("rule") == "HL-DATA-UNKNOWN"})
+                if isinstance(i, dict) and is_data_unknown(str(i.get("rule")))})
 
 
 class Desk:

@@ -194,7 +194,16 @@ class Game:
       the terminal's table);
     - `stats`: its deck statistics (deckcheck.stats for Highlander), or None when it has none: the
       report's details, `deckcheck stats`, the web's statistics panel and the desk's comparisons use it;
-    - `field_stats`: whether `cards stats` and `cards lint` count its rules data.
+    - `field_stats`: whether `cards stats` and `cards lint` count its rules data;
+    - `rule_words`: each rule (by function) that can report unknown data, in a player's words when it could not
+      decide ("copies limit not checked"; default: "RULE-ID not checked"), and `settle`: what a player reads off a
+      card to settle one of its columns ("the Restriction number printed on the card"; default: "the card's
+      COLUMN");
+    - `limit_words`: its formats' numbers as a player says them on the web's formats page, by parameter name
+      (`{n}` the number, `[s]` what a number other than 1 adds: "At most {n} Weapon[s] of Choice"); a parameter
+      named here is shown whatever its name, others when they end in `_min`, `_max`, `_factor` or `_extra`;
+    - `persona`: what it calls the card that leads a deck (Highlander: "Persona"), the column the tournament
+      desk shows it in; empty when its decks have none (the desk then has no such column).
 
     Adding a game is its module, and one line in deckcheck/games/__init__.py (or, as a plugin, a module of
     the namespace package `deckcheck_games` defining GAME).
@@ -219,6 +228,10 @@ class Game:
     summary_labels: Mapping[str, str] = field(default_factory=dict)  # the terminal table's short headings
     stats: StatsHook | None = None
     field_stats: bool = False
+    rule_words: Mapping[Callable[..., Iterable[Issue]], str] = field(default_factory=dict)
+    settle: Mapping[str, str] = field(default_factory=dict)  # column -> what a player reads off the card to settle it
+    limit_words: Mapping[str, str] = field(default_factory=dict)  # parameter -> "At most {n} Persona[s]"
+    persona: str = ""  # what the card leading a deck is called ("Persona"); "": its decks have none
 
     def __post_init__(self) -> None:
         if not self.title:

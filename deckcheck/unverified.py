@@ -8,42 +8,13 @@ Restriction number printed on the card"). Pure: reads reports only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Sequence
 
 from .report import Issue, Report, is_data_unknown
 
-# The rule in words, for players (the id stays beside it for those who look it up in RULES.md).
-WORDS = {
-    "HL-RESTRICTED": "copies limit not checked",
-    "HL-SECTION": "Pre-Game or Endurance placement not checked",
-    "HL-RESERVED": "Reserved cards not checked",
-    "HL-SIGNATURE": "Signature cards not checked",
-    "HL-MASTER": "Master card allowance not checked",
-    "HL-HAND-ICONS": "Hand icons limit not checked",
-    "HL2-ATTACK-GRID": "Basic Attack coverage not checked",
-    "HL2-BLOCK-GRID": "Block coverage not checked",
-    "HL2-PREGAME-UNIQUE": "unique Pre-Game cards not checked",
-    "HL2-GEMS": "gem limits not checked",
-    "RS-RENOWN": "Renown limit not checked",
-    "RS-PREY-RENOWN": "Prey Renown limit not checked",
-    "RS-COMBAT-MIN": "Combat card minimum not checked",
-    "RS-SECTION": "section of each card not checked",
-    "TK-HEROES": "Heroes' playing cards not checked",
-}
-# What a player reads off the card to settle a column.
-SETTLE = {
-    "restriction": "the Restriction number printed on the card (or that none is printed)",
-    "reserved": "whether the card shows the Reserved sword",
-    "signature": "whether the card shows the Signature sword with an S",
-    "hand_icons": "the number of Hand icons printed on the card",
-    "grid": "the squares of the grid printed on the card",
-    "type": "the card type printed on the card",
-    "unique": "whether the card is marked unique",
-    "gem_master": "the Master allowance printed on the Persona card",
-    "renown": "the Renown printed on the card",
-    "rank": "the playing card the Hero is tied to",
-    "suit": "the playing card the Hero is tied to",
-}
+# What a player reads off a card to settle a core column (each game words its own: Game.settle).
+SETTLE = {"type": "the card type printed on the card"}
 
 
 def undecided_rule(issue: Issue) -> str:
@@ -56,6 +27,22 @@ def rule_columns() -> dict[str, tuple[str, ...]]:
     from .games import GAMES
     from .rules import declared
     return {declared(check).id: columns for game in GAMES for check, columns in game.rule_columns.items()}
+
+
+@cache
+def rule_words() -> dict[str, str]:
+    """Each rule's words for a player, by rule id, as its game declares them (Game.rule_words)."""
+    from .games import GAMES
+    from .rules import declared
+    return {declared(check).id: text for game in GAMES for check, text in game.rule_words.items()}
+
+
+@cache
+def _settles() -> dict[str, dict[str, str]]:
+    """What settles each column, for each rule: its game's words (Game.settle; two games may read a column of the
+    same name differently) over the core's."""
+    from .games import GAMES
+    return {r.id: {**SETTLE, **game.settle} for game in reversed(GAMES) for fmt in game.formats for r in fmt.rules}
 
 
 @dataclass(frozen=True)
@@ -87,6 +74,7 @@ def unverified_ids(report: Report) -> list[str]:
 def unverified(report: Report) -> list[Unverified]:
     """Each rule card data kept from deciding, in the order of the report's issues, its cards gathered."""
     columns_of = rule_columns()
+    words, settles = rule_words(), _settles()
     cards: dict[str, dict[str, None]] = {}
     for issue in report.issues:
         if is_data_unknown(issue.rule):
@@ -94,8 +82,9 @@ def unverified(report: Report) -> list[Unverified]:
     out = []
     for rule, names in cards.items():
         columns = columns_of.get(rule, ())
-        settle = "; ".join(dict.fromkeys(SETTLE.get(c, f"the card's {c}") for c in columns)) or "the card's data"
-        out.append(Unverified(rule, WORDS.get(rule, f"{rule} not checked"), tuple(names), columns, settle))
+        settle_of = settles.get(rule, SETTLE)
+        settle = "; ".join(dict.fromkeys(settle_of.get(c, f"the card's {c}") for c in columns)) or "the card's data"
+        out.append(Unverified(rule, words.get(rule, f"{rule} not checked"), tuple(names), columns, settle))
     return out
 
 

@@ -7,6 +7,7 @@ hold is a "?" badge that leads to where it can be filled in, never a guess (HL-D
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from deckcheck.cards import Card, Modifiers
@@ -62,11 +63,16 @@ def _kind(card: Card) -> str:
     return "other"
 
 
-def face(card: Card) -> Face:
-    """The drawn card of a card's data."""
-    owner = card.immortal or (f"{card.weapon} (weapon)" if card.weapon else "Generic")
+def face(card: Card, columns: Collection[str] | None = None) -> Face:
+    """The drawn card of a card's data; `columns`: those its game has (None: all), so that a card of a game
+    without Immortals is not called Generic, nor printed in an edition of a game without editions."""
+    def has(column: str) -> bool:
+        return columns is None or column in columns
+    owner = card.immortal or (f"{card.weapon} (weapon)" if card.weapon else "Generic") if has("immortal") else ""
     f = Face(owner=owner, title=card.title or card.name, kind=_kind(card), text=card.text)
-    if card.restriction is None:
+    if not has("restriction"):
+        pass
+    elif card.restriction is None:
         f.marks.append(Mark("restriction", "Restriction number", "R", "Restriction number unknown", unknown=True))
     elif card.restriction:
         f.marks.append(Mark("restriction", "Restriction number", str(card.restriction),
@@ -75,7 +81,7 @@ def face(card: Card) -> Face:
             ("reserved", "Reserved", "⚔", "Reserved: only its own Persona includes it"),
             ("signature", "Signature", "✒", "Signature: only its own Persona, never lifted by a modifier"),
             ("unique", "Unique", "◆", "Unique")):
-        value = getattr(card, key)
+        value = getattr(card, key) if has(key) else False
         if value is None:
             f.marks.append(Mark(key, label, symbol, f"{label}: unknown", unknown=True))
         elif value:
@@ -96,7 +102,8 @@ def face(card: Card) -> Face:
         f.master_allowance = card.gem_master
         f.master_unknown = card.gem_master is None
     f.foot = " · ".join(p for p in (card.set or "set unknown", card.rarity or "rarity unknown",
-                                    EDITIONS.get(card.edition, f"edition {card.edition}")) if p)
+                                    EDITIONS.get(card.edition, f"edition {card.edition}") if has("edition") else "")
+                        if p)
     return f
 
 

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 
 from deckcheck.library.api import Catalog
 from deckcheck.cards import Card
+from deckcheck.formats import Game
 from deckcheck.cardsheet import COLUMNS, UNKNOWABLE, card_json, card_to_row, is_unknown, value_of
 from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
@@ -148,11 +149,19 @@ def cards_page(request: Request, catalog: CatalogDep, pages: PagesDep,
 
 # -- one card ------------------------------------------------------------------------------------
 def columns_of(card: Card) -> list[str]:
-    """The card-sheet columns a card's page lists: every core column, and the columns only its own game adds."""
-    from deckcheck.cardsheet import EXTRA
+    """The card-sheet columns a card's page lists: the core columns no game claims, and its own game's (Game.columns,
+    Game.extra_columns); a Pebbles card has no Immortal, a Highlander card no Renown."""
     from deckcheck.games import GAMES
-    own = {c.name for game in GAMES if game.name == card.game for c in game.extra_columns}
-    return [c for c in COLUMNS if c not in EXTRA or c in own]
+    claimed = {c for game in GAMES for c in (*game.columns, *(x.name for x in game.extra_columns))}
+    game = game_of_card(card)
+    own = set(game.columns) | {c.name for c in game.extra_columns} if game else set()
+    return [c for c in COLUMNS if c not in claimed or c in own]
+
+
+def game_of_card(card: Card) -> Game | None:
+    """The game a card belongs to; None for a game no longer known (a plugin's card after the plugin went)."""
+    from deckcheck.games import GAMES
+    return next((game for game in GAMES if game.name == card.game), None)
 
 
 def find_card(cards: list[Card], card_id: str) -> Card | None:
@@ -227,8 +236,11 @@ def card_page(request: Request, catalog: CatalogDep, collections: CollectionsDep
     from .cardface import face, field_rows
     card = the_card(catalog, card_id)
     detail = card_detail(catalog, collections, card, keeper)
-    fields = field_rows(card, columns_of(card))
-    return pages("card.html", {**detail, "the_card": card, "face": face(card), "fields": fields,
+    shown_columns = columns_of(card)
+    fields = field_rows(card, shown_columns)
+    game = game_of_card(card)
+    return pages("card.html", {**detail, "the_card": card, "face": face(card, shown_columns), "fields": fields,
+                               "data_unknown": game.data_unknown if game else "DATA-UNKNOWN",
                                "unknown_fields": [r["label"] for r in fields if r["value"] is None],
                                "facts_href": facts_href(request, card),
                                "can_edit": settings.admin_token is not None,

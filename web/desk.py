@@ -405,7 +405,17 @@ def dashboard_context(desk: Desk, event: Event, verdict: str, q: str) -> dict:
     return {"event": event, "rows": rows, "totals": totals, "players": len(every),
             "missing": desk.missing(event, every), "verdict": verdict, "q": q, "verdicts": VERDICTS,
             "poll": POLL_SECONDS, "submitted": desk.tables.count_submissions(event.id),
-            "checks": desk.deckchecks(event.id)}
+            "checks": desk.deckchecks(event.id), "persona": persona_word(event.format)}
+
+
+def persona_word(format_name: str) -> str:
+    """What the event's game calls the card leading a deck (Game.persona; "" when its decks have none): the
+    dashboard's column and filter say it. An event of a format no longer known keeps the Persona column."""
+    from deckcheck.games import game_of
+    try:
+        return game_of(format_name).persona
+    except (DeckcheckError, KeyError):
+        return "Persona"
 
 
 @router.get("/desk/{event_id}/admin/table", response_class=HTMLResponse)

@@ -311,11 +311,13 @@ def submit_answers(srv: Deckcheck, answers: dict[str, dict[str, str]], by: str) 
 
 
 def decided_message(before: list[str], after: list[str]) -> str:
-    from deckcheck.unverified import WORDS
+    from deckcheck.unverified import rule_words
     decided = [r for r in before if r not in after]
     if not decided:
         return ""
-    return "Now decided: " + ", ".join(f"{r} ({WORDS.get(r, r).replace(' not checked', '')})" for r in decided) + "."
+    words = rule_words()
+    return "Now decided: " + ", ".join(f"{r} ({words[r].replace(' not checked', '')})" if r in words else r
+                                       for r in decided) + "."
 
 
 def saved_message(applied: list, proposals: list, by: str) -> str:

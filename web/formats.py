@@ -1,7 +1,7 @@
 """The Formats page (`/formats`) and its JSON twin `GET /api/formats` (CONTRACTS §6), from one data function."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
@@ -15,21 +15,26 @@ router = APIRouter()
 NAV = [("Formats", "/formats")]
 
 
-def limits_of(params: object) -> dict[str, int]:
-    """The numeric limits among a format's parameters (a mapping, or a dataclass of typed parameters)."""
+LIMIT_SUFFIXES = ("_min", "_max", "_factor", "_extra")
+
+
+def limits_of(params: object, worded: Collection[str] = ()) -> dict[str, int]:
+    """The numeric limits among a format's parameters (a mapping, or a dataclass of typed parameters): those
+    whose names end in a limit's suffix, and those its game words (Game.limit_words)."""
     import dataclasses
     if dataclasses.is_dataclass(params) and not isinstance(params, type):
         values = {f.name: getattr(params, f.name) for f in dataclasses.fields(params)}
     else:
         values = dict(params) if isinstance(params, Mapping) else {}
-    return {k: v for k, v in values.items() if isinstance(v, int) and not isinstance(v, bool) and k.endswith(
-        ("_min", "_max", "_factor", "_extra"))}
+    return {k: v for k, v in values.items() if isinstance(v, int) and not isinstance(v, bool) and (
+        k.endswith(LIMIT_SUFFIXES) or k in worded)}
 
 
 def formats_data() -> list[dict]:
     """Every format: [{"name", "aliases", "rules": [{"id", "severity", "text"}]}], with its title, game and limits."""
+    from deckcheck.games import game_named
     return [{"name": f.name, "title": f.title, "game": f.game, "aliases": list(f.aliases),
-             "limits": limits_of(f.params), "rules": f.rule_table()}
+             "limits": limits_of(f.params, game_named(f.game).limit_words), "rules": f.rule_table()}
             for f in all_formats()]
 
 
@@ -40,42 +45,26 @@ def api_formats() -> Response:
     return JSONResponse(formats_data())
 
 
-# A format's numbers as a player says them ({n}: the number; a number other than 1 takes the plural in brackets).
-LIMIT_WORDS = {
-    "deck_min": "An Endurance of at least {n} cards",
-    "title_max": "At most {n} cards of one title",
-    "pregame_max": "At most {n} Pre-Game cards",
-    "persona_max": "At most {n} Persona[s]",
-    "woc_max": "At most {n} Weapon[s] of Choice",
-    "hand_max": "At most {n} Hand icon[s] on the Pre-Game cards",
-    "generic_specific_max": "A Generic Immortal: at most {n} of each Immortal Specific card",
-    "watcher_max": "At most {n} Watcher Pre-Game card[s]",
-    "crystal_max": "At most {n} Crystal[s]",
-    "unique_max": "At most {n} card[s] of a unique Pre-Game title",
-    "gem_factor": "Gem icons of a colour: at most {n} × the Persona's gems",
-    "hunters_min": "At least {n} Hunter[s]",
-    "renown_max": "Hunters and their Items: at most {n} Renown",
-    "combat_min": "A Combat deck of at least {n} cards",
-    "prey_renown_max": "Prey at the start: at most {n} Renown",
-    "players_min": "At least {n} players",
-    "pregame_extra": "{n} more Pre-Game card[s]",
-}
-
-
-def limit_sentence(key: str, n: int) -> str:
-    """One number of a format in words: ("watcher_max", 1) → "At most 1 Watcher Pre-Game card"."""
+def limit_sentence(key: str, n: int, words: Mapping[str, str] | None = None) -> str:
+    """One number of a format in words, from its game's `limit_words` ({n}: the number; `[s]`: what a number other
+    than 1 adds): ("watcher_max", 1) → "At most 1 Watcher Pre-Game card"; a number its game does not word, by its
+    name ("At most 3: copies")."""
     import re
-    template = LIMIT_WORDS.get(key)
-    if template is None:  # a game's own number, not yet worded here: its name in words
-        what = key.replace("_max", "").replace("_min", "").replace("_", " ")
-        return f"{'At least' if key.endswith('_min') else 'At most'} {n}: {what}"
+    template = (words or {}).get(key)
+    if template is None:
+        what = key
+        for suffix in LIMIT_SUFFIXES:
+            what = what.removesuffix(suffix)
+        return f"{'At least' if key.endswith('_min') else 'At most'} {n:,}: {what.replace('_', ' ')}"
     return re.sub(r"\[(\w+)\]", lambda m: "" if n == 1 else m.group(1), template.replace("{n}", f"{n:,}"))
 
 
 @router.get("/formats", summary="The formats page")
 def formats_page(pages: PagesDep) -> Response:
     """Each format's numbers and rules as sentences, each rule with its id and severity."""
+    from deckcheck.games import GAMES, data_unknown_ids, game_named
     formats = formats_data()
     for f in formats:
-        f["numbers"] = [{"key": k, "text": limit_sentence(k, v)} for k, v in f["limits"].items()]
-    return pages("formats.html", {"formats": formats})
+        words = game_named(f["game"]).limit_words
+        f["numbers"] = [{"key": k, "text": limit_sentence(k, v, words)} for k, v in f["limits"].items()]
+    return pages("formats.html", {"formats": formats, "data_unknown": data_unknown_ids(GAMES)})

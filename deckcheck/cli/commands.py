@@ -89,6 +89,7 @@ def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or fol
 def formats(name: Annotated[Optional[str], typer.Argument(help="A format name or alias.")] = None) -> None:
     """List the formats and their rules (id, severity, one line)."""
     from ..formats import all_formats, get_format
+    from ..games import data_unknown_ids, game_of
     from .render import simple_table
     out = _console()
     chosen = [get_format(name)] if name else all_formats()
@@ -96,8 +97,11 @@ def formats(name: Annotated[Optional[str], typer.Argument(help="A format name or
         aliases = f" (aliases: {', '.join(fmt.aliases)})" if fmt.aliases else ""
         out.print(simple_table(f"{fmt.name} — {fmt.title}{aliases}", ("rule", "severity", "rule text"),
                                [(r["id"], r["severity"], r["text"]) for r in fmt.rule_table()]))
-    out.print("HL-DATA-UNKNOWN (warning) is reported instead of a rule's own id when the card data the rule "
-              "needs is missing: the rule is then unverified, neither passed nor failed.", soft_wrap=True)
+    ids = data_unknown_ids(game_of(fmt) for fmt in chosen)
+    said = (f"{ids[0]} (warning) is" if len(ids) == 1 else
+            f"{', '.join(ids[:-1])} or {ids[-1]} (warnings, each game its own) are")
+    out.print(f"{said} reported instead of a rule's own id when the card data the rule needs is missing: the rule is "
+              "then unverified, neither passed nor failed.", soft_wrap=True)
 
 
 # -- statistics and comparisons -------------------------------------------------------------------

@@ -8,6 +8,8 @@ a game or format already known is left out with a warning on the "deckcheck" log
 """
 from __future__ import annotations
 
+from typing import Iterable
+
 from ..formats import AnyFormat, Column, Game
 from . import highlander, raven, taktik
 
@@ -61,6 +63,10 @@ _BY_NAME = {game.name: game for game in GAMES}
 def game_named(name: str) -> Game:
     """The game of this name (a format's `game`); KeyError when no game has it."""
     return _BY_NAME[name]
+
+def data_unknown_ids(games: Iterable[Game] = GAMES) -> list[str]:
+    """The ids these games report when card data kept a rule from deciding (Game.data_unknown), each once, in order."""
+    return list(dict.fromkeys(game.data_unknown for game in games))
 
 def game_of(fmt: AnyFormat | str) -> Game:
     """The game a format (or a format's name) belongs to."""

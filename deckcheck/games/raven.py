@@ -192,4 +192,11 @@ COLUMNS = (number_column("renown"), number_column("health"), number_column("skil
 GAME = Game(NAME, (RAVEN_STORMCROW,), card_types=RAVEN_TYPES, columns=tuple(c.name for c in COLUMNS),
             extra_columns=COLUMNS, rule_columns={renown: ("renown",), prey_renown: ("renown",),
                                                  combat_min: ("type",), section: ("type",)},
-            data_unknown="HL-DATA-UNKNOWN")  # the id RULES.md gives every game's unverified rules
+            data_unknown="HL-DATA-UNKNOWN",  # the id RULES.md gives every game's unverified rules
+            rule_words={renown: "Renown limit not checked", prey_renown: "Prey Renown limit not checked",
+                        combat_min: "Combat card minimum not checked", section: "section of each card not checked"},
+            settle={"renown": "the Renown printed on the card"},
+            limit_words={"hunters_min": "At least {n} Hunter[s]",
+                         "renown_max": "Hunters and their Items: at most {n} Renown",
+                         "combat_min": "A Combat deck of at least {n} cards",
+                         "prey_renown_max": "Prey at the start: at most {n} Renown"})

@@ -339,4 +339,7 @@ COLUMNS = (Column("rank", one_of("rank", RANKS, {"ACE": "A", "JACK": "J", "QUEEN
 GAME = Game(NAME, (TAKTIK52,), card_types=frozenset({PLAYING_CARD, "Hero"}), columns=tuple(c.name for c in COLUMNS),
             extra_columns=COLUMNS, rule_columns={heroes: ("rank", "suit")},
             pair_sections={PLAYERS: "a player line is 'Player name: Hero name'"},
-            data_unknown="HL-DATA-UNKNOWN")  # the id RULES.md gives every game's unverified rules
+            data_unknown="HL-DATA-UNKNOWN",  # the id RULES.md gives every game's unverified rules
+            rule_words={heroes: "Heroes' playing cards not checked"},
+            settle={"rank": "the playing card the Hero is tied to", "suit": "the playing card the Hero is tied to"},
+            limit_words={"players_min": "At least {n} players"})

@@ -43,10 +43,11 @@ class UnreadableDeckError(DeckcheckError):
 def require_stats(fmt: FormatT) -> FormatT:
     """The format, when its game has deck statistics (Game.stats); DeckcheckError otherwise."""
     from ..games import GAMES, game_named
-    if game_named(fmt.game).stats is None:
+    game = game_named(fmt.game)
+    if game.stats is None:
         having = [g.title for g in GAMES if g.stats is not None]
         raise DeckcheckError(f"statistics are for {', '.join(having) or 'no'} decks; format {fmt.name!r} is a "
-                             f"{fmt.game} format")
+                             f"{game.title} format")
     return fmt
 
 

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -76,7 +77,9 @@ TOY = textwrap.dedent('''
     GAME = Game("toy-duel", (TOY,), card_types=frozenset({"Champion", "Move"}), columns=("power",),
                 extra_columns=COLUMNS, rule_columns={power: ("power",)},
                 headings=MappingProxyType({"strike": Heading(MOVES, frozenset({"Move"}))}),
-                data_unknown="TOY-DATA-UNKNOWN", title="Toy Duel")
+                data_unknown="TOY-DATA-UNKNOWN", title="Toy Duel",
+                rule_words={power: "Power total not checked"}, settle={"power": "the Power printed on the move"},
+                limit_words={"moves": "Exactly {n} Move[s]"})
 ''')
 
 DECK = "Format: toy-duel\nChampion:\n1 Brave Hero\nStrikes:\n5 Jab\n5 Feint\n"
@@ -103,6 +106,27 @@ def test_formats_lists_the_plugin_game(plugin):
     assert r.returncode == 0, r.stderr
     assert "toy-duel" in r.stdout and "TOY-MOVES" in r.stdout and "TOY-POWER" in r.stdout
     assert "type1e" in r.stdout  # the built-in games are all still there
+    # the id a rule reports instead of its own when data is missing is each game's own
+    assert "HL-DATA-UNKNOWN or TOY-DATA-UNKNOWN (warnings, each game its own) are reported instead" in r.stdout
+    one = run(plugin, "formats", "toy-duel")
+    assert "TOY-DATA-UNKNOWN (warning) is reported instead" in one.stdout and "HL-DATA-UNKNOWN" not in one.stdout
+
+
+def test_a_rule_the_data_kept_from_deciding_is_said_in_the_games_words(plugin, tmp_path):
+    deck = tmp_path / "duel.txt"
+    deck.write_text(DECK, encoding="utf-8")
+    r = run(plugin, "check", str(deck))
+    assert r.returncode == 0, r.stderr
+    assert ("unverified TOY-POWER: Power total not checked: Feint — settled by the Power printed on the move"
+            in r.stdout), r.stdout
+
+
+def test_statistics_name_the_game_that_has_none(plugin, tmp_path):
+    deck = tmp_path / "duel.txt"
+    deck.write_text(DECK, encoding="utf-8")
+    r = run(plugin, "stats", str(deck))
+    assert r.returncode == 2
+    assert "statistics are for Highlander decks; format 'toy-duel' is a Toy Duel format" in r.stderr
 
 
 def test_check_reads_the_games_headings_and_reports_its_own_data_unknown(plugin, tmp_path):
@@ -156,9 +180,42 @@ def test_the_web_formats_page_shows_the_plugin_game(plugin, tmp_path):
             api = client.get("/api/formats").json()
         print(page.status_code, "Toy Duel" in page.text, "TOY-POWER" in page.text)
         print([f["name"] for f in api if f["game"] == "toy-duel"])
+        toy = page.text[page.text.index('id="toy-duel"'):]
+        print('<li data-limit="moves">Exactly 10 Moves</li>' in toy, '<li data-limit="power_max">At most 20: power</li>'
+              in toy, "<code>HL-DATA-UNKNOWN</code> or <code>TOY-DATA-UNKNOWN</code> instead of guessing" in page.text)
     """)
     r = subprocess.run([sys.executable, "-c", code], env=plugin, capture_output=True, text=True, timeout=120)
-    assert r.stdout.splitlines() == ["200 True True", "['toy-duel']"], r.stderr[-2000:]
+    assert r.stdout.splitlines() == ["200 True True", "['toy-duel']", "True True True"], r.stderr[-2000:]
+
+
+def test_the_web_shows_a_card_and_an_event_of_the_plugin_game_in_its_own_terms(plugin, tmp_path):
+    """A toy card's page has no Immortal, edition or Restriction and names the game's data-unknown id; the desk of a
+    toy event has no Persona column (a Highlander event keeps it)."""
+    sheet = tmp_path / "kick.csv"
+    sheet.write_text("game,id,name,type,power\ntoy-duel,toy-kick,Kick,Move,unknown\n", encoding="utf-8")
+    assert run(plugin, "cards", "import", str(sheet)).returncode == 0
+    code = textwrap.dedent("""
+        import re
+        from fastapi.testclient import TestClient
+        from deckcheck.web import create_app
+        def text(html):
+            return re.sub(r"\\s+", " ", re.sub(r"<[^>]+>", " ", html))
+        with TestClient(create_app()) as client:
+            card = client.get("/cards/toy-kick")
+            shown = text(card.text)
+            print(card.status_code, "TOY-DATA-UNKNOWN" in shown, "HL-DATA-UNKNOWN" in shown, "Power" in shown,
+                  "Immortal" in shown, "Generic" in shown, "1st edition" in shown, "Restriction" in shown)
+            hl = text(client.get("/cards/" + client.get("/api/cards?q=thrust").json()["cards"][0]["id"]).text)
+            print("Immortal" in hl, "Restriction" in hl, "Power" in hl)
+            for fmt, deck in (("toy-duel", "Champion:\\n1 Brave Hero\\n"), ("type1e", "Thrust\\n")):
+                event = client.post("/api/events", json={"name": "Cup", "format": fmt}).json()
+                client.post(f"/api/events/{event['id']}/decks", json={"player": "Ann", "decklist": deck})
+                dash = client.get(event["dashboard_url"].replace("http://testserver", ""))
+                print(fmt, dash.status_code, "<th>Persona</th>" in dash.text, "Player or persona" in dash.text)
+    """)
+    r = subprocess.run([sys.executable, "-c", code], env=plugin, capture_output=True, text=True, timeout=120)
+    assert r.stdout.splitlines() == ["200 True False True False False False False", "True True False",
+                                     "toy-duel 200 False False", "type1e 200 True True"], r.stderr[-2000:]
 
 
 def test_a_broken_plugin_is_left_out_and_said(tmp_path):
@@ -181,12 +238,17 @@ ALLOWED = {"deckcheck/cards.py": 1, "db/engine.py": 2, "db/build_bundled.py": No
            "web/app.py": 1}
 
 
+RULE_ID = re.compile(r"\b(?:HL\d?|RS|TK)-[A-Z]")  # a built-in game's rule id (or its data-unknown id)
+
+
 def game_words(path: Path) -> int:
-    """How many code tokens (names and strings, not comments or docstrings) of a module name Highlander."""
+    """How many code tokens (names and strings, not comments or docstrings) of a module name Highlander or one of
+    the built-in games' rule ids."""
     found = 0
     tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
     for i, tok in enumerate(tokens):
-        if tok.type not in (tokenize.NAME, tokenize.STRING) or "highlander" not in tok.string.lower():
+        if tok.type not in (tokenize.NAME, tokenize.STRING) or (
+                "highlander" not in tok.string.lower() and not RULE_ID.search(tok.string)):
             continue
         before = [t for t in tokens[max(0, i - 3):i] if t.type not in (tokenize.NL, tokenize.NEWLINE,
                                                                         tokenize.INDENT, tokenize.DEDENT)]
@@ -207,3 +269,34 @@ def test_generic_modules_name_no_game():
         if n and (allowed is not None and n > allowed):
             offenders[rel] = n
     assert offenders == {}
+
+
+def test_the_web_pages_name_no_games_rule_ids():
+    """A page shows the data-unknown id of the game at hand, never a fixed one."""
+    templates = (ROOT / "web" / "templates").rglob("*.html")
+    assert {p.name: RULE_ID.findall(p.read_text(encoding="utf-8")) for p in templates
+            if RULE_ID.search(p.read_text(encoding="utf-8"))} == {}
+
+
+# -- the README's example plugin (examples/plugin/) --------------------------------------------------------
+def test_the_readmes_example_plugin_runs_as_the_readme_shows(tmp_path):
+    """README "Adding a game": the shown command, run with the example folder on the path, prints what is shown;
+    and the rest of what a user touches works for the example game."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Adding a game"):]
+    block = section[section.index("```text\n") + 8:]
+    lines = block[:block.index("```")].splitlines()
+    command = re.fullmatch(r"\$ PYTHONPATH=(\S+) (deckcheck .*?)\s+# exits (\d)", lines[0])
+    assert command, lines[0]
+    env = dict(os.environ, PYTHONPATH=str(ROOT / command[1]), DECKCHECK_DB=f"sqlite:///{tmp_path / 'cards.db'}",
+               COLUMNS="200", DECKCHECK_CACHE_DIR="off")
+    r = run(env, *command[2].split()[1:], cwd=ROOT)
+    assert (r.returncode, r.stdout.splitlines()) == (int(command[3]), lines[1:]), r.stderr
+    assert run(env, "cards", "import", "examples/plugin/pebbles-cards.csv", cwd=ROOT).returncode == 0
+    summary = run(env, "tournament", "check", "examples/plugin/decks/", "--out", "-", cwd=ROOT)
+    rows = list(csv.DictReader(io.StringIO(summary.stdout)))
+    assert [(r["player"], r["pouch"], r["tides"], r["legal"]) for r in rows] == [
+        ("beach", "20", "3", "legal"), ("heavy-bag", "13", "3", "NOT LEGAL")], summary.stderr
+    assert "persona" not in rows[0]
+    formats = run(env, "formats", "pebbles", cwd=ROOT)
+    assert "PB-TIDES" in formats.stdout and "PB-DATA-UNKNOWN (warning) is reported" in formats.stdout

@@ -218,6 +218,7 @@ def test_the_page_shows_all_that_the_report_holds(client, path):
 def test_formats_page_shows_each_formats_limits(client):
     """Issue 24: a format's numbers are sentences a player reads ("At most 1 Watcher Pre-Game card"), never
     parameter names; each rule is its sentence with its id beside it."""
+    from deckcheck.games import game_named
     from deckcheck.web.formats import limit_sentence
     page = client.get("/formats").text
     assert "_max" not in visible_text(page) and "_min" not in visible_text(page)
@@ -226,7 +227,9 @@ def test_formats_page_shows_each_formats_limits(client):
         section = page[start:page.index("</section>", start)]
         assert fmt["limits"], fmt["name"]
         for key, value in fmt["limits"].items():
-            said = html_escape(limit_sentence(key, value))
+            words = game_named(fmt["game"]).limit_words
+            assert key in words, (fmt["name"], key)  # each built-in game words its numbers
+            said = html_escape(limit_sentence(key, value, words))
             assert f'<li data-limit="{key}">{said}</li>' in section, (fmt["name"], key)
         for rule in fmt["rules"]:
             assert re.search(rf'<li id="{fmt["name"]}-{rule["id"]}" class="rule-item {rule["severity"]}">\s*'

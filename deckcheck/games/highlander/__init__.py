@@ -7,7 +7,7 @@ plain functions of `rules.py` beside this file (HL-*, HL1-*, HL2-*), which read 
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from ...cards import DEFAULT_GAME, ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
 from ...formats import Format, Game, Heading
@@ -16,7 +16,7 @@ from .view import ENDURANCE, PREGAME, HighlanderView
 
 if TYPE_CHECKING:  # the statistics are imported when asked for
     from ...decks import Deck
-    from ...report import Report
+    from ...report import Issue, Report
     from ...stats import DeckStats
 
 HIGHLANDER = DEFAULT_GAME  # card sheets without a `game` column are Highlander's (CONTRACTS §1)
@@ -59,6 +59,44 @@ PLURALS = MappingProxyType({"ally": "allies", "defense": "defenses", "defence": 
                             "weapon of choice": "weapons of choice"})
 HEADING_HELP = ("Pre-Game, Endurance (Deck, Main), kinds of card (Attacks, Blocks, Persona, ...), "
                 "Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author")
+
+# Each rule card data can keep from deciding, in a player's words; what a player reads off a card to settle a column.
+RULE_WORDS: Mapping[Callable[..., Iterable[Issue]], str] = MappingProxyType({
+    hl.restricted: "copies limit not checked",
+    hl.section: "Pre-Game or Endurance placement not checked",
+    hl.reserved: "Reserved cards not checked",
+    hl.signature: "Signature cards not checked",
+    hl.master: "Master card allowance not checked",
+    hl.hand_icons: "Hand icons limit not checked",
+    hl.attack_grid: "Basic Attack coverage not checked",
+    hl.block_grid: "Block coverage not checked",
+    hl.pregame_unique: "unique Pre-Game cards not checked",
+    hl.gems: "gem limits not checked",
+})
+SETTLE = MappingProxyType({
+    "restriction": "the Restriction number printed on the card (or that none is printed)",
+    "reserved": "whether the card shows the Reserved sword",
+    "signature": "whether the card shows the Signature sword with an S",
+    "hand_icons": "the number of Hand icons printed on the card",
+    "grid": "the squares of the grid printed on the card",
+    "unique": "whether the card is marked unique",
+    "gem_master": "the Master allowance printed on the Persona card",
+})
+# The formats' numbers as a player says them (the web's formats page).
+LIMIT_WORDS = MappingProxyType({
+    "deck_min": "An Endurance of at least {n} cards",
+    "title_max": "At most {n} cards of one title",
+    "pregame_max": "At most {n} Pre-Game cards",
+    "persona_max": "At most {n} Persona[s]",
+    "woc_max": "At most {n} Weapon[s] of Choice",
+    "hand_max": "At most {n} Hand icon[s] on the Pre-Game cards",
+    "generic_specific_max": "A Generic Immortal: at most {n} of each Immortal Specific card",
+    "watcher_max": "At most {n} Watcher Pre-Game card[s]",
+    "crystal_max": "At most {n} Crystal[s]",
+    "unique_max": "At most {n} card[s] of a unique Pre-Game title",
+    "gem_factor": "Gem icons of a colour: at most {n} × the Persona's gems",
+    "pregame_extra": "{n} more Pre-Game card[s]",
+})
 
 
 def summary(report: Report) -> dict[str, object]:
@@ -108,4 +146,5 @@ GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TY
             headings=HEADINGS, plurals=PLURALS, heading_help=HEADING_HELP, data_unknown="HL-DATA-UNKNOWN",
             summary=("persona", "endurance", "pre_game"), summary_of=summary,
             summary_labels=MappingProxyType({"endurance": "End.", "pre_game": "Pre"}),
-            stats=deck_stats, field_stats=True, title="Highlander", full_title="Highlander: The Card Game")
+            stats=deck_stats, field_stats=True, title="Highlander", full_title="Highlander: The Card Game",
+            rule_words=RULE_WORDS, settle=SETTLE, limit_words=LIMIT_WORDS, persona="Persona")
