@@ -382,3 +382,37 @@ def test_ranked_and_closest_names_give_five_unless_asked_otherwise():
     names = [f"Filler {c}" for c in "ABCDEFG"]
     assert [n for n, _ in ranked_names("Filler", names)] == names[:5] and closest_names("Filler", names) == names[:5]
     assert len(ranked_names("Filler", names, 7)) == 7 and len(closest_names("Filler", names, 6)) == 6
+
+
+WORDS = ("Thrust", "Thrash Attack", "Throw Down", "Sword Cut", "Cutter Move", "Kurgan Blow", "Kurgen Edge", "Back Away",
+         "Back Flip", "Upper Left Attack", "Uppercut", "Kurganq Test")
+
+
+@pytest.fixture
+def words_index() -> CardIndex:
+    return CardIndex([card(f"W{k}", name) for k, name in enumerate(WORDS)])
+
+
+@pytest.mark.parametrize("word,found", [
+    ("thr", {"thrash": 0.9, "throw": 0.9, "thrust": 0.9}),  # the start of each word (3 letters or more)
+    ("th", {}), ("cut", {"cutter": 0.9}), ("upp", {"upper": 0.9, "uppercut": 0.9}),
+    ("kurgn", {"kurgan": 0.95 * 10 / 11, "kurgen": 0.95 * 10 / 11, "kurganq": 0.95 * 10 / 12}),
+    ("thrusx", {"thrust": 0.95 * 10 / 12}),
+    ("rgan", {"kurgan": 0.95 * 0.8}),  # 2 letters more than a 4-letter word: still a typo
+    ("kurganxyz", {"kurgan": 0.95 * 0.8, "kurganq": 0.95 * 0.75}),  # 3 fewer than 9 letters; a likeness of 0.75
+    ("xkurganxxx", {}),  # 4 more than 6 letters: no typo
+])
+def test_the_words_of_the_cards_a_search_word_finds(words_index, word, found):
+    _rows, vocabulary = words_index._search_words()
+    assert words_index._word_matches(word, vocabulary) == pytest.approx({word: 1.0, **found})
+
+
+@pytest.mark.parametrize("word,similar", [
+    ("thrsut", ["thrust"]), ("kurgn", ["kurgan", "kurganq", "kurgen"]), ("thr", ["thrash", "throw", "thrust"]),
+    ("cutt", ["cutter", "cut"]), ("atack", ["attack"]), ("bakc", ["back"]), ("uper", ["upper", "uppercut"]),
+    ("awya", ["away"]), ("bac", ["back"]), ("edg", ["edge"]), ("rgan", ["kurgan", "kurganq"]), ("zzzz", []),
+])
+def test_up_to_three_words_of_the_names_spelt_like_a_word_no_name_holds(words_index, word, similar):
+    words_index._word_index()
+    assert words_index._similar_words(word) == similar
+    assert words_index._similar_words(word) == similar  # (kept: the same answer again)
