@@ -332,3 +332,81 @@ def test_a_tables_quantity_that_is_no_number_is_quoted_to_20_characters():
                                   "\u2022 \u00b7 - > 3 Thrust"])
 def test_emoji_and_up_to_four_bullets_around_a_line_are_dropped(text):
     assert [l.readings[0] for l in parse_text(text).lines] == [(3, "Thrust")]
+
+
+@pytest.mark.parametrize("text,unquoted", [
+    ("\u201dKurgan Rush\u201d", "Kurgan Rush"), ("\u201cA\u201c", "A"), ("\u201cKurgan Rush", "\u201cKurgan Rush"),
+    ('"Kurgan Rush"', "Kurgan Rush"), ("\u00abKurgan Rush\u00bb", "Kurgan Rush"), ('""', '""'), ('" "', '" "'),
+    ("\u201c\u201d", "\u201c\u201d"), ("x", "x"),
+])
+def test_a_text_in_quotes_of_any_kind(text, unquoted):
+    assert decklist.unquote(text) == unquoted
+
+
+# -- quantities written in words, after a separator, in brackets (the last round of pasted forms) ------------------
+@pytest.mark.parametrize("text,digits", [
+    ("3", "3"), ("x3", "3"), ("3x", "3"), ("\u00d73", "3"), ("three", "3"), ("Three", "3"), ("THREE", "3"),
+    ("twenty", "20"), ("3 copies", "3"), ("three copies", "3"), ("3 cards", "3"), ("3 card", "3"), ("x 3", "3"),
+    ("X 3", "3"), ("x 3 copies", "3"), ("x", None), ("copies", None), ("3 4", None), ("xx3", None), ("3xx", None),
+    ("twentyone", None), ("a copies", None), ("y 3", None),
+])
+def test_a_quantity_standing_alone(text, digits):
+    assert decklist._quantity_text(text) == digits
+
+
+@pytest.mark.parametrize("body,read", [
+    ("Thrust, 3", ("Thrust", "3", False)), ("Thrust; 3", ("Thrust", "3", False)),
+    ("Thrust = 3", ("Thrust", "3", False)),
+    ("Thrust: 3", ("Thrust", "3", False)), ("Thrust,3", ("Thrust", "3", False)),
+    ("Thrust: 3 copies", ("Thrust", "3", False)),
+    ("Thrust - 3", ("Thrust", "3", True)), ("Thrust - x3", ("Thrust", "3", False)),
+    ("Thrust - three", ("Thrust", "3", False)),
+    ("Watcher (Hunter: 2 Damage): 2", ("Watcher (Hunter: 2 Damage)", "2", False)), ("A - B, 3", ("A - B", "3", False)),
+    ("A, B - 3", ("A, B", "3", True)), ("Thrust, 3 - 4", ("Thrust, 3", "4", True)),
+    (", 3", None), ("Thrust,", None), ("Thrust -, 3", None), ("Thrust", None),
+    ("Thrust," + " " * 29 + "3", ("Thrust", "3", False)), ("Thrust," + " " * 30 + "3", None),  # 30 characters, 31
+])
+def test_a_quantity_after_a_separator(body, read):
+    assert decklist._separated_quantity(body) == read
+
+
+@pytest.mark.parametrize("body,read", [
+    ("Thrust x3", ("Thrust", "3")), ("Thrust (x3)", ("Thrust", "3")), ("Thrust (three)", ("Thrust", "3")),
+    ("Thrust (3 copies)", ("Thrust", "3")), ("Thrust (x3 copies)", ("Thrust", "3")),
+    ("Thrust ( three)", ("Thrust", "3")),
+    ("Thrust x three", ("Thrust", "3")), ("Thrust X three", ("Thrust", "3")),
+    ("Thrust (2) (three)", ("Thrust (2)", "3")),
+    ("Thrust (3)", None), ("Thrust (x)", None), ("(three)", None), ("Thrust(three)", None), ("Thrust x", None),
+    ("Thrust three", None), ("Thrust (3 4)", None),
+    ("Thrust (" + " " * 22 + "three)", ("Thrust", "3")), ("Thrust (" + " " * 23 + "three)", None),  # 29 characters, 30
+])
+def test_a_quantity_after_the_name(body, read):
+    assert decklist._trailing_quantity(body) == read
+
+
+@pytest.mark.parametrize("rest,name", [("copies of Thrust", "Thrust"), ("copy of Thrust", "Thrust"),
+                                       ("copies Thrust", "Thrust"), ("Copies Of Thrust", "Thrust"),
+                                       ("copies", "copies"),
+                                       ("Thrust", "Thrust"), ("of Thrust", "of Thrust")])
+def test_copies_of_after_a_quantity(rest, name):
+    assert decklist._drop_copies(rest) == name
+
+
+@pytest.mark.parametrize("body,read", [
+    ("three Thrust", ("3", "Thrust")), ("Three x Thrust", ("3", "Thrust")), ("Three X Thrust", ("3", "Thrust")),
+    ("three \u00d7 Thrust", ("3", "Thrust")), ("three copies of Thrust", ("3", "Thrust")),
+    ("three xThrust", ("3", "xThrust")),
+    ("three", None), ("x Thrust", None), ("Thrust three", None),
+])
+def test_a_quantity_in_words_before_the_name(body, read):
+    assert decklist._worded_quantity(body) == read
+
+
+@pytest.mark.parametrize("text,readings,name", [
+    ("three Thrust", ((1, "three Thrust"), (3, "Thrust")), "Thrust"), ("3 Thrust", ((3, "Thrust"),
+    (1, "3 Thrust")), "Thrust"),
+    ("Thrust", ((1, "Thrust"),), "Thrust"), ("Thrust, 3", ((3, "Thrust"), (1, "Thrust, 3")), "Thrust"),
+])
+def test_the_name_a_line_writes(text, readings, name):
+    got = parse_card_text(text)
+    assert isinstance(got, CardText) and (got.readings, got.name) == (readings, name)
