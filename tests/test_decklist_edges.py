@@ -410,3 +410,13 @@ def test_a_quantity_in_words_before_the_name(body, read):
 def test_the_name_a_line_writes(text, readings, name):
     got = parse_card_text(text)
     assert isinstance(got, CardText) and (got.readings, got.name) == (readings, name)
+
+
+@pytest.mark.parametrize("text,twice", [
+    ("three Thrust x2", "the quantity is written twice (3 before the name, 2 after it): keep one"),
+    ("Three copies of Thrust, 2", "the quantity is written twice (3 before the name, 2 after it): keep one"),
+    ("3 Thrust x2", "the quantity is written twice (3 before the name, 2 after it): keep one"), ("Thrust x2", None),
+])
+def test_a_quantity_written_twice_in_digits_or_words(text, twice):
+    got = parse_card_text(text)
+    assert isinstance(got, CardText) and got.twice == twice
