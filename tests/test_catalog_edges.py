@@ -416,3 +416,19 @@ def test_up_to_three_words_of_the_names_spelt_like_a_word_no_name_holds(words_in
     words_index._word_index()
     assert words_index._similar_words(word) == similar
     assert words_index._similar_words(word) == similar  # (kept: the same answer again)
+
+
+@pytest.mark.parametrize("common,skipped", [(201, True), (200, False)])
+def test_a_word_in_more_than_200_names_is_not_looked_up_once_rarer_words_found_40(common, skipped):
+    """`rare` is in 40 names (5 of them hold `common` too), `common` in `common` names: read after the rarer
+    word, a word of more than 200 names adds nothing (the names holding both words do not move up)."""
+    names = ([f"Rare A{i:02}" for i in range(1, 36)] + [f"Rare Common B{i:02}" for i in range(1, 6)]
+             + [f"Common C{i:03}" for i in range(1, common - 4)])
+    seen: list[list[str]] = []
+
+    def closest(text: str, picked: list[str], limit: int) -> list[str]:
+        seen.append(list(picked))
+        return []
+    CardIndex([card(f"N{i}", name) for i, name in enumerate(names)], closest).suggest("rare common")
+    both, rare = names[35:40], names[:35]
+    assert seen == [rare + both if skipped else both + rare]
