@@ -432,3 +432,10 @@ def test_a_word_in_more_than_200_names_is_not_looked_up_once_rarer_words_found_4
     CardIndex([card(f"N{i}", name) for i, name in enumerate(names)], closest).suggest("rare common")
     both, rare = names[35:40], names[:35]
     assert seen == [rare + both if skipped else both + rare]
+
+
+@pytest.mark.parametrize("text", ["", "thrust", "hrus"])  # every card, by its words, by a part of a word
+def test_search_ties_are_in_set_then_id_order(text):
+    printings = [card("Z1", "Thrust", type="Attack", set="BB"), card("Y2", "Thrust", type="Attack", set="AA"),
+                 card("X4", "Thrust", type="Attack", set="CC"), card("X3", "Thrust", type="Attack", set="CC")]
+    assert [c.id for c in CardIndex(printings).search(text)] == ["Y2", "Z1", "X3", "X4"]
