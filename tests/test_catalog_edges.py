@@ -439,3 +439,12 @@ def test_search_ties_are_in_set_then_id_order(text):
     printings = [card("Z1", "Thrust", type="Attack", set="BB"), card("Y2", "Thrust", type="Attack", set="AA"),
                  card("X4", "Thrust", type="Attack", set="CC"), card("X3", "Thrust", type="Attack", set="CC")]
     assert [c.id for c in CardIndex(printings).search(text)] == ["Y2", "Z1", "X3", "X4"]
+
+
+def test_closest_names_pick_by_shared_words_the_rarer_weighing_more():
+    """Of 55 names, the 40 looked at closely hold both words, or the rarer one (`beta`), before the commoner."""
+    names = ([f"Alpha Q{i:02}" for i in range(45)] + [f"Beta R{i}" for i in range(5)]
+             + [f"Alpha Beta S{i}" for i in range(5)])
+    found = CardIndex([card(f"N{i}", name) for i, name in enumerate(names)]).closest("alpha beta zzzz qqqq", 60)
+    assert len(found) == 40 and found[:5] == names[50:]
+    assert sorted(n for n in found if not n.startswith("Alpha Q")) == sorted(names[45:])
