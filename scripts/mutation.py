@@ -21,6 +21,7 @@ import ast
 import copy
 import importlib
 import os
+import signal
 import sys
 import time
 import types
@@ -182,6 +183,10 @@ def mutants(module_name: str) -> list[Mutant]:
     return out
 
 
+class MutantTimeout(Exception):
+    """A mutant made the tests run far longer than without it (an endless loop)."""
+
+
 class Runner:
     """A pytest plugin: collect the tests once, then run them against each mutant in turn."""
 
@@ -191,6 +196,7 @@ class Runner:
         self.killed: list[bool] = []
         self.survivors: list[Mutant] = []
         self.baseline_failed = False
+        self.seconds = 60.0  # how long the tests may run against one mutant (set from their time without any)
 
     def _fails(self, items: list[pytest.Item], explain: bool = False) -> bool:
         for i, item in enumerate(items):
@@ -212,7 +218,7 @@ class Runner:
         if m.cache is not None:
             m.cache.cache_clear()
         try:
-            return self._fails(items)
+            return self._fails_in_time(items, self.seconds)
         finally:
             m.function.__code__ = original
             if m.cache is not None:
@@ -228,12 +234,30 @@ class Runner:
         _, status = os.waitpid(pid, 0)
         return not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0)
 
+    def _fails_in_time(self, items: list[pytest.Item], seconds: float) -> bool:
+        """Whether the tests fail against a mutant; a mutant that makes them run past `seconds` (a `while` whose
+        condition is negated loops for ever) is killed: the test it hangs in fails on the alarm."""
+        def alarm(_signum: int, _frame: Any) -> None:
+            raise MutantTimeout(f"the tests ran past {seconds:.0f} s")
+        previous = signal.signal(signal.SIGALRM, alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return self._fails(items)
+        except MutantTimeout:  # (between two tests)
+            items[0].session._setupstate.teardown_exact(None)
+            return True
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         items = list(session.items)
+        started = time.monotonic()
         if self._fails(items, explain=True):
             self.baseline_failed = True
             return True
+        self.seconds = max(60.0, 5 * (time.monotonic() - started))  # the machine may be busy: a wide margin
         for m in self.found:
             self.killed.append(self._in_child(m, items) if self.isolate else self._with(m, items))
             if not self.killed[-1]:
