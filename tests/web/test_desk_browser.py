@@ -247,6 +247,7 @@ def test_a_player_fixes_a_misspelt_line_by_tapping_its_suggestion(desk_server, b
     assert box.input_value().splitlines()[3] == "3 Uper Left Attack"
     phone.click(".problem button.chip:text-is('Upper Left Attack')")
     expect(phone.locator(".problem .desk-fixed").first).to_contain_text("Line 4 now reads")
+    phone.click(".problem summary:text-is('23 more names')")  # 31 names: the first 8 shown, the others folded
     phone.click(".problem button.chip:text-is('Connor MacLeod Back Away')")
     assert box.input_value().splitlines()[3:5] == ["3 Upper Left Attack", "2 Connor MacLeod Back Away"]
     phone.screenshot(path=str(shots / "desk-fix-360.png"), full_page=False)
