@@ -701,9 +701,8 @@ def _drop_cards_word(line: str) -> str:
 def _join_kinds(line: str) -> str:
     """`Events/Situations:`, `Events & Situations (5)`, `Attacks and Blocks`: kinds of card of one section
     written as one heading read as that section's heading (`Endurance:`, `Endurance (5)`)."""
-    if ("/" not in line and "&" not in line and "+" not in line and "," not in line
-            and not ((" a" in line or " A" in line) and " and " in line.lower())):
-        return line
+    if "/" not in line and "&" not in line and "+" not in line and "," not in line and " and " not in line.lower():
+        return line  # (a two-letter needle such as " a" is slow to seek in a long line of spaces: not used)
     cut = _heading_end(line)
     parts = _JOINER.split(line[:cut].strip())
     table = _heading_table()
