@@ -27,7 +27,7 @@ def _plugins(known: list[Game]) -> list[Game]:
     import pkgutil
     found: list[Game] = []
     names = {g.name for g in known}
-    formats = {f.name for g in known for f in g.formats}
+    formats = {n for g in known for f in g.formats for n in (f.name, *f.aliases)}  # a name or alias means one format
     for info in sorted(pkgutil.iter_modules(list(spec.submodule_search_locations)), key=lambda m: m.name):
         where = f"{PLUGIN_PACKAGE}.{info.name}"
         try:
@@ -37,12 +37,15 @@ def _plugins(known: list[Game]) -> list[Game]:
             continue
         if not isinstance(game, Game):
             _warn(f"the game plugin {where} defines no GAME (a deckcheck.formats.Game)")
-        elif game.name in names or formats & {f.name for f in game.formats}:
-            _warn(f"the game plugin {where} names a game or format deckcheck already has ({game.name})")
+            continue
+        own = {n for f in game.formats for n in (f.name, *f.aliases)}
+        if game.name in names or formats & own:
+            taken = game.name if game.name in names else ", ".join(sorted(formats & own))
+            _warn(f"the game plugin {where} names a game or format deckcheck already has ({taken})")
         else:
             found.append(game)
             names.add(game.name)
-            formats |= {f.name for f in game.formats}
+            formats |= own
     return found
 
 def _warn(message: str) -> None:

@@ -113,8 +113,10 @@ _DATA_UNKNOWN_IDS: dict[str, str] = {}  # rule id -> the id of its game's data-u
 
 
 def assign_data_unknown(rule_id: str, issue_id: str) -> None:
-    """Record the id a rule's data-unknown warnings take (its game's: deckcheck.formats.Game.data_unknown)."""
-    _DATA_UNKNOWN_IDS[rule_id] = issue_id
+    """Record the id a rule's data-unknown warnings take when the rule is called alone: the id of the first game
+    that declared it (deckcheck.formats.Game.data_unknown). A later game playing the same rule (a plugin's house
+    rules) changes nothing of it: a check stamps the id of the game of the format checked (check.validate)."""
+    _DATA_UNKNOWN_IDS.setdefault(rule_id, issue_id)
 
 
 def stamp(issue: Issue, rule_id: str) -> Issue:

@@ -223,11 +223,18 @@ def test_a_broken_plugin_is_left_out_and_said(tmp_path):
     (tmp_path / "deckcheck_games" / "broken.py").write_text("raise RuntimeError('no')\n", encoding="utf-8")
     (tmp_path / "deckcheck_games" / "clash.py").write_text(
         "from deckcheck.games.highlander import GAME\n", encoding="utf-8")
+    (tmp_path / "deckcheck_games" / "alias.py").write_text(  # a format named as another's alias is that one's
+        "from dataclasses import replace\nfrom deckcheck.formats import Game\n"
+        "from deckcheck.games.raven import RAVEN_STORMCROW\n"
+        "GAME = Game('crows', (replace(RAVEN_STORMCROW, name='rs', game='crows', aliases=('crow',)),))\n",
+        encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     r = run(env, "formats")
     assert r.returncode == 0 and "type1e" in r.stdout
     assert "deckcheck_games.broken could not be imported" in r.stderr
-    assert "deckcheck_games.clash names a game or format deckcheck already has" in r.stderr
+    assert "deckcheck_games.clash names a game or format deckcheck already has (highlander)" in r.stderr
+    assert "deckcheck_games.alias names a game or format deckcheck already has (rs)" in r.stderr
+    assert "crows" not in r.stdout
 
 
 # -- the generic modules name no game ----------------------------------------------------------------
@@ -300,3 +307,51 @@ def test_the_readmes_example_plugin_runs_as_the_readme_shows(tmp_path):
     assert "persona" not in rows[0]
     formats = run(env, "formats", "pebbles", cwd=ROOT)
     assert "PB-TIDES" in formats.stdout and "PB-DATA-UNKNOWN (warning) is reported" in formats.stdout
+
+
+# -- a plugin that reuses another game's rules --------------------------------------------------------------
+REUSE = textwrap.dedent('''
+    """House rules: a new game whose one format plays Highlander's rules under its own data-unknown id; and a
+    plugin reusing the name highlander, which is left out."""
+    from deckcheck.formats import Format, Game
+    from deckcheck.games.highlander import SECTIONS, section_of_type
+    from deckcheck.games.highlander.rules import TYPE1E, Type1eParams
+    from deckcheck.games.highlander.view import HighlanderView
+
+    HOUSE = Format(name="house-1e", title="House rules", game="house", rules=TYPE1E, view=HighlanderView,
+                   params=Type1eParams(), sections=SECTIONS, default_section=section_of_type)
+    GAME = Game("house", (HOUSE,), data_unknown="HOUSE-DATA-UNKNOWN")
+    ''')
+CLASH = textwrap.dedent('''
+    from deckcheck.formats import Game
+    from deckcheck_games.house import HOUSE
+    from dataclasses import replace
+    GAME = Game("highlander", (replace(HOUSE, name="house-2"),), data_unknown="CLASH-DATA-UNKNOWN")
+    ''')
+
+
+def test_a_plugin_reusing_a_games_rules_changes_nothing_of_that_game(tmp_path):
+    """The data-unknown id of an issue is the id of the game of the format checked: a plugin playing Highlander's
+    rules gets its own, type1e keeps HL-DATA-UNKNOWN (also when a plugin left out for its name declared another)."""
+    (tmp_path / "deckcheck_games").mkdir()
+    (tmp_path / "deckcheck_games" / "house.py").write_text(REUSE, encoding="utf-8")
+    (tmp_path / "deckcheck_games" / "zclash.py").write_text(CLASH, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), DECKCHECK_CACHE_DIR="off")
+    code = textwrap.dedent("""
+        import sys
+        from deckcheck.check import validate
+        from deckcheck.decks import build_deck
+        from deckcheck.formats import get_format
+        from deckcheck.library import card_source
+        from deckcheck.textlimits import parse_checked
+        text = open(sys.argv[1], encoding="utf-8").read()
+        type1e = get_format("type1e")
+        deck, problems = build_deck(parse_checked(text, "deck"), card_source().index(type1e), type1e)
+        assert not problems, problems
+        for fmt in ("type1e", "house-1e"):
+            print(fmt, sorted({i.rule for i in validate(deck, fmt).issues if "DATA-UNKNOWN" in i.rule}))
+    """)
+    deck = ROOT / "examples" / "decks" / "type1e-kurgan-illegal.txt"
+    r = subprocess.run([sys.executable, "-c", code, str(deck)], env=env, capture_output=True, text=True, timeout=120)
+    assert r.stdout.splitlines() == ["type1e ['HL-DATA-UNKNOWN']", "house-1e ['HOUSE-DATA-UNKNOWN']"], r.stderr
+    assert "deckcheck_games.zclash names a game or format deckcheck already has" in r.stderr
