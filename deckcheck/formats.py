@@ -185,7 +185,7 @@ class Game:
 
     - `headings`: the kinds of card its decklists may head a list with (folded, singular: the plural is
       read as well; `plurals` for the irregular ones), `heading_help` the headings an unknown
-      heading's message lists (default: its formats' sections), `pair_sections` the sections whose
+      heading's message lists (default: its formats' sections, then these kinds in the plural), `pair_sections` the sections whose
       lines are `Name: value` pairs rather than cards (a Taktik table's `Players:`), each with what a line
       that is not one is told;
     - `data_unknown`: the id of its warning that card data kept a rule from deciding;
@@ -240,10 +240,11 @@ class Game:
             object.__setattr__(self, "full_title", self.title)
         if not self.data_unknown:
             object.__setattr__(self, "data_unknown", f"{self.name.upper()}-DATA-UNKNOWN")
-        if not self.heading_help:
+        if not self.heading_help:  # its sections, then its kinds of card as a heading writes them ("Stones")
             sections = [s for fmt in self.formats for s in fmt.sections]
-            object.__setattr__(self, "heading_help", f"{', '.join(dict.fromkeys(sections))}, Sideboard, Maybeboard, "
-                                                     "Considering; metadata: Format, Name, Player, Author")
+            kinds = [self.plurals.get(word, word + "s").title() for word in self.headings]
+            object.__setattr__(self, "heading_help", f"{', '.join(dict.fromkeys(sections + kinds))}, Sideboard, "
+                                                     "Maybeboard, Considering; metadata: Format, Name, Player, Author")
         if not self.summary:
             sections = [s for fmt in self.formats for s in fmt.sections if s not in self.pair_sections]
             object.__setattr__(self, "summary", tuple(dict.fromkeys(_column_name(s) for s in sections)))

@@ -143,7 +143,8 @@ def test_check_reads_the_games_headings_and_reports_its_own_data_unknown(plugin,
     bad.write_text("Format: toy-duel\nSideways:\n1 Jab\n", encoding="utf-8")
     wrong = json.loads(run(plugin, "check", str(bad), "--json").stdout)
     message = wrong["input_errors"][0]["message"]
-    assert "Champion, Moves" in message and "Endurance" not in message and "Hunters" not in message
+    assert "Champion, Moves, Strikes, Sideboard" in message  # its sections, then its own headings
+    assert "Endurance" not in message and "Hunters" not in message
 
 
 def test_tournament_summary_has_the_games_columns(plugin, tmp_path):
