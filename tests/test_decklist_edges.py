@@ -363,7 +363,7 @@ def test_a_quantity_standing_alone(text, digits):
     ("Thrust - three", ("Thrust", "3", False)),
     ("Watcher (Hunter: 2 Damage): 2", ("Watcher (Hunter: 2 Damage)", "2", False)), ("A - B, 3", ("A - B", "3", False)),
     ("A, B - 3", ("A, B", "3", True)), ("Thrust, 3 - 4", ("Thrust, 3", "4", True)),
-    (", 3", None), ("Thrust,", None), ("Thrust -, 3", None), ("Thrust", None),
+    (", 3", None), ("Thrust,", None), ("Thrust -, 3", None), ("Thrust", None), ("A, 3", ("A", "3", False)),
     ("Thrust," + " " * 29 + "3", ("Thrust", "3", False)), ("Thrust," + " " * 30 + "3", None),  # 30 characters, 31
 ])
 def test_a_quantity_after_a_separator(body, read):
