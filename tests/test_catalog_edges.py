@@ -434,7 +434,7 @@ def test_a_word_in_more_than_200_names_is_not_looked_up_once_rarer_words_found_4
     assert seen == [rare + both if skipped else both + rare]
 
 
-@pytest.mark.parametrize("text", ["", "thrust", "hrus"])  # every card, by its words, by a part of a word
+@pytest.mark.parametrize("text", ["", "thrust", "hru"])  # every card, by its words, by a part of a word
 def test_search_ties_are_in_set_then_id_order(text):
     printings = [card("Z1", "Thrust", type="Attack", set="BB"), card("Y2", "Thrust", type="Attack", set="AA"),
                  card("X4", "Thrust", type="Attack", set="CC"), card("X3", "Thrust", type="Attack", set="CC")]
@@ -448,3 +448,14 @@ def test_closest_names_pick_by_shared_words_the_rarer_weighing_more():
     found = CardIndex([card(f"N{i}", name) for i, name in enumerate(names)]).closest("alpha beta zzzz qqqq", 60)
     assert len(found) == 40 and found[:5] == names[50:]
     assert sorted(n for n in found if not n.startswith("Alpha Q")) == sorted(names[45:])
+
+
+def test_parts_of_words_found_rank_the_closer_name_first():
+    index = CardIndex([card("K2", "Kurgan Blow"), card("K1", "Kurgan")])
+    assert [c.id for c in index.search("rga")] == ["K1", "K2"]
+
+
+def test_a_typo_of_exactly_the_likeness_bound_counts():
+    index = CardIndex([card("X", "Xcutx")])
+    _rows, vocabulary = index._search_words()
+    assert index._word_matches("cut", vocabulary) == pytest.approx({"cut": 1.0, "xcutx": 0.95 * 0.75})

@@ -337,7 +337,7 @@ def test_emoji_and_up_to_four_bullets_around_a_line_are_dropped(text):
 @pytest.mark.parametrize("text,unquoted", [
     ("\u201dKurgan Rush\u201d", "Kurgan Rush"), ("\u201cA\u201c", "A"), ("\u201cKurgan Rush", "\u201cKurgan Rush"),
     ('"Kurgan Rush"', "Kurgan Rush"), ("\u00abKurgan Rush\u00bb", "Kurgan Rush"), ('""', '""'), ('" "', '" "'),
-    ("\u201c\u201d", "\u201c\u201d"), ("x", "x"),
+    ("\u201c\u201d", "\u201c\u201d"), ("x", "x"), ('"x"', "x"),
 ])
 def test_a_text_in_quotes_of_any_kind(text, unquoted):
     assert decklist.unquote(text) == unquoted
