@@ -365,6 +365,7 @@ def test_a_quantity_standing_alone(text, digits):
     ("A, B - 3", ("A, B", "3", True)), ("Thrust, 3 - 4", ("Thrust, 3", "4", True)),
     (", 3", None), ("Thrust,", None), ("Thrust -, 3", None), ("Thrust", None), ("A, 3", ("A", "3", False)),
     ("Thrust," + " " * 29 + "3", ("Thrust", "3", False)), ("Thrust," + " " * 30 + "3", None),  # 30 characters, 31
+    ("Thrust - " + " " * 29 + "3", ("Thrust", "3", True)), ("Thrust - " + " " * 30 + "3", None),
 ])
 def test_a_quantity_after_a_separator(body, read):
     assert decklist._separated_quantity(body) == read
