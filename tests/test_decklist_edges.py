@@ -378,7 +378,7 @@ def test_a_quantity_after_a_separator(body, read):
     ("Thrust x three", ("Thrust", "3")), ("Thrust X three", ("Thrust", "3")),
     ("Thrust (2) (three)", ("Thrust (2)", "3")),
     ("Thrust (3)", None), ("Thrust (x)", None), ("(three)", None), ("Thrust(three)", None), ("Thrust x", None),
-    ("Thrust three", None), ("Thrust (3 4)", None),
+    ("Thrust three", None), ("Thrust (3 4)", None), ("Thrust Ax3)", None), ("Thrust A*3)", None),
     ("Thrust (" + " " * 22 + "three)", ("Thrust", "3")), ("Thrust (" + " " * 23 + "three)", None),  # 29 characters, 30
 ])
 def test_a_quantity_after_the_name(body, read):
