@@ -379,6 +379,7 @@ def test_a_quantity_after_a_separator(body, read):
     ("Thrust (2) (three)", ("Thrust (2)", "3")),
     ("Thrust (3)", None), ("Thrust (x)", None), ("(three)", None), ("Thrust(three)", None), ("Thrust x", None),
     ("Thrust three", None), ("Thrust (3 4)", None), ("Thrust Ax3)", None), ("Thrust A*3)", None),
+    ("Thrust (*3)", ("Thrust", "3")), ("Thrust (x33)", ("Thrust", "33")), ("Thrust (33)", None),
     ("Thrust (" + " " * 22 + "three)", ("Thrust", "3")), ("Thrust (" + " " * 23 + "three)", None),  # 29 characters, 30
 ])
 def test_a_quantity_after_the_name(body, read):
@@ -388,7 +389,7 @@ def test_a_quantity_after_the_name(body, read):
 @pytest.mark.parametrize("rest,name", [("copies of Thrust", "Thrust"), ("copy of Thrust", "Thrust"),
                                        ("copies Thrust", "Thrust"), ("Copies Of Thrust", "Thrust"),
                                        ("copies", "copies"),
-                                       ("Thrust", "Thrust"), ("of Thrust", "of Thrust")])
+                                       ("Thrust", "Thrust"), ("of Thrust", "of Thrust"), ("Back Away", "Back Away")])
 def test_copies_of_after_a_quantity(rest, name):
     assert decklist._drop_copies(rest) == name
 
