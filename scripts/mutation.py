@@ -83,6 +83,7 @@ class Mutant:
     function: types.FunctionType
     code: types.CodeType
     cache: Any = None  # an lru_cache to empty when the mutant goes in and when it comes out
+    defaults: tuple[Any, ...] | None = None  # the mutant's default values (`limit: int = 5`): not in its code
 
     @property
     def where(self) -> str:
@@ -179,7 +180,7 @@ def mutants(module_name: str) -> list[Mutant]:
             new = namespace[fn.name]
             line = getattr(node, "lineno", fn.lineno)
             out.append(Mutant(module_name, line, f"{owner + '.' if owner else ''}{fn.name}: {kind}: {what}",
-                              live, new.__code__, cache))
+                              live, new.__code__, cache, new.__defaults__))
     return out
 
 
@@ -213,14 +214,14 @@ class Runner:
 
     def _with(self, m: Mutant, items: list[pytest.Item]) -> bool:
         """Whether the tests fail with the mutant swapped in (and out again)."""
-        original = m.function.__code__
-        m.function.__code__ = m.code
+        original, defaults = m.function.__code__, m.function.__defaults__
+        m.function.__code__, m.function.__defaults__ = m.code, m.defaults
         if m.cache is not None:
             m.cache.cache_clear()
         try:
             return self._fails_in_time(items, self.seconds)
         finally:
-            m.function.__code__ = original
+            m.function.__code__, m.function.__defaults__ = original, defaults
             if m.cache is not None:
                 m.cache.cache_clear()
 
