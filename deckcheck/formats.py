@@ -186,8 +186,8 @@ class Game:
     - `headings`: the kinds of card its decklists may head a list with (folded, singular: the plural is
       read as well; `plurals` for the irregular ones), `heading_help` the headings an unknown
       heading's message lists (default: its formats' sections, then these kinds in the plural),
-      `pair_sections` the sections whose lines are `Name: value` pairs rather than cards (a Taktik table's `Players:`), each with what a line
-      that is not one is told;
+      `pair_sections` the sections whose lines are `Name: value` pairs rather than cards (a Taktik table's
+      `Players:`), each with what a line that is not one is told;
     - `data_unknown`: the id of its warning that card data kept a rule from deciding;
     - `summary`: the columns of a tournament summary that tell its decks apart (`summary_of` fills
       them from a report; default: the counts of its sections; `summary_labels`: their short names in
