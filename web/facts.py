@@ -561,7 +561,7 @@ def api_facts_sheet(srv: ServerDep, kind: str) -> Response:
     `deckcheck cards facts export card-facts.KIND` writes (a workbook's date is $SOURCE_DATE_EPOCH or 1980, so the
     same values give the same bytes)."""
     if kind not in SHEETS:
-        raise NotFound(f"no sheet facts.{kind[:20]}: facts.csv, facts.tsv or facts.xlsx")
+        raise NotFound(f"no sheet {'facts.' + kind[:20]!r}: facts.csv, facts.tsv or facts.xlsx")
     header, rows = facts_sheet(srv.catalog.store)
     body: str | bytes = csv_text(header, rows) if kind == "csv" else sheet_bytes(header, rows, f"card-facts.{kind}")
     return Response(body, media_type=SHEETS[kind],
