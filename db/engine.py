@@ -75,7 +75,7 @@ def ready_sqlite(url: str) -> sqlite3.Connection | None:
 # header is read through a descriptor kept open for the life of the process, one per file (by identity).
 _HEADS: dict[str, int] = {}
 _HEADS_LOCK = threading.Lock()
-MAX_KEPT_FILES = 64  # a long test run opens many databases; the oldest kept descriptor of a file gone is closed first
+MAX_KEPT_FILES = 64  # past this many kept descriptors, those of files gone or replaced are closed (never a live one's)
 
 
 def read_head(path: Path | str, size: int = 100) -> tuple[bytes, os.stat_result]:
@@ -105,7 +105,9 @@ def read_head(path: Path | str, size: int = 100) -> tuple[bytes, os.stat_result]
 
 
 def _forget_one() -> None:
-    """Close one kept descriptor: of a file that is gone or replaced if there is one, else the oldest."""
+    """Close the kept descriptors of files gone or replaced. A descriptor of a file still at its path stays open
+    however many there are: closing it would drop the locks this process's SQLite connections hold on that file
+    (the very fault read_head exists to avoid); a process touches few databases, a test run a few hundred."""
     for key, fd in list(_HEADS.items()):
         try:
             gone = not os.path.samestat(os.fstat(fd), os.stat(key))
@@ -114,9 +116,6 @@ def _forget_one() -> None:
         if gone:
             del _HEADS[key]
             os.close(fd)
-            return
-    key = next(iter(_HEADS))
-    os.close(_HEADS.pop(key))
 
 
 def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],

@@ -65,7 +65,7 @@ def test_a_replaced_file_is_read_anew(tmp_path):
         engine.read_head(path, 5)
 
 
-def test_kept_descriptors_are_bounded(tmp_path, monkeypatch):
+def test_kept_descriptors_of_files_gone_are_bounded(tmp_path, monkeypatch):
     monkeypatch.setattr(engine, "MAX_KEPT_FILES", 4)
     kept: dict[str, int] = {}
     monkeypatch.setattr(engine, "_HEADS", kept)
@@ -73,7 +73,25 @@ def test_kept_descriptors_are_bounded(tmp_path, monkeypatch):
         for i in range(10):
             (tmp_path / f"{i}.db").write_bytes(b"x")
             engine.read_head(tmp_path / f"{i}.db", 1)
-        assert len(kept) == 4
+            (tmp_path / f"{i}.db").unlink()
+        assert len(kept) <= 4
+    finally:
+        for fd in kept.values():
+            __import__("os").close(fd)
+
+
+def test_past_the_bound_a_live_databases_lock_is_kept(writing, tmp_path, monkeypatch):
+    """More files read than the bound, none gone: the writer's database, read first, keeps its descriptor (closing
+    it would drop the writer's lock)."""
+    monkeypatch.setattr(engine, "MAX_KEPT_FILES", 2)
+    kept: dict[str, int] = {}
+    monkeypatch.setattr(engine, "_HEADS", kept)
+    try:
+        engine.read_head(writing, 1)
+        for i in range(3):
+            (tmp_path / f"{i}.other").write_bytes(b"x")
+            engine.read_head(tmp_path / f"{i}.other", 1)
+        assert not another_process_may_write(writing)
     finally:
         for fd in kept.values():
             __import__("os").close(fd)
