@@ -4,8 +4,9 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Iterable, Iterator, Mapping
 
 from . import rawsql  # the SQL text of a look at a SQLite file before SQLAlchemy opens it
 
@@ -116,6 +117,71 @@ def _forget_one() -> None:
         if gone:
             del _HEADS[key]
             os.close(fd)
+
+
+# Writers of a SQLite file take turns before they ask SQLite for its write lock. SQLite makes a writer that finds the
+# file locked sleep and retry (up to 100 ms at a time, up to the lock wait, then "database is locked"), so a queue
+# of writers waited seconds and a long import made the next writer give up. Here the threads of a process queue on
+# a lock and the processes on an advisory lock of the file (flock, which SQLite's own fcntl locks do not see, and
+# which never drops them: it is taken on a descriptor kept open for the process's life): whoever waits is woken the
+# moment the writer before it is done, however long that writer took.
+_WRITERS = threading.RLock()  # one writing thread per process; re-entered by a writer inside its own turn
+_TURN = threading.local()
+_TURN_FILES: dict[str, int] = {}
+
+
+def _identity(stat: os.stat_result) -> tuple[int, int]:
+    return stat.st_dev, stat.st_ino
+
+
+@contextmanager
+def writer_turn(path: Path | str | None) -> Iterator[None]:
+    """This thread's turn to write the SQLite file at `path` (nothing for another database: None): the process's
+    writer lock, then an exclusive flock on the file. A thread already in its turn on that file goes on."""
+    if path is None:
+        yield
+        return
+    key = str(path)
+    with _WRITERS:
+        held: set[str] = _TURN.__dict__.setdefault("held", set())
+        if key in held:  # this thread's own turn, entered again
+            yield
+            return
+        held.add(key)
+        try:
+            with _process_turn(key):
+                yield
+        finally:
+            held.discard(key)
+
+
+@contextmanager
+def _process_turn(path: str) -> Iterator[None]:
+    """Hold an exclusive flock on the database file (called under _WRITERS: one thread per process)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: SQLite's own waiting only
+        yield
+        return
+    try:
+        fd = _TURN_FILES.get(path)
+        if fd is not None and _identity(os.fstat(fd)) != _identity(os.stat(path)):  # the file was replaced
+            os.close(fd)  # a descriptor of the old file: closing it drops no lock of the database at `path`
+            fd = None
+        if fd is None:
+            fd = _TURN_FILES[path] = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:  # no file to lock: SQLite says what is wrong when the transaction starts
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError:  # a file system without flock (ENOLCK, EOPNOTSUPP): the turn is a speed-up, SQLite still waits
+        yield
+        return
+    try:
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],

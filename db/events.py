@@ -12,8 +12,6 @@ Concurrency (SQLite and PostgreSQL alike, several server processes on one databa
 from __future__ import annotations
 
 import json
-import os
-import threading
 from contextlib import contextmanager
 from typing import Iterator, Optional
 
@@ -141,43 +139,6 @@ def _submission(row, number: int = 1) -> Submission:
                       number=number, spelling=row.player)
 
 
-_SQLITE_WRITES = threading.Lock()
-_TURN_FILES: dict[str, int] = {}
-
-
-def _identity(stat: os.stat_result) -> tuple[int, int]:
-    return stat.st_dev, stat.st_ino
-
-
-@contextmanager
-def _process_turn(path: str) -> Iterator[None]:
-    """Hold an exclusive flock on the database file (called under _SQLITE_WRITES: one thread per process)."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: SQLite's own waiting only
-        yield
-        return
-    try:
-        fd = _TURN_FILES.get(path)
-        if fd is not None and _identity(os.fstat(fd)) != _identity(os.stat(path)):  # the file was replaced
-            os.close(fd)
-            fd = None
-        if fd is None:
-            fd = _TURN_FILES[path] = os.open(path, os.O_RDONLY)
-    except OSError:  # no file to lock: SQLite says what is wrong when the transaction starts
-        yield
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-    except OSError:  # a file system without flock (ENOLCK, EOPNOTSUPP): the turn is a speed-up, SQLite still waits
-        yield
-        return
-    try:
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-
-
 @contextmanager
 def _translated() -> Iterator[None]:
     """A database that stays locked past the wait (a long import holding SQLite's lock on a loaded machine), or a
@@ -203,22 +164,13 @@ class EventTables:
 
     @contextmanager
     def _writing(self) -> Iterator:
-        """A write transaction; on a SQLite file, writers take turns before they ask SQLite for its lock.
-
-        SQLite makes a writer that finds the file locked sleep and retry, up to 100 ms at a time, so a few
-        of forty submissions racing from two server processes waited seconds. Here the threads of a
-        process queue on a lock and the processes on an advisory lock of the file (flock, which SQLite's
-        own fcntl locks do not see): whoever waits is woken the moment the writer before it is done.
-        """
-        from .engine import sqlite_path
+        """A write transaction; on a SQLite file, writers take turns before they ask SQLite for its lock
+        (deckcheck.db.engine.writer_turn: without it a few of forty submissions racing from two server processes
+        waited seconds in SQLite's retry sleeps)."""
+        from .engine import sqlite_path, writer_turn
         path = sqlite_path(self.engine.url.render_as_string(hide_password=False))
-        with _translated():
-            if path is None:
-                with self.engine.begin() as con:
-                    yield con
-                return
-            with _SQLITE_WRITES, _process_turn(str(path)), self.engine.begin() as con:
-                yield con
+        with _translated(), writer_turn(path), self.engine.begin() as con:
+            yield con
 
     # -- events ---------------------------------------------------------------------------------
     def add_event(self, event: Event, token_hash: str) -> None:

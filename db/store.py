@@ -326,12 +326,17 @@ class Store:
 
         On SQLite the transaction takes the write lock when it starts (BEGIN IMMEDIATE): two writers
         that read before they write would otherwise deadlock on upgrading their read locks, and SQLite
-        answers one of them "database is locked" at once, without waiting; this way the second waits
-        its turn (up to the lock wait) and then reads what the first wrote. `write=False` (a dry run
+        answers one of them "database is locked" at once, without waiting (or, where the reads ran outside
+        the transaction, the second writes what it decided from values the first has changed meanwhile);
+        this way the second waits its turn and then reads what the first wrote. Before that, writers take
+        turns (deckcheck.db.engine.writer_turn, as the desk's do): the next one is woken when the one before is
+        done, however long that took, instead of giving up after the lock wait. `write=False` (a dry run
         that only reads) takes no write lock: it works on a file it may only read, and waits for nobody.
         """
-        with self.translated_errors():
-            with self.engine.begin() as con:
+        from .engine import sqlite_path, writer_turn
+        engine = self.engine
+        with self.translated_errors(), writer_turn(sqlite_path(self.url) if write else None):
+            with engine.begin() as con:
                 if write and con.dialect.name == "sqlite":
                     con.exec_driver_sql(rawsql.BEGIN_IMMEDIATE)
                 yield con

@@ -165,7 +165,11 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
     origin = prov.parse(source) if isinstance(source, str) else source
     changes = list(changes)
     result = UpdateResult()
-    with store.engine.begin() as con:
+    # a write transaction from its start (and on PostgreSQL the card writers' turn): two imports at once run one
+    # after the other, the second reading what the first wrote, never deciding from values changed meanwhile
+    with store.begin(write=not dry_run) as con:
+        if not dry_run:
+            cards_writers_turn(con)
         plain_ids = [str(c.get("id")) for c in changes if not isinstance(c, SheetCard) and c.get("id")]
         stored = read_cards(con, plain_ids)
         items = _as_sheet_cards(changes, {i: c.name for i, c in stored.items()}, f"changes from {origin}")
@@ -203,6 +207,22 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
             from .facts import record_changes
             record_changes(con, result.changes, accepted_by)
     return result
+
+
+CARD_WRITERS_LOCK = 0x64636B63  # "dckc": the PostgreSQL advisory lock card writers take turns on
+
+
+def cards_writers_turn(con) -> None:
+    """On PostgreSQL, wait (without the lock wait's limit) until no other transaction is changing cards, and hold
+    that turn to the end of this transaction. SQLite needs nothing here: its write transaction already is the
+    turn (Store.begin)."""
+    if con.dialect.name != "postgresql":
+        return
+    from sqlalchemy import func, select
+    waited = con.execute(select(func.current_setting("lock_timeout"))).scalar_one()
+    con.execute(select(func.set_config("lock_timeout", "0", True)))  # a long import ahead is waited for
+    con.execute(select(func.pg_advisory_xact_lock(CARD_WRITERS_LOCK)))
+    con.execute(select(func.set_config("lock_timeout", waited, True)))
 
 
 def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], origin: Provenance,

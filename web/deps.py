@@ -96,7 +96,7 @@ def mark_cards_changed(store) -> None:
 
     from deckcheck.db.store import write_meta
     stamp = dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
-    with store.engine.begin() as con:
+    with store.begin() as con:  # a writer's turn, as every other (deckcheck.db.store.Store.begin)
         write_meta(con, {_STAMP_KEY: stamp})
 
 
