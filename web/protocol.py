@@ -10,7 +10,11 @@ descriptor). uvicorn's `h11_max_incomplete_event_size` bounds headers only with 
   either, 431 and the connection closed (counted as the bytes arrive, never buffered past one read);
 - the request line and headers must be complete `header_timeout` seconds (Settings) after the connection opened (or the
   previous request ended), else 408 and the connection closed (an idle new connection is simply closed);
-- every answer written here (431, 408, and a malformed request's 400) carries the security headers.
+- at most `connections_per_address` (Settings) connections open at once from one client address, in each server
+  process (loopback included; 0: no cap): past it a new connection gets 429 with Retry-After and is closed
+  at once, before anything of it is read, so one client holding hundreds of idle or slow connections cannot
+  take every file descriptor of the server while the others wait for the header timeout to free them;
+- every answer written here (431, 408, 429, and a malformed request's 400) carries the security headers.
 """
 from __future__ import annotations
 
@@ -25,6 +29,12 @@ from .security import HEADERS
 MAX_HEADER_BYTES = 32 * 1024   # browsers send 1-4 KB; Node allows 16 KB, nginx 8 KB per line
 MAX_HEADERS = 100              # browsers send about 15
 HEADER_TIMEOUT = 15.0          # seconds for the request line and headers: a phone on bad Wi-Fi needs 1-2
+CONNECTIONS_PER_ADDRESS = 64   # a browser opens at most 6 per server; the benches' 16 clients fit well below it
+RETRY_AFTER_S = 5              # an idle kept-alive connection is closed after 5 s (uvicorn_options below)
+
+# Open connections of this server process by client address (the protocol's callbacks all run in the process's
+# one event loop, so no lock is needed).
+_OPEN: dict[str, int] = {}
 
 
 class _Refused(Exception):
@@ -42,14 +52,32 @@ class GuardedHttpTools(HttpToolsProtocol):
         self.refusal: tuple[int, str] | None = None
         self.header_timer: asyncio.TimerHandle | None = None
         self.header_timeout = header_timeout()
+        self.counted: str | None = None  # the client address this connection counts against
 
-    # timer ------------------------------------------------------------------------------------------
+    # timer and connection count ---------------------------------------------------------------------
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
+        address = self.client[0] if self.client else None  # None: a Unix socket, not capped
+        cap = connections_per_address()
+        if address is not None and cap:
+            if _OPEN.get(address, 0) >= cap:
+                self.refusal = (429, f"too many connections from your address: at most {cap} may be open at once; "
+                                     f"close some and try again")
+                self._refuse(*self.refusal, extra=(("retry-after", str(RETRY_AFTER_S)),))
+                return
+            _OPEN[address] = _OPEN.get(address, 0) + 1
+            self.counted = address
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self.counted is not None:
+            left = _OPEN.get(self.counted, 1) - 1
+            if left > 0:
+                _OPEN[self.counted] = left
+            else:
+                _OPEN.pop(self.counted, None)
+            self.counted = None
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -117,12 +145,13 @@ class GuardedHttpTools(HttpToolsProtocol):
         super().on_message_complete()
         self.reading_headers = True
 
-    def _refuse(self, status: int, message: str) -> None:
+    def _refuse(self, status: int, message: str, extra: tuple[tuple[str, str], ...] = ()) -> None:
         """Answer `status` with the message (plain text, the security headers) and close the connection."""
         self._disarm()
         body = (message + "\n").encode()
         lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", "content-type: text/plain; charset=utf-8",
                  f"content-length: {len(body)}", "connection: close", "cache-control: no-store"]
+        lines += [f"{k}: {v}" for k, v in extra]
         lines += [f"{k.lower()}: {v}" for k, v in HEADERS.items()]
         self.transport.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
         self.transport.close()
@@ -137,6 +166,17 @@ def header_timeout() -> float:
         return float(text) if text else HEADER_TIMEOUT
     except ValueError:
         return HEADER_TIMEOUT
+
+
+def connections_per_address() -> int:
+    """This worker's cap on open connections per client address: Settings.connections_per_address, as `serve` wrote
+    it to the environment (it was checked there); CONNECTIONS_PER_ADDRESS when unset; 0: no cap."""
+    from .settings import Settings
+    text = os.environ.get(Settings.env_names()["connections_per_address"]) or ""
+    try:
+        return max(0, int(text)) if text else CONNECTIONS_PER_ADDRESS
+    except ValueError:
+        return CONNECTIONS_PER_ADDRESS
 
 
 def uvicorn_options() -> dict:

@@ -184,6 +184,12 @@ def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on
                                                                   "to send a request's line and headers (then 408) "
                                                                   "[default: 15; env var: "
                                                                   "DECKCHECK_HEADER_TIMEOUT].")] = None,
+          connections_per_address: Annotated[Optional[int], typer.Option(
+              "--connections-per-address", min=0, help="Connections one client address may hold open at once, in "
+                                                       "each server process (past it: 429); behind a reverse proxy "
+                                                       "every client has the proxy's address; 0 for no cap "
+                                                       "[default: 64; env var: "
+                                                       "DECKCHECK_CONNECTIONS_PER_ADDRESS].")] = None,
           upload_limit: Annotated[Optional[int], typer.Option("--upload-limit", min=1024, help="Largest request body "
                                                               "in bytes (larger: HTTP 413) [default: 2097152; env "
                                                               "var: DECKCHECK_UPLOAD_LIMIT].")] = None,
@@ -202,7 +208,7 @@ def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on
                                  admin_token_file=admin_token_file, upload_limit=upload_limit, desk_rate=desk_rate,
                                  allowed_hosts=",".join(allowed_host) if allowed_host else None,
                                  check_rate=check_rate, event_rate=event_rate, header_timeout=header_timeout,
-                                 preview_dir=preview_dir))
+                                 connections_per_address=connections_per_address, preview_dir=preview_dir))
 
 
 # -- tournament -----------------------------------------------------------------------------------
