@@ -98,8 +98,11 @@ class Writers:
 
     def refused(self, r) -> None:
         """A write not acknowledged: fine when the server answered 503 "nothing was changed" (the database busy
-        past the lock wait on a loaded machine, or an I/O error SQLite reported): nothing was promised, and the
-        check below is of what was. Anything else (a 500, a 4xx) is an error of the test."""
+        past the lock wait on a loaded machine): nothing was promised, and the check below is of what was. But
+        not for a disk I/O error: on a healthy disk its likely cause was a writer's lock lost (a descriptor of the
+        database closed in the same process drops it, and another process may then write at the same time),
+        seen in about 1 run in 10 before deckcheck.db.engine.read_head, in none of 20 after (the assertion below).
+        Anything else (a 500, a 4xx) is an error of the test."""
         if r.status == 503 and "nothing was changed" in r.text:
             with self.lock:
                 self.unavailable.append(r.text[:300])
@@ -168,6 +171,7 @@ def test_a_server_killed_during_writes_starts_again_with_every_acknowledged_writ
         server.stop()
     assert len(writers.acked_players) >= 20 and writers.acked, (writers.errors[:5], server.log()[-3000:])
     assert writers.errors == [], server.log()[-3000:]
+    assert not [u for u in writers.unavailable if "disk I/O error" in u], writers.unavailable[:3]
 
     print(f"killed with {len(writers.acked_players)} submissions and {len(writers.acked)} imports "
           f"acknowledged{'; a hot journal left' if left else ''}; {len(writers.unavailable)} answered 503 "
