@@ -20,8 +20,9 @@ from nasty import nasty_files
 ROOT = Path(__file__).resolve().parent.parent
 EXE = str(Path(sys.executable).with_name("deckcheck"))
 HANG_GUARD_S = 120  # not a timing assertion: a hung reader fails here instead of stalling the suite
-# read as decks (no cards, or a valid UTF-16 file of 3 Thrust): not legal
-READ_AS_DECKS = {"empty.txt", "comment-only.txt", "header-only.txt", "crlf-only.txt", "utf16.txt", "utf16.json"}
+# read as decks (no cards, or a valid UTF-16 file of 3 Thrust): not legal. A file with nothing in it (empty.txt,
+# crlf-only.txt: no byte, or only line ends) is unreadable, saying so: exit 2
+READ_AS_DECKS = {"comment-only.txt", "header-only.txt", "utf16.txt", "utf16.json"}
 NATIVE = {"far-corner.xlsx", "far-corner-in-row-1.xlsx", "far-corner-dimension.xlsx", "far-corner-lower-case.xlsx",
           "far-corner-spaced.xlsx", "wide-area.xlsx", "zip-bomb.xlsx", "far-corner-many-letters.xlsx",
           "far-corner-many-letters-dimension.xlsx"}

@@ -50,13 +50,15 @@ def check_text(text: str, format: str | None = None, *, cards: Iterable[Card] = 
     report gives the deck (`-`, as the CLI names standard input). An unknown or ambiguous card,
     or an unknown format named in the deck, is an input error in the report (`legal` is None);
     an unknown `format` argument raises UnknownFormatError. A text past the limits of text
-    decklists (4 MiB, lines of 4,096 characters, no NUL) is an unreadable deck, as `check -` says.
+    decklists (4 MiB, lines of 4,096 characters, no NUL), or with nothing but blank lines, is an unreadable deck,
+    as `check -` says.
     """
     if format:
         get_format(format)
+    from ..importers.decklists import not_empty
     try:
-        raw = parse_checked(text, source)
-    except DeckcheckError as exc:  # past a limit of text decklists: unreadable, as `check -` reports it
+        raw = parse_checked(not_empty(text, source), source)
+    except DeckcheckError as exc:  # past a limit, or empty: unreadable, as `check -` reports it
         return unreadable(source, exc, format or "")
     return check_raw(raw, card_source(cards, db, sheets).index, format)
 

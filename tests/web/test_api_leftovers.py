@@ -139,9 +139,17 @@ def test_an_unreadable_file_is_named_once_in_plain_text(cli_env, tmp_path):
     assert missing.stdout.splitlines()[1:] == ["  unreadable: no such file"]
 
 
-def test_the_library_still_reports_an_empty_text_as_a_deck_of_no_cards():
-    """Text handed over as text (not a file) is not refused for being empty: the API refuses it as no decklist."""
-    assert deckcheck.check_text("").counts == {"Pre-Game": 0, "Endurance": 0}
+def test_the_library_reports_an_empty_text_as_check_dash_does(cli_env):
+    """`check_text` gives the report `check -` gives (README): an empty text is unreadable in both."""
+    for text, message in (("", "-: standard input is empty"), ("\n\n ", "-: standard input holds only blank lines")):
+        report = deckcheck.check_text(text)
+        assert report.legal is None and [e.message for e in report.input_errors] == [message]
+    import subprocess
+    import sys
+    from pathlib import Path
+    exe = Path(sys.executable).with_name("deckcheck")
+    run = subprocess.run([str(exe), "check", "-q", "-"], input="", capture_output=True, text=True)
+    assert run.returncode == 2 and run.stdout.startswith("-: UNREADABLE")
 
 
 # -- a saved deck's name ------------------------------------------------------------------------------------
