@@ -111,6 +111,13 @@ def diff_decks(before: Deck, before_format: AnyFormat, after: Deck, after_format
     """Compare two resolved decks: their cards, their reports and their statistics."""
     added, removed = card_changes(before, after)
     return DeckDiff(before=validate(before, before_format), after=validate(after, after_format),
-                    before_stats=stats_of(before, before_format.name, hand, exertion),
-                    after_stats=stats_of(after, after_format.name, hand, exertion),
+                    before_stats=_stats(before, before_format, hand, exertion),
+                    after_stats=_stats(after, after_format, hand, exertion),
                     added=added, removed=removed)
+
+
+def _stats(deck: Deck, fmt: AnyFormat, hand: int, exertion: int) -> DeckStats:
+    """A deck's statistics by its game's hook (Game.stats), Highlander's for a game without one."""
+    from .games import game_named
+    hook = game_named(fmt.game).stats
+    return hook(deck, fmt.name, hand, exertion) if hook is not None else stats_of(deck, fmt.name, hand, exertion)

@@ -18,7 +18,7 @@ from ..decks import Deck, build_deck
 from ..errors import DeckcheckError
 from ..formats import AnyFormat, get_format
 from ..report import InputProblem
-from ..stats import EXERTION, HAND, DeckStats, check_draw, stats_of
+from ..stats import EXERTION, HAND, DeckStats, check_draw
 from ..textlimits import parse_checked
 
 if TYPE_CHECKING:
@@ -54,21 +54,38 @@ def require_stats(fmt: FormatT) -> FormatT:
 
 
 
-def text_index(cards: Sequence[Card] = (), db: str | None = None) -> CardIndex:
-    """The Highlander cards a text is resolved against: bundled (or stored in `db`), with `cards` replacing
-    same-id cards or adding to them; the same reading path as `deckcheck.check_text`."""
+def text_index(cards: Sequence[Card] = (), db: str | None = None, fmt: AnyFormat | None = None) -> CardIndex:
+    """The cards a text of the format `fmt` (default type1e) is resolved against, those of its game: bundled (or
+    stored in `db`), with `cards` replacing same-id cards or adding to them; the same reading path as
+    `deckcheck.check_text`."""
     from ..formats import DEFAULT_FORMAT
     from ..library import card_source
-    return card_source(cards, db).index(get_format(DEFAULT_FORMAT))
+    return card_source(cards, db).index(fmt or get_format(DEFAULT_FORMAT))
 
 
 def resolve(raw: RawDeck, index: CardIndex, format: str | None = None) -> tuple[Deck, AnyFormat]:
-    """(deck, format) of a raw Highlander decklist; UnreadableDeckError naming every line that did not resolve."""
+    """(deck, format) of a raw decklist of a game with statistics; UnreadableDeckError naming every line that did
+    not resolve."""
     fmt = require_stats(choose_format(raw, format))
     deck, problems = build_deck(raw, index, fmt)
     if problems:
         raise UnreadableDeckError(raw.source, problems)
     return deck, fmt
+
+
+def resolve_text(text: str, source: str, cards: Sequence[Card], db: str | None,
+                 format: str | None) -> tuple[Deck, AnyFormat]:
+    """(deck, format) of decklist text, resolved among the cards of its format's game."""
+    raw = parse_checked(text, source)
+    return resolve(raw, text_index(cards, db, require_stats(choose_format(raw, format))), format)
+
+
+def stats_in(deck: Deck, fmt: AnyFormat, hand: int, exertion: int) -> DeckStats:
+    """A deck's statistics by its game's own hook (Game.stats; the format was checked to have one)."""
+    from ..games import game_named
+    stats = game_named(require_stats(fmt).game).stats
+    assert stats is not None  # require_stats
+    return stats(deck, fmt.name, hand, exertion)
 
 
 def deck_stats(text: str, format: str | None = None, cards: Sequence[Card] = (), hand: int = HAND,
@@ -82,8 +99,8 @@ def deck_stats(text: str, format: str | None = None, cards: Sequence[Card] = (),
     """
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    deck, fmt = resolve(parse_checked(text, source), text_index(cards, db), format)
-    return stats_of(deck, fmt.name, hand, exertion)
+    deck, fmt = resolve_text(text, source, cards, db, format)
+    return stats_in(deck, fmt, hand, exertion)
 
 
 def deck_diff(before: str, after: str, format: str | None = None, cards: Sequence[Card] = (), hand: int = HAND,
@@ -91,9 +108,8 @@ def deck_diff(before: str, after: str, format: str | None = None, cards: Sequenc
     """Compare two decklists given as text: cards added and removed, verdicts and odds before and after."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    index = text_index(cards, db)
-    deck_a, fmt_a = resolve(parse_checked(before, sources[0]), index, format)
-    deck_b, fmt_b = resolve(parse_checked(after, sources[1]), index, format)
+    deck_a, fmt_a = resolve_text(before, sources[0], cards, db, format)
+    deck_b, fmt_b = resolve_text(after, sources[1], cards, db, format)
     return diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
 
 
@@ -142,7 +158,7 @@ def stats_named(name: str, catalog: "Catalog", format: str | None = None, hand: 
     """The statistics of every deck a file holds, or of a saved deck (what `deckcheck stats` prints)."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    return [stats_of(deck, fmt.name, hand, exertion) for deck, fmt in load_decks(name, catalog, format)]
+    return [stats_in(deck, fmt, hand, exertion) for deck, fmt in load_decks(name, catalog, format)]
 
 
 def diff_named(before: str, after: str, catalog: "Catalog", format: str | None = None, hand: int = HAND,

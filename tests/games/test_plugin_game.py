@@ -356,3 +356,43 @@ def test_a_plugin_reusing_a_games_rules_changes_nothing_of_that_game(tmp_path):
     r = subprocess.run([sys.executable, "-c", code, str(deck)], env=env, capture_output=True, text=True, timeout=120)
     assert r.stdout.splitlines() == ["type1e ['HL-DATA-UNKNOWN']", "house-1e ['HOUSE-DATA-UNKNOWN']"], r.stderr
     assert "deckcheck_games.zclash names a game or format deckcheck already has" in r.stderr
+
+
+COUNTED = textwrap.dedent('''
+    """A game with its own statistics hook, on Raven's rules."""
+    from dataclasses import replace
+    from deckcheck.formats import Game
+    from deckcheck.games.raven import COLUMNS, RAVEN_STORMCROW, RAVEN_TYPES
+    from deckcheck.stats import stats_of_entries
+
+    def stats(deck, format_name, hand=None, exertion=None):
+        return stats_of_entries([], deck="counted by its hook: " + deck.source, format=format_name)
+
+    GAME = Game("counted", (replace(RAVEN_STORMCROW, name="counted-1", game="counted", aliases=()),),
+                card_types=RAVEN_TYPES, extra_columns=COLUMNS, columns=tuple(c.name for c in COLUMNS), stats=stats)
+    ''')
+
+
+def test_statistics_of_a_game_with_a_hook_read_its_cards_and_call_its_hook(tmp_path):
+    """deckcheck.deck_stats, deck_diff and `deckcheck stats` resolve a deck among its own game's cards (not
+    Highlander's) and give what the game's hook computes."""
+    (tmp_path / "deckcheck_games").mkdir()
+    (tmp_path / "deckcheck_games" / "counted.py").write_text(COUNTED, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), DECKCHECK_CACHE_DIR="off",
+               DECKCHECK_DB=f"sqlite:///{tmp_path / 'cards.db'}")
+    code = textwrap.dedent("""
+        import deckcheck
+        from deckcheck.cards import Card
+        cards = [Card(id="c-1", name="Old Crow", title="Old Crow", game="counted", type="Hunter")]
+        text = "Format: counted-1\\nHunters:\\n1 Old Crow\\n"
+        print(deckcheck.deck_stats(text, cards=cards, source="mine").as_dict()["deck"])
+        print(deckcheck.deck_diff(text, text, cards=cards).as_dict()["after"]["stats"]["deck"])
+    """)
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.stdout.splitlines() == ["counted by its hook: mine", "counted by its hook: B"], r.stderr[-1500:]
+    sheet = tmp_path / "crow.csv"
+    sheet.write_text("game,id,name,type\ncounted,c-1,Old Crow,Hunter\n", encoding="utf-8")
+    deck = tmp_path / "crow.txt"
+    deck.write_text("Format: counted-1\nHunters:\n1 Old Crow\n", encoding="utf-8")
+    out = run(env, "stats", str(deck), "--cards", str(sheet), "--json")
+    assert json.loads(out.stdout)["deck"] == f"counted by its hook: {deck}", out.stderr
