@@ -459,3 +459,11 @@ def test_a_typo_of_exactly_the_likeness_bound_counts():
     index = CardIndex([card("X", "Xcutx")])
     _rows, vocabulary = index._search_words()
     assert index._word_matches("cut", vocabulary) == pytest.approx({"cut": 1.0, "xcutx": 0.95 * 0.75})
+
+
+@pytest.mark.parametrize("key,name,covered,share", [("kur", "kurgan", 0.9, 1.0), ("ku", "kurgan", 0.0, 0.0),
+                                                    ("kur blow", "kurgan blow", 0.95, 1.0)])
+def test_a_name_word_started_by_a_query_word_of_3_letters_or_more_counts_as_used(key, name, covered, share):
+    import difflib
+    spelling = difflib.SequenceMatcher(None, key, name, autojunk=False).ratio()
+    assert name_score(key, name) == pytest.approx(0.55 * covered + 0.25 * share + 0.2 * spelling)
