@@ -389,7 +389,8 @@ def test_a_quantity_after_the_name(body, read):
 @pytest.mark.parametrize("rest,name", [("copies of Thrust", "Thrust"), ("copy of Thrust", "Thrust"),
                                        ("copies Thrust", "Thrust"), ("Copies Of Thrust", "Thrust"),
                                        ("copies", "copies"),
-                                       ("Thrust", "Thrust"), ("of Thrust", "of Thrust"), ("Back Away", "Back Away")])
+                                       ("Thrust", "Thrust"), ("of Thrust", "of Thrust"), ("Back Away", "Back Away"),
+                                       ("copies Back Away", "Back Away")])
 def test_copies_of_after_a_quantity(rest, name):
     assert decklist._drop_copies(rest) == name
 
