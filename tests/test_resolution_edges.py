@@ -263,3 +263,10 @@ def test_an_ambiguity_or_a_bad_set_says_more_than_unknown_card(synthetic_cards, 
 def test_a_running_total_counts_from_the_line_after_the_previous_total_or_heading(synthetic_index, text, notice):
     deck, problems = read(synthetic_index, text)
     assert problems == [] and deck.notices == ([] if notice is None else [notice])
+
+
+@pytest.mark.parametrize("text,chatter", [("glhf", True), ("Thrust", False), ("x" * 195 + " glhf", True),
+                                          ("x" * 196 + " glhf", False)])  # a chat word within 200 characters, not 201
+def test_a_line_of_chat_holds_a_chat_word_in_its_first_200_characters(text, chatter):
+    from deckcheck.decks import is_chatter
+    assert is_chatter(text) is chatter
