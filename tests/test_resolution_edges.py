@@ -270,3 +270,16 @@ def test_a_running_total_counts_from_the_line_after_the_previous_total_or_headin
 def test_a_line_of_chat_holds_a_chat_word_in_its_first_200_characters(text, chatter):
     from deckcheck.decks import is_chatter
     assert is_chatter(text) is chatter
+
+
+@pytest.mark.parametrize("text,remark", [
+    ("Zebra regional tournament plan:\n3 Thrust\n", 1), ("3 Thrust\nZebra regional tournament plan:\n", 2),
+    ("Zebra plan:\n3 Thrust\n", None),  # two words and no chat: an unknown heading, refused at its line
+])
+def test_an_unknown_heading_of_three_words_or_more_around_the_list_is_a_remark(synthetic_index, text, remark):
+    deck, problems = read(synthetic_index, text)
+    if remark is None:
+        assert [p.message.split(";")[0] for p in problems] == ["unknown heading 'Zebra plan'"] and deck.notices == []
+    else:
+        assert problems == [] and deck.notices == [f"line {remark} ignored: 'Zebra regional tournament plan:' reads "
+                                                   "as a remark, not a card"]
