@@ -283,3 +283,12 @@ def test_an_unknown_heading_of_three_words_or_more_around_the_list_is_a_remark(s
     else:
         assert problems == [] and deck.notices == [f"line {remark} ignored: 'Zebra regional tournament plan:' reads "
                                                    "as a remark, not a card"]
+
+
+@pytest.mark.parametrize("text,line", [
+    ("Endurance: thanks everyone\n3 Thrust\n", 1), ("3 Thrust\nEndurance: thanks everyone\n", 2),  # on a heading
+    ("Zzyzx Deck\nZebra qwv\n3 Thrust\n", 2),  # before the list, no talk: no line around it is a remark
+])
+def test_lines_that_stay_errors_not_remarks(synthetic_index, text, line):
+    _deck, problems = read(synthetic_index, text)
+    assert [(p.line, p.message) for p in problems] == [(line, "unknown card")]
