@@ -326,3 +326,24 @@ def test_a_sheet_part_inflating_to_exactly_the_size_limit_is_scanned(tmp_path, m
     with pytest.raises(InputFileError) as raised:
         file_limits.inspect_xlsx(path)
     assert raised.value.message.startswith(f"not a readable workbook: it inflates to {size_text(len(xml))}")
+
+
+def test_a_reference_cut_by_a_read_is_found_whole(tmp_path, monkeypatch):
+    """The scan reads the inflated sheet in pieces and keeps what follows the last '>' for the next one, so that
+    no reference is cut in two: here a read ends inside r="Z999999"."""
+    from nasty import cell, sheet_xml, workbook
+
+    from deckcheck.importers import limits as file_limits
+    from deckcheck.importers.tables import SheetError, read_tables
+    chunk = (1 << 20) + 100  # more than 1 MiB: a piece without '>' that long would be scanned as it is
+    head = sheet_xml('<row r="1">' + cell("A1", "card") + "</row>")
+    head, tail = head.split("</sheetData>")
+    far = '<row r="999999"><c r="Z999999"><v>1</v></c></row>'
+    pad = " " * (chunk - len(head.encode()) - far.index("Z9") - 2)  # the read ends after r="Z9
+    body = head + pad + far + "</sheetData>" + tail
+    assert body.encode()[chunk - 3:chunk] == b'"Z9'
+    monkeypatch.setattr(file_limits, "_CHUNK", chunk)
+    monkeypatch.setattr(file_limits, "XLSX_MAX_RATIO", 10_000)  # white space deflates far better than a sheet
+    with pytest.raises(SheetError) as raised:
+        read_tables(_write(tmp_path, "cut.xlsx", workbook({"Deck": body})))
+    assert "a sheet reaches 999,999 rows x 26 columns (up to cell Z999999)" in str(raised.value)
