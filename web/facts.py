@@ -236,7 +236,19 @@ GROUP_WORDS = {"restriction": ("Restriction number",
 OPEN_CARDS = 4  # cards of a group shown at once; the others fold away under a summary (details, no JavaScript)
 
 
-def form_cards(report: Report) -> dict[str, Any]:
+def printings_of(catalog: CardSource, card: Card) -> list[Card]:
+    """The printings of a card that a line of its name may mean (the card itself first), when there are several: the
+    player says which one their copies are, so that an answer is stored for the card they read it off."""
+    try:
+        named = [c for c in catalog.find(card.name) if c.card_key == card.card_key]
+    except DeckcheckError:
+        return []
+    if len(named) < 2 or card.id not in {c.id for c in named}:
+        return []
+    return sorted(named, key=lambda c: c.id != card.id)  # stable: the catalogue's order after the card
+
+
+def form_cards(report: Report, catalog: CardSource | None = None) -> dict[str, Any]:
     """The fill-in form of the cards a report's unverified rules wait on, grouped by what is missing (what a
     player reads off the card). The groups that decide a rule with the fewest answers come first; in a group, the
     cards played in the most copies. {"cards": [{"n", "card"}] (each card's number in the form), "total" (cards
@@ -248,12 +260,13 @@ def form_cards(report: Report) -> dict[str, Any]:
     if not waiting:
         return {}
     copies = report.details.get("unverified_copies", {})
-    cards: list[dict[str, Any]] = [{"n": n, "card": card, "fields": fields}
+    cards: list[dict[str, Any]] = [{"n": n, "card": card, "fields": fields,
+                                    "printings": printings_of(catalog, card) if catalog is not None else []}
                                    for n, (card, fields) in enumerate(waiting[:MAX_CARDS])]
     groups: list[dict[str, Any]] = []
     for field in FORM_FIELDS:
-        items: list[dict[str, Any]] = [{"n": c["n"], "card": c["card"], "copies": copies.get(c["card"].id, 0)}
-                 for c in cards if field in c["fields"]]
+        items: list[dict[str, Any]] = [{"n": c["n"], "card": c["card"], "copies": copies.get(c["card"].id, 0),
+                                        "printings": c["printings"]} for c in cards if field in c["fields"]]
         if not items:
             continue
         items.sort(key=lambda i: -i["copies"])  # stable: the deck's order among equals
@@ -262,6 +275,11 @@ def form_cards(report: Report) -> dict[str, Any]:
         groups.append({"field": field, "title": title, "hint": hint, "count": len(items),
                        "shown": items[:cut], "folded": items[cut:]})
     groups.sort(key=lambda g: g["count"])  # stable: FORM_FIELDS order among equals
+    asked: set[int] = set()
+    for g in groups:  # a card of several printings: which one is asked in its first row, the id of the others hidden
+        for item in g["shown"] + g["folded"]:
+            item["choose"] = bool(item["printings"]) and item["n"] not in asked
+            asked.add(item["n"])
     return {"cards": cards, "total": len(waiting), "groups": groups}
 
 
@@ -323,29 +341,32 @@ def decided_message(before: list[str], after: list[str]) -> str:
 def other_printings_message(srv: Deckcheck, answers: dict[str, dict[str, str]], report: Report) -> str:
     """Why an answer did not decide: the deck's line names no set and the card has other printings whose value is
     still unknown (a line without a set may mean any printing), and how the player says which is theirs."""
-    waiting = {card.id: columns for card, columns in report.details.get("unverified_cards", [])}
-    asked = [(card_id, field) for card_id, values in answers.items() for field in values
-             if field in waiting.get(card_id, ())]
-    if not asked:
-        return ""
+    waiting = {(card.name, card.card_key): columns for card, columns in report.details.get("unverified_cards", [])}
     by_id = {c.id: c for c in srv.catalog.cards()}
     notes = []
-    for card_id, field in asked:
-        card = by_id.get(card_id)
+    for card_id, values in answers.items():
+        card = by_id.get(card_id)  # the printing answered for; the report names the card of the deck's line
         if card is None:
             continue
-        try:
-            named = srv.catalog.find(card.name)  # the printings a line of just this name means
-        except DeckcheckError:
-            continue
-        others = sorted({c.set or c.id for c in named if c.card_key == card.card_key and c.id != card.id
-                         and value_text(c, field) == "unknown"})
-        if others and card.set:
-            notes.append(f"{card.name}: your answer is for its {card.set} printing, but the decklist names no set and "
-                         f"{' and '.join(others)} print{'s' if len(others) == 1 else ''} it too, with the "
-                         f"{LABELS[field]} unknown; write “{card.name} [{card.set}]” on its line if your copies are "
-                         f"{card.set}.")
+        for field in values:
+            if field in waiting.get((card.name, card.card_key), ()):
+                notes += printing_notes(srv, card, field)
     return " ".join(dict.fromkeys(notes))
+
+
+def printing_notes(srv: Deckcheck, card: Card, field: str) -> list[str]:
+    """The note of an answer for one printing (`card`) while the line, naming no set, still waits on another's."""
+    try:
+        named = srv.catalog.find(card.name)  # the printings a line of just this name means
+    except DeckcheckError:
+        return []
+    others = sorted({c.set or c.id for c in named if c.card_key == card.card_key and c.id != card.id
+                     and value_text(c, field) == "unknown"})
+    if not (others and card.set):
+        return []
+    return [f"{card.name}: your answer is for its {card.set} printing, but the decklist names no set and "
+            f"{' and '.join(others)} print{'s' if len(others) == 1 else ''} it too, with the {LABELS[field]} "
+            f"unknown; write “{card.name} [{card.set}]” on its line if your copies are {card.set}."]
 
 
 def saved_message(applied: list, proposals: list, by: str) -> str:
@@ -367,7 +388,8 @@ def form_context(request: Request, srv: Deckcheck, **extra) -> dict:
     """What the fill-in form needs on any page (`facts_here`: this page shows it; `facts_wrap`: in a form of
     its own posting there, rather than inside the checker's form)."""
     return {"fact_labels": LABELS, "squares": SQUARES, "restrictions": RESTRICTIONS, "hand_icons": HAND_ICONS,
-            "facts_by": known_by(request), "is_club": is_club(srv), "form_cards": form_cards,
+            "facts_by": known_by(request), "is_club": is_club(srv),
+            "form_cards": lambda report: form_cards(report, srv.catalog),
             "by_max": MAX_BY, "facts_here": False, "facts_wrap": "", **extra}
 
 

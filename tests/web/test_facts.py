@@ -485,15 +485,21 @@ def test_a_long_fill_in_form_is_grouped_by_what_is_missing_quickest_first_rest_f
     assert r.status_code == 200 and "Saved 1 value from Ann" in r.text
     assert home.get(f"/api/cards/{card_id}").json()["restriction"] == ""  # none printed
     assert facts_groups(r.text)[2]["count"] == 18  # asked no more
-    # a line without a set may be any printing: an answer for one printing says why it did not decide, and how to
+    # a line without a set may be any printing: the row asks which one the player's copies are, and stores the
+    # answer there; while another printing's value is unknown the page says why the rule still waits, and how to
     n = found(r'<label for="(f\d+)-restriction"><span class="fact-name">Lower Center Block<', r.text)
-    card_id = found(rf'name="{n}\.id" value="([^"]+)"', r.text)
+    choice = found(rf'(<select name="{n}\.id">.*?</select>)', r.text.replace("\n", " "))
+    assert re.findall(r'<option value="([^"]+)">([^<]+)</option>', choice) == [
+        ("SE-lower-center-block", "SE"), ("TIN-lower-center-block", "TIN")]
+    assert f'type="hidden" name="{n}.id"' not in r.text
     r = home.post("/check/facts", data={"decklist": KURGAN, "csrf_token": csrf(home), "facts_by": "Ann",
-                                        f"{n}.id": card_id, f"{n}.restriction": "none"})
-    assert ("Lower Center Block: your answer is for its SE printing, but the decklist names no set and TIN prints "
-            "it too, with the Restriction unknown; write “Lower Center Block [SE]” on its line if your copies are "
-            "SE.") in r.text
+                                        f"{n}.id": "TIN-lower-center-block", f"{n}.restriction": "none"})
+    assert home.get("/api/cards/TIN-lower-center-block").json()["restriction"] == ""
+    assert home.get("/api/cards/SE-lower-center-block").json()["restriction"] == "unknown"
+    assert ("Lower Center Block: your answer is for its TIN printing, but the decklist names no set and SE prints "
+            "it too, with the Restriction unknown; write “Lower Center Block [TIN]” on its line if your copies are "
+            "TIN.") in r.text
     assert facts_groups(r.text)[2]["count"] == 18
-    written = KURGAN.replace("3 Lower Center Block", "3 Lower Center Block [SE]")
+    written = KURGAN.replace("3 Lower Center Block", "3 Lower Center Block [TIN]")
     html = home.post("/check", data={"decklist": written, "csrf_token": csrf(home)}).text
     assert facts_groups(html)[2]["count"] == 17  # named: decided by the answer
