@@ -22,8 +22,8 @@ from starlette.concurrency import run_in_threadpool
 from deckcheck.library.api import Catalog
 from deckcheck.db.collections import Collections
 from deckcheck.deckdiff import DeckDiff, diff_decks
-from deckcheck.stats import EXERTION, HAND, DeckStats, check_draw, stats_of
-from deckcheck.library.statsapi import NoSavedDeckError, resolve, saved_deck
+from deckcheck.stats import EXERTION, HAND, DeckStats, check_draw
+from deckcheck.library.statsapi import NoSavedDeckError, resolve, saved_deck, stats_in
 
 from . import decks as reading, models
 from .check import DECK_ID, ApiInput, BadRequest, CheckInput
@@ -65,7 +65,7 @@ def stats_of_saved(collections: Collections, deck_id: str, hand: int, exertion: 
     check_draw("hand", hand)
     check_draw("exertion", exertion)
     deck, fmt = saved(collections, deck_id)
-    return stats_of(deck, fmt.name, hand, exertion)
+    return stats_in(deck, fmt, hand, exertion)
 
 
 def compare(collections: Collections, a: str, b: str, hand: int, exertion: int) -> DeckDiff:
@@ -123,7 +123,7 @@ def _stats_of_input(catalog: Catalog, got: CheckInput, hand: int, exertion: int)
     out = []
     for raw in raws:
         deck, fmt = resolve(raw, catalog.index(choose_format(raw, got.fmt)), got.fmt)
-        out.append(stats_of(deck, fmt.name, hand, exertion))
+        out.append(stats_in(deck, fmt, hand, exertion))
     return out
 
 

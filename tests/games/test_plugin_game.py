@@ -396,3 +396,13 @@ def test_statistics_of_a_game_with_a_hook_read_its_cards_and_call_its_hook(tmp_p
     deck.write_text("Format: counted-1\nHunters:\n1 Old Crow\n", encoding="utf-8")
     out = run(env, "stats", str(deck), "--cards", str(sheet), "--json")
     assert json.loads(out.stdout)["deck"] == f"counted by its hook: {deck}", out.stderr
+    assert run(env, "cards", "import", str(sheet)).returncode == 0
+    web = textwrap.dedent("""
+        from fastapi.testclient import TestClient
+        from deckcheck.web import create_app
+        with TestClient(create_app()) as client:
+            got = client.post("/api/stats", json={"decklist": "Format: counted-1\\nHunters:\\n1 Old Crow\\n"})
+        print(got.status_code, got.json().get("deck"))
+    """)
+    r = subprocess.run([sys.executable, "-c", web], env=env, capture_output=True, text=True, timeout=120)
+    assert r.stdout.splitlines() == ["200 counted by its hook: -"], r.stderr[-1500:]
