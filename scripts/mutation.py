@@ -61,8 +61,8 @@ DESELECT = ["tests/games/test_raven.py::test_card_sheets_tournament_and_formats_
             "tests/games/test_taktik.py::test_deal_command"]
 # What the runner leaves alone, per module, each with why: only what is not rule logic. Every other function
 # of a target is mutated, decorated ones included (@rule returns the function itself; a property, a lazy or
-# cached value, a static or class method is followed to the function that computes it; an lru_cache is
-# emptied around each mutant, so the mutant runs).
+# cached value, a static or class method is followed to the function that computes it; the module's lru_caches
+# are emptied around each mutant, so that the mutant runs, also where a cached caller calls it).
 SKIP: dict[str, dict[str, str]] = {
     "deckcheck.games.highlander.view": {
         "__get__": "the lazy descriptor's caching (store the value in the instance), not a rule",
@@ -82,7 +82,7 @@ class Mutant:
     what: str
     function: types.FunctionType
     code: types.CodeType
-    cache: Any = None  # an lru_cache to empty when the mutant goes in and when it comes out
+    caches: tuple[Any, ...] = ()  # the module's lru_caches, emptied when the mutant goes in and when it comes out
     defaults: tuple[Any, ...] | None = None  # the mutant's default values (`limit: int = 5`): not in its code
 
     @property
@@ -162,9 +162,11 @@ def mutants(module_name: str) -> list[Mutant]:
         elif isinstance(node, ast.ClassDef):
             defs += [(node.name, d) for d in node.body if isinstance(d, ast.FunctionDef)]
     skip = SKIP.get(module_name, {})
+    # every cache of the module: a value cached by the original code, by the mutant's function or by a caller of it
+    caches = tuple(v for v in vars(module).values() if callable(getattr(v, "cache_clear", None)))
     out = []
     for owner, fn in defs:
-        live, cache = _live_function(module, owner, fn.name)
+        live, _ = _live_function(module, owner, fn.name)
         if fn.name in skip or live is None or live.__code__.co_freevars:
             continue
         bare = copy.deepcopy(fn)
@@ -180,7 +182,7 @@ def mutants(module_name: str) -> list[Mutant]:
             new = namespace[fn.name]
             line = getattr(node, "lineno", fn.lineno)
             out.append(Mutant(module_name, line, f"{owner + '.' if owner else ''}{fn.name}: {kind}: {what}",
-                              live, new.__code__, cache, new.__defaults__))
+                              live, new.__code__, caches, new.__defaults__))
     return out
 
 
@@ -216,14 +218,14 @@ class Runner:
         """Whether the tests fail with the mutant swapped in (and out again)."""
         original, defaults = m.function.__code__, m.function.__defaults__
         m.function.__code__, m.function.__defaults__ = m.code, m.defaults
-        if m.cache is not None:
-            m.cache.cache_clear()
+        for cache in m.caches:
+            cache.cache_clear()
         try:
             return self._fails_in_time(items, self.seconds)
         finally:
             m.function.__code__, m.function.__defaults__ = original, defaults
-            if m.cache is not None:
-                m.cache.cache_clear()
+            for cache in m.caches:
+                cache.cache_clear()
 
     def _in_child(self, m: Mutant, items: list[pytest.Item]) -> bool:
         """The same in a forked process: a mutant that lets a limit go can make a reader abort the process
