@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import threading
 from contextlib import contextmanager
@@ -163,6 +164,9 @@ def _process_turn(path: str) -> Iterator[None]:
     except ImportError:  # Windows: SQLite's own waiting only
         yield
         return
+    if shared_file_system(path):  # flock would be a POSIX lock there, the kind SQLite's own are: left to SQLite
+        yield
+        return
     try:
         fd = _TURN_FILES.get(path)
         if fd is not None and _identity(os.fstat(fd)) != _identity(os.stat(path)):  # the file was replaced
@@ -182,6 +186,43 @@ def _process_turn(path: str) -> Iterator[None]:
         yield
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+# File systems where Linux makes flock() a POSIX byte-range lock of the whole file (flock(2): NFS since 2.6.12, SMB
+# since 5.5): there the turn's lock would be of the same kind as SQLite's, and releasing it would release the locks
+# SQLite's connections of this process hold (a reader's among them) -- the fault of howtocorrupt.html 2.2 again.
+EMULATED_FLOCK = frozenset({"nfs", "nfs4", "cifs", "smb3", "smbfs"})
+MOUNTINFO = "/proc/self/mountinfo"
+_SHARED: dict[str, bool] = {}
+
+
+def shared_file_system(path: str) -> bool:
+    """Whether `path` is on a file system in EMULATED_FLOCK (by Linux's mount table; False where there is none)."""
+    if path not in _SHARED:
+        _SHARED[path] = file_system_type(path) in EMULATED_FLOCK
+    return _SHARED[path]
+
+
+def file_system_type(path: str, table: str | None = None) -> str | None:
+    """The type of the file system `path` is on, from the mount table (the mount point that is the longest prefix
+    of its real path); None when there is no table to read (not Linux)."""
+    try:
+        with open(table or MOUNTINFO, encoding="utf-8", errors="surrogateescape") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    real = os.path.realpath(path)
+    best, kind = -1, None
+    for line in lines:
+        fields, _, rest = line.partition(" - ")
+        parts = fields.split(" ")
+        if len(parts) < 5 or not rest:
+            continue
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), parts[4])  # \040 is a space
+        inside = real == point or real.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= best:  # the later of two mounts on one point hides the earlier
+            best, kind = len(point), rest.split(" ")[0]
+    return kind
 
 
 def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],

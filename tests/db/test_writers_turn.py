@@ -138,3 +138,47 @@ def test_a_writer_waits_for_a_long_one_past_the_lock_wait(sqlite_url):
     finally:
         holder.wait(60)
     assert holder.returncode == 0
+
+
+FLOCK_PROBE = ("import fcntl, os, sys\n"
+               "fd = os.open(sys.argv[1], os.O_RDONLY)\n"
+               "try:\n    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB); print('free')\n"
+               "except BlockingIOError:\n    print('taken')\n")
+
+
+def flock_seen_from_another_process(path: Path) -> str:
+    return subprocess.run([sys.executable, "-c", FLOCK_PROBE, str(path)], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def mount_table(tmp_path: Path, kind: str) -> Path:
+    table = tmp_path / "mountinfo"
+    real = os.path.realpath(tmp_path)
+    point = real.replace(" ", "\\040")
+    table.write_text("22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+                     f"40 22 0:50 / {point} rw,relatime shared:20 - {kind} server:/export rw,vers=4.2\n"
+                     f"41 22 0:51 / {point}-other rw - ext4 /dev/sdb1 rw\n")
+    return table
+
+
+@pytest.mark.skipif(not hasattr(os, "pread") or not Path("/proc/self/mountinfo").exists(), reason="Linux flock")
+@pytest.mark.parametrize("kind, during", [("ext4", "taken"), ("nfs4", "free"), ("cifs", "free")])
+def test_the_turn_takes_no_flock_where_flock_is_a_posix_lock(tmp_path, monkeypatch, kind, during):
+    """On NFS and SMB Linux makes flock() a POSIX lock of the whole file, the kind SQLite's are: releasing it would
+    release the SQLite locks of every connection of the process. There the turn is left to SQLite."""
+    from deckcheck.db import engine
+    folder = tmp_path / "club share"
+    folder.mkdir()
+    path = folder / "d.db"
+    path.write_bytes(b"")
+    monkeypatch.setattr(engine, "MOUNTINFO", str(mount_table(folder, kind)))
+    monkeypatch.setattr(engine, "_SHARED", {})
+    assert engine.file_system_type(str(path)) == kind
+    assert engine.file_system_type(str(folder) + "-other/x.db") == "ext4"
+    assert engine.file_system_type("/") == "ext4"
+    with engine.writer_turn(path):
+        assert flock_seen_from_another_process(path) == during
+        with engine.writer_turn(path):  # the same thread again: goes on
+            pass
+        assert flock_seen_from_another_process(path) == during
+    assert flock_seen_from_another_process(path) == "free"
