@@ -63,6 +63,22 @@ def _counts(deck: Deck, fmt: AnyFormat) -> dict[str, int]:
     return counts
 
 
+def _other_game(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], fmt: AnyFormat) -> list[str]:
+    """For a list with no `Format:` line that the default format cannot read: the notice naming the first game
+    whose cards every line names (its first format), so that its lines are not all just 'unknown card'."""
+    from .games import GAMES
+    for game in GAMES:
+        if game.name == fmt.game or not game.formats:
+            continue
+        other = game.formats[0]
+        deck, problems = build_deck(raw, index_for(other), other)
+        if not problems and deck.entries:
+            return [f"this list has no Format: line and was read as {fmt.name}; every line of it names a card of "
+                    f"{game.title}: write 'Format: {other.name}' as its first line (or check it with --format "
+                    f"{other.name})"]
+    return []
+
+
 def choose_format(raw: RawDeck, requested: str | None) -> AnyFormat:
     """The format asked for on the command line, else the deck's `Format:` line, else the default."""
     return get_format(requested or raw.declared_format or DEFAULT_FORMAT)
@@ -81,6 +97,8 @@ def check_raw(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], request
     if problems:
         report = Report(deck=raw.source, format=fmt.name, player=raw.player, counts=_counts(deck, fmt),
                         input_errors=problems, notices=list(deck.notices))
+        if not requested and not raw.declared_format:
+            report.notices += _other_game(raw, index_for, fmt)
     else:
         report = validate(deck, fmt, details)
     report.registered = registered_of(deck, tuple(fmt.sections), problems)

@@ -406,3 +406,18 @@ def test_statistics_of_a_game_with_a_hook_read_its_cards_and_call_its_hook(tmp_p
     """)
     r = subprocess.run([sys.executable, "-c", web], env=env, capture_output=True, text=True, timeout=120)
     assert r.stdout.splitlines() == ["200 counted by its hook: -"], r.stderr[-1500:]
+
+
+def test_a_list_with_no_format_line_is_told_which_game_reads_it(plugin, tmp_path):
+    """Read as type1e, a toy deck is only unknown cards; a notice names the game whose cards every line names."""
+    deck = tmp_path / "duel.txt"
+    deck.write_text(DECK.replace("Format: toy-duel\n", ""), encoding="utf-8")
+    report = json.loads(run(plugin, "check", str(deck), "--json").stdout)
+    assert report["format"] == "type1e" and report["legal"] is None
+    assert report["notices"][-1] == ("this list has no Format: line and was read as type1e; every line of it names a "
+                                     "card of Toy Duel: write 'Format: toy-duel' as its first line (or check it with "
+                                     "--format toy-duel)")
+    highlander = tmp_path / "typo.txt"
+    highlander.write_text("Thrst\nDodge\n", encoding="utf-8")  # no game reads it: no such notice
+    assert not any("no Format: line" in n for n in json.loads(run(plugin, "check", str(highlander), "--json")
+                                                                  .stdout)["notices"])
