@@ -110,6 +110,7 @@ def test_only_a_mark_that_opens_the_line_and_closes_before_a_space_a_colon_or_th
 @pytest.mark.parametrize("line,marked,heading", [
     ("Attacks:", False, ("Attacks", "", None)), ("Attack (3):", False, ("Attack", "", 3)),
     ("Attacks (3): Thrust", False, ("Attacks", "Thrust", 3)), ("Attacks (3): x: y", False, ("Attacks", "x: y", 3)),
+    ("Attacks (3):Thrust", False, ("Attacks", "Thrust", 3)), ("Attacks (3):x", False, ("Attacks", "x", 3)),
     ("Attacks (24)", False, ("Attacks", "", 24)), ("Attacks [24]", False, ("Attacks", "", 24)),
     ("Attacks - 24", False, ("Attacks", "", 24)), ("Attacks: 24", False, ("Attacks", "", 24)),
     ("Attacks: 24 cards", False, ("Attacks", "", 24)), ("Attack: 3", False, ("Attack", "", 3)),
