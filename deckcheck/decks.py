@@ -241,7 +241,7 @@ def _remarks(raw: RawDeck, lines: list[RawLine], results: list[tuple[Card, int] 
         if (first < line.line < last or not isinstance(result, CardNotFoundError) or not _is_unknown(result)
                 or line.quantity_written or line.set_code or line.kinds is not None or line.twice):
             continue
-        text = line.bare or line.readings[0][1]
+        text = line.bare  # (every line read holds the text it was read from)
         if line.title and not is_chatter(text):
             continue  # the title line
         if len(found) >= SUGGESTED_LINES_MAX:
