@@ -292,3 +292,14 @@ def test_an_unknown_heading_of_three_words_or_more_around_the_list_is_a_remark(s
 def test_lines_that_stay_errors_not_remarks(synthetic_index, text, line):
     _deck, problems = read(synthetic_index, text)
     assert [(p.line, p.message) for p in problems] == [(line, "unknown card")]
+
+
+@pytest.mark.parametrize("text,errors,remarks", [
+    ("Hello everyone!\n3 Thrust\nZebra qwv\n", [3], [1]),  # talk before the list makes no remark after it
+    ("Hello everyone!\nUper Left Atack\n3 Thrust\n", [2], [1]),  # a line close to a card stays a card line
+    ("Zebra tournament plan:\n3 Thrust\n", [], [1]),  # an unknown heading of exactly three words is talk
+])
+def test_what_around_a_list_is_a_remark(synthetic_index, text, errors, remarks):
+    deck, problems = read(synthetic_index, text)
+    assert [p.line for p in problems] == errors
+    assert [int(n.split()[1]) for n in deck.notices if "reads as a remark" in n] == remarks
