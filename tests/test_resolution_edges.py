@@ -297,6 +297,7 @@ def test_lines_that_stay_errors_not_remarks(synthetic_index, text, line):
 @pytest.mark.parametrize("text,errors,remarks", [
     ("Hello everyone!\n3 Thrust\nZebra qwv\n", [3], [1]),  # talk before the list makes no remark after it
     ("Hello everyone!\nUper Left Atack\n3 Thrust\n", [2], [1]),  # a line close to a card stays a card line
+    ("Hello everyone!\nUper Atack\n3 Thrust\n", [2], [1]),  # less close, but no chat: still a card line
     ("Zebra tournament plan:\n3 Thrust\n", [], [1]),  # an unknown heading of exactly three words is talk
 ])
 def test_what_around_a_list_is_a_remark(synthetic_index, text, errors, remarks):
