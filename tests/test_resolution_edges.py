@@ -304,3 +304,9 @@ def test_what_around_a_list_is_a_remark(synthetic_index, text, errors, remarks):
     deck, problems = read(synthetic_index, text)
     assert [p.line for p in problems] == errors
     assert [int(n.split()[1]) for n in deck.notices if "reads as a remark" in n] == remarks
+
+
+def test_a_remark_is_quoted_to_80_characters(synthetic_index):
+    remark = "Hello everyone! " + "x" * 100
+    deck, problems = read(synthetic_index, f"{remark}\n3 Thrust\n")
+    assert problems == [] and deck.notices == [f"line 1 ignored: {remark[:80]!r} reads as a remark, not a card"]
