@@ -252,6 +252,7 @@ def test_a_suggestion_clicked_in_a_tables_row(header, row, suggestion, rewritten
     ("# Blocks: Uper Left Block", "Upper Left Block", "Blocks: Upper Left Block"), ("0 Thrust", "Thrust", "Thrust"),
     ("3  Uper  Left  Atack", "Upper Left Attack", "3 Upper Left Attack"),  # spaces collapsed where the name stood
     ("Uper  Left  Atack x3", "Upper Left Attack", "Upper Left Attack x3"),
+    ("Thrsut, x3", "Thrust", "Thrust x3"),  # the separator before a quantity after the name goes with the name
 ])
 def test_a_suggestion_clicked_on_a_line(line, suggestion, rewritten):
     assert decklist.rewrite_line(line, suggestion) == rewritten
