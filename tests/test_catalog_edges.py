@@ -467,3 +467,14 @@ def test_a_name_word_started_by_a_query_word_of_3_letters_or_more_counts_as_used
     import difflib
     spelling = difflib.SequenceMatcher(None, key, name, autojunk=False).ratio()
     assert name_score(key, name) == pytest.approx(0.55 * covered + 0.25 * share + 0.2 * spelling)
+
+
+@pytest.mark.parametrize("names,similar", [
+    (["Cuxt Blade"], ["cuxt"]),  # a typo of a 3-letter word sharing one trigram: found as a typo
+    (["Cutt", "Cuxt", "Cuyt", "Cuzt"], ["cutt", "cuzt", "cuyt"]),  # one by trigrams, two typos: three at most
+    (["Cutt", "Cutz", "Cuxt", "Cuyt"], ["cutt", "cutz", "cuyt"]),  # two by trigrams, one typo
+])
+def test_typos_complete_the_words_found_by_trigrams_up_to_three(names, similar):
+    index = CardIndex([card(f"T{i}", name) for i, name in enumerate(names)])
+    index._word_index()
+    assert index._similar_words("cut") == similar
