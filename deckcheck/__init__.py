@@ -61,7 +61,8 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    """The public names and the module's own attributes (not `Any`, `importlib` and the other helpers of this file)."""
+    return sorted(set(_EXPORTS) | {"__version__"} | {n for n in globals() if n.startswith("__") and n.endswith("__")})
 
 
 if TYPE_CHECKING:  # what type checkers and editors see: the same names, imported eagerly

@@ -208,3 +208,16 @@ def test_decklist_sheets_take_contract_headers_and_separators(tmp_path, sep, hea
     (raw,) = read_decklists(path)
     assert raw.problems == [] and [(l.section, l.readings[0], l.set_code) for l in raw.lines] == [
         ("endurance", (3, "Thrust"), "ME")]
+
+
+def test_an_input_error_on_a_line_ending_in_a_colon_has_one_colon():
+    """`Rocks:` (an unknown heading) reads `line 2: Rocks: unknown heading ...`, not `Rocks:: ...`; other lines keep
+    their separating colon."""
+    from deckcheck.cli.plain import report_text
+    report = Report("d.txt", "type1e")
+    report.input_errors.append(InputProblem(2, "Rocks:", "unknown heading 'Rocks'"))
+    report.input_errors.append(InputProblem(3, "3 Thrst", "unknown card"))
+    text = report_text(report)
+    assert "  line 2: Rocks: unknown heading 'Rocks'" in text
+    assert "  line 3: 3 Thrst: unknown card" in text
+    assert "::" not in text

@@ -491,3 +491,10 @@ def test_check_tournament_reports_progress_and_draws_nothing(shared_db, monkeypa
     assert calls == [(n, total) for n in range(total + 1)] and total >= 2 and len(t.reports) >= total
     assert "rich.progress" not in sys.modules
     assert capsys.readouterr() == ("", "")
+
+
+def test_dir_of_the_package_lists_its_public_names_not_its_helpers():
+    import deckcheck
+    names = dir(deckcheck)
+    assert set(deckcheck.__all__) <= set(names) and "__version__" in names
+    assert not {"Any", "importlib", "TYPE_CHECKING", "annotations", "_EXPORTS"} & set(names)

@@ -92,7 +92,9 @@ def report_text(report: Report) -> str:
         if cause is not None:
             lines.append(f"  unreadable: {safe(cause)}{hint}")
             continue
-        lines.append(f"  {where}: {safe(e.text)!s}: {safe(e.message)}{hint}")
+        text = safe(e.text)
+        colon = "" if text.endswith(":") else ":"  # `Rocks:` reads `Rocks: unknown heading`, not `Rocks::`
+        lines.append(f"  {where}: {text}{colon} {safe(e.message)}{hint}")
     for issue in report.issues:
         numbers = f" (limit {issue.limit}, actual {issue.actual})" if issue.limit is not None else ""
         fix = f" — {issue.fix}" if issue.fix else ""
