@@ -51,9 +51,6 @@ def require_stats(fmt: FormatT) -> FormatT:
     return fmt
 
 
-
-
-
 def text_index(cards: Sequence[Card] = (), db: str | None = None, fmt: AnyFormat | None = None) -> CardIndex:
     """The cards a text of the format `fmt` (default type1e) is resolved against, those of its game: bundled (or
     stored in `db`), with `cards` replacing same-id cards or adding to them; the same reading path as
