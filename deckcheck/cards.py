@@ -39,7 +39,12 @@ class Modifiers:
     grants: frozenset[str] = frozenset()
 
     def __bool__(self) -> bool:
-        return self != NO_MODIFIERS
+        """True when any field is away from its default (the same as `!= NO_MODIFIERS`, without the dataclass's
+        tuple comparison: every deck's view asks it of every card)."""
+        return self is not NO_MODIFIERS and (
+            self.deck_min is not None or self.woc_max is not None or self.master_any_persona
+            or self.pregame_extra != 0 or self.other_persona_each != 0 or self.other_persona_total != 0
+            or bool(self.grants))
 
     def __str__(self) -> str:
         parts = []

@@ -527,3 +527,22 @@ def test_a_format_takes_only_rules_that_read_its_view(synthetic_index):
     deck, _ = build_deck(parse_text(deck_text(), "t"), synthetic_index, get_format("type2"))
     with pytest.raises(AttributeError, match="Type1eParams"):
         validate(deck, mixed)
+
+
+def test_modifiers_are_true_exactly_when_a_field_is_away_from_its_default():
+    """Modifiers.__bool__ names its fields one by one (it runs for every card of every deck); a field added to
+    Modifiers and forgotten there fails here."""
+    import dataclasses
+    from typing import Any
+
+    from deckcheck.cards import NO_MODIFIERS, Modifiers
+    assert not NO_MODIFIERS and not Modifiers()
+    for f in dataclasses.fields(Modifiers):
+        default = getattr(NO_MODIFIERS, f.name)
+        value: Any = (1 if default is None else True if isinstance(default, bool) else
+                 frozenset({"x"}) if isinstance(default, frozenset) else default + 1)
+        changed = dataclasses.replace(NO_MODIFIERS, **{f.name: value})
+        assert changed != NO_MODIFIERS and bool(changed), f.name
+        if isinstance(default, int) and not isinstance(default, bool):
+            lower: dict[str, Any] = {f.name: default - 1}
+            assert bool(dataclasses.replace(NO_MODIFIERS, **lower)), f.name

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from ... import grid as gridmod
 from ...cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
@@ -108,21 +108,26 @@ def restricted(v: HighlanderView[HighlanderParams]) -> list[Issue]:
         if e.card.specific_id in repeated:
             by_id.setdefault(e.card.specific_id, []).append(e)
     unknown: list[Card] = []
+    entries: Sequence[Entry]
     for e in restricted_entries:  # in the deck's order; a specific card on several lines is judged at its first
         if e.card.specific_id in repeated:
-            entries = by_id.pop(e.card.specific_id, None)
-            if entries is None:
+            group = by_id.pop(e.card.specific_id, None)
+            if group is None:
                 continue
-        elif e.quantity < 2:
-            continue  # one copy keeps every Restriction number
-        else:
-            entries = [e]  # the usual case: one line per specific card
-        count, limits = _copies(entries), [e.card.restriction for e in entries]
-        if None in limits:
-            unknown += [e.card for e in entries]
-            continue
-        limit, card = min(n for n in limits if n is not None), entries[0].card
+            limits = [x.card.restriction for x in group]
+            if None in limits:
+                unknown += [x.card for x in group]
+                continue
+            entries, count, limit = group, _copies(group), min(n for n in limits if n is not None)
+        else:  # the usual case, one line per specific card: no list made (this rule runs on every deck)
+            if e.quantity < 2:
+                continue  # one copy keeps every Restriction number
+            if e.card.restriction is None:
+                unknown.append(e.card)
+                continue
+            entries, count, limit = (e,), e.quantity, e.card.restriction
         if count > limit:
+            card = entries[0].card
             out.append(error(f"{count} copies of {card.name}, which has Restriction number {limit}",
                              (e.card for e in entries), limit, count, f"remove {count - limit} {card.name}"))
     if unknown:
