@@ -86,6 +86,14 @@ def read_head(path: Path | str, size: int = 100) -> tuple[bytes, os.stat_result]
     if not hasattr(os, "pread"):  # Windows: no POSIX locks to lose, and no pread
         with open(path, "rb") as f:
             return f.read(size), os.fstat(f.fileno())
+    fd = kept_descriptor(path)
+    return os.pread(fd, size, 0), os.fstat(fd)
+
+
+def kept_descriptor(path: Path | str) -> int:
+    """A read-only descriptor of the file at `path`, opened once and kept for the process's life (the header reads
+    and the writers' turn share it); made again when the file was replaced or removed. OSError when it cannot be
+    opened."""
     key = os.path.abspath(path)
     with _HEADS_LOCK:
         fd = _HEADS.get(key)
@@ -103,7 +111,7 @@ def read_head(path: Path | str, size: int = 100) -> tuple[bytes, os.stat_result]
             if len(_HEADS) >= MAX_KEPT_FILES:
                 _forget_one()
             _HEADS[key] = fd
-        return os.pread(fd, size, 0), os.fstat(fd)
+        return fd
 
 
 def _forget_one() -> None:
@@ -124,15 +132,10 @@ def _forget_one() -> None:
 # file locked sleep and retry (up to 100 ms at a time, up to the lock wait, then "database is locked"), so a queue
 # of writers waited seconds and a long import made the next writer give up. Here the threads of a process queue on
 # a lock and the processes on an advisory lock of the file (flock, which SQLite's own fcntl locks do not see, and
-# which never drops them: it is taken on a descriptor kept open for the process's life): whoever waits is woken the
-# moment the writer before it is done, however long that writer took.
+# which never drops them: it is taken on the descriptor kept_descriptor keeps for the process's life): whoever waits
+# is woken the moment the writer before it is done, however long that writer took.
 _WRITERS = threading.RLock()  # one writing thread per process; re-entered by a writer inside its own turn
 _TURN = threading.local()
-_TURN_FILES: dict[str, int] = {}
-
-
-def _identity(stat: os.stat_result) -> tuple[int, int]:
-    return stat.st_dev, stat.st_ino
 
 
 @contextmanager
@@ -168,12 +171,7 @@ def _process_turn(path: str) -> Iterator[None]:
         yield
         return
     try:
-        fd = _TURN_FILES.get(path)
-        if fd is not None and _identity(os.fstat(fd)) != _identity(os.stat(path)):  # the file was replaced
-            os.close(fd)  # a descriptor of the old file: closing it drops no lock of the database at `path`
-            fd = None
-        if fd is None:
-            fd = _TURN_FILES[path] = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = kept_descriptor(path)
     except OSError:  # no file to lock: SQLite says what is wrong when the transaction starts
         yield
         return
