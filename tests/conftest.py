@@ -5,7 +5,11 @@ import csv
 import functools
 import os
 import socket
+import subprocess
+import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -68,6 +72,22 @@ def bundled():
 def bundled_index(bundled):
     from deckcheck.library.api import bundled_sets
     return CardIndex(bundled, sets=bundled_sets())
+
+
+@contextmanager
+def another_program_writing(db: Path) -> Iterator[None]:
+    """Another process holding SQLite's exclusive lock on the file `db` (a long import elsewhere) while the block
+    runs; it is killed when the block ends."""
+    holder = subprocess.Popen([sys.executable, "-c", "import sqlite3, sys, time\n"
+                               f"con = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+                               "con.execute('begin exclusive'); print('locked', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        yield
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 def free_port() -> int:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CRASH
+from conftest import CRASH, another_program_writing
 
 ROOT = Path(__file__).resolve().parents[2]
 EXE = str(Path(sys.executable).with_name("deckcheck"))
@@ -69,19 +69,11 @@ def test_a_database_locked_by_another_writer(tmp_path):
     db = tmp_path / "d.db"
     (tmp_path / "c.csv").write_text(SHEET)
     assert deckcheck("collection", "import", str(tmp_path / "c.csv"), db=str(db)).returncode == 0
-    holder = subprocess.Popen([sys.executable, "-c", "import sqlite3, sys, time\n"
-                               f"con = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
-                               "con.execute('begin exclusive'); print('locked', flush=True); time.sleep(60)"],
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    with another_program_writing(db):
         # the default wait is engine.LOCK_WAIT_S (15 s); the URL's own timeout shortens it for the test
         r = deckcheck("collection", "import", str(tmp_path / "c.csv"), db=f"sqlite:///{db}?timeout=0.5")
         assert r.returncode == 2 and "another program is writing to it" in r.stderr, r.stderr
         assert "nothing was changed" in r.stderr and "Traceback" not in r.stderr
-    finally:
-        holder.kill()
-        holder.wait()
     from deckcheck.library.api import CollectionApp
     assert [h.quantity for h in CollectionApp(str(db)).collections.holdings() if h.card.id == "ME-thrust-1"] == [3]
 

@@ -20,15 +20,23 @@ EXE = str(Path(sys.executable).with_name("deckcheck"))
 class Server:
     """`deckcheck serve` on a database in a process group of its own (SIGKILL reaches every worker)."""
 
-    def __init__(self, db: str, port: int, workers: int = 1, env: dict | None = None, args: tuple = ()):
+    def __init__(self, db: str, port: int, workers: int = 1, env: dict[str, str | None] | None = None,
+                 args: tuple = ()):
+        """`env` adds to this process's environment; a variable given as None is taken out of it."""
         import tempfile
+        environ = dict(os.environ, DECKCHECK_DESK_RATE="0")
+        for name, value in (env or {}).items():
+            if value is None:
+                environ.pop(name, None)
+            else:
+                environ[name] = value
         self.url = f"http://127.0.0.1:{port}"
         self.errors = tempfile.NamedTemporaryFile("w+", prefix="deckcheck-serve-", suffix=".log")
         self.proc = subprocess.Popen([EXE, "serve", "--port", str(port), "--workers", str(workers), "--db", db,
                                       *args],
                                      stdout=subprocess.DEVNULL, stderr=self.errors, text=True,
                                      start_new_session=True,
-                                     env=dict(os.environ, DECKCHECK_DESK_RATE="0", **(env or {})))
+                                     env=environ)
         self.wait_healthy()
 
     def wait_healthy(self, seconds: float = 90) -> None:

@@ -3,10 +3,8 @@ import on a loaded machine) answers 503 saying so, with nothing stored — never
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 
-from conftest import LEGAL
+from conftest import LEGAL, another_program_writing
 
 
 def test_a_submission_to_a_database_locked_past_the_wait_is_503(tmp_path):
@@ -21,16 +19,8 @@ def test_a_submission_to_a_database_locked_past_the_wait_is_503(tmp_path):
         made = client.post("/api/events", json={"name": "Open", "format": "type1e"})
         assert made.status_code == 201, made.text
         event = made.json()["id"]
-        holder = subprocess.Popen([sys.executable, "-c", "import sqlite3, sys, time\n"
-                                   f"con = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
-                                   "con.execute('begin exclusive'); print('locked', flush=True); time.sleep(60)"],
-                                  stdout=subprocess.PIPE, text=True)
-        try:
-            assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        with another_program_writing(db):
             r = client.post(f"/api/events/{event}/decks", json={"player": "Anna", "decklist": LEGAL})
-        finally:
-            holder.kill()
-            holder.wait()
         assert r.status_code == 503, r.text
         assert "another program is writing" in r.json()["error"] and "nothing was changed" in r.json()["error"]
         again = client.post(f"/api/events/{event}/decks", json={"player": "Anna", "decklist": LEGAL})
@@ -55,16 +45,8 @@ def test_a_read_while_another_program_holds_the_database_past_the_wait_is_503(tm
     with TestClient(app) as client:
         made = client.post("/api/events", json={"name": "Open", "format": "type1e"})
         event, token = made.json()["id"], made.json()["organiser_token"]
-        holder = subprocess.Popen([sys.executable, "-c", "import sqlite3, sys, time\n"
-                                   f"con = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
-                                   "con.execute('begin exclusive'); print('locked', flush=True); time.sleep(60)"],
-                                  stdout=subprocess.PIPE, text=True)
-        try:
-            assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        with another_program_writing(db):
             r = client.get(f"/api/events/{event}/decks", headers={"Authorization": f"Bearer {token}"})
-        finally:
-            holder.kill()
-            holder.wait()
         assert r.status_code == 503 and r.headers["Retry-After"] == "5", r.text
         assert "another program is writing" in r.json()["error"]
         assert client.get(f"/api/events/{event}/decks", headers={"Authorization": f"Bearer {token}"}).status_code == 200

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import free_port
+from serving import Server
 
 EXE = str(Path(sys.executable).with_name("deckcheck"))
 CAP = 4
@@ -24,23 +25,11 @@ def server(tmp_path_factory):
     """`deckcheck serve` on every address with a cap of 4 connections per address (one process: one count)."""
     db = tmp_path_factory.mktemp("connections") / "web.db"
     port = free_port()
-    env = {**os.environ, "DECKCHECK_CONNECTIONS_PER_ADDRESS": str(CAP)}
-    env.pop("DECKCHECK_ALLOWED_HOSTS", None)
-    proc = subprocess.Popen([EXE, "serve", "--host", "0.0.0.0", "--port", str(port), "--db", f"sqlite:///{db}",
-                             "--header-timeout", "30"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    end = time.monotonic() + 60
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise AssertionError(proc.stderr.read() if proc.stderr else "serve exited")
-        try:
-            if ask(connect(port)).startswith(b"HTTP/1.1 200 "):
-                break
-        except OSError:
-            time.sleep(0.2)
+    srv = Server(f"sqlite:///{db}", port,
+                 env={"DECKCHECK_CONNECTIONS_PER_ADDRESS": str(CAP), "DECKCHECK_ALLOWED_HOSTS": None},
+                 args=("--host", "0.0.0.0", "--header-timeout", "30"))
     yield port
-    proc.terminate()
-    proc.wait(timeout=20)
+    srv.stop()
 
 
 def connect(port: int, source: str = "127.0.0.1") -> socket.socket:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import free_port
+from serving import Server
 
 from deckcheck.web.protocol import MAX_HEADER_BYTES, MAX_HEADERS
 
@@ -25,23 +26,11 @@ def server(tmp_path_factory):
     """`deckcheck serve` on a free port, every address, a header timeout of 1.5 s."""
     db = tmp_path_factory.mktemp("limits") / "web.db"
     port = free_port()
-    env = {**os.environ}
-    env.pop("DECKCHECK_ALLOWED_HOSTS", None)  # serve makes the list from --host and --allowed-host
-    proc = subprocess.Popen([EXE, "serve", "--host", "0.0.0.0", "--port", str(port), "--db", f"sqlite:///{db}",
-                             "--allowed-host", "desk.club.example", "--header-timeout", str(TIMEOUT)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    end = time.monotonic() + 60
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise AssertionError(proc.stderr.read() if proc.stderr else "serve exited")
-        try:
-            if b"200 OK" in exchange(port, request("/healthz")):
-                break
-        except OSError:
-            time.sleep(0.2)
+    srv = Server(f"sqlite:///{db}", port,
+                 env={"DECKCHECK_ALLOWED_HOSTS": None},  # serve makes the list from --host and --allowed-host
+                 args=("--host", "0.0.0.0", "--allowed-host", "desk.club.example", "--header-timeout", str(TIMEOUT)))
     yield port
-    proc.terminate()
-    proc.wait(timeout=20)
+    srv.stop()
 
 
 def request(path: str, host: str = "127.0.0.1", extra: str = "") -> bytes:
