@@ -9,7 +9,7 @@ from .decks import Deck, build_deck
 from .errors import UnknownFormatError
 from .formats import DEFAULT_FORMAT, AnyFormat, get_format
 from .registered import registered_of
-from .report import UNKNOWN_FORMAT, WARNING, InputProblem, Issue, Report
+from .report import UNKNOWN_FORMAT, InputProblem, Report
 
 
 def validate(deck: Deck, fmt: AnyFormat | str, details: bool = False) -> Report:
@@ -20,7 +20,9 @@ def validate(deck: Deck, fmt: AnyFormat | str, details: bool = False) -> Report:
     """
     fmt = get_format(fmt)
     view = fmt.view(deck, fmt.params)
-    issues = _own_data_unknown([issue for rule in fmt.rules for issue in rule(view)], fmt)
+    from .games import game_named
+    unknown_id = game_named(fmt.game).data_unknown  # a rule another game declared first still reports under ours
+    issues = [issue for rule in fmt.rules for issue in rule(view, unknown_id)]
     persona = view.persona_name()
     counts = view.counts()
     report = Report(deck=deck.source, format=fmt.name, persona=persona,
@@ -30,7 +32,6 @@ def validate(deck: Deck, fmt: AnyFormat | str, details: bool = False) -> Report:
         report.details = view.details()
         if persona is None and fmt.no_persona:
             report.details["no_persona"] = fmt.no_persona
-        from .games import game_named
         stats = game_named(fmt.game).stats
         if stats is not None:
             report.details["stats"] = stats(deck, fmt.name)
@@ -44,16 +45,6 @@ def validate(deck: Deck, fmt: AnyFormat | str, details: bool = False) -> Report:
                     copies[e.card.id] = copies.get(e.card.id, 0) + e.quantity
             report.details["unverified_copies"] = copies  # the form asks first about the cards played most
     return report
-
-
-def _own_data_unknown(issues: list[Issue], fmt: AnyFormat) -> list[Issue]:
-    """The issues, a data-unknown warning under the id of the format's own game (a rule another game declared
-    first carries that game's id when called alone)."""
-    from .games import game_named
-    from .report import is_data_unknown
-    own = game_named(fmt.game).data_unknown
-    return [i._replace(rule=own) if i.rule != own and i.severity == WARNING and is_data_unknown(i.rule) else i
-            for i in issues]
 
 
 def _counts(deck: Deck, fmt: AnyFormat) -> dict[str, int]:

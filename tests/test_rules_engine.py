@@ -142,3 +142,12 @@ def test_the_engine_stamps_only_the_issues_a_rule_left_unstamped():
     unstamped = error("too many", limit=1, actual=2)
     assert unstamped.rule == UNSTAMPED and stamp(unstamped, "XX-RULE").rule == "XX-RULE"
     assert stamp(unstamped._replace(rule="YY-OTHER"), "XX-RULE").rule == "YY-OTHER"  # a stamped issue keeps its id
+
+
+def test_a_data_unknown_warning_takes_the_id_the_check_gives_else_the_declaring_games():
+    from deckcheck.cards import Card
+    from deckcheck.rules import data_unknown, stamp
+    issue = data_unknown("Restriction number unknown", [Card(id="V", name="Vague Event", title="Vague Event")])
+    assert stamp(issue, "HL-RESTRICTED", "PB-DATA-UNKNOWN").rule == "PB-DATA-UNKNOWN"  # the checked game's
+    assert stamp(issue, "HL-RESTRICTED").rule == "HL-DATA-UNKNOWN"  # called alone: the game that declared it
+    assert stamp(issue, "HL-RESTRICTED", "PB-DATA-UNKNOWN").message.startswith("HL-RESTRICTED not verified: ")

@@ -79,9 +79,10 @@ class Rule(Generic[View]):
     summary: str
     check: Callable[[View], Iterable[Issue]]
 
-    def __call__(self, view: View) -> list[Issue]:
-        """The function's issues, each stamped with this rule's id (a data-unknown one with its game's id)."""
-        return [stamp(issue, self.id) for issue in self.check(view)]
+    def __call__(self, view: View, data_unknown_id: str | None = None) -> list[Issue]:
+        """The function's issues, each stamped with this rule's id; a data-unknown one with `data_unknown_id` (the
+        checked format's game's: check.validate), else that of the first game that declared the rule."""
+        return [stamp(issue, self.id, data_unknown_id) for issue in self.check(view)]
 
     def text(self, params: Params) -> str:
         """The summary with the format's numbers filled in."""
@@ -119,13 +120,13 @@ def assign_data_unknown(rule_id: str, issue_id: str) -> None:
     _DATA_UNKNOWN_IDS.setdefault(rule_id, issue_id)
 
 
-def stamp(issue: Issue, rule_id: str) -> Issue:
+def stamp(issue: Issue, rule_id: str, data_unknown_id: str | None = None) -> Issue:
     """An issue with its rule's id: set where the rule left it out; a data-unknown warning takes its game's id
-    and names the rule in its message."""
+    (`data_unknown_id`, else the declaring game's) and names the rule in its message."""
     if issue.rule == UNSTAMPED:
         return issue._replace(rule=rule_id)
     if issue.rule == DATA_UNKNOWN:
-        return issue._replace(rule=_DATA_UNKNOWN_IDS.get(rule_id, DATA_UNKNOWN),
+        return issue._replace(rule=data_unknown_id or _DATA_UNKNOWN_IDS.get(rule_id, DATA_UNKNOWN),
                               message=f"{rule_id} not verified: {issue.message}")
     return issue
 
