@@ -39,13 +39,16 @@ def test_a_desk_upload_with_a_nul_is_never_a_500_and_no_nul_is_stored(client):
     assert r.status_code in (201, 400), r.text
 
 
-def _xlsx_with(cell: str, card: str = "Thrust (2)") -> bytes:
+def _xlsx_with(cell: str, card: str = "Thrust (2)", good: tuple[str, ...] = ()) -> bytes:
+    """A collection workbook whose last row's notes cell is written as `cell`, after a row of each `good` card."""
     import zipfile
 
     import openpyxl
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.append(["card", "quantity", "notes"])
+    for name in good:
+        ws.append([name, 1, "fine"])
     ws.append([card, 1, "PLACEHOLDER"])
     out = io.BytesIO()
     wb.save(out)
