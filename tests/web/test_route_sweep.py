@@ -75,7 +75,7 @@ class Prepared:
 @dataclass(frozen=True)
 class Call:
     """How the sweep calls one route: `prepare` makes a fresh valid call (the events, decks, previews it needs);
-    `ok` is what the route answers to it; `csrf` False says why the route takes no CSRF token."""
+    `ok` is what the route answers to it; `csrf` True, or the reason the route takes no CSRF token."""
 
     prepare: Callable[[Context], Prepared]
     ok: int
@@ -145,12 +145,16 @@ class Context:
         assert found is not None
         return found.group(1)
 
+    def confirmation(self) -> dict[str, str]:
+        """The form confirming a previewed import into a new collection."""
+        collection = f"sweep{next(self.n)}"
+        return {"token": self.preview(collection), "mode": "merge", "collection": collection}
+
     def imported(self) -> str:
         """A new collection with one import in it, to undo."""
-        collection = f"sweep{next(self.n)}"
-        self.setup("/collection/import/confirm", data={"token": self.preview(collection), "mode": "merge",
-                                                       "collection": collection})
-        return collection
+        form = self.confirmation()
+        self.setup("/collection/import/confirm", data=form)
+        return form["collection"]
 
     def proposal(self) -> str:
         """A pending answer's id (a club server keeps answers for review)."""
@@ -199,8 +203,8 @@ CALLS: dict[tuple[str, str], Call] = {
     ("POST", "/collection/import"): Call(lambda ctx: Prepared("/collection/import", {
         "data": {"mode": "merge", "collection": "sweep"}, "files": {"file": ("s.csv", b"card,quantity\nThrust,1\n")}}),
         200),
-    ("POST", "/collection/import/confirm"): Call(lambda ctx: Prepared("/collection/import/confirm", {"data": {
-        "token": ctx.preview("sweep"), "mode": "merge", "collection": "sweep"}}), 303),
+    ("POST", "/collection/import/confirm"): Call(lambda ctx: Prepared("/collection/import/confirm", {
+        "data": ctx.confirmation()}), 303),
     ("POST", "/collection/undo"): Call(lambda ctx: Prepared("/collection/undo", {"data": {
         "collection": ctx.imported()}}), 303),
     ("POST", "/api/events"): Call(lambda ctx: Prepared("/api/events", {"json": {"name": "Open", "format": "type1e"}}),
