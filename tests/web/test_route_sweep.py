@@ -90,17 +90,18 @@ class Context:
         self.client = client
         self.n = NUMBERS  # names made unique across the module's tests (they share one database)
 
-    def send(self, method: str, prepared: Prepared, credential: Credential | None, *, token: bool = True,
+    def send(self, method: str, prepared: Prepared, credential: Credential | None, *, token: bool | str = True,
              secret: str | None = None, headers: dict[str, str | None] | None = None):
-        """Send a call with the CSRF cookie, the form's token unless `token` is False, and the credential's
-        value (`secret`: the prepared one by default; "" sends none); a header given as None is not sent."""
+        """Send a call with the CSRF cookie, the form's token (the one `token` names; none if False) and the
+        credential's value (`secret`: the prepared one by default; "" sends none); a header given as None is not
+        sent."""
         secret = prepared.secret if secret is None else secret
         cookies = {CSRF_COOKIE: TOKEN}
         sent = {k: v for k, v in {**SAME_SITE, **(headers or {})}.items() if v is not None}  # None: not sent
         body: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in prepared.body.items()}
         form = body.setdefault("data", {}) if "json" not in body else None
         if token and form is not None:
-            form[CSRF_FIELD] = TOKEN
+            form[CSRF_FIELD] = TOKEN if token is True else token
         if credential is not None and secret:
             if credential.kind == "cookie":
                 cookies[credential.name] = secret
@@ -296,10 +297,11 @@ def test_each_route_takes_its_full_call(ctx, route):
 
 
 @pytest.mark.parametrize("route", WITH_TOKEN, ids=" ".join)
-def test_each_form_is_refused_without_the_csrf_token(ctx, route):
+@pytest.mark.parametrize("token", [False, "t" * 43], ids=["no-token", "another-token"])
+def test_each_form_is_refused_without_the_csrf_token(ctx, route, token):
     call = CALLS[route]
     prepared = call.prepare(ctx)
-    r = ctx.send(route[0], prepared, call.credential, token=False)
+    r = ctx.send(route[0], prepared, call.credential, token=token)
     assert refused(r, CSRF_REFUSED), (r.status_code, r.text[:500])
 
 
