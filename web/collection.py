@@ -27,6 +27,7 @@ from deckcheck.errors import DeckcheckError
 from deckcheck.text import normalize
 
 from . import models, previews
+from .decks import shortened
 from .deps import CollectionsDep, Deckcheck, KeeperDep, PagesDep, ServerDep, SettingsDep
 from .security import check_csrf
 
@@ -338,7 +339,7 @@ def _mode(value: object) -> str:
 
 def _label(name: str) -> str:
     """A file name as sent by a browser, fit to show: printable, at most 200 characters, no folders."""
-    return PurePath("".join(c for c in name if c.isprintable()).replace("\\", "/")).name[:200]
+    return shortened(PurePath("".join(c for c in name if c.isprintable()).replace("\\", "/")).name)
 
 
 @router.post("/collection/undo", summary="Undo the last import into a collection")

@@ -25,8 +25,19 @@ LABEL_MAX = 200
 
 def label_of(filename: str | None) -> str:
     """The name a report gives an uploaded file: the client's name, printable and at most 200 characters."""
-    name = "".join(c for c in (filename or "upload") if c.isprintable())[:LABEL_MAX].strip()
+    name = shortened("".join(c for c in (filename or "upload") if c.isprintable())).strip()
     return name or "upload"
+
+
+def shortened(name: str, limit: int = LABEL_MAX) -> str:
+    """A file name cut to `limit` characters, its suffix kept (the file's kind is read from it): the middle
+    gives way to "…"."""
+    if len(name) <= limit:
+        return name
+    suffix = PurePath(name).suffix
+    if len(suffix) > limit // 4:  # no suffix a reader knows is that long
+        suffix = ""
+    return name[:limit - len(suffix) - 1] + "…" + suffix
 
 
 def is_text_upload(label: str | None) -> bool:

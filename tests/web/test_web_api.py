@@ -298,3 +298,14 @@ def test_an_xlsx_decklist_upload_equals_the_cli(client, web_db, tmp_path):
     got = client.post("/api/check", files={"file": (str(path), path.read_bytes())})
     assert got.status_code == 200 and got.json() == expected
     assert expected["legal"] is not None and expected["counts"]["Endurance"] > 0
+
+
+@pytest.mark.parametrize("suffix", [".txt", ".csv"])
+def test_a_long_deck_file_name_is_read_by_its_suffix(client, suffix):
+    """An uploaded decklist named past the label's 200 characters is read as its suffix says (issue 28)."""
+    name = "d" * 250 + suffix
+    data = b"1 Thrust\n" if suffix == ".txt" else b"quantity,name\n1,Thrust\n"
+    r = client.post("/api/check", files={"file": (name, data)})
+    body = r.json()
+    assert r.status_code == 200 and not body.get("input_errors"), body
+    assert body["deck"].endswith(suffix) and len(body["deck"]) <= 200

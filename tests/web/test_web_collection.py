@@ -287,3 +287,14 @@ def test_a_new_preview_of_a_kept_sheet_needs_a_real_token(coll_client, kept):
     r = coll_client.post("/collection/import", data={"csrf_token": token(coll_client), "token": kept,
                                                      "mode": "replace", "label": "<b>x</b>.csv"})
     assert r.status_code == 400 and "<b>x</b>" not in r.text
+
+
+@pytest.mark.parametrize("length", [199, 200, 250, 1000])
+def test_a_long_sheet_name_is_read_by_its_suffix(coll_client, length):
+    """A name past the label's 200 characters keeps its `.csv` (issue 28: it was cut before its suffix was read)."""
+    name = "b" * (length - len(".csv")) + ".csv"
+    data = {"csrf_token": token(coll_client), "mode": "merge", "collection": "main"}
+    r = coll_client.post("/collection/import", data=data, files={"file": (name, BINDER.read_bytes())})
+    assert r.status_code == 200 and "/import/confirm" in r.text, r.text[:300]
+    shown = re.search(r'name="label" value="([^"]*)"', r.text)
+    assert shown and shown.group(1).endswith(".csv") and len(shown.group(1)) <= 200
