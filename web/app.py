@@ -30,7 +30,7 @@ from . import models
 from .deps import Deckcheck, Pages, server
 from .errors import status_of
 from . import previews
-from .guard import GuardSettings, HostGuard, ProtocolFixes, RateLimits
+from .guard import GuardSettings, HostGuard, ProtocolFixes, QuietDisconnect, RateLimits
 from .security import TITLES, BodyLimit, CsrfCookie, SecurityHeaders, htmx_error
 from .settings import Settings
 from .svg import grid_svg, heat, legend_square
@@ -71,6 +71,7 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     app.add_middleware(HostGuard, allowed_hosts=guard.allowed_hosts)
     app.add_middleware(ProtocolFixes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(QuietDisconnect)  # outermost: a body that never came is no error of any layer
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     folders = [HERE / "templates"]

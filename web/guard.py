@@ -1,12 +1,15 @@
 """The guards in front of every route (plain ASGI middleware, so pages and endpoints added later are covered):
 
-- `HostGuard`: the `Host` header must name this server (an allow-list), else 400. A page on another site
+- `HostGuard`: the `Host` header must name this server (an allow-list), else 400; an HTTP/1.1 request sends it
+  exactly once (RFC 9112, 3.2), else 400. A page on another site
   cannot reach a server on 127.0.0.1 by DNS rebinding (its name resolving to 127.0.0.1): its requests carry
   its own name. A state-changing request (POST, PUT, PATCH, DELETE) sent by a browser must come from one of
   this server's own pages: `Origin` (or, without it, `Sec-Fetch-Site`) names this server, else 403.
   Programs (curl, scripts) send neither header and are not refused.
 - `RateLimits`: checks (`POST /api/check`, `POST /check`) and event creation (`POST /api/events`,
   `POST /desk`) per client address and window, 429 with `Retry-After` past the limit.
+- `QuietDisconnect`: a client gone before its request's body arrived (it closed the connection, or the server's
+  body timeout did) is one line in the log, not an error with a traceback.
 - `ProtocolFixes`: `HEAD` on every `GET` (and in the router's `Allow` of a 405), `WWW-Authenticate: Bearer` on 401,
   `Connection: close` after a 500.
 
@@ -188,6 +191,11 @@ class HostGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        hosts = [v for k, v in scope.get("headers", ()) if k.lower() == b"host"]
+        if len(hosts) > 1 or (not hosts and scope.get("http_version") == "1.1"):
+            await plain_error(scope, send, 400, f"an HTTP/1.1 request names its host in one Host header; this one has "
+                                                f"{len(hosts) or 'no'} Host header{'' if len(hosts) == 1 else 's'}")
+            return
         value = _header(scope, b"host")
         host = split_host(value.lower(), scope.get("scheme", "http")) if value is not None else None
         if value is not None and (host is None or not host_allowed(host[0], self.allowed)):
@@ -203,6 +211,25 @@ class HostGuard:
                                                     "here; open this server's own page and send it from there")
                 return
         await self.app(scope, receive, send)
+
+
+class QuietDisconnect:
+    """A request whose client went away before its body arrived (Starlette's ClientDisconnect): one line in the
+    log (INFO on "deckcheck.web"), no traceback; nobody is left to answer."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from starlette.requests import ClientDisconnect
+        try:
+            await self.app(scope, receive, send)
+        except ClientDisconnect:
+            import logging
+            client = scope.get("client") or ("?", 0)
+            logging.getLogger("deckcheck.web").info("%s %s from %s: the connection closed before the request's "
+                                                    "body arrived", scope.get("method"), scope.get("path"),
+                                                    client[0])
 
 
 # -- rate limits ----------------------------------------------------------------------------------------

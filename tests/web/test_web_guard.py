@@ -57,6 +57,57 @@ def test_the_loopback_names_are_answered_by_default(web_db, default_hosts, host)
         assert client.get("/healthz", headers={"Host": host}).json() == {"status": "ok"}
 
 
+def asgi(app, method: str, headers: list[tuple[bytes, bytes]], http_version: str = "1.1",
+         body: list[dict] | None = None) -> tuple[int, bytes]:
+    """One request straight to the ASGI app (the way a server hands it over, with headers a client library would not
+    send); its status and body. `body`: the receive messages (default: none)."""
+    import asyncio
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": http_version, "method": method,
+             "scheme": "http", "path": "/api/stats" if method == "POST" else "/healthz", "raw_path": b"",
+             "query_string": b"", "root_path": "", "headers": headers, "client": ("127.0.0.1", 5000),
+             "server": ("127.0.0.1", 8000)}
+    messages = list(body if body is not None else [{"type": "http.request", "body": b"", "more_body": False}])
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+    asyncio.run(app(scope, receive, send))
+    status = next((m["status"] for m in sent if m["type"] == "http.response.start"), 0)
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+@pytest.mark.parametrize("headers, http_version, status", [
+    ([], "1.1", 400),
+    ([(b"host", b"127.0.0.1"), (b"host", b"127.0.0.1")], "1.1", 400),
+    ([(b"host", b"127.0.0.1"), (b"host", b"evil.example")], "1.1", 400),
+    ([(b"host", b"127.0.0.1"), (b"host", b"127.0.0.1")], "1.0", 400),
+    ([], "1.0", 200),
+    ([(b"host", b"127.0.0.1:8000")], "1.1", 200),
+])
+def test_http_1_1_sends_its_host_exactly_once(web_db, default_hosts, headers, http_version, status):
+    """RFC 9112, 3.2: a request of HTTP/1.1 without a Host header, or any with more than one, is answered 400."""
+    got, body = asgi(create_app(db_url=web_db), "GET", headers, http_version)
+    assert got == status, body
+    if status == 400:
+        assert b"one Host header" in body
+
+
+def test_a_client_gone_before_its_body_is_one_line_in_the_log(web_db, default_hosts, caplog):
+    """The body never came (the client closed, or the server's body timeout did): no traceback, no error."""
+    import logging
+    headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"), (b"content-length", b"100")]
+    with caplog.at_level(logging.INFO):
+        asgi(create_app(db_url=web_db), "POST", headers,
+             body=[{"type": "http.request", "body": b'{"deck', "more_body": True}, {"type": "http.disconnect"}])
+    records = [r for r in caplog.records if r.levelno >= logging.INFO and r.name.startswith(("deckcheck", "uvicorn"))]
+    assert len(records) == 1 and records[0].levelno == logging.INFO and records[0].exc_info is None, records
+    assert records[0].getMessage() == ("POST /api/stats from 127.0.0.1: the connection closed before the request's "
+                                       "body arrived")
+
+
 def test_allowed_hosts_of_a_server_on_every_address():
     names = hosts_for_bind("0.0.0.0", ["desk.club.example", "*.league.example"])
     assert {"0.0.0.0", "localhost", "127.0.0.1", "::1", "desk.club.example", "*.league.example"} <= set(names)
