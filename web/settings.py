@@ -90,6 +90,8 @@ class Settings(BaseModel):
                                                 "wait for confirmation; default: a new one in the temporary folder.")
     header_timeout: float = Field(default=15.0, ge=0.1, le=3600, json_schema_extra=_option("DECKCHECK_HEADER_TIMEOUT"),
                                   description="Seconds a connection has to send a request's line and headers.")
+    body_timeout: float = Field(default=60.0, ge=0.1, le=3600, json_schema_extra=_option("DECKCHECK_BODY_TIMEOUT"),
+                                description="Seconds a request has to send its body, after its headers.")
     connections_per_address: int = Field(default=64, ge=0, le=1_000_000,
                                          json_schema_extra=_option("DECKCHECK_CONNECTIONS_PER_ADDRESS"),
                                          description="Connections one client address may hold open at once, in "

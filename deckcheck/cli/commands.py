@@ -184,6 +184,10 @@ def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on
                                                                   "to send a request's line and headers (then 408) "
                                                                   "[default: 15; env var: "
                                                                   "DECKCHECK_HEADER_TIMEOUT].")] = None,
+          body_timeout: Annotated[Optional[float], typer.Option("--body-timeout", help="Seconds a request has to "
+                                                                "send its body, after its headers (then 408) "
+                                                                "[default: 60; env var: "
+                                                                "DECKCHECK_BODY_TIMEOUT].")] = None,
           connections_per_address: Annotated[Optional[int], typer.Option(
               "--connections-per-address", min=0, help="Connections one client address may hold open at once, in "
                                                        "each server process (past it: 429); behind a reverse proxy "
@@ -208,7 +212,8 @@ def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on
                                  admin_token_file=admin_token_file, upload_limit=upload_limit, desk_rate=desk_rate,
                                  allowed_hosts=",".join(allowed_host) if allowed_host else None,
                                  check_rate=check_rate, event_rate=event_rate, header_timeout=header_timeout,
-                                 connections_per_address=connections_per_address, preview_dir=preview_dir))
+                                 body_timeout=body_timeout, connections_per_address=connections_per_address,
+                                 preview_dir=preview_dir))
 
 
 # -- tournament -----------------------------------------------------------------------------------
