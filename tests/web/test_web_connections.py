@@ -1,7 +1,7 @@
 """The cap on connections one client address holds open at once (`serve --connections-per-address`), proved with
 raw sockets against a real `deckcheck serve` (uvicorn with httptools): past the cap a new connection gets 429
 at once and is closed; the address's connections that are open keep working; another address is not affected;
-a closed connection frees its place."""
+a closed connection frees its place, and so does a stalled body at the body timeout."""
 from __future__ import annotations
 
 import os
@@ -18,16 +18,18 @@ from serving import Server
 
 EXE = str(Path(sys.executable).with_name("deckcheck"))
 CAP = 4
+BODY_TIMEOUT = 1.5
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """`deckcheck serve` on every address with a cap of 4 connections per address (one process: one count)."""
+    """`deckcheck serve` on every address with a cap of 4 connections per address (one process: one count) and a
+    body timeout of 1.5 s."""
     db = tmp_path_factory.mktemp("connections") / "web.db"
     port = free_port()
     srv = Server(f"sqlite:///{db}", port,
                  env={"DECKCHECK_CONNECTIONS_PER_ADDRESS": str(CAP), "DECKCHECK_ALLOWED_HOSTS": None},
-                 args=("--host", "0.0.0.0", "--header-timeout", "30"))
+                 args=("--host", "0.0.0.0", "--header-timeout", "30", "--body-timeout", str(BODY_TIMEOUT)))
     yield port
     srv.stop()
 
@@ -66,6 +68,19 @@ def ask(s: socket.socket, close: bool = True) -> bytes:
     if close:
         s.close()
     return out
+
+
+def until_closed(s: socket.socket) -> bytes:
+    """What the server says on the connection until it closes it (or 10 s pass)."""
+    out = b""
+    while True:
+        try:
+            chunk = s.recv(65536)
+        except (ConnectionResetError, socket.timeout):
+            return out
+        if not chunk:
+            return out
+        out += chunk
 
 
 def hold(port: int) -> list[socket.socket]:
@@ -135,6 +150,27 @@ def test_a_connection_refused_takes_no_place(server):
     held = hold(server)
     try:
         assert all(ask(connect(server)).startswith(b"HTTP/1.1 429 ") for _ in range(10))
+    finally:
+        for s in held:
+            s.close()
+    settle(server)
+
+
+def test_stalled_bodies_hold_the_address_no_longer_than_the_body_timeout(server):
+    """Issue 28: as many uploads as the cap that stop after their headers kept the address refused (429) for as
+    long as they stayed open, which was for ever."""
+    settle(server)
+    held = [connect(server) for _ in range(CAP)]
+    try:
+        for s in held:
+            s.sendall(b"POST /api/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 100\r\n\r\n{")
+        start = time.monotonic()
+        time.sleep(0.3)
+        assert ask(connect(server)).startswith(b"HTTP/1.1 429 ")
+        answers = [until_closed(s) for s in held]  # each ends at its 408
+        assert all(a.startswith(b"HTTP/1.1 408 ") for a in answers), [a[:100] for a in answers]
+        assert time.monotonic() - start < BODY_TIMEOUT * 5
     finally:
         for s in held:
             s.close()
