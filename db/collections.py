@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
@@ -19,6 +20,7 @@ KEY_COLUMNS = ("collection_id", "card_id", "condition", "language", "foil")
 VALUE_COLUMNS = ("quantity", "trade_quantity", "want_quantity", "location", "notes", "price")
 BATCH = 5000
 SAMPLE = 10  # changes listed by an import; the rest are counted
+COUNTS = 3  # the first values of an entry are counts (quantity, trade, want); the rest text (location, notes, price)
 
 
 TOTALS = ("entries", "copies", "for_trade", "wanted")
@@ -32,11 +34,38 @@ class PastImport:
     label: str
     mode: str
     changes: int = 0
+    id: int = 0  # what an undo names it by
 
     @property
     def when(self) -> str:
         """The time for people: '2026-11-30 14:02 UTC'."""
         return self.at[:16].replace("T", " ") + " UTC"
+
+    def describe(self) -> str:
+        """'import 7 (c.csv, 2026-11-30 14:02 UTC)'."""
+        return f"import {self.id} ({self.label or 'a sheet'}, {self.when})"
+
+
+IMPORT_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits only: int() would take '١' (Arabic-Indic) for 1
+
+
+def import_id(text: object) -> int:
+    """An import's id as a user wrote it (a whole number); DeckcheckError for anything else."""
+    value = str(text).strip()
+    if not IMPORT_ID.fullmatch(value) or int(value) < 1:
+        shown = value[:40] + ("..." if len(value) > 40 else "")
+        raise DeckcheckError(f"an import id is a whole number from 1 (as `collection imports` lists them), "
+                             f"not {shown!r}")
+    return int(value)
+
+
+class UndoRefused(DeckcheckError):
+    """An undo that changed nothing: no such import (status 404 when it was named by id), already undone, or a
+    later change in its way (409)."""
+
+    def __init__(self, message: str, status: int = 409):
+        self.status = status
+        super().__init__(message)
 
 
 class AlreadyImported(DeckcheckError):
@@ -70,6 +99,7 @@ class Change:
     totals_before: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOTALS, 0))
     totals_after: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOTALS, 0))
     imported_before: PastImport | None = None
+    import_id: int | None = None  # the journal's id of the import (None: a dry run, or nothing changed)
 
     @property
     def changed(self) -> bool:
@@ -115,6 +145,28 @@ def entry_upsert(con, mode: str):
 def _counts(values: tuple | None) -> tuple[int, int, int, int]:
     """(entries, copies, for trade, wanted) that one stored entry adds to the totals."""
     return (0, 0, 0, 0) if values is None else (1, values[0], values[1], values[2])
+
+
+def _listed(values: tuple | None) -> list | None:
+    return None if values is None else list(values)
+
+
+def undone_values(before: tuple | None, after: tuple | None, now: tuple | None) -> tuple | None:
+    """An entry's values once one import is taken back and every later change kept (None: no entry).
+
+    The counts lose what the import added (or get back what it took); a text the import set goes back to what it
+    was unless a later change set it again. ValueError when a count would fall below 0 or exceed MAX_QUANTITY: a
+    later change removed what the import added (the undo is refused then)."""
+    empty = (0,) * COUNTS + ("",) * (len(VALUE_COLUMNS) - COUNTS)
+    was, made, held = before or empty, after or empty, now or empty
+    counts = tuple(h - m + w for h, m, w in zip(held[:COUNTS], made[:COUNTS], was[:COUNTS], strict=True))
+    if min(counts) < 0 or max(counts) > MAX_QUANTITY:
+        raise ValueError(counts)
+    texts = tuple(w if now is None or h == m else h
+                  for w, m, h in zip(was[COUNTS:], made[COUNTS:], held[COUNTS:], strict=True))
+    if before is None and not any(counts):
+        return None
+    return counts + texts
 
 
 class Collections:
@@ -185,6 +237,8 @@ class Collections:
         columns = {c["name"] for c in inspect(self.store.engine).get_columns("collection_entry")}
         if "price" not in columns:
             self.store.add_column("collection_entry", "price")
+        if "undone" not in {c["name"] for c in inspect(self.store.engine).get_columns("collection_import")}:
+            self.store.add_column("collection_import", "undone")
         with self.store.engine.connect() as con:
             needed = con.execute(select(func.count()).select_from(e)
                                  .where(or_(e.c.condition == "", e.c.language == ""))).scalar_one()
@@ -214,13 +268,13 @@ class Collections:
                 **{c: case((e.c[c] == "", values[c]), else_=e.c[c]) for c in ("location", "notes", "price")}))
             con.execute(delete(e).where(e.c.id == r[0]))
 
-    def _current(self, con, collection_id: int) -> dict[Key, tuple]:
+    def _current(self, con, collection_id: int, lock: bool = False) -> dict[Key, tuple]:
         from sqlalchemy import select
 
         from .models import COLLECTION_ENTRIES as e
-        rows = con.execute(select(e.c.card_id, e.c.condition, e.c.language, e.c.foil,
-                                  *[e.c[v] for v in VALUE_COLUMNS], e.c.id)
-                           .where(e.c.collection_id == collection_id)).all()
+        query = select(e.c.card_id, e.c.condition, e.c.language, e.c.foil, *[e.c[v] for v in VALUE_COLUMNS],
+                       e.c.id).where(e.c.collection_id == collection_id)
+        rows = con.execute(query.with_for_update() if lock else query).all()  # lock: PostgreSQL's row locks
         return {(r[0], r[1], r[2], bool(r[3])): tuple(r[4:]) for r in rows}
 
     def apply(self, name: str, holdings: Mapping[Key, Holding], mode: str = "merge", dry_run: bool = False) -> Change:
@@ -267,10 +321,11 @@ class Collections:
         digest = content_digest(holdings)
         if cid is not None:
             past = con.execute(select(imports.c.at, imports.c.label, imports.c.mode, imports.c.changes)
-                               .where(imports.c.collection_id == cid, imports.c.digest == digest)
+                               .where(imports.c.collection_id == cid, imports.c.digest == digest,
+                                      imports.c.undone == "")
                                .order_by(imports.c.id.desc())).first()
             change.imported_before = PastImport(*past) if past else None
-        journal: list[tuple[Key, tuple | None]] = []
+        journal: list[tuple[Key, tuple | None, tuple | None]] = []
         writes, too_many = [], []
         for key, h in holdings.items():
             now = current.get(key)
@@ -296,7 +351,7 @@ class Collections:
                 change.unchanged += 1
                 continue
             writes.append((h, after))
-            journal.append((key, None if now is None else tuple(now[:6])))
+            journal.append((key, None if now is None else tuple(now[:6]), after))
             if len(change.sample) < sample:
                 change.sample.append((kind, replace(h, quantity=after[0], trade_quantity=after[1],
                                                     want_quantity=after[2])))
@@ -314,7 +369,7 @@ class Collections:
                 else:
                     gone.append((key, now))
             change.removed = len(gone)
-            journal += [(key, tuple(now[:6])) for key, now in gone]
+            journal += [(key, tuple(now[:6]), None) for key, now in gone]
             for key, now in gone[: max(0, sample - len(change.sample))]:
                 change.sample.append(("removed", self._holding(key, now, name)))
                 change.before.append(self._holding(key, now, name))
@@ -334,10 +389,10 @@ class Collections:
         if change.imported_before is not None and mode == "merge" and not again:
             raise AlreadyImported(name, change.imported_before, label)
         import json
-        con.execute(insert(imports).values(
+        change.import_id = con.execute(insert(imports).values(
             collection_id=cid, digest=digest, label=label[:200], mode=mode, at=stamp, created=existed is None,
-            before=json.dumps([[*key, None if v is None else list(v)] for key, v in journal], ensure_ascii=False),
-            changes=change.added + change.updated + change.removed))
+            before=json.dumps([[*key, _listed(b), _listed(a)] for key, b, a in journal], ensure_ascii=False),
+            changes=change.added + change.updated + change.removed)).inserted_primary_key[0]
         ids = [now[6] for _key, now in gone]
         for start in range(0, len(ids), 500):
             con.execute(delete(e).where(e.c.id.in_(ids[start:start + 500])))
@@ -355,48 +410,121 @@ class Collections:
 
     def last_import(self, name: str) -> PastImport | None:
         """The last import into a collection that can be undone (None: there is none)."""
+        found = self.imports(name, 1)
+        return found[0] if found else None
+
+    def imports(self, name: str, limit: int = 100) -> list[PastImport]:
+        """The imports into a collection that stand (not undone), the last first."""
         from sqlalchemy import select
 
         from .models import COLLECTIONS as c
         from .models import IMPORTS as i
+        self._upgrade()
         with self.store.engine.connect() as con:
-            row = con.execute(select(i.c.at, i.c.label, i.c.mode, i.c.changes)
-                              .join_from(i, c, c.c.id == i.c.collection_id).where(c.c.name == name)
-                              .order_by(i.c.id.desc())).first()
-        return PastImport(*row) if row else None
+            rows = con.execute(select(i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.id)
+                               .join_from(i, c, c.c.id == i.c.collection_id).where(c.c.name == name, i.c.undone == "")
+                               .order_by(i.c.id.desc()).limit(limit)).all()
+        return [PastImport(*row) for row in rows]
 
-    def undo(self, name: str) -> PastImport:
-        """Undo the last import into a collection: every entry it touched as it was before, in one transaction
-        (a collection the import created goes again when it is empty). Return what was undone; DeckcheckError
-        when there is nothing to undo."""
+    def undo(self, name: str, import_id: int | None = None) -> PastImport:
+        """Take back one import into a collection (the last one, unless `import_id` names it), in one transaction:
+        what it changed goes back and every later change stays (a collection the import created goes again when
+        it is left empty). Return what was undone.
+
+        The import is claimed first, by a conditional update that exactly one of several undos arriving at once
+        wins: the others raise UndoRefused (409, "already undone"), as does a later change standing in the way;
+        an id that names no import of this collection raises UndoRefused (404). Nothing changes then."""
         import json
 
-        from sqlalchemy import delete, func, insert, select
+        from sqlalchemy import delete, func, insert, select, update
 
         from .models import COLLECTION_ENTRIES as e
         from .models import COLLECTIONS as c
         from .models import IMPORTS as i
         self._upgrade()
+        stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         with self.store.begin() as con:
             cid = self._collection_id(con, name, create=False)
-            row = None if cid is None else con.execute(
-                select(i.c.id, i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.created, i.c.before)
-                .where(i.c.collection_id == cid).order_by(i.c.id.desc())).first()
-            if row is None:
-                raise DeckcheckError(f"no import into the collection {name!r} to undo")
-            for card_id, condition, language, foil, values in json.loads(row[6]):
-                key = (cid, card_id, condition, language, bool(foil))
-                con.execute(delete(e).where(*_entry_key(*key)))
+            row = self._import_row(con, name, cid, import_id)
+            assert cid is not None  # _import_row found an import of the collection
+            past = PastImport(row.at, row.label, row.mode, row.changes, row.id)
+            claimed = con.execute(update(i).where(i.c.id == row.id, i.c.undone == "").values(undone=stamp))
+            if claimed.rowcount != 1:
+                raise UndoRefused(f"{past.describe()} was already undone (another undo took it back just now); "
+                                  "nothing was changed")
+            journal = json.loads(row.before)
+            later = con.execute(select(i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.id, i.c.before)
+                                .where(i.c.collection_id == cid, i.c.id > row.id, i.c.undone == "")
+                                .order_by(i.c.id)).all()
+            if later and any(len(item) < 6 for item in journal):
+                raise UndoRefused(f"{past.describe()} was journalled by an earlier deckcheck, which kept no record "
+                                  f"of what it made: only the last import can be undone, and that is "
+                                  f"{PastImport(*later[-1][:5]).describe()}; nothing was changed")
+            current = self._current(con, cid, lock=True)
+            for card_id, condition, language, foil, before, *after in journal:
+                key = (card_id, condition, language, bool(foil))
+                now = current.get(key)
+                held = None if now is None else tuple(now[:6])
+                made = after[0] if after else held  # an earlier deckcheck's journal: the entry as it stands
+                try:
+                    values = undone_values(None if before is None else tuple(before),
+                                           None if made is None else tuple(made), held)
+                except ValueError:
+                    raise UndoRefused(self._blocked(past, key, made, held, name, later), 409) from None
+                if values == held:
+                    continue
+                where = _entry_key(cid, *key)
+                con.execute(delete(e).where(*where))
                 if values is not None:
-                    entry = dict(zip(KEY_COLUMNS + VALUE_COLUMNS, (*key, *values), strict=True))
-                    con.execute(insert(e).values(**entry))
-            con.execute(delete(i).where(i.c.id == row[0]))
-            if row[5]:
+                    con.execute(insert(e).values(**dict(zip(KEY_COLUMNS + VALUE_COLUMNS, (cid, *key, *values),
+                                                            strict=True))))
+            if row.created:
                 left = con.execute(select(func.count()).select_from(e).where(e.c.collection_id == cid)).scalar_one()
-                others = con.execute(select(func.count()).select_from(i).where(i.c.collection_id == cid)).scalar_one()
+                others = con.execute(select(func.count()).select_from(i)
+                                     .where(i.c.collection_id == cid, i.c.undone == "")).scalar_one()
                 if not left and not others:
+                    con.execute(delete(i).where(i.c.collection_id == cid))
                     con.execute(delete(c).where(c.c.id == cid))
-        return PastImport(row[1], row[2], row[3], row[4])
+        return past
+
+    @staticmethod
+    def _import_row(con, name: str, cid: int | None, import_id: int | None):
+        """The journal row an undo means: the collection's last standing import, or the one `import_id` names."""
+        from sqlalchemy import select
+
+        from .models import IMPORTS as i
+        columns = select(i.c.id, i.c.collection_id, i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.created,
+                         i.c.before, i.c.undone)
+        if import_id is None:
+            row = None if cid is None else con.execute(columns.where(i.c.collection_id == cid, i.c.undone == "")
+                                                       .order_by(i.c.id.desc())).first()
+            if row is None:
+                raise UndoRefused(f"no import into the collection {name!r} to undo")
+            return row
+        row = con.execute(columns.where(i.c.id == import_id)).first()
+        if row is None or row.collection_id != cid:
+            raise UndoRefused(f"no import {import_id} into the collection {name!r} (`collection imports` lists "
+                              "them); nothing was changed", 404)
+        if row.undone:
+            raise UndoRefused(f"{PastImport(row.at, row.label, row.mode, row.changes, row.id).describe()} was "
+                              f"already undone (at {row.undone[:16].replace('T', ' ')} UTC); nothing was changed")
+        return row
+
+    def _blocked(self, past: PastImport, key: Key, made: tuple | None, held: tuple | None, name: str,
+                 later: list) -> str:
+        """Why an entry cannot be taken back: what the import left in it, what it holds now, and who changed it."""
+        import json
+        zero = (0,) * COUNTS + ("",) * (len(VALUE_COLUMNS) - COUNTS)
+        what = self._holding(key, made or zero, name).describe().split(" x ", 1)[-1]
+        counts = "; ".join(f"{label}: the import left {m}, {h} now" for label, m, h in
+                           zip(("copies", "for trade", "wanted"), (made or zero)[:COUNTS], (held or zero)[:COUNTS],
+                               strict=True) if m != h)
+        by = [PastImport(*r[:5]).describe() for r in later
+              if any((*item[:3], bool(item[3])) == key for item in json.loads(r[5]))]
+        return (f"cannot undo {past.describe()}: a later change stands in its way. {what} ({counts}) was changed "
+                f"since by {', '.join(by) if by else 'hand (collection add or remove, or the web page)'}, and "
+                "taking the import back would leave fewer copies than none. Nothing was changed; undo or put back "
+                "that change first")
 
     def find(self, name: str, card: Card, any_printing: bool, condition: str | None, language: str | None,
              foil: bool | None) -> list[Holding]:

@@ -269,7 +269,8 @@ def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],
 
 # Columns deckcheck added to a table after its first release (Store.add_column adds them to an older
 # database): a table without them is still ours. Any column added that way later belongs here.
-LATE_COLUMNS = {("card", "extra"), ("collection_entry", "price"), ("desk_event", "tz_offset")}
+LATE_COLUMNS = {("card", "extra"), ("collection_entry", "price"), ("desk_event", "tz_offset"),
+                ("collection_import", "undone")}
 SQLITE_READONLY = 8  # the primary result code of SQLITE_READONLY_ROLLBACK, _RECOVERY, _CANTINIT ...
 
 

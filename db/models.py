@@ -111,8 +111,9 @@ class CollectionImportRow(SQLModel, table=True):
     mode: str = "merge"
     at: str = ""  # ISO 8601, UTC
     created: bool = False  # the import created the collection
-    before: str = ""  # JSON: [[card_id, condition, language, foil, [values...] or null (absent)], ...]
+    before: str = ""  # JSON: [[card_id, condition, language, foil, values before, values after], ...] (null: absent)
     changes: int = 0
+    undone: str = ""  # ISO 8601, UTC, when it was undone ('' while it stands); the row stays, so its id is never reused
 
 
 class SavedDeckRow(SQLModel, table=True):

@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from deckcheck.db.collections import AlreadyImported, Collections
+from deckcheck.db.collections import AlreadyImported, Collections, import_id
 from deckcheck.collection import Holding, missing, money, parse_price, value
 from deckcheck.errors import DeckcheckError
 from deckcheck.text import normalize
@@ -93,7 +93,8 @@ def collection_data(collections: Collections, name: str, entry_filter: EntryFilt
               "value_by_currency": {cur: round(float(amount), 2) for cur, amount in sorted(worth.items())},
               "value_text": money(worth), "priced_entries": priced, "unpriced_entries": unpriced}
     return {"collection": name, "collections": collections.names(), "totals": totals,
-            "entries": [entry_json(h) for h in holdings[:limit]]}
+            "entries": [entry_json(h) for h in holdings[:limit]],
+            "last_import": _past_json(collections.last_import(name))}
 
 
 def saved_decks_missing(collections: Collections, name: str):
@@ -160,7 +161,7 @@ def collection_page(request: Request, collections: CollectionsDep, pages: PagesD
     data = collection_data(collections, name, entry_filter)
     context = {**data, "filter": entry_filter, "needs": needs_data(collections, name, keeper), "conditions": CONDITIONS,
                "sets": sorted({e["set"] for e in data["entries"] if e["set"]}), "imported": imported[:200],
-               "undone": undone, "last_import": _past_json(collections.last_import(name)),
+               "undone": undone,
                "page_max": PAGE_MAX}
     if request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == "entries":
         return pages("_entries.html", context)
@@ -232,7 +233,7 @@ def _counts_json(h: Holding | None) -> dict | None:
 
 def _past_json(past) -> dict | None:
     return None if past is None else {"at": past.at, "when": past.when, "label": past.label, "mode": past.mode,
-                                      "changes": past.changes}
+                                      "changes": past.changes, "id": past.id}
 
 
 def run_import(srv: Deckcheck, path: Path, collection: str, mode: str, skip_bad: bool, dry_run: bool,
@@ -342,16 +343,18 @@ def _label(name: str) -> str:
     return shortened(PurePath("".join(c for c in name if c.isprintable()).replace("\\", "/")).name)
 
 
-@router.post("/collection/undo", summary="Undo the last import into a collection")
+@router.post("/collection/undo", summary="Undo one import into a collection")
 async def undo_import(request: Request, collections: CollectionsDep) -> Response:
-    """Every entry the collection's last import touched goes back to what it was before (CONTRACTS §4 rev 3)."""
+    """Take back the import `import_id` names (the page's form sends the one it showed; without it, the last):
+    what it changed goes back, later edits stay (CONTRACTS §4 rev 3). Undos arriving together undo it once: the
+    others answer 409 "already undone"; an id of no import of this collection 404; a later change in the way 409.
+    """
     form = await request.form(max_files=0, max_fields=5)
     check_csrf(request, form)
     collection = _name(str(form.get("collection") or "main"))
-    try:
-        past = await run_in_threadpool(collections.undo, collection)
-    except DeckcheckError as exc:
-        raise HTTPException(409, str(exc)) from None
+    named = form.get("import_id")
+    wanted = None if named is None or named == "" else import_id(named)
+    past = await run_in_threadpool(collections.undo, collection, wanted)
     return RedirectResponse(f"/collection?{_query(collection=collection, undone=past.label or 'a sheet')}",
                             status_code=303)
 

@@ -283,11 +283,21 @@ class Totals(Shape):
     unpriced_entries: int
 
 
+class PastImport(Shape):
+    id: int = Field(description="What `POST /collection/undo` (field `import_id`) and `collection undo` name it by.")
+    at: str
+    when: str
+    label: str
+    mode: str
+    changes: int
+
+
 class CollectionView(Shape):
     collection: str
     collections: list[str]
     totals: Totals
     entries: list[Entry]
+    last_import: PastImport | None = Field(description="The last import that can be undone (null: none).")
 
 
 class Need(Shape):

@@ -642,6 +642,10 @@ def collection_import(sheet: Path,
                  for (kind, h), old in zip(change.sample, change.before, strict=True)]
         for line in and_more(lines, len(lines), change.added + change.updated + change.removed):
             out.print(line if line.startswith("  ") else "  " + line, soft_wrap=True, markup=False)
+        if change.import_id is not None:
+            out.print(f"  journalled as import {change.import_id}: `collection undo {change.import_id}"
+                      + (f" --collection {name}" if name != "main" else "") + "` takes it back",
+                      soft_wrap=True, markup=False)
     if problems:
         err.print(f"[red]{plural(len(problems), 'bad row')} skipped:[/]")
         for line in and_more([f"  {p}" for p in problems[:200]], min(200, len(problems)), len(problems)):
@@ -650,16 +654,37 @@ def collection_import(sheet: Path,
 
 
 @collection_app.command("undo")
-def collection_undo(collection: CollectionOption = "main", db: DbOption = None) -> None:
-    """Undo the last import into the collection: every entry it touched is as it was before it."""
+def collection_undo(import_id: Annotated[Optional[str], typer.Argument(
+                        metavar="[IMPORT]", help="The import's id (`collection imports` lists them); default: the "
+                        "last import.")] = None,
+                    collection: CollectionOption = "main", db: DbOption = None) -> None:
+    """Undo one import into the collection (the last, unless named): what it changed goes back, later edits stay.
+
+    Refused (exit 2, nothing changed) when the import was undone already, or when a later change took away
+    copies it added; the message names that change."""
+    from ..db.collections import import_id as parse_id
+    wanted = None if import_id is None else parse_id(import_id)
     app_ = _collection_app(db)
-    past = app_.undo_import(collection)
+    past = app_.undo_import(collection, wanted)
     from .plain import plural
     left = app_.collections.last_import(collection)
     _console().print(f"collection {collection!r}: undid the import of {past.label or 'a file'} from {past.when} "
-                     f"({plural(past.changes, 'change')} taken back)"
-                     + (f"; the import before it: {left.label or 'a file'} from {left.when}" if left else ""),
-                     soft_wrap=True, markup=False)
+                     f"(import {past.id}, {plural(past.changes, 'change')} taken back, later edits kept)"
+                     + (f"; the import before it: {left.label or 'a file'} from {left.when} (import {left.id})"
+                        if left else ""), soft_wrap=True, markup=False)
+
+
+@collection_app.command("imports")
+def collection_imports(collection: CollectionOption = "main", db: DbOption = None) -> None:
+    """List the imports into the collection that can be undone, the last first, with the id `collection undo`
+    takes."""
+    from .plain import plural
+    found = _collection_app(db).collections.imports(collection)
+    if not found:
+        _console().print(f"collection {collection!r}: no import to undo", soft_wrap=True, markup=False)
+    for past in found:
+        _console().print(f"{past.id:>6}  {past.when}  {past.mode:<7}  {plural(past.changes, 'change'):>12}  "
+                         f"{past.label or 'a file'}", soft_wrap=True, markup=False)
 
 
 @collection_app.command("export")

@@ -473,9 +473,10 @@ class CollectionApp:
                                              again=again)
         return sheet.layout, changes, reader.problems, sheet.count
 
-    def undo_import(self, collection: str = "main") -> PastImport:
-        """Undo the last import into a collection (deckcheck.db.collections.PastImport of what was undone)."""
-        return self.collections.undo(collection)
+    def undo_import(self, collection: str = "main", import_id: int | None = None) -> PastImport:
+        """Undo one import into a collection, the last unless `import_id` names it; later changes stay
+        (deckcheck.db.collections.PastImport of what was undone; Collections.undo says when it refuses)."""
+        return self.collections.undo(collection, import_id)
 
     def holding(self, card_text: str, set_code: str | None, *, condition: str | None = None,
                 language: str | None = None, **values: Unpack[HoldingFields]) -> Holding:
