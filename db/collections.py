@@ -156,7 +156,10 @@ def undone_values(before: tuple | None, after: tuple | None, now: tuple | None) 
 
     The counts lose what the import added (or get back what it took); a text the import set goes back to what it
     was unless a later change set it again. ValueError when a count would fall below 0 or exceed MAX_QUANTITY: a
-    later change removed what the import added (the undo is refused then)."""
+    later change removed what the import added (the undo is refused then). Unchanged since, it is exactly as it was
+    before; changed since and left with no copies, none for trade and none wanted, it goes."""
+    if now == after:
+        return before
     empty = (0,) * COUNTS + ("",) * (len(VALUE_COLUMNS) - COUNTS)
     was, made, held = before or empty, after or empty, now or empty
     counts = tuple(h - m + w for h, m, w in zip(held[:COUNTS], made[:COUNTS], was[:COUNTS], strict=True))
@@ -164,9 +167,7 @@ def undone_values(before: tuple | None, after: tuple | None, now: tuple | None) 
         raise ValueError(counts)
     texts = tuple(w if now is None or h == m else h
                   for w, m, h in zip(was[COUNTS:], made[COUNTS:], held[COUNTS:], strict=True))
-    if before is None and not any(counts):
-        return None
-    return counts + texts
+    return counts + texts if any(counts) else None
 
 
 class Collections:

@@ -176,6 +176,23 @@ def collection_app(db_url):
     return CollectionApp(db_url)
 
 
+def together(calls) -> list:
+    """Run the calls at the same moment (one thread each); their results in order."""
+    import threading
+    start = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(i, call):
+        start.wait()
+        results[i] = call()
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(180)
+    return results
+
+
 def sheet(tmp_path: Path, text: str, name: str = "c.csv") -> Path:
     """A collection sheet (or any small file) written in the test's folder."""
     path = tmp_path / name

@@ -11,7 +11,7 @@ from deckcheck.db.collections import AlreadyImported
 from deckcheck.errors import DeckcheckError
 from deckcheck.importers.collection import write_collection
 
-from conftest import COLLECTION_HEADER as HEADER, sheet, totals
+from conftest import COLLECTION_HEADER as HEADER, sheet, together, totals
 from inproc import run_cli
 
 GOOD = HEADER + ("Connor MacLeod Persona,SE,1,NM,English,no,0,0,binder 1,\n"
@@ -154,3 +154,146 @@ def test_cli_import_again_and_undo(tmp_path):
     assert again.read_bytes() == empty.read_bytes()
     r = run_cli("collection", "undo", "--db", db)
     assert r.code == 2 and "no import into the collection 'main' to undo" in r.err.decode() and r.crash is None
+
+
+# -- undo names one import, takes it back once, and keeps every later edit (issue 28) -------------------
+THRUST = HEADER + "Thrust (1),ME,3,LP,English,no,0,0,binder 2,\n"
+
+
+def thrust(app, name: str = "main") -> tuple | None:
+    """The LP Thrust (1) entry's counts and location (None: none)."""
+    return next(((h.quantity, h.trade_quantity, h.want_quantity, h.location) for h in app.collections.holdings(name)
+                 if h.card.id == "ME-thrust-1" and h.condition == "LP"), None)
+
+
+def imported(app, tmp_path: Path, text: str, label: str, **kw) -> int:
+    """Import a sheet; the journal's id of the import."""
+    _l, changes, _p, _r = app.import_sheet(sheet(tmp_path, text, label), again=True, **kw)
+    found = changes[kw.get("collection", "main")].import_id
+    assert found is not None
+    return found
+
+
+def test_undo_keeps_copies_added_after_the_import(collection_app, tmp_path):
+    imported(collection_app, tmp_path, THRUST, "a.csv")
+    collection_app.collections.edit("main", collection_app.holding("Thrust (1)", "ME", condition="LP", quantity=2,
+                                                                   location="shelf"), 1)
+    undone = collection_app.undo_import("main")
+    assert undone.label == "a.csv"
+    assert thrust(collection_app) == (2, 0, 0, "shelf")  # the 2 added by hand stay, with the location set by hand
+
+
+def test_undo_of_an_earlier_import_by_id_keeps_the_later_ones(collection_app, tmp_path):
+    a = imported(collection_app, tmp_path, THRUST, "a.csv")
+    b = imported(collection_app, tmp_path, HEADER + "Thrust (1),ME,5,LP,English,no,1,0,,\n", "b.csv")
+    c = imported(collection_app, tmp_path, OTHER, "c.csv")
+    assert thrust(collection_app) == (9, 1, 0, "binder 2")
+    undone = collection_app.undo_import("main", b)
+    assert (undone.id, undone.label) == (b, "b.csv")
+    assert thrust(collection_app) == (4, 0, 0, "binder 2")  # a's 3 and c's 1 stay
+    assert [p.id for p in collection_app.collections.imports("main")] == [c, a]
+    with pytest.raises(DeckcheckError, match=rf"import {b} \(b.csv, .*\) was already undone"):
+        collection_app.undo_import("main", b)
+    collection_app.undo_import("main", a)
+    collection_app.undo_import("main", c)
+    assert totals(collection_app) == []
+
+
+def test_undo_refuses_when_a_later_change_took_the_copies_it_added(collection_app, tmp_path):
+    a = imported(collection_app, tmp_path, THRUST, "a.csv")
+    collection_app.collections.edit("main", collection_app.holding("Thrust (1)", "ME", condition="LP", quantity=2), -1)
+    with pytest.raises(DeckcheckError, match=rf"cannot undo import {a} \(a.csv.*Thrust \(1\) \[ME\] LP English "
+                                             r"\(copies: the import left 3, 1 now\) was changed since by hand") as exc:
+        collection_app.undo_import("main")
+    assert exc.value.status == 409 and "Nothing was changed" in str(exc.value)
+    assert thrust(collection_app) == (1, 0, 0, "binder 2")
+    b = imported(collection_app, tmp_path, OTHER, "b.csv", mode="replace")  # takes Thrust down to 1 copy again
+    with pytest.raises(DeckcheckError, match=rf"changed since by import {b} \(b.csv"):
+        collection_app.undo_import("main", a)
+    assert [p.id for p in collection_app.collections.imports("main")] == [b, a]  # a still stands: refused whole
+
+
+@pytest.mark.parametrize("wanted, status, said", [(999, 404, "no import 999 into the collection 'main'"),
+                                                  ("foreign", 404, "no import {id} into the collection 'main'")])
+def test_undo_of_an_id_of_no_import_of_the_collection_changes_nothing(collection_app, tmp_path, wanted, status, said):
+    imported(collection_app, tmp_path, THRUST, "a.csv")
+    other = imported(collection_app, tmp_path, OTHER, "o.csv", collection="binder")
+    wanted = other if wanted == "foreign" else wanted
+    before = (totals(collection_app), totals(collection_app, "binder"))
+    with pytest.raises(DeckcheckError) as exc:
+        collection_app.undo_import("main", wanted)
+    assert exc.value.status == status and said.format(id=other) in str(exc.value)
+    assert (totals(collection_app), totals(collection_app, "binder")) == before
+
+
+def test_an_earlier_deckcheck_journal_is_undone_as_before_when_it_is_the_last(collection_app, tmp_path):
+    """A journal row written before imports kept what they made: undone only as the last, exactly as before."""
+    import json
+
+    from sqlalchemy import update
+
+    from deckcheck.db.models import IMPORTS
+    before = totals(collection_app)
+    a = imported(collection_app, tmp_path, THRUST, "a.csv")
+    with collection_app.collections.store.begin() as con:
+        row = con.execute(IMPORTS.select().where(IMPORTS.c.id == a)).first()
+        old = [item[:5] for item in json.loads(row.before)]
+        con.execute(update(IMPORTS).where(IMPORTS.c.id == a).values(before=json.dumps(old)))
+    b = imported(collection_app, tmp_path, OTHER, "b.csv")
+    with pytest.raises(DeckcheckError, match=rf"journalled by an earlier deckcheck.*that is import {b} "):
+        collection_app.undo_import("main", a)
+    collection_app.undo_import("main", b)
+    collection_app.undo_import("main", a)
+    assert totals(collection_app) == before
+
+
+def undo_or_refusal(app, name: str, wanted: int | None) -> str:
+    try:
+        return f"undid {app.undo_import(name, wanted).id}"
+    except DeckcheckError as exc:
+        return str(exc)
+
+
+def test_two_undos_of_one_import_at_once_undo_it_once(db_url, tmp_path):
+    """A double click: two undos of import c at the same moment, each on its own connection pool (as two
+    server processes would be); ten rounds in a row, on SQLite and PostgreSQL."""
+    from deckcheck.library.api import CollectionApp
+    apps = [CollectionApp(db_url) for _ in range(2)]
+    for n in range(10):
+        name = f"round {n}"
+        ids = [imported(apps[0], tmp_path, text, label, collection=name)
+               for text, label in ((THRUST, "a.csv"), (OTHER, "b.csv"), (GOOD, "c.csv"))]
+        answers = together([lambda app=app, name=name, wanted=ids[2]: undo_or_refusal(app, name, wanted)
+                            for app in apps])
+        refused, undid = sorted(answers)
+        assert undid == f"undid {ids[2]}" and f"import {ids[2]} (c.csv, " in refused, (n, answers)
+        assert "was already undone" in refused and "nothing was changed" in refused, (n, answers)
+        assert [p.label for p in apps[0].collections.imports(name)] == ["b.csv", "a.csv"], n
+        assert thrust(apps[0], name) == (4, 0, 0, "binder 2"), n
+
+
+def test_cli_undo_names_the_import_and_keeps_later_adds(tmp_path):
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    r = run_cli("collection", "import", str(sheet(tmp_path, THRUST)), "--db", db)
+    assert r.code == 0 and "journalled as import 1: `collection undo 1` takes it back" in r.text, r.text
+    assert run_cli("collection", "add", "Thrust (1)", "--set", "ME", "--condition", "LP", "--qty", "2",
+                   "--db", db).code == 0
+    r = run_cli("collection", "imports", "--db", db)
+    assert r.code == 0 and re.search(r"^\s+1  \d{4}-\d\d-\d\d \d\d:\d\d UTC  merge\s+1 change  c.csv$", r.text, re.M), \
+        r.text
+    r = run_cli("collection", "undo", "--db", db)
+    assert r.code == 0 and "undid the import of c.csv" in r.text and "(import 1, 1 change taken back, later edits " \
+        "kept)" in r.text, r.text
+    r = run_cli("collection", "list", "--db", db)
+    assert re.search(r"Thrust \(1\) .* ME .* 2 .* LP", r.text), r.text
+    r = run_cli("collection", "undo", "1", "--db", db)
+    assert r.code == 2 and "import 1 (c.csv, " in r.err.decode() and "was already undone" in r.err.decode()
+
+
+@pytest.mark.parametrize("given", ["0", "abc", "1.0", "²", "١", " ", "9" * 40, "1e3", "0x1"])
+def test_cli_undo_of_a_bad_id_is_refused(tmp_path, given):
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    assert run_cli("collection", "import", str(sheet(tmp_path, THRUST)), "--db", db).code == 0
+    r = run_cli("collection", "undo", given, "--db", db)
+    assert r.code == 2 and r.crash is None and "an import id is a whole number" in r.err.decode(), r.err
+    assert run_cli("collection", "imports", "--db", db).text.count("c.csv") == 1  # nothing undone

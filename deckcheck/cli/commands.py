@@ -655,7 +655,7 @@ def collection_import(sheet: Path,
 
 @collection_app.command("undo")
 def collection_undo(import_id: Annotated[Optional[str], typer.Argument(
-                        metavar="[IMPORT]", help="The import's id (`collection imports` lists them); default: the "
+                        metavar="IMPORT", help="The import's id (`collection imports` lists them); default: the "
                         "last import.")] = None,
                     collection: CollectionOption = "main", db: DbOption = None) -> None:
     """Undo one import into the collection (the last, unless named): what it changed goes back, later edits stay.

@@ -4,10 +4,9 @@ PostgreSQL, through a real server with two worker processes."""
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
-from conftest import free_port
+from conftest import free_port, together
 from serving import Server, Visitor
 
 
@@ -23,22 +22,6 @@ def server(db_url):
 def card_ids(n: int) -> list[str]:
     from deckcheck.db.store import bundled_cards
     return sorted(c.id for c in bundled_cards() if c.set)[:n]
-
-
-def together(calls) -> list:
-    """Run the calls at the same moment (one thread each); their results in order."""
-    start = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(i, call):
-        start.wait()
-        results[i] = call()
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(180)
-    return results
 
 
 def copies(visitor: Visitor, collection: str) -> dict[str, int]:
