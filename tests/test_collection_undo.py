@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.db.collections import AlreadyImported
+from deckcheck.db.collections import AlreadyImported, UndoRefused
 from deckcheck.errors import DeckcheckError
 from deckcheck.importers.collection import write_collection
 
@@ -202,7 +202,7 @@ def test_undo_of_an_earlier_import_by_id_keeps_the_later_ones(collection_app, tm
 def test_undo_refuses_when_a_later_change_took_the_copies_it_added(collection_app, tmp_path):
     a = imported(collection_app, tmp_path, THRUST, "a.csv")
     collection_app.collections.edit("main", collection_app.holding("Thrust (1)", "ME", condition="LP", quantity=2), -1)
-    with pytest.raises(DeckcheckError, match=rf"cannot undo import {a} \(a.csv.*Thrust \(1\) \[ME\] LP English "
+    with pytest.raises(UndoRefused, match=rf"cannot undo import {a} \(a.csv.*Thrust \(1\) \[ME\] LP English "
                                              r"\(copies: the import left 3, 1 now\) was changed since by hand") as exc:
         collection_app.undo_import("main")
     assert exc.value.status == 409 and "Nothing was changed" in str(exc.value)
@@ -220,7 +220,7 @@ def test_undo_of_an_id_of_no_import_of_the_collection_changes_nothing(collection
     other = imported(collection_app, tmp_path, OTHER, "o.csv", collection="binder")
     wanted = other if wanted == "foreign" else wanted
     before = (totals(collection_app), totals(collection_app, "binder"))
-    with pytest.raises(DeckcheckError) as exc:
+    with pytest.raises(UndoRefused) as exc:
         collection_app.undo_import("main", wanted)
     assert exc.value.status == status and said.format(id=other) in str(exc.value)
     assert (totals(collection_app), totals(collection_app, "binder")) == before
