@@ -275,7 +275,8 @@ class Collections:
         from .models import COLLECTION_ENTRIES as e
         query = select(e.c.card_id, e.c.condition, e.c.language, e.c.foil, *[e.c[v] for v in VALUE_COLUMNS],
                        e.c.id).where(e.c.collection_id == collection_id)
-        rows = con.execute(query.with_for_update() if lock else query).all()  # lock: PostgreSQL's row locks
+        # lock: PostgreSQL's row locks, taken in one order (two undos at once never deadlock)
+        rows = con.execute(query.order_by(e.c.id).with_for_update() if lock else query).all()
         return {(r[0], r[1], r[2], bool(r[3])): tuple(r[4:]) for r in rows}
 
     def apply(self, name: str, holdings: Mapping[Key, Holding], mode: str = "merge", dry_run: bool = False) -> Change:
@@ -524,8 +525,8 @@ class Collections:
               if any((*item[:3], bool(item[3])) == key for item in json.loads(r[5]))]
         return (f"cannot undo {past.describe()}: a later change stands in its way. {what} ({counts}) was changed "
                 f"since by {', '.join(by) if by else 'hand (collection add or remove, or the web page)'}, and "
-                "taking the import back would leave fewer copies than none. Nothing was changed; undo or put back "
-                "that change first")
+                f"taking the import back would leave fewer than none (or more than {MAX_QUANTITY:,}). Nothing was "
+                "changed; undo or put back that change first")
 
     def find(self, name: str, card: Card, any_printing: bool, condition: str | None, language: str | None,
              foil: bool | None) -> list[Holding]:

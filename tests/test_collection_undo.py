@@ -297,3 +297,26 @@ def test_cli_undo_of_a_bad_id_is_refused(tmp_path, given):
     r = run_cli("collection", "undo", given, "--db", db)
     assert r.code == 2 and r.crash is None and "an import id is a whole number" in r.err.decode(), r.err
     assert run_cli("collection", "imports", "--db", db).text.count("c.csv") == 1  # nothing undone
+
+
+def test_two_cli_undos_of_one_import_at_once_undo_it_once(db_url, tmp_path):
+    """`collection undo 3` typed in two terminals at once: two processes, one undoes, the other exits 2 saying it
+    was already undone; ten rounds in a row, on SQLite and PostgreSQL."""
+    import subprocess
+    import sys
+
+    from deckcheck.library.api import CollectionApp
+    app = CollectionApp(db_url)
+    exe = str(Path(sys.executable).with_name("deckcheck"))
+    for n in range(10):
+        name = f"round {n}"
+        ids = [imported(app, tmp_path, text, label, collection=name)
+               for text, label in ((THRUST, "a.csv"), (OTHER, "b.csv"), (GOOD, "c.csv"))]
+        runs = [subprocess.Popen([exe, "collection", "undo", str(ids[2]), "--collection", name, "--db", db_url],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        done = sorted((p.wait(120), *p.communicate()) for p in runs)
+        assert [code for code, _out, _err in done] == [0, 2], (n, done)
+        assert f"(import {ids[2]}, " in done[0][1] and "was already undone" in done[1][2], (n, done)
+        assert "Traceback" not in done[1][2], done
+        assert [p.label for p in app.collections.imports(name)] == ["b.csv", "a.csv"], n
+        assert thrust(app, name) == (4, 0, 0, "binder 2"), n

@@ -676,8 +676,8 @@ def collection_undo(import_id: Annotated[Optional[str], typer.Argument(
 
 @collection_app.command("imports")
 def collection_imports(collection: CollectionOption = "main", db: DbOption = None) -> None:
-    """List the imports into the collection that can be undone, the last first, with the id `collection undo`
-    takes."""
+    """List the imports into the collection that can be undone (the last 100, the last first), with the id
+    `collection undo` takes."""
     from .plain import plural
     found = _collection_app(db).collections.imports(collection)
     if not found:
