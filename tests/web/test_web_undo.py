@@ -78,6 +78,8 @@ def test_a_form_from_an_older_page_undoes_the_import_it_showed(web, tmp_path):
     import_all(library, tmp_path, "main", SHEETS[2:])  # then c.csv lands (another tab, the CLI)
     r = post_undo(client, fields)
     assert r.status_code == 303 and "undone=b.csv" in r.headers["location"]
+    assert "the import of b.csv. What it changed is taken back; changes made since it stay" in \
+        client.get(r.headers["location"]).text
     assert [p.label for p in library.collections.imports("main")] == ["c.csv", "a.csv"]
     assert {t[0]: t[4] for t in totals(library)} == {"ME-thrust-1": 4, "WC-back-away-kern": 2}
     again = post_undo(client, fields)  # the same old page, once more
