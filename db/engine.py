@@ -253,18 +253,46 @@ def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],
         columns = {t: {r[1] for r in con.execute(rawsql.columns_sql(t))} for t in tables if t in ours}
     finally:
         con.close()
-    other = sorted(t for t in tables if t not in ours and not t.startswith("sqlite_"))
+    named = {t for t in tables if not t.startswith("sqlite_")}
+    ours_too = clearly_ours(columns, ours)
+    other = sorted(t for t in named if t not in ours) if not ours_too else []  # a newer deckcheck's own tables pass
     if other:
-        shown = ", ".join(other[:5]) + (f" and {len(other) - 5} more" if len(other) > 5 else "")
-        return (f"{str(path)!r} is another program's SQLite database (tables {shown}), not a deckcheck "
-                "database; it was left untouched")
+        return _foreign(path, f"tables {_listed(other)}")
     for table, have in sorted(columns.items()):
-        lacking = sorted(c for c in ours[table] if c not in have and (table, c) not in LATE_COLUMNS)
+        lacking = missing_columns(table, have, ours[table])
         if lacking:
-            return (f"{str(path)!r} is another program's SQLite database (its table {table} lacks the column"
-                    f"{'s' if len(lacking) > 1 else ''} {', '.join(lacking[:5])} of deckcheck's), not a deckcheck "
-                    "database; it was left untouched")
+            return _foreign(path, f"its table {table} lacks the column{'s' if len(lacking) > 1 else ''} "
+                                  f"{_listed(lacking)} of deckcheck's")
+    if named and not ours_too:  # only tables named like ours, none of them the mark of a deckcheck database
+        return _foreign(path, f"tables {_listed(sorted(named))}, without deckcheck's {' or '.join(MARK_TABLES)}")
     return None
+
+
+def _foreign(path: Path, why: str) -> str:
+    return (f"{str(path)!r} is another program's SQLite database ({why}), not a deckcheck database; it was left "
+            "untouched")
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+
+
+# The tables whose presence, with all of deckcheck's columns, marks a file as deckcheck's own: deckcheck_meta (its
+# name is deckcheck's), or the card table (create_all makes it first, so a first set-up that stopped after it left
+# a file of ours). Another program's file that merely shares a table name (collection(id, name), say) has neither.
+MARK_TABLES = ("deckcheck_meta", "card")
+
+
+def clearly_ours(columns: Mapping[str, set[str]], ours: Mapping[str, Iterable[str]]) -> bool:
+    """Whether a file's tables named like deckcheck's (table -> its columns) include a MARK_TABLES table with every
+    column deckcheck gives it (those added later aside)."""
+    return any(table in columns and not missing_columns(table, columns[table], ours[table])
+               for table in MARK_TABLES if table in ours)
+
+
+def missing_columns(table: str, have: set[str], want: Iterable[str]) -> list[str]:
+    """The columns deckcheck gives `table` that the file's table lacks (those added after its first release aside)."""
+    return sorted(c for c in want if c not in have and (table, c) not in LATE_COLUMNS)
 
 
 # Columns deckcheck added to a table after its first release (Store.add_column adds them to an older
