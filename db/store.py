@@ -98,6 +98,33 @@ def bundled_rows() -> list[SheetCard]:
     return found
 
 
+# deckcheck_meta: a token that every write of the card table replaces, in the write's own transaction, whichever
+# process makes it (a CLI import, another web worker or server, `db update`). A running server compares it with the
+# token it read the cards under, once per request (deckcheck.web.deps): one small indexed read. SQLite's file change
+# counter moves on every write (collections too) and PRAGMA data_version only tells one connection of the others'.
+CARDS_VERSION_KEY = "cards_version"
+
+
+def bump_cards_version(con) -> None:
+    """Say, in the transaction that writes the card table, that the cards changed (a new CARDS_VERSION_KEY token)."""
+    import uuid
+    write_meta(con, {CARDS_VERSION_KEY: uuid.uuid4().hex})
+
+
+@lru_cache(maxsize=1)
+def _cards_version_select() -> Any:
+    """The read of CARDS_VERSION_KEY, built once: a request's stamp read costs a quarter of building it each time."""
+    from sqlalchemy import select
+
+    from .models import META
+    return select(META.c.value).where(META.c.key == CARDS_VERSION_KEY)
+
+
+def cards_version(con) -> str | None:
+    """The token of the card table's last write (None: never written since the database had it)."""
+    return con.execute(_cards_version_select()).scalar()
+
+
 BUNDLE_KEY = "bundle"  # deckcheck_meta: the digest of the bundled sheets the database was filled from
 VERSION_KEY = "bundle_version"  # deckcheck_meta: the deckcheck version whose bundle that was
 
@@ -286,6 +313,7 @@ class Store:
             if rows:
                 con.execute(update(CARDS).where(CARDS.c.id == bindparam("card")).values(extra=bindparam("extra")),
                             [{"card": r[0], "extra": extra_to_text(zip(legacy, r[1:], strict=True))} for r in rows])
+                bump_cards_version(con)
         self.add_column("card", "extra", copy, engine)
 
     @contextmanager
@@ -444,6 +472,8 @@ class Store:
                                               set_={c.name: stmt.excluded[c.name] for c in table.columns
                                                     if c.name != "id"})
             con.execute(stmt, rows[start:start + 1000])
+        if rows:
+            bump_cards_version(con)
 
     def dispose(self) -> None:
         """Close the database connections."""

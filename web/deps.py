@@ -7,7 +7,6 @@ and the page renderer. A route declares what it uses (`settings: SettingsDep`, `
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -33,30 +32,30 @@ class Deckcheck:
     settings: Settings
     _library: Any = None
     _cards_stamp: str | None = None
-    _checked_at: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def library(self):
-        """The CollectionApp of the server's database, made on first use, made again when cards changed.
-
-        Another worker's card edit is seen within STALE_SECONDS: the database's `cards_changed` stamp is
-        read at most that often.
-        """
-        now = time.monotonic()
-        if self._library is not None and now - self._checked_at > STALE_SECONDS:
-            self._checked_at = now
-            if cards_stamp(self._library.catalog.store) != self._cards_stamp:
-                self._library = None
+        """The CollectionApp of the server's database, made on first use, made again when its cards changed
+        (see fresh)."""
         if self._library is None:
             with self._lock:
                 if self._library is None:
                     from deckcheck.library.api import CollectionApp
                     library = CollectionApp(self.settings.db_url)
-                    self._cards_stamp = cards_stamp(library.catalog.store)
-                    self._checked_at = now
+                    self._cards_stamp = cards_stamp(library.catalog.store)  # read before the cards are
                     self._library = library
         return self._library
+
+    def fresh(self) -> Deckcheck:
+        """This server, its library dropped when any process wrote cards since it was read: once per request (the
+        `server` dependency), so that the next check sees a CLI import, another worker's edit or another server's."""
+        library = self._library
+        if library is not None and cards_stamp(library.catalog.store) != self._cards_stamp:
+            with self._lock:
+                if self._library is library:
+                    self._library = None
+        return self
 
     @property
     def catalog(self) -> Catalog:
@@ -73,37 +72,22 @@ class Deckcheck:
         return self.collections
 
     def cards_changed(self) -> None:
-        """After this process changed cards: stamp the database (for the other workers) and read them again."""
-        mark_cards_changed(self.library.catalog.store)
+        """After this process changed cards (their write stamped the database for everyone): read them again."""
         with self._lock:
             self._library = None
 
 
-STALE_SECONDS = 2.0
-_STAMP_KEY = "web_cards_changed"
-
-
 def cards_stamp(store) -> str | None:
-    """When cards were last changed through the web app (None: never)."""
-    from deckcheck.db.store import read_meta
+    """The token of the last write of the database's cards, by any process (deckcheck.db.store.CARDS_VERSION_KEY)."""
+    from deckcheck.db.store import cards_version
     with store.engine.connect() as con:
-        return read_meta(con, [_STAMP_KEY]).get(_STAMP_KEY)
-
-
-def mark_cards_changed(store) -> None:
-    """Record that cards changed now (an upsert of one meta row; SQLite and PostgreSQL alike)."""
-    import datetime as dt
-
-    from deckcheck.db.store import write_meta
-    stamp = dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
-    with store.begin() as con:  # a writer's turn, as every other (deckcheck.db.store.Store.begin)
-        write_meta(con, {_STAMP_KEY: stamp})
+        return cards_version(con)
 
 
 # -- dependencies ----------------------------------------------------------------------------------
 def server(request: Request) -> Deckcheck:
     """The state every request of this server shares (settings, library): the one lookup in the app's state."""
-    return request.app.state.deckcheck
+    return request.app.state.deckcheck.fresh()
 
 
 ServerDep = Annotated[Deckcheck, Depends(server)]
