@@ -589,14 +589,18 @@ class Collections:
         from .models import SAVED_DECK_CARDS as dc
         from .models import SAVED_DECKS as d
         deck_name(name)
+        text_ = "\n".join(text_.splitlines()) + "\n"  # a form's CRLF lines read back as the lines checked, no \r
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        stored = self.cards
         with self.store.begin() as con:
             existed = con.execute(select(d.c.name).where(d.c.name == name)).first() is not None
             con.execute(delete(dc).where(dc.c.deck_name == name))
             con.execute(delete(d).where(d.c.name == name))
             con.execute(insert(d).values(name=name, format=fmt, text=text_, saved_at=stamp))
+            # a game's own cards (Taktik's playing cards) are in no card table: a collection cannot count them, and
+            # PostgreSQL's foreign key refuses them; the deck's text keeps them
             rows = [{"deck_name": name, "card_id": card.id, "section": section, "quantity": q}
-                    for card, section, q in entries]
+                    for card, section, q in entries if card.id in stored]
             if rows:
                 con.execute(insert(dc), rows)
         return existed
@@ -627,7 +631,7 @@ class Collections:
                                                                           else ""))
             cards = con.execute(select(dc.c.card_id, dc.c.section, dc.c.quantity).where(dc.c.deck_name == name)
                                 .order_by(dc.c.id)).all()
-        return row[0], row[1], [(self.cards[c], s, q) for c, s, q in cards]
+        return row[0], row[1], [(self.cards[c], s, q) for c, s, q in cards if c in self.cards]
 
     def delete_deck(self, name: str) -> None:
         """Delete a saved deck; DeckcheckError when there is none."""
@@ -649,6 +653,8 @@ class Collections:
             rows = con.execute(select(dc.c.card_id, dc.c.quantity)).all()
         used: dict[tuple, int] = {}
         for card_id, q in rows:
+            if card_id not in self.cards:  # a game's own card an earlier deckcheck kept: no collection counts it
+                continue
             key = self.cards[card_id].card_key
             used[key] = used.get(key, 0) + q
         return used

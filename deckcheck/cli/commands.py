@@ -876,11 +876,11 @@ def deck_export(name: str, path: Annotated[Path, typer.Argument(help="A .txt, .c
                 db: DbOption = None) -> None:
     """Write a saved deck as a decklist: .txt, .csv or .json (- for standard output)."""
     from ..importers.decklists import write_decklist
-    fmt, text, entries = _collection_app(db).collections.deck(name)
+    deck, fmt, text = _collection_app(db).saved_deck(name)
     if str(path) == "-":
         sys.stdout.write(text)
         return
-    write_decklist(path, fmt, text, entries)
+    write_decklist(path, fmt.name, text, [(e.card, e.section, e.quantity) for e in deck.entries])
     _console().print(f"wrote deck {name!r} to {path}", soft_wrap=True, markup=False)
 
 

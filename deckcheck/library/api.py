@@ -563,11 +563,12 @@ class CollectionApp:
         return trades(self.collections.holdings(collection), self.collections.used_by_decks())
 
     def saved_deck(self, name: str) -> tuple[Deck, AnyFormat, str]:
-        """A saved deck rebuilt from its stored cards: (deck, its format, its decklist text)."""
-        from ..decks import Deck
-        from ..formats import get_format
-        fmt, text, entries = self.collections.deck(name)
-        return Deck.from_entries(entries, name, fmt), get_format(fmt), text
+        """A saved deck read back from its decklist text, as the web's link reads it: (deck, its format, the text).
+        The text keeps what the stored cards cannot (an Item's `@ Hunter`, a table's players, a game's own cards)."""
+        from ..decklist import parse_text
+        fmt, text, _entries = self.collections.deck(name)
+        deck, found = self.resolved(parse_text(text, name), fmt)
+        return deck, found, text
 
     def save_deck(self, name: str, path: str, fmt_name: str | None = None) -> tuple[bool, Report]:
         """Resolve a decklist file and keep it under a name; return (replaced, its check report)."""
@@ -580,7 +581,7 @@ class CollectionApp:
             raise DeckcheckError(f"{path!r} holds {len(raws)} decks; save one deck at a time")
         deck, fmt = self.resolved(raws[0], fmt_name)
         entries = [(e.card, e.section, e.quantity) for e in deck.entries]
-        replaced = self.collections.save_deck(name, fmt.name, deck_text(fmt.name, entries), entries)
+        replaced = self.collections.save_deck(name, fmt.name, deck_text(fmt.name, deck), entries)
         return replaced, validate(deck, fmt)
 
 
@@ -592,12 +593,21 @@ def _condition(text: str) -> str:
     return condition
 
 
-def deck_text(fmt: str, entries: Sequence[tuple[Card, str, int]]) -> str:
-    """A saved deck as a text decklist, every card with its set so that it reads back to the same printing."""
+def printed(card: Card) -> str:
+    """A card as a decklist names one printing: its name and set."""
+    return card.name + (f" [{card.set}]" if card.set else "")
+
+
+def deck_text(fmt: str, deck: Deck) -> str:
+    """A saved deck as a text decklist, every card with its set so that it reads back to the same printing, each
+    Item with its `@ Hunter`, and a table's players with their Heroes."""
     lines = [f"Format: {fmt}"]
     sections: dict[str, list[str]] = {}
-    for card, section, q in entries:
-        sections.setdefault(section, []).append(f"{q} {card.name}" + (f" [{card.set}]" if card.set else ""))
+    for e in deck.entries:
+        sections.setdefault(e.section, []).append(f"{e.quantity} {printed(e.card)}"
+                                                  + (f" @ {e.attach}" if e.attach else ""))
     for section, items in sections.items():
         lines += [f"{section}:"] + items
+    if deck.players:
+        lines += ["Players:"] + [f"{p.name}: {printed(p.hero)}" if p.hero else p.name for p in deck.players]
     return "\n".join(lines) + "\n"
