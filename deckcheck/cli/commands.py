@@ -854,7 +854,7 @@ def deck_save(name: str, decklist: Path, format: Annotated[Optional[str], typer.
 def deck_list(db: DbOption = None) -> None:
     """The saved decks."""
     from .render import simple_table
-    rows = _collection_app(db).collections.decks()
+    rows = _collection_app(db).saved_decks()
     _console().print(simple_table(_plural(len(rows), "saved deck"), ("name", "format", "saved", "cards"), rows,
                                   justify_right=("cards",)))
 

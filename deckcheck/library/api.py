@@ -570,6 +570,14 @@ class CollectionApp:
         deck, found = self.resolved(parse_text(text, name), fmt)
         return deck, found, text
 
+    def saved_decks(self) -> list[tuple[str, str, str, int]]:
+        """(name, format, saved at, cards) of every saved deck (`deck list`): a deck of a game with cards of its own
+        (no card table holds them) counted from its read-back text."""
+        rows = self.collections.decks()
+        own = {fmt for _name, fmt, _at, _n in rows if _own_cards(fmt)}
+        return [(name, fmt, at, sum(e.quantity for e in self.saved_deck(name)[0].entries) if fmt in own else n)
+                for name, fmt, at, n in rows]
+
     def save_deck(self, name: str, path: str, fmt_name: str | None = None) -> tuple[bool, Report]:
         """Resolve a decklist file and keep it under a name; return (replaced, its check report)."""
         from ..check import validate
@@ -583,6 +591,15 @@ class CollectionApp:
         entries = [(e.card, e.section, e.quantity) for e in deck.entries]
         replaced = self.collections.save_deck(name, fmt.name, deck_text(fmt.name, deck), entries)
         return replaced, validate(deck, fmt)
+
+
+def _own_cards(fmt: str) -> bool:
+    """Whether a format's game brings cards of its own (a format no longer registered: no)."""
+    from ..formats import get_format
+    try:
+        return get_format(fmt).builtin_cards is not None
+    except DeckcheckError:
+        return False
 
 
 def _condition(text: str) -> str:

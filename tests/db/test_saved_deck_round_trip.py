@@ -63,9 +63,12 @@ def test_a_saved_deck_reads_back_as_it_was_checked(game, db_url, tmp_path):
     out = tmp_path / "exported.txt"
     assert run_cli("deck", "export", "it", str(out), "--db", db_url).code == 0
     assert verdict_of(checked(db_url, str(out))[1]) == verdict_of(report)
-    for command in (("collection", "trades"), ("collection", "missing", "it"), ("deck", "list")):
+    for command in (("collection", "trades"), ("collection", "missing", "it")):
         r = run_cli(*command, "--db", db_url)
         assert r.crash is None and r.code == 0, (command, r.crash or r.err.decode())
+    listed = run_cli("deck", "list", "--db", db_url)
+    cards = sum(n for section, n in report["counts"].items() if section != "Players")
+    assert re.search(rf"\bit\b.*\b{cards}\b", listed.text), listed.text  # every card counted, a game's own too
 
     from deckcheck.web import create_app
     text = deck.read_text(encoding="utf-8").replace("\n", "\r\n")  # a browser's form sends CRLF lines
