@@ -64,3 +64,23 @@ def test_a_write_of_no_card_leaves_the_servers_cards_as_read(db_url, tmp_path):
         assert run_cli("collection", "import", str(tmp_path / "c.csv"), "--db", db_url).code == 0
         client.post("/api/check", json={"decklist": "1 Thrust\n"})
         assert srv._library is library
+
+
+def test_an_import_by_another_process_is_seen_on_sqlite(tmp_path):
+    """The CLI as its own process, as a user runs it beside `serve` (the server's pooled connections keep no
+    snapshot of the file)."""
+    import os
+    import subprocess
+
+    from deckcheck.web import create_app
+    db = f"sqlite:///{tmp_path / 'd.db'}"
+    assert run_cli("db", "init", "--db", db).code == 0
+    with TestClient(create_app(db_url=db)) as client:
+        assert unknown(client, NEW)
+        (tmp_path / "new.csv").write_text(SHEET)
+        exe = str(Path(sys.executable).with_name("deckcheck"))
+        env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_DB"}
+        done = subprocess.run([exe, "cards", "import", str(tmp_path / "new.csv"), "--db", db], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert not unknown(client, NEW)
