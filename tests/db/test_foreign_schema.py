@@ -41,6 +41,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "collection add": ("Thrust (1)", "--set", "ME", "--qty", "1"),
     "collection export": ("OUT.csv",),
     "collection import": ("SHEET",),
+    "collection imports": (),
     "collection list": (),
     "collection missing": ("DECK",),
     "collection remove": ("Thrust (1)", "--set", "ME"),
