@@ -320,23 +320,25 @@ class Facts:
         return found[0]
 
     def decide(self, pid: int, accept: bool, decided_by: str = "the organiser") -> Proposal:
-        """Accept (store the value, provenance `web:NAME @ time` of the proposal) or reject a pending proposal."""
+        """Accept (store the value, provenance `web:NAME @ time` of the proposal) or reject a pending proposal.
+
+        One transaction: the status moves from pending only where it still is pending, and the value is written in
+        the same transaction, so two decisions at once (an accept and a reject) leave exactly one standing, and the
+        stored value and the proposal's status always agree. ProposalDecided for the one that came second."""
         from sqlalchemy import update
 
         from .models import PROPOSALS as p
+        from .updates import cards_writers_turn, update_cards_on
         proposal = self.get(pid)
-        if proposal.status != "pending":
-            raise ProposalDecided(f"proposal {pid} was already {proposal.status}")
-        if accept:
-            from .updates import update_cards
-            update_cards(self.store, [{"id": proposal.card_id, proposal.field: proposal.value}],
-                         Provenance("web", proposal.by, proposal.at), overwrite=True,
-                         accepted_by=decided_by)
         with self.store.begin() as con:
+            cards_writers_turn(con)  # before the proposal's row: every card writer takes the two in this order
             done = con.execute(update(p).where(p.c.id == pid, p.c.status == "pending").values(
                 status="accepted" if accept else "rejected", decided_by=decided_by, decided_at=now()))
-            if done.rowcount != 1:
-                raise ProposalDecided(f"proposal {pid} was decided meanwhile")
+            if done.rowcount == 1 and accept:
+                update_cards_on(con, self.store, [{"id": proposal.card_id, proposal.field: proposal.value}],
+                                Provenance("web", proposal.by, proposal.at), overwrite=True, accepted_by=decided_by)
+        if done.rowcount != 1:
+            raise ProposalDecided(f"proposal {pid} was already {self.get(pid).status}")
         return self.get(pid)
 
     def accept_all(self, by: str, decided_by: str = "the organiser") -> list[Proposal]:

@@ -163,49 +163,58 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
     organiser accepted a player's answer.
     """
     origin = prov.parse(source) if isinstance(source, str) else source
-    changes = list(changes)
-    result = UpdateResult()
     # a write transaction from its start (and on PostgreSQL the card writers' turn): two imports at once run one
     # after the other, the second reading what the first wrote, never deciding from values changed meanwhile
     with store.begin(write=not dry_run) as con:
         if not dry_run:
             cards_writers_turn(con)
-        plain_ids = [str(c.get("id")) for c in changes if not isinstance(c, SheetCard) and c.get("id")]
-        stored = read_cards(con, plain_ids)
-        items = _as_sheet_cards(changes, {i: c.name for i, c in stored.items()}, f"changes from {origin}")
-        ids = [item.card.id for item in items]
-        if len(set(ids)) != len(ids):
-            raise DeckcheckError(f"changes from {origin}: the same card id is named twice")
-        stored = read_cards(con, ids)
-        if any(not item.id_stated for item in items):
-            from deckcheck.library.api import bundled_sets
-            items = match_by_name(items, store.cards(), f"changes from {origin}", bundled_sets())
-        ids = [item.card.id for item in items]  # match_by_name refuses two rows naming one card
-        stored.update(read_cards(con, [i for i in ids if i not in stored]))
-        sources = read_sources(con, ids)
-        to_write: list[Card] = []
-        new_sources: dict[str, dict[str, Provenance | None]] = {}
-        for item in items:
-            old = stored.get(item.card.id)
-            if old is None:
-                result.added.append(item.card.id)
-                to_write.append(item.card)
-                new_sources[item.card.id] = dict(new_card_sources(item, origin))
-                continue
-            card, touched, renamed = _apply(item, old, sources.get(old.id, {}), origin, overwrite, result, unrecorded,
-                                            protect)
-            if touched or renamed:
-                result.updated.append(old.id)
-                to_write.append(card)
-                new_sources[old.id] = touched
-            else:
-                result.unchanged += 1
-        if not dry_run:
-            if to_write:
-                store._upsert(con, to_write, str(origin))
-            write_sources(con, new_sources)
-            from .facts import record_changes
-            record_changes(con, result.changes, accepted_by)
+        return update_cards_on(con, store, changes, origin, dry_run=dry_run, overwrite=overwrite,
+                               unrecorded=unrecorded, protect=protect, accepted_by=accepted_by)
+
+
+def update_cards_on(con, store, changes: Iterable[SheetCard | Mapping[str, object]], origin: Provenance, *,
+                    dry_run: bool = False, overwrite: bool = False, unrecorded: int | None = None,
+                    protect: frozenset[str] = frozenset(), accepted_by: str = "") -> UpdateResult:
+    """update_cards inside a transaction the caller holds (with the card writers' turn taken), so that the
+    caller's own writes and these commit or roll back together."""
+    changes = list(changes)
+    result = UpdateResult()
+    plain_ids = [str(c.get("id")) for c in changes if not isinstance(c, SheetCard) and c.get("id")]
+    stored = read_cards(con, plain_ids)
+    items = _as_sheet_cards(changes, {i: c.name for i, c in stored.items()}, f"changes from {origin}")
+    ids = [item.card.id for item in items]
+    if len(set(ids)) != len(ids):
+        raise DeckcheckError(f"changes from {origin}: the same card id is named twice")
+    stored = read_cards(con, ids)
+    if any(not item.id_stated for item in items):
+        from deckcheck.library.api import bundled_sets
+        items = match_by_name(items, store.cards(), f"changes from {origin}", bundled_sets())
+    ids = [item.card.id for item in items]  # match_by_name refuses two rows naming one card
+    stored.update(read_cards(con, [i for i in ids if i not in stored]))
+    sources = read_sources(con, ids)
+    to_write: list[Card] = []
+    new_sources: dict[str, dict[str, Provenance | None]] = {}
+    for item in items:
+        old = stored.get(item.card.id)
+        if old is None:
+            result.added.append(item.card.id)
+            to_write.append(item.card)
+            new_sources[item.card.id] = dict(new_card_sources(item, origin))
+            continue
+        card, touched, renamed = _apply(item, old, sources.get(old.id, {}), origin, overwrite, result, unrecorded,
+                                        protect)
+        if touched or renamed:
+            result.updated.append(old.id)
+            to_write.append(card)
+            new_sources[old.id] = touched
+        else:
+            result.unchanged += 1
+    if not dry_run:
+        if to_write:
+            store._upsert(con, to_write, str(origin))
+        write_sources(con, new_sources)
+        from .facts import record_changes
+        record_changes(con, result.changes, accepted_by)
     return result
 
 

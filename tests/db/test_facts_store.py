@@ -81,3 +81,41 @@ def test_the_sheet_holds_only_what_did_not_come_from_the_bundle(store):
     (row,) = rows
     assert row[:5] == ["highlander", CARD, "Upper Left Attack (1)", "0", "Hit high."]
     assert row[5].startswith("web:Ann @ ") and row[6] == row[5]
+
+
+def accept_and_reject_at_once(facts: Facts, pid: int) -> dict[bool, str]:
+    """Accept and reject one proposal from two threads released together: accept/reject -> status or "409"."""
+    import threading
+    start = threading.Barrier(2)
+    answers: dict[bool, str] = {}
+
+    def decide(accept: bool) -> None:
+        start.wait()
+        try:
+            answers[accept] = facts.decide(pid, accept, "Org").status
+        except ProposalDecided:
+            answers[accept] = "409"
+
+    threads = [threading.Thread(target=decide, args=(accept,)) for accept in (True, False)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers
+
+
+def test_an_accept_and_a_reject_at_once_leave_one_decision_and_the_value_agrees(store):
+    """Issue 28: the accept answered 409 and the reject 200, yet the card held the value. Ten races in a row."""
+    facts = Facts(store)
+    for run in range(10):
+        value = str(run % 6 + 1)
+        (p,) = facts.submit(card(store), {"restriction": value}, f"Player {run}", review=True).proposals
+        before = card(store).restriction
+        answers = accept_and_reject_at_once(facts, p.id)
+        assert sorted(answers.values()) in (["409", "accepted"], ["409", "rejected"]), (run, answers)
+        status = facts.get(p.id).status
+        assert status in answers.values(), (run, answers, status)
+        held = card(store).restriction
+        assert held == (int(value) if status == "accepted" else before), (run, answers, status, held)
+        accepted = [h for h in facts.history(CARD) if h.new_source == f"web:Player {run} @ {p.at}"]
+        assert len(accepted) == (status == "accepted"), (run, status, accepted)
