@@ -22,6 +22,7 @@ from deckcheck.registered import Registered
 from deckcheck.errors import DecklistError
 from deckcheck.formats import get_format
 from deckcheck.report import InputProblem, Report, is_data_unknown
+from deckcheck.text import is_digits
 from deckcheck.tournament import Tournament, verdict
 
 from .events import EventTables
@@ -432,8 +433,8 @@ class Desk:
         seed (shown) gives the same draw. DeskError for an n that is not a whole number from 1 to 1000."""
         import random
         import secrets
-        if isinstance(n, bool) or not isinstance(n, (int, str)) or not str(n).strip().isdigit() \
-                or not str(n).strip().isascii() or not 1 <= int(n) <= MAX_DRAW:
+        if isinstance(n, bool) or not isinstance(n, (int, str)) or not is_digits(str(n).strip()) \
+                or not 1 <= int(n) <= MAX_DRAW:
             raise DeskError(f"n must be a whole number from 1 to {MAX_DRAW}, not {n!r:.40}")
         if seed is None or seed == "":
             seed = secrets.token_hex(4)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import limits
-from .text import normalize
+from .text import is_digits as _is_digits, normalize
 
 SIDE_WORDS = ("sideboard", "maybeboard", "considering")  # read and resolved, not part of the deck
 _SIDE_ALIASES = {"side": "sideboard", "sb": "sideboard", "maybe": "maybeboard"}
@@ -245,10 +245,6 @@ def _quantity(digits: str) -> int | str:
     if value > MAX_QUANTITY:
         return f"the quantity must be a whole number from 1 to {MAX_QUANTITY:,}"
     return value
-
-
-def _is_digits(text: str) -> bool:
-    return bool(text) and text.isascii() and text.isdigit()
 
 
 def _split_set(body: str) -> tuple[str, str | None]:

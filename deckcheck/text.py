@@ -9,6 +9,12 @@ _NON_WORD = re.compile(r"[\W_]+")
 _APOSTROPHES = str.maketrans("", "", "'’‘ʼ´`")  # every apostrophe form (RULES.md "Title")
 
 
+def is_digits(text: str) -> bool:
+    """Whether text is a whole number in ASCII digits: str.isdigit() alone takes '²' (which int() refuses) and
+    str.isdecimal() takes '١' (which int() reads as 1), neither a number a form or a URL means."""
+    return bool(text) and text.isascii() and text.isdigit()
+
+
 def _fold(text: str) -> str:
     if not text.isascii():
         text = unicodedata.normalize("NFKD", text)

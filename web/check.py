@@ -18,6 +18,7 @@ from deckcheck.db.collections import Collections
 from deckcheck.errors import DeckcheckError
 from deckcheck.formats import all_formats
 from deckcheck.report import Report
+from deckcheck.text import is_digits
 
 from . import decks as reading, models
 from .app import looks_like_json, request_json
@@ -221,7 +222,7 @@ def apply_fix(text: str, fix: str) -> str:
     if len(number) > FIX_DIGITS:  # int() would refuse 4,300 digits and more (a 500); no decklist has so many lines
         raise DeckcheckError(f"fix: the line number {number[:20]!r}... is longer than {FIX_DIGITS} digits")
     lines = text.splitlines(keepends=True)  # numbered as the decklist reader numbers them
-    if not number.isdecimal() or not 1 <= int(number) <= len(lines) or not new.strip() or len(new.splitlines()) != 1:
+    if not is_digits(number) or not 1 <= int(number) <= len(lines) or not new.strip() or len(new.splitlines()) != 1:
         return text
     line = lines[int(number) - 1]
     body = line.rstrip("\r\n")

@@ -18,6 +18,7 @@ from deckcheck.db.desk import Desk
 from deckcheck.desk import DeskError, Event, Submission
 from deckcheck.errors import DeckcheckError
 from deckcheck.registered import MAX_COUNT, compare_counts
+from deckcheck.text import is_digits
 
 from . import models
 from .deps import DeskDep, PagesDep
@@ -116,10 +117,8 @@ def stepped(values: dict[str, str], step: str) -> dict[str, str]:
     card, _, delta = step.rpartition("|")
     field = COUNT + card
     if field in values and delta in ("+1", "-1"):
-        try:
-            now = int(values[field].strip() or 0)
-        except ValueError:
-            now = 0
+        text = values[field].strip()
+        now = int(text) if is_digits(text) else 0  # int() would read '١' or '1_0'; the count field sends 0-9
         values[field] = str(min(MAX_COUNT, max(0, now + int(delta))))
     return values
 

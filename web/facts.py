@@ -33,6 +33,7 @@ from deckcheck.db.facts import (FACT_FIELDS, FORM_FIELDS, LABELS, MAX_BY, FactEr
                                 shown, value_text)
 from deckcheck.errors import DeckcheckError
 from deckcheck.report import Report
+from deckcheck.text import is_digits
 
 from . import models
 from .app import request_json
@@ -525,8 +526,8 @@ async def proposals_decide(request: Request, srv: ServerDep) -> Response:
         for action in ("accept", "reject"):
             pid = form.get(action)
             if isinstance(pid, str) and pid:
-                if not pid.isdigit() or len(pid) > 12:
-                    raise FactError(f"{action}: a proposal id is a number")
+                if not is_digits(pid) or len(pid) > 12:
+                    raise FactError(f"{action}: a proposal id is a number in the digits 0-9, not {pid[:40]!r}")
                 await run_in_threadpool(facts.decide, int(pid), action == "accept", ORGANISER)
                 break
         else:
@@ -660,7 +661,7 @@ async def api_decide(request: Request, srv: ServerDep, pid: str, action: str) ->
     authorise(srv, bearer(request))
     if action not in ("accept", "reject"):
         raise NotFound(f"nothing at {request.url.path[:200]}: accept or reject")
-    if not pid.isdigit() or len(pid) > 12:
+    if not is_digits(pid) or len(pid) > 12:
         raise NotFound(f"no proposal has the id {pid[:40]!r}")
     decided_by = ORGANISER
     if request.headers.get("content-type", "").split(";")[0].strip().lower() == "application/json":
