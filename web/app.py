@@ -31,6 +31,7 @@ from .deps import Deckcheck, Pages, server
 from .errors import status_of
 from . import previews
 from .guard import GuardSettings, HostGuard, ProtocolFixes, QuietDisconnect, RateLimits
+from .routes import use_whole_table
 from .security import TITLES, BodyLimit, CsrfCookie, SecurityHeaders, htmx_error
 from .settings import Settings
 from .svg import grid_svg, heat, legend_square
@@ -106,6 +107,7 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
 
     _error_handlers(app)
     _openapi_as_answered(app)
+    use_whole_table(app.router)
     return app
 
 

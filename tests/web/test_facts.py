@@ -503,3 +503,86 @@ def test_a_long_fill_in_form_is_grouped_by_what_is_missing_quickest_first_rest_f
     written = KURGAN.replace("3 Lower Center Block", "3 Lower Center Block [TIN]")
     html = home.post("/check", data={"decklist": written, "csrf_token": csrf(home)}).text
     assert facts_groups(html)[2]["count"] == 17  # named: decided by the answer
+
+
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+def test_proposal_ids_are_ascii_digits_only_on_the_api_and_the_review_form(club):
+    """Issue 28: `²` answered 500 (isdigit() takes it, int() refuses it) and `١` accepted proposal 1."""
+    (p,) = club.post(f"/api/cards/{CARD}/facts", json={"by": "Ann", "values": {"restriction": "3"}}).json()["proposals"]
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    for pid in ("²", str(p["id"]).translate(ARABIC_INDIC), "１"):
+        r = club.post(f"/api/proposals/{pid}/accept", headers=admin)
+        assert r.status_code == 404 and pid in r.json()["error"], (pid, r.status_code, r.text)
+    club.post("/cards/proposals", data={"admin_token": ADMIN, "csrf_token": csrf(club)})
+    for pid in ("²", str(p["id"]).translate(ARABIC_INDIC)):
+        r = club.post("/cards/proposals/decide", data={"csrf_token": csrf(club), "accept": pid})
+        assert r.status_code == 400 and pid in r.text, (pid, r.status_code, r.text[:300])
+    (still,) = club.get("/api/proposals", headers=admin).json()["proposals"]
+    assert still["id"] == p["id"] and still["status"] == "pending"
+
+
+def test_other_numbers_in_forms_are_ascii_digits_only():
+    """The same sweep: the check page's `fix` line number, a deck check's − / + step."""
+    from deckcheck.web.check import apply_fix
+    from deckcheck.web.deskcheck import stepped
+    assert apply_fix("1 Thrustt\n", "١|Thrust") == "1 Thrustt\n"
+    assert apply_fix("1 Thrustt\n", "1|Thrust") == "1 Thrust\n"
+    assert stepped({"count:Thrust": "١"}, "Thrust|+1") == {"count:Thrust": "1"}
+    assert stepped({"count:Thrust": "1_0"}, "Thrust|+1") == {"count:Thrust": "1"}
+    assert stepped({"count:Thrust": "2"}, "Thrust|+1") == {"count:Thrust": "3"}
+
+
+def test_the_review_and_its_api_are_never_cached(club):
+    """Issue 28: no Cache-Control: no-store on the review's sign-in redirect, the review page and /api/proposals."""
+    link = club.get("/cards/proposals", params={"token": ADMIN}, follow_redirects=False)
+    assert link.status_code == 303 and link.headers["cache-control"] == "no-store"
+    signin = club.post("/cards/proposals", data={"admin_token": ADMIN, "csrf_token": csrf(club)},
+                       follow_redirects=False)
+    assert signin.status_code == 303 and signin.headers["cache-control"] == "no-store"
+    page = club.get("/cards/proposals")
+    assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
+    api = club.get("/api/proposals", headers={"Authorization": f"Bearer {ADMIN}"})
+    assert api.status_code == 200 and api.headers["cache-control"] == "no-store"
+
+
+def route_table(client) -> list[tuple[str, set[str]]]:
+    """Every route of the app (path as declared, methods), from its own route table."""
+    from starlette.routing import Route
+
+    from deckcheck.web.routes import flat
+    return [(r.path, set(r.methods or ())) for r in flat(client.app.router.routes) if isinstance(r, Route)]
+
+
+def test_every_private_route_answers_no_store(club):
+    """Each route that shows private data (deckcheck.web.routes.PRIVATE_ROUTES, each of which must exist) says
+    no-store, whatever it answers."""
+    from deckcheck.web.routes import PRIVATE_ROUTES
+    table = route_table(club)
+    assert PRIVATE_ROUTES <= {path for path, _m in table}, PRIVATE_ROUTES - {path for path, _m in table}
+    for path, methods in table:
+        if path not in PRIVATE_ROUTES:
+            continue
+        url = re.sub(r"\{[^}]+\}", "x", path).replace("x.x", "facts.csv")
+        method = "GET" if "GET" in methods else sorted(methods)[0]
+        r = club.request(method, url, data={"csrf_token": csrf(club)} if method == "POST" else None)
+        assert r.status_code < 500 and r.headers.get("cache-control") == "no-store", (method, url, r.status_code)
+
+
+def test_a_405_lists_every_method_of_the_path_and_head_finds_the_route_that_names_it(club):
+    """Issue 28: `HEAD /cards/proposals/decide` → 404 (the card route caught the path) and a 405 on a path taking
+    GET and POST said `Allow: GET, HEAD`."""
+    head = club.head("/cards/proposals/decide")
+    assert head.status_code == 405 and head.headers["allow"] == "POST"
+    assert club.get("/cards/proposals/decide").status_code == 405
+    put = club.put("/cards/proposals")
+    assert put.status_code == 405 and put.headers["allow"] == "GET, HEAD, POST"
+    by_path: dict[str, set[str]] = {}
+    for path, methods in route_table(club):
+        if "{" not in path:
+            by_path.setdefault(path, set()).update(methods)
+    for path, methods in by_path.items():
+        expected = sorted(methods | ({"HEAD"} if "GET" in methods else set()))
+        r = club.request("PATCH", path)
+        assert r.status_code == 405 and r.headers["allow"] == ", ".join(expected), (path, r.headers.get("allow"))
