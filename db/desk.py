@@ -17,7 +17,7 @@ from deckcheck.decklist import RawDeck
 from deckcheck.desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, EventClosed, EventNotFound,
                             ListsNotLocked, NotAuthorised, RateLimited, Submission, TooLarge, WrongToken, clean_name,
                             decklist_text, expected_players, from_stamp, hash_token, is_id, new_id, new_token, now,
-                            player_key, stamp, token_matches, wait_words)
+                            player_key, shared_names, stamp, token_matches, wait_words)
 from deckcheck.registered import Registered
 from deckcheck.errors import DecklistError
 from deckcheck.formats import get_format
@@ -72,6 +72,7 @@ class Row:
     submissions: int
     checks: tuple[dict, ...] = ()  # the deck checks of this player, oldest first
     unverified: int = 0  # how many rules card data kept from deciding (CONTRACTS §3 revision 3)
+    name_shared: bool = False  # another player gave the same name (one of them is numbered: "Anna (2)")
 
     @property
     def check_outcome(self) -> str:
@@ -224,33 +225,54 @@ class Desk:
         return report, shown
 
     def submit_deck(self, event_id: str, player: object, decklist: Decklist, source: str = PASTED,
-                    address: str = "") -> Submission:
-        """Check and store a player's deck; it replaces their earlier one. EventClosed after the deadline.
+                    address: str = "", replaces: object = None) -> Submission:
+        """Check and store a player's deck. EventClosed after the deadline.
 
         `decklist` as for check_deck; `source` names it in reports (the uploaded file's name, or pasted text).
+        `replaces`: the id of one of the player's earlier decks (their private link): this deck replaces it, and
+        counts in its place. Without it the deck is a new player's, even under a name another submission holds
+        (a name is not a key: that name is numbered, `Anna (2)`, and the organiser sees both flagged).
         """
         event = self.event(event_id)
         if not event.is_open():
             raise EventClosed("the event is closed: submissions are no longer taken")
         name = clean_name(player, "player name", MAX_PLAYER_NAME)
+        entry = self.entry_of(event_id, replaces)
         self.check_rate(address)
         report, shown = self.check_deck(event, name, decklist, source)
         deck_id, moment = new_id(), now()
         data = report.as_dict() | {"player": name}
         if report.registered is not None:
             data["registered"] = report.registered.as_dict()
-        number = self.tables.add_submission({
+        number, stored, key = self.tables.add_submission({
             "id": deck_id, "event_id": event_id, "player": name, "player_key": player_key(name),
             "submitted_at": moment, "address": address[:100], "source": source, "text": shown,
             "verdict": verdict(report), "errors": len(report.errors), "warnings": len(report.warnings),
-            "persona": report.persona or "", "report": json.dumps(data, ensure_ascii=False)})
-        first = self.tables.current_of(event_id, player_key(name))
-        shown_name = event.display_name(first.player if first is not None else name)
-        return Submission(deck_id, event_id, shown_name, moment, source, shown, report, number, spelling=name)
+            "persona": report.persona or "", "report": json.dumps(data, ensure_ascii=False)}, entry)
+        first = self.tables.current_of(event_id, key)
+        shown_name = event.display_name(first.player if first is not None else stored)
+        report.player = shown_name
+        return Submission(deck_id, event_id, shown_name, moment, source, shown, report, number, spelling=stored,
+                          key=key, name_taken=name if stored != name else "")
+
+    def entry_of(self, event_id: str, deck_id: object) -> str | None:
+        """The entry key of a player's earlier deck (the id of their private link), None when none is named;
+        DeskError (404) when it is not a deck of this event."""
+        if deck_id is None or deck_id == "":
+            return None
+        if not isinstance(deck_id, str):
+            raise DeskError(f"replaces must be the id of one of your decks (text), not {deck_id!r:.40}")
+        return self.submission(event_id, deck_id).key
 
     def counting(self, event: Event, player: object) -> Submission | None:
         """The deck that counts for a player (by name, folded as names are), None when they sent none."""
         found = self.tables.current_of(event.id, player_key(clean_name(player, "player name", MAX_PLAYER_NAME)))
+        return self._shown(event, found) if found is not None else None
+
+    def counting_of(self, event: Event, deck_id: object) -> Submission | None:
+        """The deck that counts for the player whose earlier deck this is (their private link), None without one."""
+        key = self.entry_of(event.id, deck_id)
+        found = self.tables.current_of(event.id, key) if key is not None else None
         return self._shown(event, found) if found is not None else None
 
     @staticmethod
@@ -274,10 +296,13 @@ class Desk:
         checks: dict[str, list[dict]] = {}
         for c in self.tables.deckchecks(event_id):
             checks.setdefault(c.get("player_key", ""), []).append(c)
+        current = self.tables.current(event_id)
+        shared = shared_names([r.player_key for r in current])
         rows = [Row(r.id, event.display_name(r.first_spelling or r.player), from_stamp(r.submitted_at), r.verdict,
                     r.errors, r.warnings, r.persona, r.submissions,
-                    checks=tuple(checks.get(r.player_key, ())), unverified=unverified_count(r.report))
-                for r in self.tables.current(event_id)]
+                    checks=tuple(checks.get(r.player_key, ())), unverified=unverified_count(r.report),
+                    name_shared=r.player_key in shared)
+                for r in current]
         if verdicts:
             rows = [r for r in rows if r.verdict in verdicts]
         if words:
@@ -294,10 +319,11 @@ class Desk:
         event = self.event(event_id)
         return [self._shown(event, s) for s in self.tables.current_submissions(event_id)]
 
-    def history(self, event_id: str, player: str) -> list[Submission]:
-        """Every deck a player submitted, oldest first (to compare what changed)."""
-        event = self.event(event_id)
-        return [self._shown(event, s) for s in self.tables.history(event_id, player)]
+    def history(self, submission: Submission) -> list[Submission]:
+        """Every deck of the player who sent this one (its entry, never another player's of the same name), oldest
+        first (to compare what changed)."""
+        event = self.event(submission.event_id)
+        return [self._shown(event, s) for s in self.tables.history(submission.event_id, submission.key)]
 
     def compare(self, event_id: str, before_id: str, after_id: str, hand: int | None = None,
                 exertion: int | None = None) -> "DeckDiff":

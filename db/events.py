@@ -3,9 +3,11 @@
 Concurrency (SQLite and PostgreSQL alike, several server processes on one database):
 - a submission is inserted only while its event is open, in one statement that re-reads the event
   (on PostgreSQL with FOR SHARE, so a concurrent close waits or wins, never half-wins);
-- the current deck of a player is one row per (event, player) under a unique key, created with
-  ON CONFLICT DO NOTHING and locked (FOR UPDATE) before the submission is stored: racing submissions
-  never make two rows and never fail, and are stored one after the other, the last one counting;
+- the current deck of a player is one row per (event, player) under a unique key: a new player claims
+  the key of their name with ON CONFLICT DO NOTHING, and when another submission holds it, the name
+  numbered ("anna (2)"); a resubmission (through the player's private link) locks its entry (FOR UPDATE)
+  before the submission is stored: racing submissions never share an entry by accident and never fail,
+  and one player's are stored one after the other, the last one counting;
 - the rate limit counts in the database (one row per address and time window), so every process
   shares it.
 """
@@ -18,7 +20,7 @@ from typing import Iterator, Optional
 from sqlalchemy import Table, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from deckcheck.desk import (Event, EventClosed, EventNotFound, Submission, from_stamp, now, player_key,
+from deckcheck.desk import (Event, EventClosed, EventNotFound, Submission, from_stamp, now, numbered, player_key,
                             report_from_dict, stamp)
 
 
@@ -118,7 +120,7 @@ def _event(row) -> Event:
                  closed_at=from_stamp(row.closed_at) if row.closed_at else None, tz_offset=row.tz_offset or 0)
 
 
-_SUBMISSION_COLUMNS = ("id", "event_id", "player", "submitted_at", "source", "text", "report")
+_SUBMISSION_COLUMNS = ("id", "event_id", "player", "player_key", "submitted_at", "source", "text", "report")
 
 
 def _submission_query(*more):
@@ -136,7 +138,7 @@ def _submission(row, number: int = 1) -> Submission:
     first = getattr(row, "first_spelling", None) or row.player
     return Submission(id=row.id, event_id=row.event_id, player=first, submitted_at=from_stamp(row.submitted_at),
                       source=row.source, text=row.text, report=report_from_dict(json.loads(row.report)),
-                      number=number, spelling=row.player)
+                      number=number, spelling=row.player, key=row.player_key)
 
 
 @contextmanager
@@ -203,37 +205,58 @@ class EventTables:
         return self.event(event_id)[0]
 
     # -- submissions ----------------------------------------------------------------------------
-    def add_submission(self, values: dict) -> int:
-        """Store a submission while its event is open and make it the player's current deck.
+    def add_submission(self, values: dict, entry: str | None = None) -> tuple[int, str, str]:
+        """Store a submission while its event is open: a new player's first deck (`entry` None), or the next deck
+        of the player whose entry key is `entry` (a resubmission through their private link).
 
-        Returns how many decks the player has submitted (this one included). EventClosed when the
-        event was closed or its deadline passed, even by a close racing this very call.
+        Returns how many decks the player has submitted (this one included), the name it is stored under and its
+        entry key. A new player whose name another submission holds gets the name numbered ("Anna (2)"): a name is
+        not a key, and a second player never joins the first one's decks. EventClosed when the event was closed or
+        its deadline passed, even by a close racing this very call.
 
-        The player's entry row is locked before the submission gets its sequence number, so a
+        The player's entry row is claimed or locked before the submission gets its sequence number, so a
         player's submissions are stored one after the other: the current deck, the newest in the
         history and the one whose count is highest are always the same.
         """
         from sqlalchemy import insert, literal, or_, select, update
         values = dict(values, submitted_at=stamp(values["submitted_at"]))
         events, table, entries = EVENTS, SUBMISSIONS, ENTRIES
-        source = select(*[literal(v, table.c[k].type) for k, v in values.items()]).where(
-            events.c.id == values["event_id"], events.c.closed_at.is_(None),
-            or_(events.c.deadline.is_(None), events.c.deadline > values["submitted_at"]))
-        # FOR SHARE on PostgreSQL: a close of the event waits for this insert, or this insert sees the close
-        add = insert(table).from_select(list(values), source.with_for_update(read=True)).returning(table.c.seq)
-        key = (entries.c.event_id == values["event_id"]) & (entries.c.player_key == values["player_key"])
         with self._writing() as con:
-            # the first write of the transaction: on SQLite it takes the database's write lock at once
-            con.execute(_insert(con)(entries).values(event_id=values["event_id"], player_key=values["player_key"],
-                                                     seq=None, submissions=0).on_conflict_do_nothing())
-            con.execute(select(entries.c.id).where(key).with_for_update())  # PostgreSQL: one at a time per player
+            if entry is None:
+                # the claim is the first write of the transaction: on SQLite it takes the database's write lock
+                name, n = values["player"], 1
+                while not self._claim(con, values["event_id"], name):
+                    n += 1  # every key refused is another entry's, so at most one more than the event's entries
+                    name = numbered(values["player"], n)
+                values.update(player=name, player_key=player_key(name))
+                if n > 1:
+                    values["report"] = json.dumps(json.loads(values["report"]) | {"player": name}, ensure_ascii=False)
+            else:
+                values["player_key"] = entry
+            key = (entries.c.event_id == values["event_id"]) & (entries.c.player_key == values["player_key"])
+            # PostgreSQL: the entry's row locked, one submission at a time per player (on SQLite the first write)
+            if con.execute(update(entries).where(key).values(submissions=entries.c.submissions)).rowcount != 1:
+                raise EventNotFound("no deck of that private link in this event")
+            source = select(*[literal(v, table.c[k].type) for k, v in values.items()]).where(
+                events.c.id == values["event_id"], events.c.closed_at.is_(None),
+                or_(events.c.deadline.is_(None), events.c.deadline > values["submitted_at"]))
+            # FOR SHARE on PostgreSQL: a close of the event waits for this insert, or this insert sees the close
+            add = insert(table).from_select(list(values), source.with_for_update(read=True)).returning(table.c.seq)
             inserted = con.execute(add).first()
             if inserted is None:
                 con.rollback()
                 self.event(values["event_id"])  # EventNotFound when there is no such event
                 raise EventClosed("the event is closed: submissions are no longer taken")
             count = update(entries).where(key).values(seq=inserted[0], submissions=entries.c.submissions + 1)
-            return con.execute(count.returning(entries.c.submissions)).scalar_one()
+            return con.execute(count.returning(entries.c.submissions)).scalar_one(), values["player"], \
+                values["player_key"]
+
+    @staticmethod
+    def _claim(con, event_id: str, name: str) -> bool:
+        """Make the entry of a new player named `name` (by its key); False when another submission holds it."""
+        return con.execute(_insert(con)(ENTRIES).values(event_id=event_id, player_key=player_key(name), seq=None,
+                                                        submissions=0)
+                           .on_conflict_do_nothing().returning(ENTRIES.c.id)).first() is not None
 
     def current(self, event_id: str) -> list:
         """Every player's current deck as a row (id, player, submitted_at, verdict, errors, warnings, persona,
@@ -266,7 +289,7 @@ class EventTables:
         number = (select(func.count()).select_from(n)
                   .where(n.c.event_id == s.c.event_id, n.c.player_key == s.c.player_key, n.c.seq <= s.c.seq)
                   .scalar_subquery().label("number"))
-        stmt = select(*columns, s.c.player_key, number).where(s.c.event_id == event_id, s.c.id == deck_id)
+        stmt = select(*columns, number).where(s.c.event_id == event_id, s.c.id == deck_id)
         with self.engine.connect() as con:
             row = con.execute(stmt).first()
         return _submission(row, row.number) if row is not None else None
@@ -282,11 +305,11 @@ class EventTables:
             row = con.execute(stmt).first()
         return _submission(row, row.submissions) if row is not None else None
 
-    def history(self, event_id: str, player: str) -> list[Submission]:
-        """Every deck a player submitted to the event, oldest first."""
+    def history(self, event_id: str, key: str) -> list[Submission]:
+        """Every deck of one player's entry (its key: Submission.key) in the event, oldest first."""
         from sqlalchemy import select
         s, columns = _submission_query()
-        stmt = select(*columns).where(s.c.event_id == event_id, s.c.player_key == player_key(player)).order_by(s.c.seq)
+        stmt = select(*columns).where(s.c.event_id == event_id, s.c.player_key == key).order_by(s.c.seq)
         with self.engine.connect() as con:
             rows = con.execute(stmt).all()
         return [_submission(r, n) for n, r in enumerate(rows, start=1)]

@@ -153,6 +153,27 @@ def player_key(name: str) -> str:
     return _SPACES.sub(" ", name).strip().casefold()
 
 
+def numbered(name: str, n: int) -> str:
+    """The name of the n-th player to give a name (`Anna`, then `Anna (2)`): a name is not a key, and a player who
+    types a name another submission holds gets a deck of their own under it, numbered."""
+    return name if n <= 1 else f"{name} ({n})"
+
+
+_NUMBERED = re.compile(r"^(.*) \(([2-9]|[1-9][0-9]+)\)$")
+
+
+def shared_names(keys: list[str]) -> set[str]:
+    """The entry keys whose name more than one player gave (`anna` and `anna (2)`): the organiser sees them
+    flagged."""
+    def base(key: str) -> str:
+        found = _NUMBERED.match(key)
+        return found.group(1) if found else key
+    counts: dict[str, int] = {}
+    for key in keys:
+        counts[base(key)] = counts.get(base(key), 0) + 1
+    return {key for key in keys if counts[base(key)] > 1}
+
+
 def expected_players(text: str | list[str] | None) -> list[str]:
     """The expected players from one name per line (or a list); duplicates by player_key dropped."""
     if text is not None and not isinstance(text, (str, list, tuple)):
@@ -352,6 +373,8 @@ class Submission:
     report: Report
     number: int = 1  # how many decks this player has submitted so far (this one included)
     spelling: str = ""  # the name as typed with this deck, when `player` (the display name) differs
+    key: str = ""  # the player's entry: their decks are those of this key (a name another player gave is numbered)
+    name_taken: str = ""  # on the answer to a submission: the name typed, when another submission held it
 
     @property
     def registered(self) -> Registered:

@@ -211,7 +211,7 @@ async def api_submit(request: Request, desk: DeskDep, event_id: str):
     event = await run_in_threadpool(desk.event, event_id)
     fields, decklist, source = await read_submission(request, event)
     submission = await run_in_threadpool(desk.submit_deck, event_id, fields.get("player"), decklist, source,
-                                         address(request))
+                                         address(request), fields.get("replaces"))
     return api_json(submission_json(request, submission, event), 201)
 
 
@@ -328,13 +328,13 @@ async def player_submit(request: Request, desk: DeskDep, pages: PagesDep, event_
         fields, decklist, source = await read_submission(request, event)
         check_csrf(request, FormData(fields))
         submission = await run_in_threadpool(desk.submit_deck, event_id, fields.get("player"), decklist, source,
-                                             address(request))
+                                             address(request), fields.get("replaces"))
     except DeckcheckError as exc:  # the form again, as filled in, saying why it was refused
         event = desk.event(event_id)
         counting = None
-        if isinstance(exc, EventClosed) and fields.get("player"):  # tell a late phone which of its decks counts
-            try:
-                counting = await run_in_threadpool(desk.counting, event, fields.get("player"))
+        if isinstance(exc, EventClosed) and fields.get("replaces"):  # tell a late phone which of its decks counts
+            try:  # (by its private link: a name typed tells nothing of the decks sent under it)
+                counting = await run_in_threadpool(desk.counting_of, event, fields.get("replaces"))
             except DeckcheckError:
                 counting = None
         response = page(pages, "player.html", {"event": event, "values": fields, "error": str(exc),
@@ -343,7 +343,7 @@ async def player_submit(request: Request, desk: DeskDep, pages: PagesDep, event_
         if isinstance(getattr(exc, "retry_after", None), int):  # a rate limit says when to try again
             response.headers["Retry-After"] = str(exc.retry_after)  # type: ignore[attr-defined]
         return response
-    history = await run_in_threadpool(desk.history, event_id, submission.spelling or submission.player)
+    history = await run_in_threadpool(desk.history, submission)
     return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": True,
                                           "fixes": suggested_fixes(submission), "history": history,
                                           "limit_kb": MAX_DECKLIST_BYTES // 1024}, 201)
@@ -374,7 +374,7 @@ def player_deck(desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str):
     """A player's private link: their deck's report, and the form to fix and resubmit it."""
     event = desk.event(event_id)
     submission = desk.submission(event_id, deck_id)
-    history = desk.history(event_id, submission.spelling or submission.player)
+    history = desk.history(submission)
     return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": False,
                                           "fixes": suggested_fixes(submission), "history": history,
                                           "limit_kb": MAX_DECKLIST_BYTES // 1024})
@@ -434,7 +434,7 @@ def organiser_deck(request: Request, desk: DeskDep, pages: PagesDep, event_id: s
     """One deck in full for the organiser: report, decklist, and the player's earlier submissions."""
     event = organiser(request, desk, event_id)
     submission = desk.submission(event_id, deck_id)
-    history = desk.history(event_id, submission.spelling or submission.player)
+    history = desk.history(submission)
     at = next((n for n, s in enumerate(history) if s.id == submission.id), 0)
     from deckcheck.games import game_of
     comparable = game_of(event.format).stats is not None  # what changed is told in draw odds: a game's statistics

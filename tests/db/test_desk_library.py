@@ -68,13 +68,13 @@ def test_authorise_needs_the_events_own_token(desk):
 def test_newest_submission_counts_and_every_one_is_kept(desk):
     event, _ = desk.create_event("Open", "type1e", expected=["Anna", "Bob", "Carl"])
     first = desk.submit_deck(event.id, "Anna", ILLEGAL)
-    second = desk.submit_deck(event.id, "  anna ", LEGAL)
+    second = desk.submit_deck(event.id, "  anna ", LEGAL, replaces=first.id)  # through her private link
     desk.submit_deck(event.id, "Bob", TYPO)
     rows = desk.rows(event.id)
     assert [(r.player_key if hasattr(r, "player_key") else player_key(r.player), r.verdict, r.submissions)
             for r in rows] == [("anna", "legal", 2), ("bob", "unreadable", 1)]
     assert rows[0].deck_id == second.id
-    assert [s.id for s in desk.history(event.id, "ANNA")] == [first.id, second.id]
+    assert [s.id for s in desk.history(second)] == [first.id, second.id]
     assert desk.submission(event.id, first.id).verdict == "NOT LEGAL"
     assert desk.missing(desk.event(event.id)) == ["Carl"]
     assert [r.player for r in desk.rows(event.id, verdicts=("unreadable",))] == ["Bob"]
@@ -205,39 +205,65 @@ def test_rate_limit_setting():
             RateLimit.parse(bad)
 
 
-def test_racing_submissions_for_one_player_leave_exactly_one_current_deck(db_url):
-    """Eight submissions for the same player at once, from separate engines (as separate processes)."""
-    desks = [Desk(db_url, rate_limit=RateLimit(0)) for _ in range(4)]
-    event, _ = desks[0].create_event("Open", "type1e")
-    for d in desks:
-        d.event(event.id)  # connect (and index the cards) before the race
-        d.check_deck(d.event(event.id), "x", LEGAL)
-    start = threading.Barrier(8)
+def race(desks: list[Desk], submit_one, count: int = 8) -> tuple[list, list]:
+    """`count` calls of submit_one(desk, n) at once, from separate engines (as separate processes): the answers
+    and the failures."""
+    start = threading.Barrier(count)
     results, failures = [], []
 
     def submit(n: int) -> None:
         start.wait()
         try:
-            results.append(desks[n % 4].submit_deck(event.id, "Anna" if n % 2 else "anna", LEGAL))
+            results.append(submit_one(desks[n % len(desks)], n))
         except Exception as exc:  # noqa: BLE001 - any failure is what the test looks for
             failures.append(exc)
 
-    threads = [threading.Thread(target=submit, args=(n,)) for n in range(8)]
+    threads = [threading.Thread(target=submit, args=(n,)) for n in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    try:
-        assert failures == []
-        rows = desks[0].rows(event.id)
-        assert len(rows) == 1 and rows[0].submissions == 8
-        history = desks[0].history(event.id, "anna")
-        assert len(history) == 8 and rows[0].deck_id == history[-1].id  # the last to arrive counts
-        assert sorted(s.number for s in results) == list(range(1, 9))  # stored one after the other
-        assert next(s.id for s in results if s.number == 8) == rows[0].deck_id
-    finally:
-        for d in desks:
-            d.store.dispose()
+    return results, failures
+
+
+@pytest.fixture
+def desks(db_url):
+    """Four desks on one database, each with its own engine, connected (and the cards indexed) before a race."""
+    desks = [Desk(db_url, rate_limit=RateLimit(0)) for _ in range(4)]
+    event, _ = desks[0].create_event("Open", "type1e")
+    for d in desks:
+        d.check_deck(d.event(event.id), "x", LEGAL)
+    yield desks, event
+    for d in desks:
+        d.store.dispose()
+
+
+def test_racing_submissions_for_one_player_leave_exactly_one_current_deck(desks):
+    """Eight resubmissions of one player at once, each through her private link, as from separate processes."""
+    desks, event = desks
+    first = desks[0].submit_deck(event.id, "Anna", LEGAL)
+    results, failures = race(desks, lambda d, n: d.submit_deck(event.id, "Anna" if n % 2 else "anna", LEGAL,
+                                                               replaces=first.id))
+    assert failures == []
+    rows = desks[0].rows(event.id)
+    assert len(rows) == 1 and rows[0].submissions == 9 and not rows[0].name_shared
+    history = desks[0].history(first)
+    assert len(history) == 9 and rows[0].deck_id == history[-1].id  # the last to arrive counts
+    assert sorted(s.number for s in results) == list(range(2, 10))  # stored one after the other
+    assert next(s.id for s in results if s.number == 9) == rows[0].deck_id
+
+
+def test_players_racing_under_one_name_get_separate_numbered_decks(desks):
+    """Issue 28, a name is not a key: eight players typing one name at once are eight players, none sees another's
+    decks, and the organiser sees every one of them flagged."""
+    desks, event = desks
+    results, failures = race(desks, lambda d, n: d.submit_deck(event.id, "Anna" if n % 2 else "anna", LEGAL))
+    assert failures == []
+    assert sorted(s.player.casefold() for s in results) == ["anna"] + [f"anna ({n})" for n in range(2, 9)]
+    assert all(s.number == 1 and desks[0].history(s) == [desks[0].submission(event.id, s.id)] for s in results)
+    assert sum(bool(s.name_taken) for s in results) == 7
+    rows = desks[0].rows(event.id)
+    assert len(rows) == 8 and all(r.name_shared and r.submissions == 1 for r in rows)
 
 
 def test_sqlite_writers_of_two_processes_take_turns(sqlite_url, tmp_path):

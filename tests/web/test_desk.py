@@ -45,8 +45,10 @@ def auth(event: dict) -> dict:
     return {"Authorization": f"Bearer {event['organiser_token']}"}
 
 
-def submit(client, event: dict, player: str, text: str, status: int = 201) -> dict:
-    r = client.post(f"/api/events/{event['id']}/decks", json={"player": player, "decklist": text})
+def submit(client, event: dict, player: str, text: str, status: int = 201, replaces: dict | None = None) -> dict:
+    """POST a deck; `replaces`: the answer of the player's earlier deck (its private link's id is sent)."""
+    body = {"player": player, "decklist": text} | ({"replaces": replaces["deck_id"]} if replaces else {})
+    r = client.post(f"/api/events/{event['id']}/decks", json=body)
     assert r.status_code == status, r.text
     return r.json()
 
@@ -92,8 +94,9 @@ def test_create_event_refuses_bad_input_with_400(client, body, message):
 
 def test_a_submission_is_the_same_report_as_api_check_plus_the_player(client):
     event = new_event(client)
+    got = None
     for text in (LEGAL, ILLEGAL, TYPO):
-        got = submit(client, event, "Anna", text)
+        got = submit(client, event, "Anna", text, replaces=got)
         same = client.post("/api/check", json={"decklist": text, "format": "type1e"}).json()
         assert {k: v for k, v in got.items() if k in same and k != "deck"} == \
                {k: v for k, v in same.items() if k != "deck"}
@@ -122,7 +125,7 @@ def test_form_and_file_submissions(client):
 def test_a_new_submission_replaces_the_players_old_one(client):
     event = new_event(client)
     first = submit(client, event, "Anna", ILLEGAL)
-    second = submit(client, event, "anna", LEGAL)
+    second = submit(client, event, "anna", LEGAL, replaces=first)
     submit(client, event, "Bob", TYPO)
     assert (first["submissions"], second["submissions"]) == (1, 2)
     decks = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()
@@ -173,12 +176,13 @@ def test_after_the_deadline_or_the_close_409(client):
     page = client.get(f"/desk/{late['id']}").text
     assert "has passed" in page and "decklists until" not in page and 'id="submit-form"' not in page
     event = new_event(client)
-    submit(client, event, "Anna", LEGAL)
+    anna = submit(client, event, "Anna", LEGAL)
     assert client.post(f"/api/events/{event['id']}/close", headers={"Authorization": "Bearer x"}).status_code == 403
     closed = client.post(f"/api/events/{event['id']}/close", headers=auth(event))
     assert closed.status_code == 200 and closed.json()["closed"] is True
     submit(client, event, "Anna", ILLEGAL, status=409)
-    r = client.post(f"/desk/{event['id']}", data={"player": "Anna", "decklist": LEGAL, "csrf_token": csrf(client)})
+    r = client.post(f"/desk/{event['id']}", data={"player": "Anna", "decklist": LEGAL, "csrf_token": csrf(client),
+                                                  "replaces": anna["deck_id"]})
     assert r.status_code == 409 and "closed" in r.text
     assert r.text.count('class="banner banner-warn') == 1 and "the organiser no longer takes decklists" in r.text
     assert 'id="desk-counting"' in r.text and "deck 1" in r.text  # which deck counts, and the text kept
@@ -322,7 +326,7 @@ def test_what_changed_between_two_submissions_api_and_page(client, module_db_url
     from deckcheck.library.statsapi import deck_diff
     event = new_event(client)
     first = submit(client, event, "Anna", ILLEGAL)
-    second = submit(client, event, "Anna", LEGAL)
+    second = submit(client, event, "Anna", LEGAL, replaces=first)
     typo = submit(client, event, "Bob", TYPO)
     url = f"/api/events/{event['id']}/diff"
     params = {"a": first["deck_id"], "b": second["deck_id"]}
@@ -368,7 +372,8 @@ def test_no_what_changed_link_where_no_comparison_can_be_made(client):
     """Review L7: the comparison reads Highlander's draw odds; a Taktik event's deck page does not offer it."""
     event = client.post("/api/events", json={"name": "Table", "format": "taktik52"}).json()
     text = "Format: taktik52\nDeck:\n" + "\n".join(["Ace of Spades"] * 3)
-    first, second = submit(client, event, "Anna", text), submit(client, event, "Anna", text + "\n2 of Spades")
+    first = submit(client, event, "Anna", text)
+    second = submit(client, event, "Anna", text + "\n2 of Spades", replaces=first)
     client.get(event["dashboard_url"].replace("http://testserver", ""))
     page = client.get(f"/desk/{event['id']}/admin/decks/{second['deck_id']}")
     assert page.status_code == 200 and "Every submission of Anna" in page.text and "/admin/diff" not in page.text
@@ -435,8 +440,10 @@ def test_names_are_stored_without_what_hides_or_turns_them(client):
     shown = submit(client, event, "\u202eAnna\u200b\x07 Smith\u2066", LEGAL)
     assert shown["player"] == "Anna Smith"
     assert submit(client, event, "\u0639\u0644\u064a", ILLEGAL)["player"] == "\u0639\u0644\u064a"
-    assert submit(client, event, "Jose\u0301", LEGAL)["player"] == "Jos\u00e9"  # NFC: one player however typed
-    assert submit(client, event, "Jos\u00e9", ILLEGAL)["submissions"] == 2
+    jose = submit(client, event, "Jose\u0301", LEGAL)
+    assert jose["player"] == "Jos\u00e9"  # NFC: one name however typed
+    assert submit(client, event, "Jos\u00e9", ILLEGAL)["player"] == "Jos\u00e9 (2)"  # a name is not a key
+    assert submit(client, event, "Jos\u00e9", ILLEGAL, replaces=jose)["submissions"] == 2
     client.get(event["dashboard_url"].replace("http://testserver", ""))
     page = client.get(f"/desk/{event['id']}/admin").text
     assert "Missing: <bdi>Zoe</bdi>" in page and "\u202e" not in page and "\u200b" not in page
@@ -648,3 +655,34 @@ def test_the_live_table_shows_the_events_state(client):
         event = new_event(client, deadline=moment.isoformat())
         client.get(event["dashboard_url"].replace("http://testserver", ""))
         assert f'id="event-state">{state}<' in client.get(f"/desk/{event['id']}/admin/table").text
+
+
+def test_a_name_is_not_a_key_no_submission_shows_another_ones_list_or_link(client):
+    """Issue 28: submitting under another player's name showed that player's earlier decks, full lists and private
+    links, on the answer page and on the new private link."""
+    event = new_event(client)
+    first = submit(client, event, "Anna", ILLEGAL)
+    second = submit(client, event, "Anna", LEGAL, replaces=first)  # Anna's own resubmission
+    scout = client.post(f"/desk/{event['id']}", data={"player": "anna", "decklist": TYPO, "csrf_token": csrf(client)})
+    assert scout.status_code == 201 and 'id="desk-name-taken"' in scout.text
+    link = found(rf'href="/desk/{event["id"]}/decks/([^"]+)">your private link', scout.text)
+    for page in (scout.text, client.get(f"/desk/{event['id']}/decks/{link}").text):
+        assert first["deck_id"] not in page and second["deck_id"] not in page
+        assert html.escape(ILLEGAL.splitlines()[0]) not in page and html.escape(LEGAL.splitlines()[0]) not in page
+        assert page.count('<li><strong><a href="/desk/') + page.count('<li><a href="/desk/') == 1  # its own deck only
+    api = submit(client, event, "ANNA", TYPO)
+    assert api["player"] == "ANNA (3)" and api["submissions"] == 1
+    # Anna's own private link still resubmits, into her decks alone
+    mine = client.get(f"/desk/{event['id']}/decks/{second['deck_id']}").text
+    assert f'name="replaces" value="{second["deck_id"]}"' in mine and link not in mine
+    again = client.post(f"/desk/{event['id']}", data={"player": "Anna", "decklist": LEGAL, "csrf_token": csrf(client),
+                                                      "replaces": second["deck_id"]})
+    assert again.status_code == 201 and "Received: deck 3 from" in again.text and 'desk-name-taken' not in again.text
+    assert link not in again.text and first["deck_id"] in again.text
+    # the organiser sees three players, every one of the shared name flagged
+    decks = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()
+    assert sorted((d["player"], d["submissions"]) for d in decks) == [("ANNA (3)", 1), ("Anna", 3), ("anna (2)", 1)]
+    client.get(event["dashboard_url"].replace("http://testserver", ""))
+    table = client.get(f"/desk/{event['id']}/admin").text
+    assert table.count('class="desk-name-shared"') == 3
+    assert submit(client, event, "Bob", LEGAL, replaces={"deck_id": "no-such-deck"}, status=404)
