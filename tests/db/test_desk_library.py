@@ -357,3 +357,21 @@ def test_names_ids_and_deadlines_from_strangers():
                 "2030-02-30T10:00", "2030-01-01T10:00+24:00", 1767225600, ["2030-01-01"]):
         with pytest.raises(DeskError):
             parse_deadline(bad)  # type: ignore[arg-type]
+
+
+def test_a_submission_the_deadline_overtakes_is_refused_by_the_insert_itself(desk, monkeypatch):
+    """Issue 28: the deadline dropped from the insert's own recheck was caught by no test. Here the desk's first look
+    finds the event open (its deadline an hour away), and the deck is stamped past the deadline (a check that took
+    that long): only the INSERT's own recheck can refuse it, and nothing is stored. A resubmission likewise."""
+    from deckcheck.db import desk as desk_module
+    deadline = dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=1)
+    event, _ = desk.create_event("Late", "type1e", deadline=deadline)
+    first = desk.submit_deck(event.id, "Anna", LEGAL)
+    monkeypatch.setattr(desk_module, "now", lambda: deadline + dt.timedelta(seconds=1))
+    assert desk.event(event.id).is_open()  # the check before the insert lets it through
+    for replaces in (None, first.id):
+        with pytest.raises(EventClosed):
+            desk.submit_deck(event.id, "Bob" if replaces is None else "Anna", ILLEGAL, replaces=replaces)
+    rows = desk.rows(event.id)
+    assert [(r.player, r.submissions, r.deck_id) for r in rows] == [("Anna", 1, first.id)]
+    assert desk.tables.count_submissions(event.id) == 1
