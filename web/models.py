@@ -351,11 +351,14 @@ class EventInfo(Shape):
 class SubmitRequest(Shape):
     player: str
     decklist: str
+    replaces: str | None = Field(default=None, description="the deck id of one of your earlier decks (your private "
+                                 "link): this deck replaces it; without it a name another submission holds is numbered")
 
 
 class SubmitForm(BaseModel):
     player: str
     decklist: str | None = None
+    replaces: str | None = None
     file: bytes | None = Field(default=None, json_schema_extra={"format": "binary"})
 
 

@@ -29,10 +29,10 @@ def organiser_cookie(client, event: dict) -> None:  # noqa: F811
 
 def test_display_name_is_the_expected_spelling_else_the_first(client):  # noqa: F811
     event = new_event(client, expected=["Carla Díaz"])
-    submit(client, event, "carla díaz", ILLEGAL)
-    later = submit(client, event, "CARLA DÍAZ", LEGAL)
-    submit(client, event, "Bob", ILLEGAL)
-    submit(client, event, "bob", LEGAL)
+    carla = submit(client, event, "carla díaz", ILLEGAL)
+    later = submit(client, event, "CARLA DÍAZ", LEGAL, replaces=carla)
+    bob = submit(client, event, "Bob", ILLEGAL)
+    submit(client, event, "bob", LEGAL, replaces=bob)
     assert later["player"] == "Carla Díaz"
     decks = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()
     assert [d["player"] for d in decks] == ["Carla Díaz", "Bob"]
@@ -52,7 +52,7 @@ def test_times_in_the_event_zone_sources_and_counts(client):  # noqa: F811
     r = client.post(f"/api/events/{event['id']}/decks", data={"player": "Anna"},
                     files={"file": ("anna deck.txt", LEGAL.encode())})
     assert r.status_code == 201 and r.json()["source"] == "anna deck.txt"
-    second = submit(client, event, "Anna", LEGAL)
+    second = submit(client, event, "Anna", LEGAL, replaces=r.json())
     assert second["source"] == "pasted" and second["submissions"] == 2
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-04:00", second["submitted_at"])
     assert second["fingerprint"] == r.json()["fingerprint"]  # the same list cleaned: the same fingerprint
@@ -78,7 +78,7 @@ def test_times_in_the_event_zone_sources_and_counts(client):  # noqa: F811
 def test_what_changed_after_an_unreadable_deck_and_the_way_back(client):  # noqa: F811
     event = new_event(client)
     typo = submit(client, event, "Anna", TYPO)
-    fixed = submit(client, event, "Anna", LEGAL)
+    fixed = submit(client, event, "Anna", LEGAL, replaces=typo)
     organiser_cookie(client, event)
     for a, b in ((typo, fixed), (fixed, typo)):
         page = client.get(f"/desk/{event['id']}/admin/diff", params={"a": a["deck_id"], "b": b["deck_id"]})
@@ -91,7 +91,7 @@ def test_what_changed_after_an_unreadable_deck_and_the_way_back(client):  # noqa
 def test_the_lock_and_the_players_history(client):  # noqa: F811
     event = new_event(client)
     first = submit(client, event, "Anna", TYPO)
-    second = submit(client, event, "Anna", LEGAL)
+    second = submit(client, event, "Anna", LEGAL, replaces=first)
     page = client.get(f"/desk/{event['id']}/decks/{first['deck_id']}").text
     assert page.count('<li>') >= 2 and "counts</strong>" in page.split('id="desk-history"')[1]
     assert client.post(f"/api/events/{event['id']}/close", headers=auth(event)).status_code == 200
@@ -99,8 +99,11 @@ def test_the_lock_and_the_players_history(client):  # noqa: F811
     assert submit(client, event, "Anna", ILLEGAL, status=409)["error"].startswith("the event is closed")
     assert submit(client, event, "Zed", ILLEGAL, status=409)
     form = client.post(f"/desk/{event['id']}", data={"player": "anna", "decklist": ILLEGAL,
-                                                      "csrf_token": csrf(client)})
+                                                      "csrf_token": csrf(client), "replaces": first["deck_id"]})
     assert form.status_code == 409 and second["fingerprint"] in form.text and "deck 2" in form.text
+    by_name = client.post(f"/desk/{event['id']}", data={"player": "anna", "decklist": ILLEGAL,
+                                                         "csrf_token": csrf(client)})
+    assert by_name.status_code == 409 and second["fingerprint"] not in by_name.text  # a name tells nothing
     assert client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json() == before
     mine = client.get(f"/desk/{event['id']}/decks/{second['deck_id']}").text
     assert 'id="desk-locked"' in mine and second["fingerprint"] in mine and "locked: counts" in mine

@@ -146,11 +146,13 @@ def dashboard_table(base: str, event: dict) -> str:
 def test_two_servers_on_one_database_behave_as_one(two_servers):
     a, b = two_servers
     event = new_event(a)
+    sent = {}
     for n, player in enumerate(("Anna", "Bob", "Carl", "Dora")):
-        status, report = call("POST", f"{(a, b)[n % 2]}/api/events/{event['id']}/decks",
-                              {"player": player, "decklist": TEXTS[n % 3]})
-        assert status == 201, report
-    status, report = call("POST", f"{b}/api/events/{event['id']}/decks", {"player": "anna", "decklist": TEXTS[1]})
+        status, sent[player] = call("POST", f"{(a, b)[n % 2]}/api/events/{event['id']}/decks",
+                                    {"player": player, "decklist": TEXTS[n % 3]})
+        assert status == 201, sent[player]
+    status, report = call("POST", f"{b}/api/events/{event['id']}/decks",
+                          {"player": "anna", "decklist": TEXTS[1], "replaces": sent["Anna"]["deck_id"]})
     assert status == 201 and report["submissions"] == 2
     for base in (a, b):
         status, decks = call("GET", f"{base}/api/events/{event['id']}/decks", token=event["organiser_token"])
@@ -199,13 +201,16 @@ def test_two_servers_on_one_database_behave_as_one(two_servers):
 def test_racing_submissions_for_one_player_through_both_servers_leave_one(two_servers):
     a, b = two_servers
     event = new_event(a)
+    status, first = call("POST", f"{a}/api/events/{event['id']}/decks", {"player": "Anna", "decklist": TEXTS[0]})
+    assert status == 201, first
     results = at_once([lambda n=n: call("POST", f"{(a, b)[n % 2]}/api/events/{event['id']}/decks",
-                                        {"player": "Anna", "decklist": TEXTS[n % 2]}) for n in range(10)])
+                                        {"player": "Anna", "decklist": TEXTS[n % 2], "replaces": first["deck_id"]})
+                       for n in range(10)])
     assert [status for status, _ in results] == [201] * 10, results
     status, decks = call("GET", f"{b}/api/events/{event['id']}/decks", token=event["organiser_token"])
-    assert len(decks) == 1 and decks[0]["submissions"] == 10
-    # the one that counts is the last to be stored: the one whose count reached 10
-    last = next(body for _, body in results if body["submissions"] == 10)
+    assert len(decks) == 1 and decks[0]["submissions"] == 11
+    # the one that counts is the last to be stored: the one whose count reached 11
+    last = next(body for _, body in results if body["submissions"] == 11)
     assert decks[0]["deck_id"] == last["deck_id"]
 
 
