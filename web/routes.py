@@ -9,8 +9,11 @@ their methods.
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from starlette.exceptions import HTTPException
-from starlette.routing import BaseRoute, Match, Router
+from starlette.routing import BaseRoute, Route, Router, get_route_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # Routes that show one person's data (a secret link's deck, a collection, the review of players' answers, a name
@@ -34,23 +37,46 @@ def flat(routes: list[BaseRoute]) -> list[BaseRoute]:
     return out
 
 
-def owners(routes: list[BaseRoute], scope: Scope) -> list[BaseRoute]:
-    """The routes a request's path belongs to: those naming it exactly when there are any, else every route whose
-    path matches (whatever its method)."""
-    matching = [r for r in routes if getattr(r, "methods", None) and r.matches(scope)[0] is not Match.NONE]
-    exact = [r for r in matching if not getattr(r, "param_convertors", None)]
-    return exact or matching
+@dataclass(frozen=True)
+class Entry:
+    """What WholeTable needs of a route, read once (FastAPI's route attributes are properties)."""
+
+    path: str
+    regex: re.Pattern[str]
+    methods: frozenset[str]
+    exact: bool  # the path has no parameter
 
 
-def allowed(routes: list[BaseRoute]) -> list[str]:
+def entries(routes: list[BaseRoute]) -> dict[str, list[Entry]]:
+    """The routes with methods by the first segment of their path ("" for one that starts with a parameter: those
+    are tried for every path), in the router's order."""
+    out: dict[str, list[Entry]] = {}
+    for r in routes:
+        if isinstance(r, Route) and r.methods:
+            first = r.path.split("/")[1]
+            out.setdefault("" if "{" in first else first, []).append(
+                Entry(r.path, r.path_regex, frozenset(r.methods), not r.param_convertors))
+    return out
+
+
+def matching(table: dict[str, list[Entry]], path: str) -> list[Entry]:
+    """The routes whose path matches, whatever their method, in the router's order (by their regex alone:
+    Route.matches converts every parameter)."""
+    first = path.split("/", 2)[1] if path.startswith("/") else ""
+    candidates = table.get(first, []) + table.get("", []) if first else table.get("", [])
+    return [e for e in candidates if e.regex.match(path)]
+
+
+def owners(found: list[Entry]) -> list[Entry]:
+    """The routes a path belongs to, of those matching it: the ones naming it exactly when there are any, else all."""
+    exact = [e for e in found if e.exact]
+    return exact or found
+
+
+def allowed(found: list[Entry]) -> list[str]:
     """Every method of these routes, HEAD wherever GET is (HEAD is answered as GET), sorted."""
-    methods = {m for r in routes for m in (getattr(r, "methods", None) or ())}
+    methods = {m for e in found for m in e.methods}
     return sorted(methods | ({"HEAD"} if "GET" in methods else set()))
-
-
-def chosen(routes: list[BaseRoute], scope: Scope) -> BaseRoute | None:
-    """The route Starlette's router hands the request to: the first that matches it fully."""
-    return next((r for r in routes if r.matches(scope)[0] is Match.FULL), None)
 
 
 class WholeTable:
@@ -59,18 +85,24 @@ class WholeTable:
     def __init__(self, router: Router, app: ASGIApp):
         self.router = router
         self.app = app
+        self._table: tuple[int, dict[str, list[Entry]]] = (-1, {})
+
+    def table(self) -> dict[str, list[Entry]]:
+        """The router's routes flattened and indexed, again only when a route was added."""
+        if self._table[0] != len(self.router.routes):
+            self._table = (len(self.router.routes), entries(flat(self.router.routes)))
+        return self._table[1]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        routes = flat(self.router.routes)
-        mine = owners(routes, scope)
-        methods = allowed(mine)
-        if mine and scope["method"] not in methods:
+        found = matching(self.table(), get_route_path(scope))
+        methods = allowed(owners(found))
+        if found and scope["method"] not in methods:
             raise HTTPException(status_code=405, headers={"Allow": ", ".join(methods)})
-        route = chosen(routes, scope)
-        if getattr(route, "path", None) not in PRIVATE_ROUTES:
+        route = next((e for e in found if scope["method"] in e.methods), None)  # the router's choice
+        if route is None or route.path not in PRIVATE_ROUTES:
             await self.app(scope, receive, send)
             return
 

@@ -68,11 +68,13 @@ def event(server):  # noqa: F811
                                  headers={"content-type": "application/json"})
     with urllib.request.urlopen(req) as r:
         created = json.load(r)
+    replaces: dict = {}
     for name in ("type1e-kurgan-illegal.txt", "type1e-connor-legal.txt"):  # a deck, then another: a diff
-        body = json.dumps({"player": "Ramirez", "decklist": deck(name)}).encode()
+        body = json.dumps({"player": "Ramirez", "decklist": deck(name)} | replaces).encode()
         req = urllib.request.Request(f"{server}/api/events/{created['id']}/decks", data=body,
                                      headers={"content-type": "application/json"})
-        urllib.request.urlopen(req).close()
+        with urllib.request.urlopen(req) as r:
+            replaces = {"replaces": json.load(r)["deck_id"]}  # the next one from Ramirez's private link
     return created["id"], created["dashboard_url"]
 
 

@@ -92,7 +92,8 @@ def scenario(client) -> dict[str, dict]:
     call("GET /api/events/{event_id}", "GET", f"/api/events/{eid}")
     first = call("POST /api/events/{event_id}/decks", "POST", f"/api/events/{eid}/decks",
                  {"player": "Ramirez", "decklist": kurgan})
-    client.post(f"/api/events/{eid}/decks", json={"player": "Ramirez", "decklist": connor})
+    client.post(f"/api/events/{eid}/decks", json={"player": "Ramirez", "decklist": connor,
+                                                  "replaces": first["deck_id"]})  # from Ramirez's private link
     client.post(f"/api/events/{eid}/decks", json={"player": "Kastagir", "decklist": connor})
     decks = call("GET /api/events/{event_id}/decks", "GET", f"/api/events/{eid}/decks", token=token)
     ids = [first["deck_id"]] + [d["deck_id"] for d in decks]
