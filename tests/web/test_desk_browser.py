@@ -85,6 +85,7 @@ def test_an_event_from_creation_to_the_report(desk_server, browser, shots, tmp_p
     decks = {"Anna": ("paste", DECKS / "type1e-connor-legal.txt", "legal"),
              "Bob": ("paste", DECKS / "type1e-kurgan-illegal.txt", "NOT LEGAL"),
              "Carl": ("file", DECKS / "type1e-typo.txt", "unreadable")}
+    links: dict[str, str] = {}  # each player's private link (its deck id)
     for player, (how, path, verdict) in decks.items():
         phone = browser.new_context(**PHONE).new_page()
         phone.goto(player_link)
@@ -97,6 +98,7 @@ def test_an_event_from_creation_to_the_report(desk_server, browser, shots, tmp_p
             phone.screenshot(path=str(shots / "desk-player-360.png"), full_page=True)
         phone.click("#submit-form button[type=submit]")
         expect(phone.locator(".report")).to_have_count(1)
+        links[player] = str(phone.locator("#desk-received a").get_attribute("href")).rsplit("/", 1)[1]
         shown = {"legal": "Legal", "NOT LEGAL": "Not legal", "unreadable": "Not checked"}[verdict]
         expect(phone.locator(".report .verdict strong")).to_have_text(
             re.compile(rf"^{shown}( — \d+ rules? unverified)?$"))
@@ -149,7 +151,8 @@ def test_an_event_from_creation_to_the_report(desk_server, browser, shots, tmp_p
 
     # Bob fixes his deck; the organiser sees what changed between his two decks, on a desktop and a phone
     event_id = dashboard_link.split("/desk/")[1].split("/")[0]
-    fixed = json.dumps({"player": "Bob", "decklist": (DECKS / "type1e-connor-legal.txt").read_text()}).encode()
+    fixed = json.dumps({"player": "Bob", "decklist": (DECKS / "type1e-connor-legal.txt").read_text(),
+                        "replaces": links["Bob"]}).encode()  # from Bob's private link
     request = urllib.request.Request(f"{base}/api/events/{event_id}/decks", data=fixed, method="POST",
                                      headers={"content-type": "application/json"})
     with urllib.request.urlopen(request) as r:
