@@ -88,9 +88,9 @@ def main() -> None:
     messy = [int(s) for s in args.messy.split(",")]
     from deckcheck.db.store import bundled_cards
     from deckcheck.catalog import CardIndex
-    from deckcheck.decklist import parse_text
+    from deckcheck.games import parse_text
     from deckcheck.decks import build_deck
-    from deckcheck.formats import get_format
+    from deckcheck.games import get_format
     from deckcheck.importers.decklists import read_decklists
 
     rnd = random.Random(9)

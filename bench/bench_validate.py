@@ -39,9 +39,9 @@ def main() -> None:
     figures = limits(data)
     from deckcheck.library.api import Catalog
     from deckcheck.check import validate
-    from deckcheck.decklist import parse_text
+    from deckcheck.games import parse_text
     from deckcheck.decks import build_deck
-    from deckcheck.formats import get_format
+    from deckcheck.games import get_format
 
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/bench.db"

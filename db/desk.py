@@ -20,7 +20,7 @@ from deckcheck.desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, E
                             player_key, shared_names, stamp, token_matches, wait_words)
 from deckcheck.registered import Registered
 from deckcheck.errors import DecklistError
-from deckcheck.formats import get_format
+from deckcheck.games import get_format
 from deckcheck.report import InputProblem, Report, is_data_unknown
 from deckcheck.text import is_digits
 from deckcheck.tournament import Tournament, verdict

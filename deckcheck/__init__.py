@@ -29,12 +29,12 @@ _EXPORTS = {
     "Card": ".cards", "Modifiers": ".cards",
     "CardIndex": ".catalog",
     "check_raw": ".check", "validate": ".check",
-    "RawDeck": ".decklist", "parse_text": ".decklist",
+    "RawDeck": ".decklist", "parse_text": ".games",
     "Deck": ".decks", "Entry": ".decks",
     "AmbiguousCardError": ".errors", "CardNotFoundError": ".errors", "CardSheetError": ".errors",
     "DeckcheckError": ".errors", "DecklistError": ".errors", "UnknownCardError": ".errors",
     "UnknownFormatError": ".errors",
-    "Format": ".formats", "all_formats": ".formats", "get_format": ".formats",
+    "Format": ".formats", "all_formats": ".games", "get_format": ".games",
     "CardSource": ".library.api", "CollectionApp": ".library.api",
     "card_source": ".library", "check_file": ".library", "check_text": ".library", "read_card_sheet": ".library",
     "InputProblem": ".report", "Issue": ".report", "Report": ".report",
@@ -70,11 +70,12 @@ if TYPE_CHECKING:  # what type checkers and editors see: the same names, importe
     from .cards import Card, Modifiers
     from .catalog import CardIndex
     from .check import check_raw, validate
-    from .decklist import RawDeck, parse_text
+    from .decklist import RawDeck
     from .decks import Deck, Entry
     from .errors import (AmbiguousCardError, CardNotFoundError, CardSheetError, DeckcheckError, DecklistError,
                          UnknownCardError, UnknownFormatError)
-    from .formats import Format, all_formats, get_format
+    from .formats import Format
+    from .games import all_formats, get_format, parse_text
     from .library import card_source, check_file, check_text, read_card_sheet
     from .report import InputProblem, Issue, Report
     from .rules import Params, Rule

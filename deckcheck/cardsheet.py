@@ -17,10 +17,11 @@ from . import grid as gridmod
 from . import provenance as prov
 from .cards import DEFAULT_GAME, GEM_COLOURS, Card, Modifiers, parse_modifiers, same_card
 from .cells import CellError
-from .errors import CardSheetError, DeckcheckError, RowProblem
+from .catalog import CardIndex
+from .errors import CardNotFoundError, CardSheetError, DeckcheckError, RowProblem
 from .formats import parse_whole
 from .formula import cell_text
-from .games import EXTRA_COLUMNS
+from .games import registry
 from .text import normalize, slug
 
 if TYPE_CHECKING:
@@ -29,10 +30,10 @@ if TYPE_CHECKING:
 COLUMNS = ("game", "id", "name", "title", "immortal", "weapon", "version", "edition", "set", "type", "subtype",
            "basic", "grid", "grid_inferred", "restriction", "reserved", "signature", "unique", "hand_icons",
            "gem_master", "gem_agility", "gem_strength", "gem_toughness", "gem_empathy", "gem_reason",
-           "requires", "deckbuilding") + tuple(c.name for c in EXTRA_COLUMNS) + ("rarity", "text")
+           "requires", "deckbuilding") + tuple(c.name for c in registry().extra_columns) + ("rarity", "text")
 """Every column, in the order exports write them: the core ones, the games' own (deckcheck.games, stored
 in Card.extra), rarity and text. `grid_inferred` is deckcheck's addition."""
-EXTRA = frozenset(c.name for c in EXTRA_COLUMNS)
+EXTRA = frozenset(c.name for c in registry().extra_columns)
 
 UNKNOWN = "unknown"
 _UNKNOWN_WORDS = frozenset({"unknown", "?"})
@@ -43,9 +44,9 @@ _FALSE = frozenset({"no", "n", "false", "0", ""})
 @lru_cache(maxsize=1)
 def _games() -> tuple[tuple[str, ...], dict[str, str]]:
     """The names of the games (deckcheck.games) and every game's card types by folded name."""
-    from .games import GAMES
-    types = {normalize(t): t for t in sorted(set().union(*(g.card_types for g in GAMES)))}
-    return tuple(g.name for g in GAMES), types
+    games = registry().games
+    types = {normalize(t): t for t in sorted(set().union(*(g.card_types for g in games)))}
+    return tuple(g.name for g in games), types
 _VERSION_SUFFIX = re.compile(r"\s*\((?:version\s*)?(\d+)\)\s*$", re.IGNORECASE)
 
 
@@ -180,7 +181,7 @@ def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[Row
         except DeckcheckError as exc:
             r.bad("deckbuilding", str(exc))
     extra = []
-    for column in EXTRA_COLUMNS:  # every game's columns, on any row (a sheet says what it says)
+    for column in registry().extra_columns:  # every game's columns, on any row (a sheet says what it says)
         text = r.text(column.name)
         if text:
             try:
@@ -333,7 +334,7 @@ def card_to_row(card: Card) -> dict[str, str]:
         "requires": ";".join(sorted(card.requires)), "deckbuilding": str(card.modifiers),
         "rarity": card.rarity or "", "text": card.text or "",
     }
-    for column in EXTRA_COLUMNS:
+    for column in registry().extra_columns:
         value = card.extra_value(column.name)
         row[column.name] = "" if value is None else column.write(value)
     for colour in GEM_COLOURS:
@@ -358,8 +359,6 @@ def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str
     give the type a new card needs; two rows that come to name the same card.
     `sets`: the known sets (catalog.CardSet), so a set may be written by its name.
     """
-    from .catalog import CardIndex
-    from .errors import CardNotFoundError
     cards = list(stored)
     by_id = {c.id: c for c in cards}
     known_sets = list(sets)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
 from .cards import GEM_COLOURS, Card
+from .games import registry
 from .provenance import KINDS, Provenance
 
 GRID_TYPES = ("Attack", "Special Attack", "Block")
@@ -108,5 +109,4 @@ def lint(cards: Iterable[Card]) -> list[Lint]:
 
 def _counted_games() -> frozenset[str]:
     """The games whose rules data `cards stats` and `cards lint` count (Game.field_stats)."""
-    from .games import GAMES
-    return frozenset(g.name for g in GAMES if g.field_stats)
+    return frozenset(g.name for g in registry().games if g.field_stats)

@@ -7,7 +7,8 @@ from .catalog import CardIndex
 from .decklist import RawDeck
 from .decks import Deck, build_deck
 from .errors import UnknownFormatError
-from .formats import DEFAULT_FORMAT, AnyFormat, get_format
+from .formats import DEFAULT_FORMAT, AnyFormat
+from .games import game_named, get_format, registry
 from .registered import registered_of
 from .report import UNKNOWN_FORMAT, InputProblem, Report
 
@@ -20,7 +21,6 @@ def validate(deck: Deck, fmt: AnyFormat | str, details: bool = False) -> Report:
     """
     fmt = get_format(fmt)
     view = fmt.view(deck, fmt.params)
-    from .games import game_named
     unknown_id = game_named(fmt.game).data_unknown  # a rule another game declared first still reports under ours
     issues = [issue for rule in fmt.rules for issue in rule(view, unknown_id)]
     persona = view.persona_name()
@@ -57,8 +57,7 @@ def _counts(deck: Deck, fmt: AnyFormat) -> dict[str, int]:
 def _other_game(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], fmt: AnyFormat) -> list[str]:
     """For a list with no `Format:` line that the default format cannot read: the notice naming the first game
     whose cards every line names (its first format), so that its lines are not all just 'unknown card'."""
-    from .games import GAMES
-    for game in GAMES:
+    for game in registry().games:
         if game.name == fmt.game or not game.formats:
             continue
         other = game.formats[0]

@@ -16,7 +16,9 @@ from .cards import Card, CardKey
 from .catalog import CardIndex
 from .cells import CellError
 from .errors import CardNotFoundError, DeckcheckError, RowProblem
+from .formats import DEFAULT_FORMAT
 from .formula import cell_text
+from .games import get_format
 from .records import Records
 from .text import normalize
 
@@ -450,7 +452,6 @@ def trades(holdings: Sequence[Holding], used: Mapping[CardKey, int]) -> list[Sur
 def set_completion(cards: Iterable[Card], holdings: Iterable[Holding], edition: int = 1) -> list[tuple[str, int, int]]:
     """(set, distinct printings owned, printings in the set) for each set of an edition of the default format's
     game."""
-    from .formats import DEFAULT_FORMAT, get_format
     game = get_format(DEFAULT_FORMAT).game
     printings: dict[str, set[str]] = defaultdict(set)
     for c in cards:

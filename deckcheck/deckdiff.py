@@ -13,6 +13,7 @@ from .check import validate
 from .cards import CardKey
 from .decks import Deck
 from .formats import AnyFormat
+from .games import game_named
 from .report import Report
 from .stats import EXERTION, HAND, ODDS, DeckStats, in_endurance, stats_of
 
@@ -118,6 +119,5 @@ def diff_decks(before: Deck, before_format: AnyFormat, after: Deck, after_format
 
 def _stats(deck: Deck, fmt: AnyFormat, hand: int, exertion: int) -> DeckStats:
     """A deck's statistics by its game's hook (Game.stats), Highlander's for a game without one."""
-    from .games import game_named
     hook = game_named(fmt.game).stats
     return hook(deck, fmt.name, hand, exertion) if hook is not None else stats_of(deck, fmt.name, hand, exertion)

@@ -11,11 +11,13 @@ import io
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from . import limits
 from .text import is_digits as _is_digits, normalize
+
+if TYPE_CHECKING:
+    from .formats import Game
 
 SIDE_WORDS = ("sideboard", "maybeboard", "considering")  # read and resolved, not part of the deck
 _SIDE_ALIASES = {"side": "sideboard", "sb": "sideboard", "maybe": "maybeboard"}
@@ -39,59 +41,107 @@ _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u201e": "\u201c", "\u00ab":
 _SEPARATORS = ",;=:"  # `Thrust, 3`, `Thrust; 3`, `Thrust = 3`, `Thrust: 3` (and ` - 3`, whose number may be a version)
 
 
-@lru_cache(maxsize=1)
-def _heading_table() -> dict[str, tuple[str, frozenset[str] | None]]:
-    """Folded heading word (singular and plural) -> (section, the card types it names; None: any), from the
-    headings every game declares (deckcheck.formats.Game.headings)."""
-    from .games import GAMES
-    table: dict[str, tuple[str, frozenset[str] | None]] = {}
-    for game in GAMES:
-        for word, heading in game.headings.items():
-            entry = (heading.section.lower(), heading.kinds)
-            table[word] = table[game.plurals.get(word, word + "s")] = entry
-    return table
+@dataclass(frozen=True)
+class Grammar:
+    """What a decklist's words mean, from the games it may be of (deckcheck.formats.Game, built once by
+    deckcheck.registry.Registry): the parser reads this value, never the games.
+
+    `headings`: folded heading word (singular and plural) -> (section, the card types it names; None: any);
+    `singular`: the heading words as a game declares them (`Dodge` alone on a line is a card's title too);
+    `inline`: heading words whose line may carry its one card after the colon (`Persona: Duncan MacLeod`);
+    `pairs`: sections whose lines are `Name: value` pairs -> what a line that is not one is told;
+    `sections`: every format's section names and their other names, folded; `compact`: the sections written
+    together (`pregame` -> `pre-game`); `titles`: the sections folded -> as the game writes them;
+    `help`: a format's name, alias or folded name -> (its game's headings, its game's sections with their other
+    names), for the messages of an unknown heading or section; `default`: the format whose help a list without
+    a known format gets.
+    """
+
+    headings: Mapping[str, tuple[str, frozenset[str] | None]]
+    singular: frozenset[str] = frozenset()
+    inline: frozenset[str] = frozenset()
+    pairs: Mapping[str, str] = field(default_factory=dict)
+    sections: frozenset[str] = frozenset()
+    compact: Mapping[str, str] = field(default_factory=dict)
+    titles: Mapping[str, str] = field(default_factory=dict)
+    help: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    default: str = ""
+
+    @classmethod
+    def of(cls, games: Iterable[Game], default: str) -> Grammar:
+        """The grammar of these games' decklists (`default`: the default format's name)."""
+        games = tuple(games)
+        formats = [fmt for game in games for fmt in game.formats]
+        table: dict[str, tuple[str, frozenset[str] | None]] = {}
+        for game in games:
+            for word, heading in game.headings.items():
+                table[word] = table[game.plurals.get(word, word + "s")] = (heading.section.lower(), heading.kinds)
+        help_of: dict[str, tuple[str, str]] = {}
+        for game in games:
+            text = (game.heading_help, _sections_help(game))
+            for fmt in game.formats:
+                for key in (fmt.name, *fmt.aliases, normalize(fmt.name)):
+                    help_of.setdefault(key, text)
+        return cls(
+            headings=table,
+            singular=frozenset(word for game in games for word in game.headings),
+            inline=frozenset(w for game in games for word, heading in game.headings.items() if heading.inline
+                             for w in (word, game.plurals.get(word, word + "s"))),
+            pairs={section.lower(): form for game in games for section, form in game.pair_sections.items()},
+            sections=frozenset(normalize(w) for fmt in formats for section, words in fmt.sections.items()
+                               for w in (section, *words)),
+            compact={normalize(s).replace(" ", ""): s.lower() for fmt in formats for s in fmt.sections},
+            titles={s.lower(): s for fmt in formats for s in fmt.sections},
+            help=help_of, default=default)
+
+    def section_word(self, text: str) -> str | None:
+        """The folded section name if text names a known section (or a side board), else None."""
+        word = text.strip().rstrip(":").strip().lower()
+        if normalize(word) in self.sections or word in SIDE_WORDS:
+            return word
+        key = _word_key(word)
+        compact = key.replace(" ", "")
+        if compact in self.compact:
+            return self.compact[compact]
+        if key in _SIDE_ALIASES:
+            return _SIDE_ALIASES[key]
+        for side in SIDE_WORDS:
+            if compact == side:
+                return side
+        kind = self.headings.get(key)
+        return kind[0] if kind else None
+
+    def _help(self, declared_format: str | None) -> tuple[str, str]:
+        """The help texts of the declared format's game (the default format's when none is declared or it is
+        unknown), found as deckcheck.formats.find_format finds a format."""
+        key = normalize(declared_format or self.default).replace(" ", "-")
+        found = self.help.get(key) or self.help.get(normalize(key))
+        return found or self.help.get(self.default, ("", ""))
+
+    def known_headings(self, declared_format: str | None) -> str:
+        """The headings a decklist may use, for an unknown heading's message: those the declared format's game
+        declares (Game.heading_help), the default format's game's when the list declares none."""
+        return self._help(declared_format)[0]
+
+    def known_sections(self, declared_format: str | None) -> str:
+        """The sections of the declared format's game, each with its other names: `Pre-Game, Endurance (Deck,
+        Main)`, for an unknown section's message."""
+        return self._help(declared_format)[1]
+
+    def unknown_heading(self, word: str, format_name: str | None) -> str:
+        """The message of a heading no format knows, listing the headings of the deck's format."""
+        return f"unknown heading {word!r}; headings are {self.known_headings(format_name)}"
 
 
-@lru_cache(maxsize=1)
-def _singular_headings() -> frozenset[str]:
-    """The heading words as a game declares them (singular): `Dodge` alone on a line is a card's title too."""
-    from .games import GAMES
-    return frozenset(word for game in GAMES for word in game.headings)
-
-
-@lru_cache(maxsize=1)
-def _inline_headings() -> frozenset[str]:
-    """Heading words whose line may carry its one card after the colon (`Persona: Duncan MacLeod`)."""
-    from .games import GAMES
-    return frozenset(w for game in GAMES for word, heading in game.headings.items() if heading.inline
-                     for w in (word, game.plurals.get(word, word + "s")))
-
-
-@lru_cache(maxsize=1)
-def _pair_sections() -> dict[str, str]:
-    """Sections whose lines are `Name: value` pairs (folded section -> what a line that is not one is told)."""
-    from .games import GAMES
-    return {section.lower(): form for game in GAMES for section, form in game.pair_sections.items()}
-
-
-@lru_cache(maxsize=1)
-def _compact_sections() -> dict[str, str]:
-    """Every game's section names written together (`pregame`) -> the section (`pre-game`)."""
-    from .formats import all_formats
-    return {normalize(s).replace(" ", ""): s.lower() for fmt in all_formats() for s in fmt.sections}
-
-
-@lru_cache(maxsize=1)
-def _section_titles() -> dict[str, str]:
-    """Every game's sections, folded -> as the game writes them (`pre-game` -> `Pre-Game`)."""
-    from .formats import all_formats
-    return {s.lower(): s for fmt in all_formats() for s in fmt.sections}
-
-
-def __getattr__(name: str) -> Any:
-    if name == "KIND_HEADINGS":  # the heading table, built from the games on first use
-        return _heading_table()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def _sections_help(game: Game) -> str:
+    """A game's sections with their other names (`Pre-Game, Endurance (Deck, Main)`)."""
+    out: dict[str, None] = {}
+    for other in game.formats:
+        for section, words in other.sections.items():
+            own = {normalize(section), normalize(section).replace(" ", "")}
+            aliases = [w.title() for w in words if normalize(w) not in own]
+            out[f"{section} ({', '.join(aliases)})" if aliases else section] = None
+    return ", ".join(out)
 
 
 @dataclass(slots=True)
@@ -169,6 +219,13 @@ class RawDeck:
     stated: list[Stated] = field(default_factory=list)  # counts the list states (headings, totals)
     notices: list[str] = field(default_factory=list)  # what the reader read differently from a card line
     headings: list[int] = field(default_factory=list)  # the lines of headings (and remarks posing as ones)
+    grammar: Grammar | None = field(default=None, compare=False, repr=False)  # what read it (parse_text's)
+
+    def unknown_heading(self, word: str, format_name: str | None) -> str:
+        """The message of a heading no format knows, in the words of the grammar that read the list."""
+        if self.grammar is None:
+            return f"unknown heading {word!r}"
+        return self.grammar.unknown_heading(word, format_name)
 
     def add(self, number: int, text: str, section: str | None, quantity: int | None = None,
             set_code: str | None = None, kinds: frozenset[str] | None = None, shown: str | None = None,
@@ -187,33 +244,6 @@ class RawDeck:
 
 def _word_key(text: str) -> str:
     return normalize(text)
-
-
-@lru_cache(maxsize=1)
-def section_words() -> frozenset[str]:
-    """The section headings of every format of every game, and their other names, folded: each game
-    declares its own (deckcheck.games), so a new game's headings are read without a change here."""
-    from .formats import all_formats
-    return frozenset(normalize(w) for fmt in all_formats() for section, words in fmt.sections.items()
-                     for w in (section, *words))
-
-
-def section_word(text: str) -> str | None:
-    """The folded section name if text names a known section (or a side board), else None."""
-    word = text.strip().rstrip(":").strip().lower()
-    if normalize(word) in section_words() or word in SIDE_WORDS:
-        return word
-    key = _word_key(word)
-    compact = key.replace(" ", "")
-    if compact in _compact_sections():
-        return _compact_sections()[compact]
-    if key in _SIDE_ALIASES:
-        return _SIDE_ALIASES[key]
-    for side in SIDE_WORDS:
-        if compact == side:
-            return side
-    kind = _heading_table().get(key)
-    return kind[0] if kind else None
 
 
 @dataclass(slots=True)
@@ -495,43 +525,6 @@ _HEADING_MARKS = str.maketrans("", "", " -'’&/")  # what a heading's words may
 _MAX_HEADING = 100  # characters before a heading's colon: no heading (nor card name) comes near
 
 
-def unknown_heading(word: str, format_name: str | None) -> str:
-    """The message of a heading no format knows, listing the headings of the deck's format."""
-    return f"unknown heading {word!r}; headings are {known_headings(format_name)}"
-
-
-def known_sections(declared_format: str | None) -> str:
-    """The sections of the declared format's game (the default format's when none is declared or it is unknown),
-    each with its other names: `Pre-Game, Endurance (Deck, Main)`, for an unknown section's message."""
-    from .errors import UnknownFormatError
-    from .formats import DEFAULT_FORMAT, get_format
-    from .games import game_named
-    try:
-        fmt = get_format(declared_format or DEFAULT_FORMAT)
-    except UnknownFormatError:
-        fmt = get_format(DEFAULT_FORMAT)
-    out: dict[str, None] = {}
-    for other in game_named(fmt.game).formats:
-        for section, words in other.sections.items():
-            own = {normalize(section), normalize(section).replace(" ", "")}
-            aliases = [w.title() for w in words if normalize(w) not in own]
-            out[f"{section} ({', '.join(aliases)})" if aliases else section] = None
-    return ", ".join(out)
-
-
-def known_headings(declared_format: str | None) -> str:
-    """The headings a decklist may use, for an unknown heading's message: those the declared format's game
-    declares (Game.heading_help), the default format's game's when the list declares none."""
-    from .errors import UnknownFormatError
-    from .formats import DEFAULT_FORMAT, get_format
-    from .games import game_named
-    try:
-        fmt = get_format(declared_format or DEFAULT_FORMAT)
-    except UnknownFormatError:
-        fmt = get_format(DEFAULT_FORMAT)
-    return game_named(fmt.game).heading_help
-
-
 # Characters phones, word processors and forums put in place of plain ones (CONTRACTS.md §2, revision 3).
 _SPACE_CHARS = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
 _DASH_CHARS = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
@@ -627,7 +620,7 @@ def _count_text(text: str) -> int | None:
     return None
 
 
-def _split_count(text: str) -> tuple[str, int | None]:
+def _split_count(grammar: Grammar, text: str) -> tuple[str, int | None]:
     """A heading's words and the count it carries: `Attacks (24)`, `Attacks [24]`, `Attacks - 24`,
     `Endurance (50 cards)` -> (words, count); `Attacks` -> (Attacks, None)."""
     text = text.strip()
@@ -635,7 +628,7 @@ def _split_count(text: str) -> tuple[str, int | None]:
         if text.endswith(close):
             at = text.rfind(open_)
             count = _count_text(text[at + 1:-1]) if at > 0 else None
-            if count is None and at > 0 and _bare_heading_word(text[:at]):
+            if count is None and at > 0 and _bare_heading_word(grammar, text[:at]):
                 # `Attacks (x18)`; not `Dodge (x3)`, which is three copies of the card Dodge
                 count = _count_text(text[at + 1:-1].strip().strip("xX×"))
             if count is not None:
@@ -648,18 +641,19 @@ def _split_count(text: str) -> tuple[str, int | None]:
     return text, None
 
 
-def _is_heading_word(word: str) -> bool:
+def _is_heading_word(grammar: Grammar, word: str) -> bool:
     key = _word_key(word)
-    return key in _heading_table() or section_word(word) is not None or key in METADATA_WORDS or key in OTHER_WORDS
+    return (key in grammar.headings or grammar.section_word(word) is not None or key in METADATA_WORDS
+            or key in OTHER_WORDS)
 
 
-def _bare_heading_word(word: str) -> bool:
+def _bare_heading_word(grammar: Grammar, word: str) -> bool:
     """A word that is a heading even without a colon: a section (`Endurance`, `Sideboard`) or a kind of
     card in the plural (`Attacks`, `BLOCKS`); a singular kind (`Dodge`) is a card's title too."""
     key = _word_key(word)
-    if key in _heading_table():
-        return key not in _singular_headings()
-    return section_word(word) is not None or key in OTHER_WORDS
+    if key in grammar.headings:
+        return key not in grammar.singular
+    return grammar.section_word(word) is not None or key in OTHER_WORDS
 
 
 @dataclass(slots=True)
@@ -681,7 +675,7 @@ def _heading_end(line: str) -> int:
     return min(ends) if ends else len(line)
 
 
-def _drop_cards_word(line: str) -> str:
+def _drop_cards_word(grammar: Grammar, line: str) -> str:
     """`Pre-Game cards:`, `Attack cards (24)`, `Main Deck (50)`, `Side deck:`: a heading word followed by
     `cards` or `deck` reads as that heading word."""
     if "card" not in line.lower() and "deck" not in line.lower():
@@ -689,68 +683,68 @@ def _drop_cards_word(line: str) -> str:
     cut = _heading_end(line)
     found = _CARDS_WORD.search(line[:cut].rstrip())
     word = line[:found.start()].strip() if found else ""
-    if not word or not _is_heading_word(word) or _word_key(word) in METADATA_WORDS:
+    if not word or not _is_heading_word(grammar, word) or _word_key(word) in METADATA_WORDS:
         return line
     return f"{word} {line[cut:].strip()}".rstrip()
 
 
-def _join_kinds(line: str) -> str:
+def _join_kinds(grammar: Grammar, line: str) -> str:
     """`Events/Situations:`, `Events & Situations (5)`, `Attacks and Blocks`: kinds of card of one section
     written as one heading read as that section's heading (`Endurance:`, `Endurance (5)`)."""
     if "/" not in line and "&" not in line and "+" not in line and "," not in line and " and " not in line.lower():
         return line  # (a two-letter needle such as " a" is slow to seek in a long line of spaces: not used)
     cut = _heading_end(line)
     parts = _JOINER.split(line[:cut].strip())
-    table = _heading_table()
+    table = grammar.headings
     if len(parts) < 2 or not all(_word_key(p) in table for p in parts):
         return line
     sections = {table[_word_key(p)][0] for p in parts}
-    return f"{_section_titles()[sections.pop()]} {line[cut:].strip()}".rstrip() if len(sections) == 1 else line
+    return f"{grammar.titles[sections.pop()]} {line[cut:].strip()}".rstrip() if len(sections) == 1 else line
 
 
-def _read_heading(line: str, marked: bool) -> _Heading | None:
+def _read_heading(grammar: Grammar, line: str, marked: bool) -> _Heading | None:
     """A heading line in any of the ways posts write one, or None.
 
     `Word:` / `Word: a card` / `Word: 24` / `Word (24):` / `Word (24)` / `Word [24]` / `Word - 24` /
     `Word - a card` (a Pre-Game kind: `Persona - Duncan MacLeod`); a bare `Attacks` or `Endurance`, and
     any heading word written as Markdown (`__Blocks__`, `## Blocks`).
     """
-    line = _join_kinds(_drop_cards_word(line))
+    line = _join_kinds(grammar, _drop_cards_word(grammar, line))
     found = _heading(line)
     if found is None and len(line) > 2 * _MAX_HEADING:
         return None  # a heading without a colon, or with a card after a dash, is short
     if found is None:
         colon = line.find(":")
         if colon > 0 and line[colon + 1:].strip() == "":
-            word, count = _split_count(line[:colon])
-            if count is not None and word and _is_heading_word(word) and _heading(word + ":"):
+            word, count = _split_count(grammar, line[:colon])
+            if count is not None and word and _is_heading_word(grammar, word) and _heading(word + ":"):
                 return _Heading(word, "", count)
             return None
         if colon > 0:
-            word, count = _split_count(line[:colon])
-            if count is not None and _is_heading_word(word) and _heading(word + ":"):
+            word, count = _split_count(grammar, line[:colon])
+            if count is not None and _is_heading_word(grammar, word) and _heading(word + ":"):
                 return _Heading(word, line[colon + 1:].strip(), count)
             return None
-        word, count = _split_count(line)
-        if word and _heading(word + ":") and _is_heading_word(word) and (
-                count is not None or marked or _bare_heading_word(word)):
+        word, count = _split_count(grammar, line)
+        if word and _heading(word + ":") and _is_heading_word(grammar, word) and (
+                count is not None or marked or _bare_heading_word(grammar, word)):
             return _Heading(word, "", count)
         head, dash, tail = line.partition(" - ")
-        if dash and tail and _word_key(head) in _heading_table() and _heading(head + ":"):
+        if dash and tail and _word_key(head) in grammar.headings and _heading(head + ":"):
             return _Heading(head, tail.strip(), None)  # `Persona - Duncan MacLeod`
         return None
     word, rest = found
-    word, count = _split_count(word)
+    word, count = _split_count(grammar, word)
     if count is None and rest:
         count = _count_text(rest)
-        if count is not None and _is_heading_word(word) and _word_key(word) not in METADATA_WORDS:
+        if count is not None and _is_heading_word(grammar, word) and _word_key(word) not in METADATA_WORDS:
             rest = ""
         else:
             count = None
     return _Heading(word, rest, count)
 
 
-def _total(line: str) -> tuple[str | None, int] | None:
+def _total(grammar: Grammar, line: str) -> tuple[str | None, int] | None:
     """A total line: `Total: 51`, `Total: 51 cards`, `51 cards`, `Endurance total: 51`, `Total Endurance = 51`
     -> (the section it names or None, 51); None when the line is not one."""
     if len(line) > _MAX_HEADING:
@@ -775,10 +769,10 @@ def _total(line: str) -> tuple[str | None, int] | None:
     words = [w for w in words if w not in ("cards", "card", "of", "in", "the")]
     if not words:
         return None, count
-    section = section_word(" ".join(words))
-    if section is None and _word_key(" ".join(words)) not in _heading_table():
+    section = grammar.section_word(" ".join(words))
+    if section is None and _word_key(" ".join(words)) not in grammar.headings:
         return None
-    return section or _heading_table()[_word_key(" ".join(words))][0], count
+    return section or grammar.headings[_word_key(" ".join(words))][0], count
 
 
 TABLE_HEADERS = {"qty": "quantity", "count": "quantity", "quantity": "quantity", "card name": "card",
@@ -858,7 +852,7 @@ def _bare_line(line: str) -> tuple[str, bool]:
     return line, marked
 
 
-def rewrite_line(line: str, suggestion: str) -> str:
+def rewrite_line(line: str, suggestion: str, grammar: Grammar) -> str:
     """A decklist line rewritten with a suggested name (what clicking a suggestion does): the quantity
     written on it, its [SET] and `@` attachment and a heading it stands on are kept; bullets, Markdown and
     remarks are dropped; a suggestion that is a whole line (`Name: ...`, the title) replaces it. The
@@ -870,8 +864,8 @@ def rewrite_line(line: str, suggestion: str) -> str:
     body, _marked = _bare_line(fold_chars(line).strip().lstrip("#").strip() if line.lstrip().startswith("# ")
                                else fold_chars(line).strip())
     prefix = ""
-    found = _read_heading(body, False)
-    if found is not None and found.rest and _is_heading_word(found.word):
+    found = _read_heading(grammar, body, False)
+    if found is not None and found.rest and _is_heading_word(grammar, found.word):
         prefix, body = f"{found.word}: ", found.rest
     parsed = parse_card_text(body)
     if isinstance(parsed, str):
@@ -905,14 +899,14 @@ def _numbered_list(lines: list[str]) -> bool:
     return len(numbers) >= 3
 
 
-def parse_text(text: str, source: str = "-") -> RawDeck:
+def parse_text(text: str, source: str = "-", *, grammar: Grammar) -> RawDeck:
     """Read a text decklist: comments, metadata lines, section headings and card lines, in every form a
     forum post, a notes app or a spreadsheet gives them (CONTRACTS.md §2, revision 3).
 
     An unknown heading is an input error for its own line only: the cards below it are still
     read (and go where their type belongs), so every problem of a decklist shows in one round.
     """
-    deck = RawDeck(source)
+    deck = RawDeck(source, grammar=grammar)
     section: str | None = None
     lines = text.splitlines()
     table: dict[str, int] | None = None
@@ -921,7 +915,7 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
         for delimiter in TABLE_DELIMITERS:
             table = _table_columns(fold_chars(lines[first]).strip(), delimiter)
             if table is not None:
-                _read_table(deck, lines, first, table, delimiter)
+                _read_table(grammar, deck, lines, first, table, delimiter)
                 return deck
     numbered = _numbered_list(lines)
     seen_content = False  # a heading or a card line came before: no title line after it
@@ -943,29 +937,30 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
             rest = line.lstrip("#")
             line, marked = _remark_cut(rest.strip()), True
             # `## Blocks`, `### Sideboard (15)` is that heading; any other `#` line a comment
-            found = _read_heading(_strip_markdown(line)[0], True) if rest.startswith(" ") else None
-            if found is None or _word_key(found.word) in METADATA_WORDS or not _is_heading_word(found.word):
+            found = _read_heading(grammar, _strip_markdown(line)[0], True) if rest.startswith(" ") else None
+            if found is None or _word_key(found.word) in METADATA_WORDS or not _is_heading_word(grammar, found.word):
                 continue
         line, emphasis = _bare_line(line)
         marked = marked or emphasis
         if not line or _is_separator(line):
             continue
         heading = _heading(line)
-        if section in _pair_sections() and (heading is None or heading[1] or section_word(heading[0]) is None):
+        pair_form = grammar.pairs.get(section) if section is not None else None
+        if pair_form is not None and (heading is None or heading[1] or grammar.section_word(heading[0]) is None):
             player, colon, hero = line.partition(":")
             if colon and player.strip() and hero.strip():
                 deck.players.append(RawPlayer(number, raw, player.strip(), hero.strip()))
             else:
-                deck.problems.append(RawProblem(number, raw, _pair_sections()[section]))
+                deck.problems.append(RawProblem(number, raw, pair_form))
             continue
-        total = _total(line)
+        total = _total(grammar, line)
         if total is not None:
             deck.stated.append(Stated(number, total[1], total[0], False, since=since))
             if open_heading is not None:
                 open_heading.end, open_heading = number, None
             since = number + 1
             continue
-        found = _read_heading(line, marked)
+        found = _read_heading(grammar, line, marked)
         if found is None:
             _add_card(deck, number, line, section, raw=raw, title=not seen_content)
             seen_content = True
@@ -986,29 +981,29 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
                 _add_card(deck, number, rest, None, raw=raw, title=True)
                 seen_content = True
                 continue
-        if (found.count is None and rest and not _is_heading_word(word) and key not in TITLE_HEADINGS
+        if (found.count is None and rest and not _is_heading_word(grammar, word) and key not in TITLE_HEADINGS
                 and _quantity_text(rest) is not None):
             # `Thrust: 3`: a card and its quantity (`Attacks: 18` is a heading); no card -> that unknown heading
             _add_card(deck, number, line, section, raw=raw, title=not seen_content, heading=word)
             seen_content = True
             continue
         seen_content = True
-        if key in _inline_headings() and rest:
+        if key in grammar.inline and rest:
             # a label line (`Persona: Duncan MacLeod`): it names its one card; the lines after it stay
             # where they were (the section in force before it)
-            _add_card(deck, number, rest, _heading_table()[key][0], _heading_table()[key][1], raw=raw)
+            _add_card(deck, number, rest, grammar.headings[key][0], grammar.headings[key][1], raw=raw)
             continue
         if open_heading is not None:
             open_heading.end, open_heading = number, None
         since = number + 1
-        if key in _heading_table():
-            section, kinds = _heading_table()[key]
-        elif section_word(word) is not None:
-            section = section_word(word)
+        if key in grammar.headings:
+            section, kinds = grammar.headings[key]
+        elif grammar.section_word(word) is not None:
+            section = grammar.section_word(word)
         elif key in OTHER_WORDS or key in TITLE_HEADINGS:
             section = None  # `Other:`, `Decklist:`: the cards below go where their type belongs
         else:
-            deck.problems.append(RawProblem(number, raw, unknown_heading(word, deck.declared_format), word))
+            deck.problems.append(RawProblem(number, raw, grammar.unknown_heading(word, deck.declared_format), word))
             section = None  # the cards below are read and go where their type belongs
             continue
         deck.headings.append(number)
@@ -1020,7 +1015,8 @@ def parse_text(text: str, source: str = "-") -> RawDeck:
     return deck
 
 
-def _read_table(deck: RawDeck, lines: list[str], first: int, cols: dict[str, int], delimiter: str = "\t") -> None:
+def _read_table(grammar: Grammar, deck: RawDeck, lines: list[str], first: int, cols: dict[str, int],
+                delimiter: str = "\t") -> None:
     """A pasted table (a header row, then one row a card, cells between tabs, commas, semicolons or the `|` of
     Markdown), read as the CSV reader reads its rows: quantity, card, set, section; a `player` column names the
     one player of the list. A Markdown table's rule (`|---|:--|`) is no row."""
@@ -1064,7 +1060,7 @@ def _read_table(deck: RawDeck, lines: list[str], first: int, cols: dict[str, int
             deck.problems.append(RawProblem(number, raw, qty))
             continue
         section_text = cell(cells, "section")
-        word = section_word(section_text) if section_text else None
+        word = grammar.section_word(section_text) if section_text else None
         if section_text and word is None:
             deck.problems.append(RawProblem(number, raw, f"unknown section {section_text!r}"))
             continue

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from . import limits
 from .cards import Card
-from .catalog import CardIndex, Context
-from .decklist import SIDE_WORDS, RawDeck, RawLine, unknown_heading
+from .catalog import CardIndex, Context, name_score, version_marker
+from .decklist import SIDE_WORDS, RawDeck, RawLine, unquote
+
 from .errors import CardNotFoundError, UnknownCardError
 from .report import WRONG_SECTION, InputProblem
 from .text import normalize
@@ -95,7 +96,7 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
     that several Immortals' cards share as the Persona's own card (CONTRACTS.md §2).
     """
     deck = Deck(source=raw.source, declared_format=raw.declared_format, player=raw.player)
-    problems = [InputProblem(p.line, p.text, unknown_heading(p.heading, fmt.name) if p.heading else p.message)
+    problems = [InputProblem(p.line, p.text, raw.unknown_heading(p.heading, fmt.name) if p.heading else p.message)
                 for p in raw.problems]  # the format is known now, given on the command line or not
     edition = fmt.params.name_edition
     context = Context(edition=edition if isinstance(edition, int) else None)
@@ -158,7 +159,7 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
                 unsuggested += 1
             if line.heading and isinstance(result, CardNotFoundError) and not result.suggestions:
                 # `Stuff I like: 3`: no card, and no heading either
-                problems.append(InputProblem(line.line, line.text, unknown_heading(line.heading, fmt.name), (),
+                problems.append(InputProblem(line.line, line.text, raw.unknown_heading(line.heading, fmt.name), (),
                                              result.kind))
                 continue
         if isinstance(result, CardNotFoundError):
@@ -213,12 +214,6 @@ def is_chatter(text: str) -> bool:
     return not CHAT_WORDS.isdisjoint(normalize(text[:200]).split())
 
 
-def unquote(text: str) -> str:
-    """A title in quotes (`"Kurgan Rush"`, `“Kurgan Rush”`) without them."""
-    from .decklist import unquote as _unquote
-    return _unquote(text)
-
-
 def _name_of(line: RawLine) -> str:
     """The name a line writes: without its quantity when that is a word (`three Thrst` -> `Thrst`)."""
     return line.readings[-1][1] if line.worded else line.readings[0][1]
@@ -266,7 +261,6 @@ def _remarks(raw: RawDeck, lines: list[RawLine], results: list[tuple[Card, int] 
 
 def _far(text: str, name: str, index: CardIndex, context: Context) -> bool:
     """Whether a line names nothing close to a card (a chat line may be loosely like one)."""
-    from .catalog import name_score
     close = index.suggest(name, context=context)
     if not close:
         return True
@@ -414,7 +408,6 @@ def _message(error: CardNotFoundError, line: RawLine | None = None, raw: RawDeck
     if line is not None and raw is not None and line.title and _is_unknown(error) and line.section is None:
         text += " (if this line is the deck's title, start it with # or write it as Name: ...)"
     elif line is not None and _is_unknown(error) and error.suggestions:
-        from .catalog import version_marker
         marker = version_marker(_name_of(line))
         if marker is not None and not marker[2] and error.suggestions[0] == f"{marker[0]} ({marker[1]})":
             text += f" (a version is written in round brackets: {error.suggestions[0]})"  # `v1`, `ver. 2`

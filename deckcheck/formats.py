@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Mapping, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
 
 from .cards import MAX_NUMBER, Card
 from .errors import DeckcheckError, UnknownFormatError
+from .report import DATA_UNKNOWN_SUFFIX
 from .rules import Params, Rule
 from .text import normalize
 
@@ -248,10 +249,9 @@ class Game:
         if not self.summary:
             sections = [s for fmt in self.formats for s in fmt.sections if s not in self.pair_sections]
             object.__setattr__(self, "summary", tuple(dict.fromkeys(_column_name(s) for s in sections)))
-        from .rules import assign_data_unknown
-        for fmt in self.formats:
-            for r in fmt.rules:
-                assign_data_unknown(r.id, self.data_unknown)
+        if not self.data_unknown.endswith(DATA_UNKNOWN_SUFFIX):  # how a report tells these warnings (report.py)
+            raise ValueError(f"the game {self.name}'s data_unknown id {self.data_unknown!r} must end in "
+                             f"{DATA_UNKNOWN_SUFFIX}")
 
     def summary_row(self, report: Report) -> dict[str, object]:
         """The game's summary columns of one deck's report."""
@@ -268,17 +268,10 @@ def _column_name(section: str) -> str:
 DEFAULT_FORMAT = "type1e"
 
 
-def all_formats() -> list[AnyFormat]:
-    """Every format of every game (deckcheck.games lists them)."""
-    from .games import FORMATS
-    return list(FORMATS)
-
-
-def get_format(name: str | AnyFormat) -> AnyFormat:
-    """Find a format by name or alias, case-insensitively; raise UnknownFormatError otherwise."""
+def find_format(name: str | AnyFormat, formats: Sequence[AnyFormat]) -> AnyFormat:
+    """The format of this name or alias among these, case-insensitively; raise UnknownFormatError otherwise."""
     if isinstance(name, Format):
         return name
-    formats = all_formats()
     key = normalize(name).replace(" ", "-")
     for fmt in formats:
         if key == fmt.name or key in fmt.aliases or normalize(key) == normalize(fmt.name):

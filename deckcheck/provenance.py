@@ -19,7 +19,7 @@ import datetime as _dt
 from dataclasses import dataclass
 
 from .errors import DeckcheckError
-from .games import EXTRA_COLUMNS
+from .games import registry
 
 # Weakest first. A card sheet or a web edit is a person's statement: it corrects the checklist and
 # what was derived, but a value stated by a named public source is replaced only when asked to.
@@ -35,7 +35,7 @@ MAX_TEXT = 2000  # a provenance cell longer than this is refused: an address or 
 FIELDS = ("title", "immortal", "weapon", "version", "edition", "set", "type", "subtype", "basic", "grid",
           "restriction", "reserved", "signature", "unique", "hand_icons", "gem_master", "gem_agility",
           "gem_strength", "gem_toughness", "gem_empathy", "gem_reason", "requires", "deckbuilding"
-          ) + tuple(c.name for c in EXTRA_COLUMNS) + ("rarity", "text")
+          ) + tuple(c.name for c in registry().extra_columns) + ("rarity", "text")
 SUFFIX = "_source"
 
 

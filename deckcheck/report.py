@@ -14,12 +14,12 @@ WARNING = "warning"
 # The id a rule function gives a warning that card data kept it from deciding; the engine gives the warning its
 # game's own id (deckcheck.formats.Game.data_unknown, RULES.md's HL-DATA-UNKNOWN for Highlander's rules).
 DATA_UNKNOWN = "DATA-UNKNOWN"
+DATA_UNKNOWN_SUFFIX = "-" + DATA_UNKNOWN  # every game's id for it ends so (deckcheck.formats.Game checks it)
 
 
 def is_data_unknown(rule_id: str) -> bool:
     """Whether an issue of this id says that card data kept a rule from deciding (any game's id for it)."""
-    from .games import GAMES
-    return rule_id == DATA_UNKNOWN or any(rule_id == game.data_unknown for game in GAMES)
+    return rule_id == DATA_UNKNOWN or rule_id.endswith(DATA_UNKNOWN_SUFFIX)
 
 
 class Issue(NamedTuple):

@@ -14,7 +14,8 @@ wherever it came from. Why each number is what it is (README "Limits of what dec
 from __future__ import annotations
 
 from . import limits
-from .decklist import RawDeck, parse_text
+from .decklist import RawDeck
+from .games import parse_text
 from .errors import DecklistError, InputFileError
 from .limits import size_text
 
@@ -73,7 +74,7 @@ def checked_text(text: str, source: str, what: str = "text decklists", limit: in
 
 
 def parse_checked(text: str, source: str = "-") -> RawDeck:
-    """A text decklist given as a string, parsed (deckcheck.decklist.parse_text) once it is within the limits.
+    """A text decklist given as a string, parsed (deckcheck.games.parse_text) once it is within the limits.
 
     Past a limit: DecklistError with the words `deckcheck check` gives for a file or standard input.
     """

@@ -13,14 +13,12 @@ from typing import Iterable
 from .cards import Card
 from .cardsheet import value_of
 from .decks import Deck
-from .games import GAMES
+from .games import registry
 from .report import Report, is_data_unknown
-from .rules import declared
 from .unverified import undecided_rule
 
 # The card-sheet columns each rule reads when it reports that data is missing (each game declares its own).
-RULE_COLUMNS: dict[str, tuple[str, ...]] = {declared(check).id: columns for game in GAMES
-                                            for check, columns in game.rule_columns.items()}
+RULE_COLUMNS: dict[str, tuple[str, ...]] = registry().rule_columns
 _ANY_COLUMN = tuple(dict.fromkeys(c for cols in RULE_COLUMNS.values() for c in cols))
 
 

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from .errors import DeckcheckError
+from .formats import DEFAULT_FORMAT, Game
+from .games import game_of, registry
 from .records import Records
 from .report import Report, worst_exit_code
-
-if TYPE_CHECKING:
-    from .formats import Game
 
 # A summary row: who and which file, the columns of the deck's game (deckcheck.formats.Game.summary), the verdict,
 # and how the deck came (the desk's; unverified, revision 3: how many rules card data kept undecided).
@@ -47,7 +46,6 @@ def first_error(report: Report) -> str:
 
 def game_of_report(report: Report) -> Game | None:
     """The game of a report's format (None: the format is unknown)."""
-    from .games import game_of
     try:
         return game_of(report.format)
     except (DeckcheckError, KeyError):
@@ -62,8 +60,6 @@ def summary_columns(games: Iterable[Game]) -> tuple[str, ...]:
 
 def __getattr__(name: str) -> Any:
     if name == "SUMMARY_COLUMNS":  # the summary's columns for decks of the default format's game
-        from .formats import DEFAULT_FORMAT
-        from .games import game_of
         return summary_columns([game_of(DEFAULT_FORMAT)])
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -100,12 +96,10 @@ class Tournament(Records):
     @property
     def games(self) -> list[Game]:
         """The games of the decks (in the order games are known), the default format's when no deck has one."""
-        from .games import GAMES, game_of
         found = {id(g) for g in map(game_of_report, self.reports) if g is not None}
         if not found:
-            from .formats import DEFAULT_FORMAT
             return [game_of(DEFAULT_FORMAT)]
-        return [g for g in GAMES if id(g) in found]
+        return [g for g in registry().games if id(g) in found]
 
     @property
     def summary_columns(self) -> tuple[str, ...]:

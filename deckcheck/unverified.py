@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Sequence
 
+from .games import registry
 from .report import Issue, Report, is_data_unknown
 
 # What a player reads off a card to settle a core column (each game words its own: Game.settle).
@@ -24,25 +25,20 @@ def undecided_rule(issue: Issue) -> str:
 
 def rule_columns() -> dict[str, tuple[str, ...]]:
     """The card-sheet columns each rule reads when it reports that data is missing (each game declares its own)."""
-    from .games import GAMES
-    from .rules import declared
-    return {declared(check).id: columns for game in GAMES for check, columns in game.rule_columns.items()}
+    return registry().rule_columns
 
 
-@cache
 def rule_words() -> dict[str, str]:
     """Each rule's words for a player, by rule id, as its game declares them (Game.rule_words)."""
-    from .games import GAMES
-    from .rules import declared
-    return {declared(check).id: text for game in GAMES for check, text in game.rule_words.items()}
+    return registry().rule_words
 
 
 @cache
 def _settles() -> dict[str, dict[str, str]]:
     """What settles each column, for each rule: its game's words (Game.settle; two games may read a column of the
     same name differently) over the core's."""
-    from .games import GAMES
-    return {r.id: {**SETTLE, **game.settle} for game in reversed(GAMES) for fmt in game.formats for r in fmt.rules}
+    return {r.id: {**SETTLE, **game.settle} for game in reversed(registry().games) for fmt in game.formats
+            for r in fmt.rules}
 
 
 @dataclass(frozen=True)

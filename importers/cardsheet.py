@@ -10,13 +10,13 @@ from deckcheck.cards import Card
 from deckcheck.cardsheet import (COLUMNS, SheetCard, card_to_row, duplicate_columns, header_map,
                                  provenance_to_row, sheet_cards_from_rows)
 from deckcheck.errors import RowProblem
-from deckcheck.games import EXTRA_COLUMNS
+from deckcheck.games import registry
 
 from .tables import SheetError, read_tables
 from .writers import SheetSpec, check_target, write_csv, write_xlsx
 
 NUMERIC = {"edition", "restriction", "hand_icons", "gem_master", "gem_agility", "gem_strength", "gem_toughness",
-           "gem_empathy", "gem_reason"} | {c.name for c in EXTRA_COLUMNS if c.numeric}
+           "gem_empathy", "gem_reason"} | {c.name for c in registry().extra_columns if c.numeric}
 
 
 @dataclass

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from deckcheck.cells import CellError
-from deckcheck.decklist import RawDeck, RawPlayer, RawProblem, known_sections, parse_text, section_word
+from deckcheck.decklist import RawDeck, RawPlayer, RawProblem
+from deckcheck.games import parse_text, registry
 from deckcheck.errors import DecklistError
 from deckcheck.formula import unguard as unquote  # the one formula guard of our exports
 from deckcheck.textlimits import lone_surrogate
@@ -98,10 +99,11 @@ def _read_json(path: Path) -> RawDeck:
     deck.declared_format = data["format"] if isinstance(data.get("format"), str) else None
     deck.player = data["player"] if isinstance(data.get("player"), str) else None
     for section, items in data["sections"].items():
-        word = section_word(section)
+        word = registry().grammar.section_word(section)
         if word is None:
             number += 1
-            problem(section, f"unknown section {section!r}; sections are {known_sections(deck.declared_format)}")
+            known = registry().grammar.known_sections(deck.declared_format)
+            problem(section, f"unknown section {section!r}; sections are {known}")
         if not isinstance(items, list):
             number += 1
             problem({section: items}, f"section {section!r} must hold a list of cards")
@@ -244,7 +246,7 @@ def decks_from_table(table: Table, source: str, sheet_player: str | None = None)
                                                                f"{limits.QUANTITY_MAX:,}"))
             continue
         section = _cell(row, section_i)
-        word = section_word(section) if section else None
+        word = registry().grammar.section_word(section) if section else None
         if section and word is None:
             deck.problems.append(RawProblem(number, text, f"unknown section {section!r}"))
             continue

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from deckcheck.errors import UnknownFormatError
-from deckcheck.formats import get_format
+from deckcheck.games import get_format
 from deckcheck.report import Issue, Report
 
 

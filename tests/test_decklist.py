@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from deckcheck.decklist import KIND_HEADINGS, CardText, parse_card_text, parse_text
+from deckcheck.decklist import CardText, parse_card_text
+from deckcheck.games import parse_text, registry
 from deckcheck.decks import build_deck
-from deckcheck.formats import get_format
+from deckcheck.games import get_format
 
 
 # text, readings (quantity, name) in the order tried, [SET] as written
@@ -80,7 +81,7 @@ def test_forum_headings_open_their_section(heading, section, kind):
     plain, on_heading = raw.lines
     assert plain.section == section and plain.kinds is None  # cards below: where their type belongs
     assert on_heading.section == section and on_heading.readings == ((1, "Some Card"),)
-    kinds = KIND_HEADINGS[heading.rstrip(":").lower()][1]
+    kinds = registry().grammar.headings[heading.rstrip(":").lower()][1]
     assert kinds is None if kind is None else (kinds is not None and kind in kinds)
     assert on_heading.kinds == kinds
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from deckcheck import decklist
-from deckcheck.decklist import (MAX_QUANTITY, CardText, _is_separator, known_sections, parse_card_text,
-                                parse_text)
+from deckcheck.decklist import MAX_QUANTITY, CardText, _is_separator, parse_card_text
+from deckcheck.games import parse_text, registry
+
+GRAMMAR = registry().grammar  # the words of every registered game
 
 
 def test_a_line_keeps_what_was_written_and_what_was_read():
@@ -57,7 +59,7 @@ def test_quantity_digits_at_their_limits(text, quantity):
     ("no-such-format", "Pre-Game, Endurance (Deck, Main)"),
 ])
 def test_an_unknown_sections_message_lists_the_sections_of_the_declared_formats_game(declared, sections):
-    assert known_sections(declared) == sections
+    assert GRAMMAR.known_sections(declared) == sections
 
 
 @pytest.mark.parametrize("line,separator", [
@@ -129,7 +131,7 @@ def test_only_a_mark_that_opens_the_line_and_closes_before_a_space_a_colon_or_th
     ("Attacks (3) x", False, None), ("Persona - ", False, None),
 ])
 def test_heading_forms_posts_write(line, marked, heading):
-    found = decklist._read_heading(line, marked)
+    found = decklist._read_heading(GRAMMAR, line, marked)
     assert (None if found is None else (found.word, found.rest, found.count)) == heading
 
 
@@ -137,7 +139,7 @@ def test_heading_forms_posts_write(line, marked, heading):
                                           ("Attacks" + " " * 193, ("Attacks", "", None)),
                                           ("Attacks" + " " * 194, None)])
 def test_a_heading_without_a_colon_is_at_most_200_characters(line, heading):
-    found = decklist._read_heading(line, False)
+    found = decklist._read_heading(GRAMMAR, line, False)
     assert (None if found is None else (found.word, found.rest, found.count)) == heading
 
 
@@ -151,7 +153,7 @@ def test_a_heading_without_a_colon_is_at_most_200_characters(line, heading):
     ("Attacks (12345678)", ("Attacks (12345678)", None)),
 ])
 def test_the_count_a_heading_carries(text, split):
-    assert decklist._split_count(text) == split
+    assert decklist._split_count(GRAMMAR, text) == split
 
 
 @pytest.mark.parametrize("text,count", [("24", 24), ("24 cards", 24), ("1 card", 1), ("0", 0), ("1234567", 1234567),
@@ -177,7 +179,7 @@ def test_where_a_headings_words_end(line, end):
     ("Blocks: a/b", "Blocks: a/b"),
 ])
 def test_kinds_of_one_section_written_as_one_heading(line, joined):
-    assert decklist._join_kinds(line) == joined
+    assert decklist._join_kinds(GRAMMAR, line) == joined
 
 
 # -- total lines (`Total: 51`, `51 cards`, `Endurance total: 51`) ----------------------------------------------------
@@ -195,7 +197,7 @@ def test_kinds_of_one_section_written_as_one_heading(line, joined):
     ("Total: 3 Thrust", None), ("cards 3", None), ("", None), ("cards", None),
 ])
 def test_total_lines(line, total):
-    assert decklist._total(line) == total
+    assert decklist._total(GRAMMAR, line) == total
 
 
 # -- pasted tables (a header row of the CSV names, cells between tabs, commas, semicolons or `|`) ----------------------
@@ -255,7 +257,7 @@ def test_a_suggestion_clicked_in_a_tables_row(header, row, suggestion, rewritten
     ("Thrsut, x3", "Thrust", "Thrust x3"),  # the separator before a quantity after the name goes with the name
 ])
 def test_a_suggestion_clicked_on_a_line(line, suggestion, rewritten):
-    assert decklist.rewrite_line(line, suggestion) == rewritten
+    assert decklist.rewrite_line(line, suggestion, GRAMMAR) == rewritten
 
 
 # -- the list as a whole -------------------------------------------------------------------------------------------

@@ -6,19 +6,19 @@ from __future__ import annotations
 import pytest
 
 from deckcheck import decklist
-from deckcheck.decklist import (MAX_LINE, MAX_QUANTITY, CardText, ends_in_bare_number, parse_card_text, parse_text,
-                                section_word, split_set)
+from deckcheck.decklist import MAX_LINE, MAX_QUANTITY, CardText, ends_in_bare_number, parse_card_text, split_set
+from deckcheck.games import parse_text, registry
 
 
-def test_the_heading_table_is_what_the_parser_reads():
-    assert decklist._heading_table() == decklist.KIND_HEADINGS
-    assert decklist.KIND_HEADINGS["attacks"] == decklist.KIND_HEADINGS["attack"]
+def test_the_heading_table_reads_each_heading_in_the_plural_too():
+    headings = registry().grammar.headings
+    assert headings["attacks"] == headings["attack"]
 
 
 @pytest.mark.parametrize("text,word", [("Attacks:", "endurance"), ("Events", "endurance"), ("Persona:", "pre-game"),
                                        ("Hunter:", "hunter"), ("Side board:", "sideboard"), ("Cards:", None)])
 def test_section_word(text, word):
-    assert section_word(text) == word
+    assert registry().grammar.section_word(text) == word
 
 
 @pytest.mark.parametrize("text,quantity", [(f"{MAX_QUANTITY} Thrust", MAX_QUANTITY), ("Thrust x1000000", MAX_QUANTITY),

@@ -112,7 +112,7 @@ def test_every_problem_kind_is_documented():
 
 def test_typed_card_errors():
     from deckcheck.library.api import BundledCards
-    from deckcheck.formats import get_format
+    from deckcheck.games import get_format
     index = BundledCards().index(get_format("type1e"))
     with pytest.raises(deckcheck.UnknownCardError) as unknown:
         index.resolve("Conor McLeod Back Away")

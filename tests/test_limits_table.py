@@ -44,5 +44,5 @@ def test_a_line_at_the_limit_is_read_and_one_past_it_refused():
 
 
 def decklist_of(text: str):
-    from deckcheck.decklist import parse_text
+    from deckcheck.games import parse_text
     return parse_text(text, "t")

@@ -6,10 +6,13 @@ from __future__ import annotations
 import pytest
 
 import deckcheck
-from deckcheck.decklist import parse_text, rewrite_line
+from deckcheck.decklist import rewrite_line
+from deckcheck.games import parse_text, registry
 from deckcheck.decks import CHAT_WORDS, build_deck
-from deckcheck.formats import get_format
+from deckcheck.games import get_format
 from deckcheck.text import normalize
+
+GRAMMAR = registry().grammar  # the words of every registered game
 
 PLAIN = "Persona: The Kurgan\n3 Thrust\n2 Upper Left Attack\n"
 
@@ -40,7 +43,7 @@ def click_first_suggestions(text: str) -> str:
         lines = text.splitlines()
         for p in fixable:
             assert p.line is not None
-            lines[p.line - 1] = rewrite_line(lines[p.line - 1], p.suggestions[0])
+            lines[p.line - 1] = rewrite_line(lines[p.line - 1], p.suggestions[0], GRAMMAR)
         text = "\n".join(lines) + "\n"
     return text
 
@@ -72,7 +75,7 @@ def test_a_quoted_title_on_a_deck_line_is_the_title_anywhere_and_deck_headings_s
 def test_an_unquoted_deck_line_close_to_a_card_is_refused_first_offering_the_title(bundled_index):
     (problem,) = read(bundled_index, "Deck: Dunkan's Fury\n3 Thrust\n")[1]
     assert problem.line == 1 and problem.suggestions[0] == "Name: Dunkan's Fury"
-    fixed = rewrite_line("Deck: Dunkan's Fury", problem.suggestions[0])
+    fixed = rewrite_line("Deck: Dunkan's Fury", problem.suggestions[0], GRAMMAR)
     assert fixed == "Name: Dunkan's Fury" and read(bundled_index, f"{fixed}\n3 Thrust\n")[1] == []
     # a deck line that names a card is that card, where its type belongs (no HL-SECTION)
     assert read(bundled_index, "Deck: The Kurgan Persona\n3 Thrust\n")[0] == [
@@ -138,7 +141,7 @@ def test_headings_with_counts_stay_headings_and_a_word_that_is_none_reads_as_a_c
     assert problem.suggestions == ()
     # close to a card: suggested, and the suggestion keeps the form
     (problem,) = read(bundled_index, f"{PLAIN}Thrst: 3\n")[1]
-    assert problem.suggestions[0] == "Thrust" and rewrite_line("Thrst: 3", "Thrust") == "Thrust: 3"
+    assert problem.suggestions[0] == "Thrust" and rewrite_line("Thrst: 3", "Thrust", GRAMMAR) == "Thrust: 3"
 
 
 @pytest.mark.parametrize("line,card,qty", [
@@ -193,7 +196,7 @@ def test_number_words_up_to_twenty_and_names_that_start_with_one(bundled_index):
     assert notices == ["line 1 read as the deck's title: 'Seven Deadly Sins'"]
     # a misspelt name after a number word: its suggestion keeps the word
     (problem,) = read(bundled_index, f"{PLAIN}three Thrst\n")[1]
-    assert problem.suggestions[0] == "Thrust" and rewrite_line("three Thrst", "Thrust") == "three Thrust"
+    assert problem.suggestions[0] == "Thrust" and rewrite_line("three Thrst", "Thrust", GRAMMAR) == "three Thrust"
 
 
 # -- 5. versions written short -----------------------------------------------------------------------------------

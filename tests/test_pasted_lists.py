@@ -7,9 +7,12 @@ from pathlib import Path
 import pytest
 
 import deckcheck
-from deckcheck.decklist import parse_text, rewrite_line
+from deckcheck.decklist import rewrite_line
+from deckcheck.games import parse_text, registry
 from deckcheck.decks import build_deck
-from deckcheck.formats import get_format
+from deckcheck.games import get_format
+
+GRAMMAR = registry().grammar  # the words of every registered game
 
 PASTED = Path(__file__).parent / "data" / "pasted"
 
@@ -131,7 +134,7 @@ def test_a_title_close_to_a_card_is_refused_first_suggesting_to_read_it_as_the_t
     (problem,) = report.input_errors
     assert problem.line == 1 and problem.suggestions[0] == "Name: Dunkan's Fury"
     assert "Duncan MacLeod Warrior's Fury" in problem.suggestions[1:]
-    fixed = rewrite_line("Dunkan's Fury", problem.suggestions[0])
+    fixed = rewrite_line("Dunkan's Fury", problem.suggestions[0], GRAMMAR)
     assert deckcheck.check_text(f"{fixed}\n3 Thrust\n").input_errors == []
 
 
@@ -227,7 +230,7 @@ def test_no_card_suggestion_for_prose_headings_or_totals(bundled_index):
 def test_suggestions_keep_the_quantity_and_never_make_it_a_version(bundled_index):
     problems = read(bundled_index, "- 3 Upper Left Atack\n")[1]
     assert "Upper Left Attack (3)" not in problems[0].suggestions[:1]
-    assert rewrite_line("- 3 Upper Left Atack", problems[0].suggestions[0]) == "3 Upper Left Attack"
+    assert rewrite_line("- 3 Upper Left Atack", problems[0].suggestions[0], GRAMMAR) == "3 Upper Left Attack"
     for line, suggestion, fixed in [
         ("- 3 Upper Left Atack", "Upper Left Attack (3)", "3 Upper Left Attack (3)"),
         ("• Thrst x3 [ME] // staple", "Thrust", "Thrust x3 [ME]"),
@@ -236,7 +239,7 @@ def test_suggestions_keep_the_quantity_and_never_make_it_a_version(bundled_index
         ("Thrust [XX] x2", "Thrust [ME]", "2 Thrust [ME]"), ("Sunday lst", "Name: Sunday lst", "Name: Sunday lst"),
         ("2 Back Away", "Back Away (Kern)", "2 Back Away (Kern)"),
     ]:
-        assert rewrite_line(line, suggestion) == fixed
+        assert rewrite_line(line, suggestion, GRAMMAR) == fixed
 
 
 MESSY = ("\ufeffDuncan\u2019s Highland Fury \u2013 v2\r\n\r\n**Persona:** Duncan MacLeod\r\n=====\r\n"
@@ -257,7 +260,7 @@ def test_clicking_the_first_suggestion_of_each_refused_line_leads_to_a_list_that
         for p in fixable:
             assert p.line is not None
             body = lines[p.line - 1].rstrip("\r\n")
-            lines[p.line - 1] = rewrite_line(body, p.suggestions[0]) + lines[p.line - 1][len(body):]
+            lines[p.line - 1] = rewrite_line(body, p.suggestions[0], GRAMMAR) + lines[p.line - 1][len(body):]
         text = "".join(lines)
     report = deckcheck.check_text(text)
     assert [(p.line, p.message[:29]) for p in report.input_errors] == [(16, "the quantity is written twice")]

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from deckcheck.check import validate
 from deckcheck.decks import Deck
-from deckcheck.formats import get_format
+from deckcheck.games import get_format
 
 
 @st.composite

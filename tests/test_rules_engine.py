@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from deckcheck.check import validate
-from deckcheck.decklist import parse_text
+from deckcheck.games import parse_text
 from deckcheck.decks import build_deck
-from deckcheck.formats import all_formats, get_format
+from deckcheck.games import all_formats, get_format
 from deckcheck.games import raven, taktik
 from deckcheck.report import DATA_UNKNOWN
 from deckcheck.games.highlander import rules as highlander
@@ -144,10 +144,13 @@ def test_the_engine_stamps_only_the_issues_a_rule_left_unstamped():
     assert stamp(unstamped._replace(rule="YY-OTHER"), "XX-RULE").rule == "YY-OTHER"  # a stamped issue keeps its id
 
 
-def test_a_data_unknown_warning_takes_the_id_the_check_gives_else_the_declaring_games():
+def test_a_data_unknown_warning_takes_the_id_the_check_gives_else_the_generic_one():
     from deckcheck.cards import Card
-    from deckcheck.rules import data_unknown, stamp
+    from deckcheck.games import registry
+    from deckcheck.rules import DATA_UNKNOWN, data_unknown, stamp
     issue = data_unknown("Restriction number unknown", [Card(id="V", name="Vague Event", title="Vague Event")])
     assert stamp(issue, "HL-RESTRICTED", "PB-DATA-UNKNOWN").rule == "PB-DATA-UNKNOWN"  # the checked game's
-    assert stamp(issue, "HL-RESTRICTED").rule == "HL-DATA-UNKNOWN"  # called alone: the game that declared it
+    assert stamp(issue, "HL-RESTRICTED").rule == DATA_UNKNOWN  # called alone: no game's (no registry read)
+    assert registry().data_unknown_of("HL-RESTRICTED") == "HL-DATA-UNKNOWN"  # the game that plays it first
+    assert registry().data_unknown_of("NO-SUCH-RULE") is None
     assert stamp(issue, "HL-RESTRICTED", "PB-DATA-UNKNOWN").message.startswith("HL-RESTRICTED not verified: ")

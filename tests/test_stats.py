@@ -228,8 +228,8 @@ def test_deck_stats_refuses_unresolved_lines_and_other_games():
 def test_a_detailed_check_carries_the_statistics(synthetic_index):
     from deckcheck.check import validate
     from deckcheck.decks import build_deck
-    from deckcheck.decklist import parse_text
-    from deckcheck.formats import get_format
+    from deckcheck.games import parse_text
+    from deckcheck.games import get_format
     fmt = get_format("type1e")
     deck, problems = build_deck(parse_text("Endurance:\n3 Upper Left Attack\n2 Thrust\n"), synthetic_index, fmt)
     assert not problems

@@ -16,7 +16,7 @@ from starlette.datastructures import FormData, UploadFile
 from deckcheck.library.api import Catalog
 from deckcheck.db.collections import Collections
 from deckcheck.errors import DeckcheckError
-from deckcheck.formats import all_formats
+from deckcheck.games import all_formats
 from deckcheck.report import Report
 from deckcheck.text import is_digits
 
@@ -218,6 +218,7 @@ def apply_fix(text: str, fix: str) -> str:
     bullets and Markdown go, and a suggestion that is a whole line (the title's `Name: ...`) replaces it.
     """
     from deckcheck.decklist import rewrite_line, rewrite_row
+    from deckcheck.games import registry
     number, _, new = fix.partition("|")
     if len(number) > FIX_DIGITS:  # int() would refuse 4,300 digits and more (a 500); no decklist has so many lines
         raise DeckcheckError(f"fix: the line number {number[:20]!r}... is longer than {FIX_DIGITS} digits")
@@ -228,7 +229,8 @@ def apply_fix(text: str, fix: str) -> str:
     body = line.rstrip("\r\n")
     first = next((i for i, text in enumerate(lines) if text.strip()), 0)  # a pasted table's header row?
     row = rewrite_row(lines[first], body, new.strip()) if first < int(number) - 1 else None
-    lines[int(number) - 1] = (rewrite_line(body, new.strip()) if row is None else row) + line[len(body):]
+    grammar = registry().grammar
+    lines[int(number) - 1] = (rewrite_line(body, new.strip(), grammar) if row is None else row) + line[len(body):]
     return "".join(lines)
 
 

@@ -271,14 +271,14 @@ def report_response(desk: Desk, event_id: str, kind: str) -> Response:
 @router.get("/desk", response_class=HTMLResponse)
 def new_event_page(pages: PagesDep):
     """The form that creates an event."""
-    from deckcheck.formats import all_formats
+    from deckcheck.games import all_formats
     return page(pages, "new.html", {"formats": all_formats(), "values": {}})
 
 
 @router.post("/desk", response_class=HTMLResponse)
 async def create_event_page(request: Request, desk: DeskDep, pages: PagesDep):
     """Create an event and show its two links and the QR code (the organiser link only this once)."""
-    from deckcheck.formats import all_formats
+    from deckcheck.games import all_formats
     form = await request.form(max_files=0, max_fields=20)
     check_csrf(request, form)
     values = {k: v for k, v in form.items() if isinstance(v, str)}

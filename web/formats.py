@@ -6,7 +6,7 @@ from collections.abc import Collection, Mapping
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
-from deckcheck.formats import all_formats
+from deckcheck.games import all_formats
 
 from . import models
 from .deps import PagesDep

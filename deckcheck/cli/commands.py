@@ -88,7 +88,7 @@ def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or fol
 @app.command()
 def formats(name: Annotated[Optional[str], typer.Argument(help="A format name or alias.")] = None) -> None:
     """List the formats and their rules (id, severity, one line)."""
-    from ..formats import all_formats, get_format
+    from ..games import all_formats, get_format
     from ..games import data_unknown_ids, game_of
     from .render import simple_table
     out = _console()

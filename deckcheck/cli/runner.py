@@ -36,7 +36,7 @@ def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Seque
     terminal's width; with quiet, one line per deck and, after several, a summary line.
     """
     from ..library.api import Catalog, check_files
-    from ..formats import get_format
+    from ..games import get_format
     from .plain import quiet_line, report_text, summary_line, todo_hint
     from ..report import worst_exit_code
     if fmt:

@@ -15,7 +15,7 @@ from .api import BundledCards, CardSource, Catalog, check_files, unreadable
 from ..cards import Card
 from ..check import check_raw
 from ..errors import DeckcheckError
-from ..formats import get_format
+from ..games import get_format
 from ..report import Report
 from ..textlimits import parse_checked
 

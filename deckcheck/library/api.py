@@ -394,7 +394,7 @@ def check_tournament(inputs: Sequence[str | Path], fmt: str | None = None, sheet
     and how many there are (the CLI draws its progress bar with it; the library draws nothing)."""
     from ..tournament import Tournament
     if fmt:
-        from ..formats import get_format
+        from ..games import get_format
         get_format(fmt)
     catalog = Catalog(db_url, sheets)
     paths = expand_paths(inputs)
@@ -565,7 +565,7 @@ class CollectionApp:
     def saved_deck(self, name: str) -> tuple[Deck, AnyFormat, str]:
         """A saved deck read back from its decklist text, as the web's link reads it: (deck, its format, the text).
         The text keeps what the stored cards cannot (an Item's `@ Hunter`, a table's players, a game's own cards)."""
-        from ..decklist import parse_text
+        from ..games import parse_text
         fmt, text, _entries = self.collections.deck(name)
         deck, found = self.resolved(parse_text(text, name), fmt)
         return deck, found, text
@@ -595,7 +595,7 @@ class CollectionApp:
 
 def _own_cards(fmt: str) -> bool:
     """Whether a format's game brings cards of its own (a format no longer registered: no)."""
-    from ..formats import get_format
+    from ..games import get_format
     try:
         return get_format(fmt).builtin_cards is not None
     except DeckcheckError:

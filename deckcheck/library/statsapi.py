@@ -16,7 +16,8 @@ from ..deckdiff import DeckDiff, diff_decks
 from ..decklist import RawDeck
 from ..decks import Deck, build_deck
 from ..errors import DeckcheckError
-from ..formats import AnyFormat, get_format
+from ..formats import AnyFormat
+from ..games import get_format
 from ..report import InputProblem
 from ..stats import EXERTION, HAND, DeckStats, check_draw
 from ..textlimits import parse_checked

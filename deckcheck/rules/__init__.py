@@ -9,7 +9,7 @@ format's parameters (`{deck_min}`, `{woc_max:word}` for "one"), so no limit is w
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Generic, Iterable, Sequence, TypeVar
+from typing import Callable, Generic, Iterable, Sequence, TypeVar
 
 from ..cards import Card
 from ..report import DATA_UNKNOWN, ERROR, WARNING, Issue
@@ -81,7 +81,7 @@ class Rule(Generic[View]):
 
     def __call__(self, view: View, data_unknown_id: str | None = None) -> list[Issue]:
         """The function's issues, each stamped with this rule's id; a data-unknown one with `data_unknown_id` (the
-        checked format's game's: check.validate), else that of the first game that declared the rule."""
+        checked format's game's: check.validate; Registry.data_unknown_of gives the first game's that plays it)."""
         return [stamp(issue, self.id, data_unknown_id) for issue in self.check(view)]
 
     def text(self, params: Params) -> str:
@@ -89,44 +89,38 @@ class Rule(Generic[View]):
         return params.text(self.summary)
 
 
-_DECLARED: dict[Callable[..., Iterable[Issue]], Rule[Any]] = {}  # each function's Rule, of its own view
+RULE_ATTRIBUTE = "deckcheck_rule"  # where @rule keeps a check function's Rule: on the function itself
 
 
 def rule(rule_id: str, severity: str, summary: str) -> Callable[[Check], Check]:
-    """Record a check function as the rule `rule_id`; the function itself is returned unchanged."""
+    """Record a check function as the rule `rule_id`; the function itself is returned, its Rule kept on it."""
     def record(check: Check) -> Check:
-        _DECLARED[check] = Rule(rule_id, severity, summary, check)
+        setattr(check, RULE_ATTRIBUTE, Rule(rule_id, severity, summary, check))
         return check
     return record
 
 
-def rules_of(*checks: Callable[[View], Iterable[Issue]]) -> tuple[Rule[View], ...]:
-    """The Rules recorded for these functions, in this order (for a format's rule list)."""
-    return tuple(_DECLARED[check] for check in checks)
-
-
 def declared(check: Callable[[View], Iterable[Issue]]) -> Rule[View]:
-    """The Rule recorded for one function."""
-    return _DECLARED[check]
+    """The Rule @rule recorded on one function (TypeError for a function that is no rule)."""
+    found = getattr(check, RULE_ATTRIBUTE, None)
+    if not isinstance(found, Rule):
+        raise TypeError(f"{getattr(check, '__qualname__', check)!r} is not a rule: decorate it with @rule")
+    return found
 
 
-_DATA_UNKNOWN_IDS: dict[str, str] = {}  # rule id -> the id of its game's data-unknown warning
-
-
-def assign_data_unknown(rule_id: str, issue_id: str) -> None:
-    """Record the id a rule's data-unknown warnings take when the rule is called alone: the id of the first game
-    that declared it (deckcheck.formats.Game.data_unknown). A later game playing the same rule (a plugin's house
-    rules) changes nothing of it: a check stamps the id of the game of the format checked (check.validate)."""
-    _DATA_UNKNOWN_IDS.setdefault(rule_id, issue_id)
+def rules_of(*checks: Callable[[View], Iterable[Issue]]) -> tuple[Rule[View], ...]:
+    """The Rules recorded on these functions, in this order (for a format's rule list)."""
+    return tuple(declared(check) for check in checks)
 
 
 def stamp(issue: Issue, rule_id: str, data_unknown_id: str | None = None) -> Issue:
     """An issue with its rule's id: set where the rule left it out; a data-unknown warning takes its game's id
-    (`data_unknown_id`, else the declaring game's) and names the rule in its message."""
+    (`data_unknown_id`: check.validate gives the checked format's game's; else the generic DATA-UNKNOWN) and
+    names the rule in its message."""
     if issue.rule == UNSTAMPED:
         return issue._replace(rule=rule_id)
     if issue.rule == DATA_UNKNOWN:
-        return issue._replace(rule=data_unknown_id or _DATA_UNKNOWN_IDS.get(rule_id, DATA_UNKNOWN),
+        return issue._replace(rule=data_unknown_id or DATA_UNKNOWN,
                               message=f"{rule_id} not verified: {issue.message}")
     return issue
 

@@ -5,9 +5,9 @@ import pytest
 
 from deckcheck.check import validate
 from deckcheck.db.build_bundled import grid_from_name
-from deckcheck.decklist import parse_text
+from deckcheck.games import parse_text
 from deckcheck.decks import build_deck
-from deckcheck.formats import get_format
+from deckcheck.games import get_format
 from deckcheck.grid import format_grid
 
 BASICS = "\n".join(f"3 {t}" for t in (

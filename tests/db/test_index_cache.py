@@ -12,7 +12,7 @@ from deckcheck.library.api import Catalog
 from deckcheck.catalog import CardIndex
 from deckcheck.db import indexcache
 from deckcheck.db.store import Store
-from deckcheck.formats import get_format
+from deckcheck.games import get_format
 
 TYPE1E = get_format("type1e")
 
@@ -118,7 +118,7 @@ def test_kept_cards_take_this_process_ids_for_the_specific_card(db):
 from deckcheck.cards import Card
 other = Card(id="x", name="Unheard Of", title="Unheard Of", type="Attack")
 from deckcheck.library.api import Catalog
-from deckcheck.formats import get_format
+from deckcheck.games import get_format
 index = Catalog({db!r}).index(get_format("type1e"))
 thrust = index.resolve("Thrust (2)")
 twin = Card(id="y", name=thrust.name, title=thrust.title, immortal=thrust.immortal, weapon=thrust.weapon,

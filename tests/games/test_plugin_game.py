@@ -342,7 +342,7 @@ def test_a_plugin_reusing_a_games_rules_changes_nothing_of_that_game(tmp_path):
         import sys
         from deckcheck.check import validate
         from deckcheck.decks import build_deck
-        from deckcheck.formats import get_format
+        from deckcheck.games import get_format
         from deckcheck.library import card_source
         from deckcheck.textlimits import parse_checked
         text = open(sys.argv[1], encoding="utf-8").read()

@@ -7,8 +7,8 @@ import pytest
 
 from deckcheck.catalog import CardIndex
 from deckcheck.check import check_raw
-from deckcheck.decklist import parse_text
-from deckcheck.formats import get_format
+from deckcheck.games import parse_text
+from deckcheck.games import get_format
 
 ROOT = Path(__file__).resolve().parents[2]
 

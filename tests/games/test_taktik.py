@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from deckcheck.check import check_raw
-from deckcheck.decklist import parse_text
+from deckcheck.games import parse_text
 from deckcheck.errors import DeckcheckError
-from deckcheck.formats import get_format
+from deckcheck.games import get_format
 from deckcheck.games import taktik
 
 ROOT = Path(__file__).resolve().parents[2]

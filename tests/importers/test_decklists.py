@@ -93,7 +93,7 @@ def test_unreadable_files(tmp_path):
 @pytest.mark.parametrize("suffix", [".txt", ".csv", ".json"])
 def test_written_decklists_read_back(tmp_path, suffix, bundled_index):
     from deckcheck.decks import build_deck
-    from deckcheck.formats import get_format
+    from deckcheck.games import get_format
     card = bundled_index.resolve("Thrust", "SE")
     persona = bundled_index.resolve("Connor MacLeod Persona", "ME")
     entries = [(persona, "Pre-Game", 1), (card, "Endurance", 3)]

@@ -10,14 +10,14 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from ...cards import DEFAULT_GAME, ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
-from ...formats import Format, Game, Heading
+from ...formats import Format, Game, Heading, find_format
+from ...stats import EXERTION, HAND, DeckStats, stats_of
 from . import rules as hl
 from .view import ENDURANCE, PREGAME, HighlanderView
 
-if TYPE_CHECKING:  # the statistics are imported when asked for
+if TYPE_CHECKING:
     from ...decks import Deck
     from ...report import Issue, Report
-    from ...stats import DeckStats
 
 HIGHLANDER = DEFAULT_GAME  # card sheets without a `game` column are Highlander's (CONTRACTS §1)
 SECTIONS = MappingProxyType({PREGAME: ("pre game", "pregame"), ENDURANCE: ("endurance", "deck", "main")})
@@ -104,15 +104,13 @@ def summary(report: Report) -> dict[str, object]:
     the deck could be read) and the size of its two sections."""
     persona = report.persona
     if not persona and report.legal is not None:
-        from ...formats import get_format
-        persona = get_format(report.format).no_persona
+        persona = find_format(report.format, GAME.formats).no_persona
     return {"persona": persona or "", "endurance": report.counts.get(ENDURANCE, ""),
             "pre_game": report.counts.get(PREGAME, "")}
 
 
 def deck_stats(deck: Deck, format_name: str, hand: int | None = None, exertion: int | None = None) -> DeckStats:
     """The deck's statistics (CONTRACTS §7: squares covered, opening-hand and Exertion odds)."""
-    from ...stats import EXERTION, HAND, stats_of
     return stats_of(deck, format_name, HAND if hand is None else hand, EXERTION if exertion is None else exertion)
 
 

@@ -15,6 +15,7 @@ from ...cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
 from ...decks import Entry
 from ...report import ERROR, WARNING, Issue
 from ...rules import Params, data_unknown, error, names, number_word, plural, rule, rules_of, warning
+from ...text import normalize
 from .view import ENDURANCE, PREGAME, HighlanderView, folded
 
 
@@ -554,7 +555,6 @@ def gems(v: HighlanderView[Type2Params]) -> list[Issue]:
 @rule("HL2-PERMISSION", ERROR, "A card that needs a permission is included only if a Pre-Game card grants it.")
 def permission(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
-    from ...text import normalize
     missing: dict[str, list[Entry]] = defaultdict(list)
     for e in v.deck.entries:
         for tag in sorted(e.card.requires):

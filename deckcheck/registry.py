@@ -1,0 +1,70 @@
+"""The games deckcheck checks, built once into one value: their formats, card-sheet columns, decklist grammar and
+the ids of their data-unknown warnings.
+
+Generic: a Registry is made from Game values and knows no game itself. deckcheck.games builds the default one
+(its own games, then the plugins found when it is built) and passes it where it is needed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .decklist import Grammar
+from .formats import DEFAULT_FORMAT, AnyFormat, Column, Game, find_format
+from .rules import declared
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The games, in order; what is derived from them is computed once, here."""
+
+    games: tuple[Game, ...]
+    default_format: str = DEFAULT_FORMAT
+    formats: tuple[AnyFormat, ...] = field(init=False, repr=False)
+    extra_columns: tuple[Column, ...] = field(init=False, repr=False)
+    """The card-sheet columns the games add, stored in Card.extra (in card-sheet order)."""
+    grammar: Grammar = field(init=False, repr=False)
+    rule_columns: dict[str, tuple[str, ...]] = field(init=False, repr=False)
+    """The card-sheet columns each rule (by id) reads when it reports that data is missing (Game.rule_columns)."""
+    rule_words: dict[str, str] = field(init=False, repr=False)
+    """Each rule's words for a player, by rule id (Game.rule_words)."""
+    _by_name: dict[str, Game] = field(init=False, repr=False)
+    _data_unknown: dict[str, str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        setter = object.__setattr__
+        setter(self, "formats", tuple(fmt for game in self.games for fmt in game.formats))
+        setter(self, "extra_columns", tuple(column for game in self.games for column in game.extra_columns))
+        setter(self, "grammar", Grammar.of(self.games, self.default_format))
+        setter(self, "_by_name", {game.name: game for game in self.games})
+        setter(self, "rule_columns", {declared(check).id: columns for game in self.games
+                                      for check, columns in game.rule_columns.items()})
+        setter(self, "rule_words", {declared(check).id: text for game in self.games
+                                    for check, text in game.rule_words.items()})
+        first: dict[str, str] = {}  # a rule two games play (a plugin's house rules) is the first game's
+        for game in self.games:
+            for fmt in game.formats:
+                for r in fmt.rules:
+                    first.setdefault(r.id, game.data_unknown)
+        setter(self, "_data_unknown", first)
+
+    def game_named(self, name: str) -> Game:
+        """The game of this name (a format's `game`); KeyError when no game has it."""
+        return self._by_name[name]
+
+    def get_format(self, name: str | AnyFormat) -> AnyFormat:
+        """Find a format by name or alias, case-insensitively; raise UnknownFormatError otherwise."""
+        return find_format(name, self.formats)
+
+    def game_of(self, fmt: AnyFormat | str) -> Game:
+        """The game a format (or a format's name) belongs to."""
+        return self._by_name[self.get_format(fmt).game]
+
+    def data_unknown_ids(self, games: Iterable[Game] | None = None) -> list[str]:
+        """The ids these games (default: all) report when card data kept a rule from deciding, each once, in
+        order."""
+        return list(dict.fromkeys(game.data_unknown for game in (self.games if games is None else games)))
+
+    def data_unknown_of(self, rule_id: str) -> str | None:
+        """The data-unknown id of the first game whose formats play this rule (None: no game plays it)."""
+        return self._data_unknown.get(rule_id)
