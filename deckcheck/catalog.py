@@ -7,6 +7,8 @@ the words of every name, built once, so a suggestion costs a bounded amount of w
 """
 from __future__ import annotations
 
+import bisect
+import difflib
 import heapq
 import threading
 from collections import defaultdict
@@ -204,7 +206,6 @@ class CardIndex:
         code = self._set_codes.get(_set_key(text)) or self._set_codes.get(normalize(text))
         if code is not None:
             return code
-        import difflib
         names = {_set_key(s.name): s for s in self.sets} | {_set_key(s.code): s for s in self.sets}
         close = difflib.get_close_matches(_set_key(text), list(names), n=3, cutoff=0.4)
         shown = [f"{names[c].code} ({names[c].name})" if names[c].code != names[c].name else names[c].name
@@ -350,8 +351,6 @@ class CardIndex:
         cached = self._searched.get(word)
         if cached is not None:
             return cached
-        import bisect
-        import difflib
         found = {word: 1.0}
         if len(word) >= 3:
             at = bisect.bisect_left(vocabulary, word)
@@ -555,7 +554,6 @@ _TYPO = 0.75  # two words spelt at least this alike (difflib ratio) are one word
 def _word_match(word: str, words: Sequence[str]) -> float:
     """How well one word of a query is found among a name's words: 1 the same word, 0.9 the start of one
     (`kurg` in `kurgan`), the spelling likeness of the closest one when it is a typo (`dunkan`), else 0."""
-    import difflib
     best = 0.0
     for other in words:
         if other == word:
@@ -574,7 +572,6 @@ def name_score(key: str, name_key: str) -> float:
     mostly how well each word of the text is found in the name (typos allowed), then how much of the
     name the text accounts for, then the spelling of the whole. The one ranker of every suggestion
     (decklists, sheets, commands, the web app and the desk) and of `cards search`."""
-    import difflib
     words = list(dict.fromkeys(key.split()))[:_MAX_QUERY_WORDS]  # a longer text is no card name: bounded work
     names = name_key.split()
     if not words or not names:

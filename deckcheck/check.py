@@ -11,6 +11,7 @@ from .formats import DEFAULT_FORMAT, AnyFormat
 from .games import game_named, get_format, registry
 from .registered import registered_of
 from .report import UNKNOWN_FORMAT, InputProblem, Report
+from .todo import collect
 
 
 def validate(deck: Deck, fmt: AnyFormat | str, details: bool = False) -> Report:
@@ -36,7 +37,6 @@ def validate(deck: Deck, fmt: AnyFormat | str, details: bool = False) -> Report:
         if stats is not None:
             report.details["stats"] = stats(deck, fmt.name)
         if report.unverified:  # the cards behind them, for the pages' fill-in form
-            from .todo import collect
             todo = collect([(deck, report)])
             report.details["unverified_cards"] = [(card, todo.columns[card.id]) for card in todo.cards.values()]
             copies: dict[str, int] = {}

@@ -18,6 +18,7 @@ from .decklist import RawDeck
 from .errors import DeckcheckError
 from .registered import Registered
 from .report import InputProblem, Issue, Report
+from .tournament import verdict
 
 TOKEN_BYTES = 32  # organiser tokens: 256 random bits, stored only as their SHA-256
 ID_BYTES = 12  # event and deck ids: 96 random bits, so ids cannot be enumerated or guessed
@@ -389,5 +390,4 @@ class Submission:
     @property
     def verdict(self) -> str:
         """legal, NOT LEGAL or unreadable (as in tournament reports)."""
-        from .tournament import verdict
         return verdict(self.report)

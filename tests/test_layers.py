@@ -4,7 +4,9 @@
                                                db/, importers/ (storage and files, used by the library)
 
 Every `from ... import` of a deckcheck module is read, at module level and inside functions alike (the lazy
-imports are the ones that drift), and mapped to the part it lands in.
+imports are the ones that drift), and mapped to the part it lands in. The import graph of the modules has no
+cycle (the generic core never imports a game: the games depend on it), and the core imports at the top of each
+module but for the few listed in LAZY, each with the start-up cost it saves.
 """
 from __future__ import annotations
 
@@ -34,6 +36,17 @@ EXCEPTIONS = {
     ("deckcheck/records.py", "library"): "to_frame() imports pandas through library/frames.py when called",
     ("deckcheck/cli/commands.py", "web"): "`deckcheck serve` starts the web app",
 }
+
+
+# (file, module it imports inside a function) -> why it is imported there, not at the top (measured with
+# `python -X importtime`; a `deckcheck check` loads neither)
+LAZY = {
+    ("deckcheck/games/__init__.py", "pkgutil"): "5-40 ms; needed only when a deckcheck_games folder is on the path",
+    ("deckcheck/games/highlander/__init__.py", "deckcheck.stats"):
+        "fractions and decimal, 3-10 ms; a check without statistics does not need them",
+    ("deckcheck/records.py", "deckcheck.library.frames"): "pandas, hundreds of ms; only to_frame() needs it",
+}
+CORE = ("deckcheck/*.py", "deckcheck/rules/**/*.py", "deckcheck/games/**/*.py")
 
 
 def part_of(module: str) -> str:
@@ -115,3 +128,133 @@ def test_the_terminal_skin_is_one_folder():
                     continue
                 outside += [f"{rel}:{node.lineno} imports {n}" for n in names if n.split(".")[0] in ("typer", "rich")]
     assert not outside, "\n".join(outside)
+
+
+def module_name(path: Path) -> str:
+    """The dotted name a file of deckcheck/ is imported as."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_only(tree: ast.Module) -> set[int]:
+    """The ids of the nodes under `if TYPE_CHECKING:` (imports for the type checker only: never run)."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            found |= {id(sub) for stmt in node.body for sub in ast.walk(stmt)}
+    return found
+
+
+def import_graph(paths: list[Path]) -> dict[str, set[str]]:
+    """Module -> the modules among these it imports when it runs (at module level or inside a function;
+    `from a import b` is an import of a.b when a.b is a module, else of a)."""
+    modules = {module_name(p): p for p in paths}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _type_only(tree)
+        targets: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.ImportFrom):
+                base = ".".join(package[:len(package) - (node.level - 1)] if node.level else [])
+                module = ".".join(p for p in (base, node.module or "") if p)
+                targets |= {f"{module}.{a.name}" if f"{module}.{a.name}" in modules else module for a in node.names}
+            elif isinstance(node, ast.Import):
+                targets |= {a.name for a in node.names}
+        graph[name] = {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle of the graph as [a, b, ..., a] (the first found, in sorted order), or [] when it has none."""
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+    path: list[str] = []
+
+    def walk(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (found := walk(nxt)):
+                return found
+        state[node] = 2
+        path.pop()
+        return []
+    for start in sorted(graph):
+        if start not in state and (found := walk(start)):
+            return found
+    return []
+
+
+def core_files(*, library: bool) -> list[Path]:
+    paths = {p for pattern in CORE for p in ROOT.glob(pattern)}
+    if library:
+        paths |= set(ROOT.glob("deckcheck/library/**/*.py"))
+    return sorted(paths)
+
+
+def test_the_core_has_no_import_cycle():
+    """The core and the library import one another's modules in one direction only: the generic core
+    (parser, resolver, formats, rules engine, reports) never imports a game, nor the house built on the games."""
+    cycle = find_cycle(import_graph(core_files(library=True)))
+    assert not cycle, "import cycle: " + " -> ".join(cycle)
+
+
+def test_the_cycle_finder_finds_a_cycle_and_names_it():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
+    assert find_cycle({"a": {"a"}}) == ["a", "a"]
+
+
+def test_the_graph_reads_function_level_and_relative_imports():
+    graph = import_graph(core_files(library=True))
+    assert "deckcheck.games.highlander" in graph["deckcheck.games"]  # `from . import highlander`
+    assert "deckcheck.stats" in graph["deckcheck.games.highlander"]  # inside deck_stats()
+    assert "deckcheck.decklist" in graph["deckcheck.registry"]
+    assert "deckcheck.stats" not in graph["deckcheck.formats"]  # under TYPE_CHECKING: never run
+
+
+def test_the_generic_core_imports_no_game():
+    """The parser and the rules engine read a Grammar and a Registry built from the games, never the games."""
+    graph = import_graph(core_files(library=False))
+    generic = ("deckcheck.decklist", "deckcheck.formats", "deckcheck.report", "deckcheck.rules", "deckcheck.decks",
+               "deckcheck.catalog", "deckcheck.registry", "deckcheck.stats", "deckcheck.cards")
+    reached: set[str] = set()
+    todo = list(generic)
+    while todo:
+        module = todo.pop()
+        for nxt in graph[module] - reached:
+            reached.add(nxt)
+            todo.append(nxt)
+    assert not {m for m in reached if m.startswith("deckcheck.games")}, sorted(reached)
+
+
+def function_level_imports(path: Path) -> list[tuple[str, int]]:
+    """(module, line) of every import inside a function of a file (relative ones as deckcheck.* names)."""
+    name = module_name(path)
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found = []
+    for func in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(func):
+            if isinstance(node, ast.ImportFrom):
+                base = ".".join(package[:len(package) - (node.level - 1)] if node.level else [])
+                found.append((".".join(p for p in (base, node.module or "") if p), node.lineno))
+            elif isinstance(node, ast.Import):
+                found += [(a.name, node.lineno) for a in node.names]
+    return found
+
+
+def test_the_core_imports_at_the_top_of_each_module():
+    """An import inside a function of the core hides a layer; each one left saves a measured start-up cost (LAZY)."""
+    seen = {(p.relative_to(ROOT).as_posix(), module): line for p in core_files(library=False)
+            for module, line in function_level_imports(p)}
+    unlisted = [f"{rel}:{line} imports {module} inside a function" for (rel, module), line in sorted(seen.items())
+                if (rel, module) not in LAZY]
+    assert not unlisted, "\n".join(unlisted)
+    assert set(LAZY) <= set(seen), set(LAZY) - set(seen)  # a reason nobody needs any more goes

@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
-import pkgutil
 from functools import lru_cache
 from typing import Any, Iterable
 
@@ -38,6 +37,7 @@ def plugins(known: Iterable[Game]) -> list[Game]:
         spec = None
     if spec is None or not spec.submodule_search_locations:
         return []
+    import pkgutil  # (tests/test_layers.py: LAZY)
     found: list[Game] = []
     names = {g.name for g in known}
     formats = {n for g in known for f in g.formats for n in (f.name, *f.aliases)}  # a name or alias means one format

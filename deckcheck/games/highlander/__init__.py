@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from ...cards import DEFAULT_GAME, ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
 from ...formats import Format, Game, Heading, find_format
-from ...stats import EXERTION, HAND, DeckStats, stats_of
 from . import rules as hl
 from .view import ENDURANCE, PREGAME, HighlanderView
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the statistics are imported when asked for (tests/test_layers.py: LAZY)
     from ...decks import Deck
     from ...report import Issue, Report
+    from ...stats import DeckStats
 
 HIGHLANDER = DEFAULT_GAME  # card sheets without a `game` column are Highlander's (CONTRACTS §1)
 SECTIONS = MappingProxyType({PREGAME: ("pre game", "pregame"), ENDURANCE: ("endurance", "deck", "main")})
@@ -111,6 +111,7 @@ def summary(report: Report) -> dict[str, object]:
 
 def deck_stats(deck: Deck, format_name: str, hand: int | None = None, exertion: int | None = None) -> DeckStats:
     """The deck's statistics (CONTRACTS §7: squares covered, opening-hand and Exertion odds)."""
+    from ...stats import EXERTION, HAND, stats_of
     return stats_of(deck, format_name, HAND if hand is None else hand, EXERTION if exertion is None else exertion)
 
 
