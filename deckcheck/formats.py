@@ -180,26 +180,26 @@ class Game:
 
     Its card types (a card sheet's `type` is matched to them case-insensitively), the card-sheet
     columns only it reads (`columns`: their names; `extra_columns`: those stored in `Card.extra`,
-    with how a cell is read and written), the columns each of its rules (by function) needs when it
-    reports unknown data (`rule_columns`, for `cards todo`), and its formats (each with its sections,
-    parameters, rules and built-in cards). What its decklists and reports say is its own too:
+    with how a cell is read and written), and its formats (each with its sections, parameters, rules and
+    built-in cards). The columns a rule needs when it reports unknown data and its words for a player are on
+    its `@rule(columns=..., words=...)`; `rule_columns` and `rule_words` (by function) are read too, for the
+    plugins that declare them here. What its decklists and reports say is its own too:
 
     - `headings`: the kinds of card its decklists may head a list with (folded, singular: the plural is
       read as well; `plurals` for the irregular ones), `heading_help` the headings an unknown
       heading's message lists (default: its formats' sections, then these kinds in the plural),
       `pair_sections` the sections whose lines are `Name: value` pairs rather than cards (a Taktik table's
       `Players:`), each with what a line that is not one is told;
-    - `data_unknown`: the id of its warning that card data kept a rule from deciding;
+    - `data_unknown`: the id of its warning that card data kept a rule from deciding (ending in -DATA-UNKNOWN,
+      which is how a report tells such warnings of any game);
     - `summary`: the columns of a tournament summary that tell its decks apart (`summary_of` fills
       them from a report; default: the counts of its sections; `summary_labels`: their short names in
       the terminal's table);
     - `stats`: its deck statistics (deckcheck.stats for Highlander), or None when it has none: the
       report's details, `deckcheck stats`, the web's statistics panel and the desk's comparisons use it;
     - `field_stats`: whether `cards stats` and `cards lint` count its rules data;
-    - `rule_words`: each rule (by function) that can report unknown data, in a player's words when it could not
-      decide ("copies limit not checked"; default: "RULE-ID not checked"), and `settle`: what a player reads off a
-      card to settle one of its columns ("the Restriction number printed on the card"; default: "the card's
-      COLUMN");
+    - `settle`: what a player reads off a card to settle one of its columns ("the Restriction number printed on
+      the card"; default: "the card's COLUMN");
     - `limit_words`: its formats' numbers as a player says them on the web's formats page, by parameter name
       (`{n}` the number, `[s]` what a number other than 1 adds: "At most {n} Weapon[s] of Choice"); a parameter
       named here is shown whatever its name, others when they end in `_min`, `_max`, `_factor` or `_extra`;

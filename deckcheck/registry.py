@@ -37,10 +37,11 @@ class Registry:
         setter(self, "extra_columns", tuple(column for game in self.games for column in game.extra_columns))
         setter(self, "grammar", Grammar.of(self.games, self.default_format))
         setter(self, "_by_name", {game.name: game for game in self.games})
-        setter(self, "rule_columns", {declared(check).id: columns for game in self.games
-                                      for check, columns in game.rule_columns.items()})
-        setter(self, "rule_words", {declared(check).id: text for game in self.games
-                                    for check, text in game.rule_words.items()})
+        rules = [r for fmt in self.formats for r in fmt.rules]
+        setter(self, "rule_columns", {r.id: r.columns for r in rules if r.columns}  # @rule(columns=...)
+               | {declared(check).id: columns for game in self.games for check, columns in game.rule_columns.items()})
+        setter(self, "rule_words", {r.id: r.words for r in rules if r.words}
+               | {declared(check).id: text for game in self.games for check, text in game.rule_words.items()})
         first: dict[str, str] = {}  # a rule two games play (a plugin's house rules) is the first game's
         for game in self.games:
             for fmt in game.formats:

@@ -154,3 +154,16 @@ def test_a_data_unknown_warning_takes_the_id_the_check_gives_else_the_generic_on
     assert registry().data_unknown_of("HL-RESTRICTED") == "HL-DATA-UNKNOWN"  # the game that plays it first
     assert registry().data_unknown_of("NO-SUCH-RULE") is None
     assert stamp(issue, "HL-RESTRICTED", "PB-DATA-UNKNOWN").message.startswith("HL-RESTRICTED not verified: ")
+
+
+def test_a_rules_columns_and_words_are_on_its_decorator_and_reach_the_registry():
+    from deckcheck.games import registry
+    from deckcheck.rules import ERROR, declared, rule
+
+    def check(view):
+        return []
+    decorated = rule("X-TEST", ERROR, "A test rule.", columns=["power"], words="power not checked")(check)
+    assert decorated is check and declared(check).columns == ("power",) and declared(check).words == "power not checked"
+    assert registry().rule_columns["HL-RESTRICTED"] == ("restriction",)  # Highlander's, from its @rule
+    assert registry().rule_words["RS-RENOWN"] == "Renown limit not checked"
+    assert "X-TEST" not in registry().rule_columns  # a rule no registered format plays is nobody's to fill in

@@ -89,7 +89,8 @@ def hunters(v: RavenView) -> list[Issue]:
                   fix="add a Hunter" if short == 1 else f"add {short} Hunters")]
 
 
-@rule("RS-RENOWN", ERROR, "Hunters' Renown plus their Items' Renown is at most {renown_max}.")
+@rule("RS-RENOWN", ERROR, "Hunters' Renown plus their Items' Renown is at most {renown_max}.",
+      columns=("renown",), words="Renown limit not checked")
 def renown(v: RavenView) -> list[Issue]:
     limit = v.params.renown_max
     total, unknown = v.renown(HUNTERS, ITEMS)
@@ -130,7 +131,8 @@ def item_per_hunter(v: RavenView) -> list[Issue]:
     return out
 
 
-@rule("RS-COMBAT-MIN", ERROR, "The Combat deck holds at least {combat_min} Combat cards (Events and Wounds).")
+@rule("RS-COMBAT-MIN", ERROR, "The Combat deck holds at least {combat_min} Combat cards (Events and Wounds).",
+      columns=("type",), words="Combat card minimum not checked")
 def combat_min(v: RavenView) -> list[Issue]:
     limit = v.params.combat_min
     combat = [e for e in v.sections.get(COMBAT, ()) if e.card.type in ("Event", "Wound")]
@@ -144,7 +146,8 @@ def combat_min(v: RavenView) -> list[Issue]:
                   limit=limit, actual=count, fix=f"add {plural(limit - count, 'Event or Wound', 'Events or Wounds')}")]
 
 
-@rule("RS-SECTION", ERROR, "Only Combat cards in the Combat deck; only Hunters, Items and Prey in their own sections.")
+@rule("RS-SECTION", ERROR, "Only Combat cards in the Combat deck; only Hunters, Items and Prey in their own sections.",
+      columns=("type",), words="section of each card not checked")
 def section(v: RavenView) -> list[Issue]:
     out: list[Issue] = []
     unknown = []
@@ -164,7 +167,8 @@ def section(v: RavenView) -> list[Issue]:
 
 
 @rule("RS-PREY-RENOWN", ERROR, "Prey put into play at the start are worth at most {prey_renown_max} Renown, "
-                               "counted apart from Hunters and Items.")
+                               "counted apart from Hunters and Items.",
+      columns=("renown",), words="Prey Renown limit not checked")
 def prey_renown(v: RavenView) -> list[Issue]:
     limit = v.params.prey_renown_max
     total, unknown = v.renown(PREY)
@@ -190,11 +194,8 @@ RAVEN_STORMCROW = Format(
 
 COLUMNS = (number_column("renown"), number_column("health"), number_column("skill"))
 GAME = Game(NAME, (RAVEN_STORMCROW,), card_types=RAVEN_TYPES, columns=tuple(c.name for c in COLUMNS),
-            extra_columns=COLUMNS, rule_columns={renown: ("renown",), prey_renown: ("renown",),
-                                                 combat_min: ("type",), section: ("type",)},
+            extra_columns=COLUMNS,
             data_unknown="HL-DATA-UNKNOWN",  # the id RULES.md gives every game's unverified rules
-            rule_words={renown: "Renown limit not checked", prey_renown: "Prey Renown limit not checked",
-                        combat_min: "Combat card minimum not checked", section: "section of each card not checked"},
             settle={"renown": "the Renown printed on the card"},
             limit_words={"hunters_min": "At least {n} Hunter[s]",
                          "renown_max": "Hunters and their Items: at most {n} Renown",

@@ -144,7 +144,8 @@ def players(v: TaktikView) -> list[Issue]:
 
 
 @rule("TK-HEROES", ERROR, "Each player has exactly one Hero; no Hero twice; each Hero is tied to a different "
-                          "playing card.")
+                          "playing card.",
+      columns=("rank", "suit"), words="Heroes' playing cards not checked")
 def heroes(v: TaktikView) -> list[Issue]:
     out: list[Issue] = []
     by_player: dict[str, list[Player]] = defaultdict(list)
@@ -337,9 +338,8 @@ COLUMNS = (Column("rank", one_of("rank", RANKS, {"ACE": "A", "JACK": "J", "QUEEN
            Column("suit", one_of("suit", SUITS, {"spade": "spades", "heart": "hearts", "diamond": "diamonds",
                                                  "club": "clubs"}, str.lower, sep=", ")))
 GAME = Game(NAME, (TAKTIK52,), card_types=frozenset({PLAYING_CARD, "Hero"}), columns=tuple(c.name for c in COLUMNS),
-            extra_columns=COLUMNS, rule_columns={heroes: ("rank", "suit")},
+            extra_columns=COLUMNS,
             pair_sections={PLAYERS: "a player line is 'Player name: Hero name'"},
             data_unknown="HL-DATA-UNKNOWN",  # the id RULES.md gives every game's unverified rules
-            rule_words={heroes: "Heroes' playing cards not checked"},
             settle={"rank": "the playing card the Hero is tied to", "suit": "the playing card the Hero is tied to"},
             limit_words={"players_min": "At least {n} players"})

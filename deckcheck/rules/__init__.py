@@ -72,12 +72,16 @@ Check = TypeVar("Check", bound=Callable[..., Iterable[Issue]])
 
 @dataclass(frozen=True, slots=True)
 class Rule(Generic[View]):
-    """One rule of RULES.md: its id, severity, summary template and the plain function that checks it."""
+    """One rule of RULES.md: its id, severity, summary template and the plain function that checks it; for a rule
+    card data can keep from deciding, the card-sheet columns it then needs (`columns`, for `cards todo`) and what
+    a player is told it did not check (`words`: "copies limit not checked"; default: "RULE-ID not checked")."""
 
     id: str
     severity: str
     summary: str
     check: Callable[[View], Iterable[Issue]]
+    columns: tuple[str, ...] = ()
+    words: str = ""
 
     def __call__(self, view: View, data_unknown_id: str | None = None) -> list[Issue]:
         """The function's issues, each stamped with this rule's id; a data-unknown one with `data_unknown_id` (the
@@ -92,10 +96,12 @@ class Rule(Generic[View]):
 RULE_ATTRIBUTE = "deckcheck_rule"  # where @rule keeps a check function's Rule: on the function itself
 
 
-def rule(rule_id: str, severity: str, summary: str) -> Callable[[Check], Check]:
-    """Record a check function as the rule `rule_id`; the function itself is returned, its Rule kept on it."""
+def rule(rule_id: str, severity: str, summary: str, *, columns: Sequence[str] = (),
+         words: str = "") -> Callable[[Check], Check]:
+    """Record a check function as the rule `rule_id` (see Rule); the function itself is returned, its Rule kept on
+    it."""
     def record(check: Check) -> Check:
-        setattr(check, RULE_ATTRIBUTE, Rule(rule_id, severity, summary, check))
+        setattr(check, RULE_ATTRIBUTE, Rule(rule_id, severity, summary, check, tuple(columns), words))
         return check
     return record
 

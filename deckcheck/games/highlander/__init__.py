@@ -7,16 +7,16 @@ plain functions of `rules.py` beside this file (HL-*, HL1-*, HL2-*), which read 
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from ...cards import DEFAULT_GAME, ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
+from ...cards import DEFAULT_GAME, ENDURANCE_TYPES, PREGAME_TYPES, Card
 from ...formats import Format, Game, Heading, find_format
 from . import rules as hl
 from .view import ENDURANCE, PREGAME, HighlanderView
 
 if TYPE_CHECKING:  # the statistics are imported when asked for (tests/test_layers.py: LAZY)
     from ...decks import Deck
-    from ...report import Issue, Report
+    from ...report import Report
     from ...stats import DeckStats
 
 HIGHLANDER = DEFAULT_GAME  # card sheets without a `game` column are Highlander's (CONTRACTS §1)
@@ -60,19 +60,7 @@ PLURALS = MappingProxyType({"ally": "allies", "defense": "defenses", "defence": 
 HEADING_HELP = ("Pre-Game, Endurance (Deck, Main), kinds of card (Attacks, Blocks, Persona, ...), "
                 "Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author")
 
-# Each rule card data can keep from deciding, in a player's words; what a player reads off a card to settle a column.
-RULE_WORDS: Mapping[Callable[..., Iterable[Issue]], str] = MappingProxyType({
-    hl.restricted: "copies limit not checked",
-    hl.section: "Pre-Game or Endurance placement not checked",
-    hl.reserved: "Reserved cards not checked",
-    hl.signature: "Signature cards not checked",
-    hl.master: "Master card allowance not checked",
-    hl.hand_icons: "Hand icons limit not checked",
-    hl.attack_grid: "Basic Attack coverage not checked",
-    hl.block_grid: "Block coverage not checked",
-    hl.pregame_unique: "unique Pre-Game cards not checked",
-    hl.gems: "gem limits not checked",
-})
+# What a player reads off a card to settle a column (each rule's own words and columns are on its @rule).
 SETTLE = MappingProxyType({
     "restriction": "the Restriction number printed on the card (or that none is printed)",
     "reserved": "whether the card shows the Reserved sword",
@@ -138,12 +126,8 @@ GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TY
             columns=("immortal", "weapon", "version", "edition", "basic", "grid", "grid_inferred", "restriction",
                      "reserved", "signature", "unique", "hand_icons", "gem_master", "gem_agility", "gem_strength",
                      "gem_toughness", "gem_empathy", "gem_reason", "requires", "deckbuilding"),
-            rule_columns={hl.restricted: ("restriction",), hl.section: ("type",), hl.reserved: ("reserved",),
-                          hl.signature: ("signature",), hl.master: ("gem_master",), hl.hand_icons: ("hand_icons",),
-                          hl.attack_grid: ("grid",), hl.block_grid: ("grid",), hl.pregame_unique: ("unique",),
-                          hl.gems: tuple(f"gem_{c}" for c in GEM_COLOURS[1:])},
             headings=HEADINGS, plurals=PLURALS, heading_help=HEADING_HELP, data_unknown="HL-DATA-UNKNOWN",
             summary=("persona", "endurance", "pre_game"), summary_of=summary,
             summary_labels=MappingProxyType({"endurance": "End.", "pre_game": "Pre"}),
             stats=deck_stats, field_stats=True, title="Highlander", full_title="Highlander: The Card Game",
-            rule_words=RULE_WORDS, settle=SETTLE, limit_words=LIMIT_WORDS, persona="Persona")
+            settle=SETTLE, limit_words=LIMIT_WORDS, persona="Persona")

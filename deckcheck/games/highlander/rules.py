@@ -92,7 +92,8 @@ def title_max(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     return out
 
 
-@rule("HL-RESTRICTED", ERROR, "A specific card with a Restriction number N appears at most N times.")
+@rule("HL-RESTRICTED", ERROR, "A specific card with a Restriction number N appears at most N times.",
+      columns=("restriction",), words="copies limit not checked")
 def restricted(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     seen: set[int] = set()
@@ -149,7 +150,8 @@ def _pregame_type(card: Card) -> bool | None:
 _SECTION_OF = {t: PREGAME for t in PREGAME_TYPES} | {t: ENDURANCE for t in ENDURANCE_TYPES}
 
 
-@rule("HL-SECTION", ERROR, "Pre-Game cards are not in the Endurance, and Endurance cards are not in the Pre-Game.")
+@rule("HL-SECTION", ERROR, "Pre-Game cards are not in the Endurance, and Endurance cards are not in the Pre-Game.",
+      columns=("type",), words="Pre-Game or Endurance placement not checked")
 def section(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     unknown: list[Card] = []
@@ -229,7 +231,8 @@ def _foreign_allowed(v: HighlanderView[HighlanderParams]) -> set[int]:
 
 
 @rule("HL-RESERVED", ERROR, "A Reserved card is included only by the Persona named on it, or where a modifier "
-                            "allows it. A Generic Immortal includes none.")
+                            "allows it. A Generic Immortal includes none.",
+      columns=("reserved",), words="Reserved cards not checked")
 def reserved(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     allowed = _foreign_allowed(v)
@@ -252,7 +255,8 @@ def reserved(v: HighlanderView[HighlanderParams]) -> list[Issue]:
 
 
 @rule("HL-SIGNATURE", ERROR, "A Signature card is included only by the Persona named on it. No modifier lifts "
-                             "this.")
+                             "this.",
+      columns=("signature",), words="Signature cards not checked")
 def signature(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     unknown: list[Card] = []
@@ -269,7 +273,8 @@ def signature(v: HighlanderView[HighlanderParams]) -> list[Issue]:
 
 
 @rule("HL-MASTER", ERROR, "Master cards are at most the Persona's Master allowance; a Generic Immortal includes "
-                          "none.")
+                          "none.",
+      columns=("gem_master",), words="Master card allowance not checked")
 def master(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out: list[Issue] = []
     masters = [e for e in v.endurance if e.card.is_master]
@@ -321,7 +326,8 @@ def woc_count(v: HighlanderView[HighlanderParams]) -> list[Issue]:
 
 
 @rule("HL-HAND-ICONS", ERROR, "The Pre-Game cards carry at most {hand_max} Hand icons together (type1e without a "
-                              "Weapon of Choice: 1).")
+                              "Weapon of Choice: 1).",
+      columns=("hand_icons",), words="Hand icons limit not checked")
 def hand_icons(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     limit = v.params.hand_max
@@ -455,7 +461,8 @@ def _coverage(entries: list[Entry], squares: tuple[str, ...], what: str) -> list
     return out
 
 
-@rule("HL2-ATTACK-GRID", ERROR, "The Basic Attack cards together cover all {attack_squares} squares.")
+@rule("HL2-ATTACK-GRID", ERROR, "The Basic Attack cards together cover all {attack_squares} squares.",
+      columns=("grid",), words="Basic Attack coverage not checked")
 def attack_grid(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     entries = [e for e in v.endurance if e.card.basic and e.card.type == "Attack"]
@@ -464,7 +471,8 @@ def attack_grid(v: HighlanderView[Type2Params]) -> list[Issue]:
 
 
 @rule("HL2-BLOCK-GRID", ERROR, "The Block cards together cover the {block_squares} squares of the upper and lower "
-                               "rows.")
+                               "rows.",
+      columns=("grid",), words="Block coverage not checked")
 def block_grid(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     entries = [e for e in v.endurance if e.card.type == "Block"]
@@ -494,7 +502,8 @@ def pregame_max_2e(v: HighlanderView[Type2Params]) -> list[Issue]:
 
 
 @rule("HL2-PREGAME-UNIQUE", ERROR, "Of a Pre-Game card marked unique, at most {unique_max:word} card of that title "
-                                   "(all Crystals share the title Crystal).")
+                                   "(all Crystals share the title Crystal).",
+      columns=("unique",), words="unique Pre-Game cards not checked")
 def pregame_unique(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     groups: dict[str, list[Entry]] = defaultdict(list)
@@ -523,7 +532,8 @@ def pregame_unique(v: HighlanderView[Type2Params]) -> list[Issue]:
 
 
 @rule("HL2-GEMS", ERROR, "Gem icons of each colour but Master add up to at most {gem_factor} x the Persona's "
-                         "value.")
+                         "value.",
+      columns=tuple(f"gem_{c}" for c in GEM_COLOURS[1:]), words="gem limits not checked")
 def gems(v: HighlanderView[Type2Params]) -> list[Issue]:
     out: list[Issue] = []
     if v.persona is None or v.is_generic:  # no gem limit is stated for a Generic Immortal
