@@ -238,6 +238,24 @@ def test_a_broken_plugin_is_left_out_and_said(tmp_path):
     assert "crows" not in r.stdout
 
 
+
+def test_plugins_are_found_when_the_registry_is_built_not_on_import(tmp_path):
+    """Importing deckcheck.games (and the generic core) runs no plugin's code: the default registry finds
+    the plugins when it is first built, once."""
+    (tmp_path / "deckcheck_games").mkdir()
+    (tmp_path / "deckcheck_games" / "noisy.py").write_text("print('imported')\n", encoding="utf-8")
+    code = textwrap.dedent("""
+        import deckcheck.games, deckcheck.decklist, deckcheck.decks, deckcheck.formats, deckcheck.registry
+        print("after import")
+        deckcheck.games.registry()
+        deckcheck.games.registry()
+        print("built")
+    """)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.stdout.splitlines() == ["after import", "imported", "built"], r.stderr[-2000:]
+
+
 # -- the generic modules name no game ----------------------------------------------------------------
 # Where a game's name is still written outside deckcheck/games/, and why: the default game of a card sheet row
 # with no `game` (CONTRACTS §1, one constant), the names of the bundled card data files and its builder, and the

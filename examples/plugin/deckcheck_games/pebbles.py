@@ -79,7 +79,8 @@ def copies(v: PebbleView) -> list[Issue]:
     return out
 
 
-@rule("PB-SECTION", ERROR, "Stones and Shells go in the Pouch, Tides in the Tides.")
+@rule("PB-SECTION", ERROR, "Stones and Shells go in the Pouch, Tides in the Tides.",
+      columns=("type",), words="section of each card not checked")
 def section(v: PebbleView) -> list[Issue]:
     out, unknown = [], []
     for e in v.deck.entries:
@@ -94,7 +95,8 @@ def section(v: PebbleView) -> list[Issue]:
     return out
 
 
-@rule("PB-WEIGHT", ERROR, "The Pouch weighs at most {weight_max}.")
+@rule("PB-WEIGHT", ERROR, "The Pouch weighs at most {weight_max}.", columns=("weight",),
+      words="weight limit not checked")
 def weight(v: PebbleView) -> list[Issue]:
     total, unknown = 0, []
     for e in v.sections.get(POUCH, ()):
@@ -140,8 +142,6 @@ GAME = Game(
                                "shell": Heading(POUCH, frozenset({"Shell"}))}),
     heading_help="Pouch (Stones, Shells), Tides, Sideboard; metadata: Format, Name, Player, Author",
     data_unknown="PB-DATA-UNKNOWN",
-    rule_columns={weight: ("weight",), section: ("type",)},
-    rule_words={weight: "weight limit not checked", section: "section of each card not checked"},
     settle={"weight": "the weight printed on the card"},
     limit_words={"pouch_min": "A Pouch of at least {n} cards", "pouch_max": "A Pouch of at most {n} cards",
                  "copies_max": "At most {n} of each card", "weight_max": "A Pouch weighing at most {n}",
