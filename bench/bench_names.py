@@ -19,9 +19,8 @@ from deckcheck.library.api import bundled_sets
 from deckcheck.catalog import closest_names
 from deckcheck.catalog import CardIndex
 from deckcheck.db.store import bundled_cards
-from deckcheck.games import parse_text
+from deckcheck.games import get_format, parse_text
 from deckcheck.decks import build_deck
-from deckcheck.games import get_format
 
 
 def unknown_lines(n: int, names: list[str], seed: int = 1) -> str:

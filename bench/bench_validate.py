@@ -39,9 +39,8 @@ def main() -> None:
     figures = limits(data)
     from deckcheck.library.api import Catalog
     from deckcheck.check import validate
-    from deckcheck.games import parse_text
     from deckcheck.decks import build_deck
-    from deckcheck.games import get_format
+    from deckcheck.games import get_format, parse_text
 
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/bench.db"

@@ -17,12 +17,6 @@ from .games import registry
 from .report import Report, is_data_unknown
 from .unverified import undecided_rule
 
-# The card-sheet columns each rule reads when it reports that data is missing (each game declares its own).
-RULE_COLUMNS: dict[str, tuple[str, ...]] = registry().rule_columns
-_ANY_COLUMN = tuple(dict.fromkeys(c for cols in RULE_COLUMNS.values() for c in cols))
-
-
-
 
 @dataclass
 class Todo:
@@ -43,7 +37,8 @@ class Todo:
     def header(self) -> list[str]:
         """`id`, `name` and the columns that some card lacks, in card-sheet order."""
         wanted = {c for cols in self.columns.values() for c in cols}
-        return ["id", "name"] + [c for c in _ANY_COLUMN if c in wanted]
+        every = dict.fromkeys(c for cols in registry().rule_columns.values() for c in cols)  # in the rules' order
+        return ["id", "name"] + [c for c in every if c in wanted]
 
     def rows(self) -> list[list[str]]:
         """One row per card: its id and name, then `?` in each column it lacks (empty where it lacks nothing)."""
@@ -69,7 +64,7 @@ def collect(checked: Iterable[tuple[Deck, Report]], todo: Todo | None = None) ->
             if not is_data_unknown(issue.rule):
                 continue
             rule = undecided_rule(issue)
-            columns = RULE_COLUMNS.get(rule, ())
+            columns = registry().rule_columns.get(rule, ())
             for name in issue.cards:
                 for card in by_name.get(name, ()):
                     for column in columns:

@@ -4,9 +4,8 @@ from __future__ import annotations
 import pytest
 
 from deckcheck.decklist import CardText, parse_card_text
-from deckcheck.games import parse_text, registry
+from deckcheck.games import get_format, parse_text, registry
 from deckcheck.decks import build_deck
-from deckcheck.games import get_format
 
 
 # text, readings (quantity, name) in the order tried, [SET] as written

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from deckcheck.games import parse_text
+from deckcheck.games import get_format, parse_text
 from deckcheck.decks import build_deck
-from deckcheck.games import get_format
 
 
 def read(index, text, fmt="type1e"):

@@ -15,9 +15,8 @@ import pytest
 from test_rules_highlander import BREAKS, KEEPS, deck_text
 
 from deckcheck.check import validate
-from deckcheck.games import parse_text
+from deckcheck.games import get_format, parse_text
 from deckcheck.decks import build_deck
-from deckcheck.games import get_format
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "rule_issues.json"
 

@@ -7,9 +7,8 @@ import pytest
 
 import deckcheck
 from deckcheck.decklist import rewrite_line
-from deckcheck.games import parse_text, registry
+from deckcheck.games import get_format, parse_text, registry
 from deckcheck.decks import CHAT_WORDS, build_deck
-from deckcheck.games import get_format
 from deckcheck.text import normalize
 
 GRAMMAR = registry().grammar  # the words of every registered game

@@ -8,9 +8,8 @@ import pytest
 
 import deckcheck
 from deckcheck.decklist import rewrite_line
-from deckcheck.games import parse_text, registry
+from deckcheck.games import get_format, parse_text, registry
 from deckcheck.decks import build_deck
-from deckcheck.games import get_format
 
 GRAMMAR = registry().grammar  # the words of every registered game
 

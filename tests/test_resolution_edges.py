@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from deckcheck import limits
-from deckcheck.games import parse_text
+from deckcheck.games import get_format, parse_text
 from deckcheck.decks import SUGGESTED_LINES_MAX, UNREADABLE_LINES_MAX, build_deck, is_prose
-from deckcheck.games import get_format
 
 
 def read(index, text, fmt="type1e"):

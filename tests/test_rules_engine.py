@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 
 from deckcheck.check import validate
-from deckcheck.games import parse_text
+from deckcheck.games import all_formats, get_format, parse_text, raven, taktik
 from deckcheck.decks import build_deck
-from deckcheck.games import all_formats, get_format
-from deckcheck.games import raven, taktik
 from deckcheck.report import DATA_UNKNOWN
 from deckcheck.games.highlander import rules as highlander
 from deckcheck.rules import Params, Rule, declared, number_word

@@ -4,9 +4,8 @@ from __future__ import annotations
 import pytest
 
 from deckcheck.check import validate
-from deckcheck.games import parse_text
+from deckcheck.games import get_format, parse_text
 from deckcheck.decks import build_deck
-from deckcheck.games import get_format
 
 BASE_ENDURANCE = """\
 3 Upper Left Attack

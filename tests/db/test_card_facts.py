@@ -5,9 +5,8 @@ import pytest
 
 from deckcheck.check import validate
 from deckcheck.db.build_bundled import grid_from_name
-from deckcheck.games import parse_text
+from deckcheck.games import get_format, parse_text
 from deckcheck.decks import build_deck
-from deckcheck.games import get_format
 from deckcheck.grid import format_grid
 
 BASICS = "\n".join(f"3 {t}" for t in (

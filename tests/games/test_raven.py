@@ -7,8 +7,7 @@ import pytest
 
 from deckcheck.catalog import CardIndex
 from deckcheck.check import check_raw
-from deckcheck.games import parse_text
-from deckcheck.games import get_format
+from deckcheck.games import get_format, parse_text
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,10 +9,8 @@ from pathlib import Path
 import pytest
 
 from deckcheck.check import check_raw
-from deckcheck.games import parse_text
+from deckcheck.games import get_format, parse_text, taktik
 from deckcheck.errors import DeckcheckError
-from deckcheck.games import get_format
-from deckcheck.games import taktik
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL = [c.name for c in taktik.playing_cards()]
