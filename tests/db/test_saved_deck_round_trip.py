@@ -26,7 +26,7 @@ EXAMPLES = {
 
 
 def test_every_registered_game_has_its_example_here():
-    from deckcheck.formats import all_formats
+    from deckcheck.games import all_formats
     assert {f.game for f in all_formats()} == set(EXAMPLES)
 
 
