@@ -5,6 +5,7 @@ Set DECKCHECK_SCREENSHOTS=folder to keep a screenshot of every step.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -54,15 +55,24 @@ def server(tmp_path_factory, pristine_web_db):
     sock.close()
 
 
-@pytest.fixture(params=list(WIDTHS))
-def page(request, browser):
+@contextlib.contextmanager
+def browsing(browser, width_name: str, width: int):
+    """A page of a new browser context `width` px wide, named `width_name` (in the screenshots' names)."""
     # bypass_csp: Playwright's own waiting functions evaluate strings, which our CSP forbids to page scripts
-    context = browser.new_context(viewport={"width": WIDTHS[request.param], "height": 900}, bypass_csp=True)
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True)
     context.set_default_timeout(TIMEOUT)
     p = context.new_page()
-    p.width_name = request.param
-    yield p
-    context.close()
+    p.width_name = width_name
+    try:
+        yield p
+    finally:
+        context.close()
+
+
+@pytest.fixture(params=list(WIDTHS))
+def page(request, browser):
+    with browsing(browser, request.param, WIDTHS[request.param]) as p:
+        yield p
 
 
 def shot(page, name: str) -> None:
