@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import Callable
 from http import HTTPStatus
 
@@ -39,6 +40,7 @@ BODY_TIMEOUT = 60.0            # seconds for a body after its headers: the 2 MB 
 REQUEST_LINE_REST = len("  HTTP/1.1\r\n\r\n")  # the request line's spaces and version, the head's blank line
 CONNECTIONS_PER_ADDRESS = 64   # a browser opens at most 6 per server; the benches' 16 clients fit well below it
 RETRY_AFTER_S = 5              # an idle kept-alive connection is closed after 5 s (uvicorn_options below)
+BLANK_LINE = re.compile(rb"\r?\n\r?\n")  # the end of a head: its last line's end and the empty line after it
 
 # Open connections of this server process by client address (the protocol's callbacks all run in the process's
 # one event loop, so no lock is needed).
@@ -82,6 +84,8 @@ class GuardedHttpTools(HttpToolsProtocol):
         self.body_timeout = body_timeout()
         self.body_timer = _Timer(self.loop, self.body_timeout, self._body_timeout)
         self.reading_headers = True
+        self.head_started = False  # a byte of the head's request line has come (empty lines before it do not count)
+        self.head_tail = b""      # the last bytes of the previous read of this head: its blank line may span reads
         self.refusal: tuple[int, str] | None = None
         self.header_timeout = header_timeout()
         self.header_timer = _Timer(self.loop, self.header_timeout, self._header_timeout)
@@ -143,7 +147,13 @@ class GuardedHttpTools(HttpToolsProtocol):
         if self.refusal is not None or self.transport.is_closing():
             return
         if self.reading_headers:
+            end = self._head_end(data)
+            within = self.header_bytes + (len(data) if end is None else end)
             self.header_bytes += len(data)
+            if within > MAX_HEADER_BYTES:  # counted by bytes: the whitespace and empty lines the parser drops too
+                self.refusal = (431, too_large_head())
+                self._refuse(*self.refusal)
+                return
         try:
             super().data_received(data)
         except _Refused:  # pragma: no cover - httptools wraps it (below)
@@ -192,8 +202,26 @@ class GuardedHttpTools(HttpToolsProtocol):
     def on_message_complete(self) -> None:
         super().on_message_complete()
         self.reading_headers = True
+        self.head_started, self.head_tail = False, b""
         self.reading_body = False
         self.body_timer.cancel()
+
+    def _head_end(self, data: bytes) -> int | None:
+        """How many bytes of this read belong to the head being read, when it ends in it (None: it goes on past
+        it). Found in the bytes themselves, so that a head arriving whole in one read is held to the limit even
+        where it is padded with the whitespace and empty lines the parser reads past without a callback."""
+        start = 0
+        if not self.head_started:
+            start = len(data) - len(data.lstrip(b"\r\n"))  # empty lines before a request line: RFC 9112 §2.2
+            if start == len(data):
+                return None
+            self.head_started = True
+        seen = self.head_tail + data
+        found = BLANK_LINE.search(seen, start)  # start > 0 only with no tail
+        if found is None:
+            self.head_tail = seen[-3:]
+            return None
+        return found.end() - len(self.head_tail)
 
     def _count_head(self, size: int) -> None:
         """Count bytes of the head as the parser reads them (a head that came in one read included); past
