@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from . import limits
-from .text import is_digits as _is_digits, normalize
+from .text import APOSTROPHES, is_digits as _is_digits, normalize
 
 if TYPE_CHECKING:
     from .formats import Game
@@ -528,10 +528,9 @@ _MAX_HEADING = 100  # characters before a heading's colon: no heading (nor card 
 # Characters phones, word processors and forums put in place of plain ones (CONTRACTS.md §2, revision 3).
 _SPACE_CHARS = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
 _DASH_CHARS = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
-_APOSTROPHE_CHARS = "\u2019\u2018\u02bc\u00b4`\u2032"
 _INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
 _FOLD_CHARS = str.maketrans({**{c: " " for c in _SPACE_CHARS}, **{c: "-" for c in _DASH_CHARS},
-                             **{c: "'" for c in _APOSTROPHE_CHARS}, **{c: None for c in _INVISIBLE},
+                             **{c: "'" for c in APOSTROPHES if c != "'"}, **{c: None for c in _INVISIBLE},
                              **{chr(0xFF01 + i): chr(0x21 + i) for i in range(94)}})  # full-width forms
 BULLETS = "-*•·+>"  # before a line, then a space (`•` and `·` need none: no card name starts with one)
 _SEPARATOR_CHARS = "-=*_~#"

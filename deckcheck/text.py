@@ -6,7 +6,9 @@ import unicodedata
 from functools import lru_cache
 
 _NON_WORD = re.compile(r"[\W_]+")
-_APOSTROPHES = str.maketrans("", "", "'’‘ʼ´`")  # every apostrophe form (RULES.md "Title")
+APOSTROPHES = "'\u2019\u2018\u02bc\u00b4`\u2032"
+"""Every apostrophe form (RULES.md "Title"): deleted by normalize(), read as ' by the decklist reader."""
+_APOSTROPHES = str.maketrans("", "", APOSTROPHES)
 
 
 def is_digits(text: str) -> bool:

@@ -65,6 +65,15 @@ def test_every_apostrophe_form_folds_alike(bundled_index, name):
     assert deckcheck.text.normalize(name) == "duncan macleod masters attack"
 
 
+@pytest.mark.parametrize("apostrophe", deckcheck.text.APOSTROPHES)
+def test_one_apostrophe_table_for_the_reader_and_for_names(bundled_index, apostrophe):
+    """A name typed anywhere (a command, a sheet cell) folds as the decklist reader folds it: the prime too."""
+    name = f"Duncan MacLeod Master{apostrophe}s Attack"
+    assert deckcheck.text.normalize(name) == "duncan macleod masters attack"
+    assert bundled_index.lookup(name).name == "Duncan MacLeod Master's Attack"
+    assert read(bundled_index, name)[0] == [("Duncan MacLeod Master's Attack", 1, "Endurance")]
+
+
 @pytest.mark.parametrize("heading", [
     "Attacks (3):", "Attacks (3)", "Attacks - 3", "Attacks \u2013 3", "Attacks [3]", "Attacks: 3", "ATTACKS (3):",
     "Attacks (3 cards):", "Endurance (3 cards):", "## Attacks (3)", "### Attacks", "**Attacks:**", "__Attacks__",
