@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from deckcheck.cells import CellError
 from deckcheck.decklist import RawDeck, RawPlayer, RawProblem
@@ -65,6 +66,33 @@ CARD_KEYS = ("card", "quantity", "set", "attach")
 def _read_json(path: Path) -> RawDeck:
     """A JSON decklist (CONTRACTS.md §2); a value of the wrong shape is an input error, never ignored."""
     source = str(path)
+    data = _load_json(path)
+    deck = _JsonDeck(RawDeck(source))
+    for key in ("format", "player"):
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            deck.problem({key: value}, f"{key!r} must be a text")
+    deck.raw.declared_format = data["format"] if isinstance(data.get("format"), str) else None
+    deck.raw.player = data["player"] if isinstance(data.get("player"), str) else None
+    for section, items in data["sections"].items():
+        _json_section(deck, section, items)
+    players = data.get("players") or []
+    if not isinstance(players, list):
+        deck.problem({"players": players}, "'players' must be a list of {\"name\": ..., \"hero\": ...}")
+        players = []
+    for p in players:
+        deck.number += 1
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not isinstance(p.get("hero", ""), str):
+            deck.problem(p, 'each player is {"name": "...", "hero": "..."}', counted=True)
+            continue
+        deck.raw.players.append(RawPlayer(deck.number, json.dumps(p, ensure_ascii=False), p["name"],
+                                          p.get("hero", "")))
+    return deck.raw
+
+
+def _load_json(path: Path) -> dict[str, Any]:
+    """The object a JSON decklist file holds, its bounds checked; DecklistError for any other file."""
+    source = str(path)
     text = limits.decode_text(limits.read_bytes(path, limits.TEXT_MAX_BYTES, "JSON decklists"), source,
                               max_line=limits.TEXT_MAX_BYTES)
     depth = limits.json_depth(text)
@@ -85,60 +113,60 @@ def _read_json(path: Path) -> RawDeck:
         raise DecklistError(source, lone_surrogate(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("sections"), dict):
         raise DecklistError(source, 'a JSON decklist is {"format": ..., "sections": {"Endurance": [...]}}')
-    deck = RawDeck(source)
-    number = 0
+    return data
 
-    def problem(item: object, message: str) -> None:
-        deck.problems.append(RawProblem(number, item if isinstance(item, str) else json.dumps(item, ensure_ascii=False),
-                                        message))
-    for key in ("format", "player"):
-        value = data.get(key)
-        if value is not None and not isinstance(value, str):
-            number += 1
-            problem({key: value}, f"{key!r} must be a text")
-    deck.declared_format = data["format"] if isinstance(data.get("format"), str) else None
-    deck.player = data["player"] if isinstance(data.get("player"), str) else None
-    for section, items in data["sections"].items():
-        word = registry().grammar.section_word(section)
-        if word is None:
-            number += 1
-            known = registry().grammar.known_sections(deck.declared_format)
-            problem(section, f"unknown section {section!r}; sections are {known}")
-        if not isinstance(items, list):
-            number += 1
-            problem({section: items}, f"section {section!r} must hold a list of cards")
+
+@dataclass(slots=True)
+class _JsonDeck:
+    """A JSON decklist being read: the raw deck and the number of the last item read (its `line`)."""
+
+    raw: RawDeck
+    number: int = 0
+
+    def problem(self, item: object, message: str, counted: bool = False) -> None:
+        """An item of the wrong shape, as an input error of its own number (counted: the number is taken)."""
+        if not counted:
+            self.number += 1
+        text = item if isinstance(item, str) else json.dumps(item, ensure_ascii=False)
+        self.raw.problems.append(RawProblem(self.number, text, message))
+
+
+def _json_section(deck: _JsonDeck, section: str, items: object) -> None:
+    """One section of a JSON decklist: its name checked, then each card of its list."""
+    word = registry().grammar.section_word(section)
+    if word is None:
+        known = registry().grammar.known_sections(deck.raw.declared_format)
+        deck.problem(section, f"unknown section {section!r}; sections are {known}")
+    if not isinstance(items, list):
+        deck.problem({section: items}, f"section {section!r} must hold a list of cards")
+        return
+    for item in items:
+        deck.number += 1
+        if isinstance(item, str):
+            deck.raw.add(deck.number, item, word)
             continue
-        for item in items:
-            number += 1
-            if isinstance(item, str):
-                deck.add(number, item, word)
-                continue
-            if not isinstance(item, dict) or not isinstance(item.get("card"), str):
-                problem(item, 'each card is {"card": "name", "quantity": N} or "name"')
-                continue
-            unknown = [k for k in item if k not in CARD_KEYS]
-            qty = item.get("quantity", 1)
-            set_code, attach = item.get("set"), item.get("attach")
-            if unknown:
-                problem(item, f"unknown key {unknown[0]!r}; a card has {', '.join(CARD_KEYS)}")
-            elif not isinstance(qty, int) or isinstance(qty, bool) or not 1 <= qty <= limits.QUANTITY_MAX:
-                problem(item, f"the quantity must be a whole number from 1 to {limits.QUANTITY_MAX:,}")
-            elif not isinstance(set_code, (str, type(None))) or not isinstance(attach, (str, type(None))):
-                problem(item, "'set' and 'attach' must be texts")
-            else:
-                deck.add(number, item["card"] + (f" @ {attach}" if attach else ""), word, qty, set_code or None)
-    players = data.get("players") or []
-    if not isinstance(players, list):
-        number += 1
-        problem({"players": players}, "'players' must be a list of {\"name\": ..., \"hero\": ...}")
-        players = []
-    for p in players:
-        number += 1
-        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not isinstance(p.get("hero", ""), str):
-            problem(p, 'each player is {"name": "...", "hero": "..."}')
+        wrong = _json_card_shape(item)
+        if wrong is not None:
+            deck.problem(item, wrong, counted=True)
             continue
-        deck.players.append(RawPlayer(number, json.dumps(p, ensure_ascii=False), p["name"], p.get("hero", "")))
-    return deck
+        attach = item.get("attach")
+        deck.raw.add(deck.number, item["card"] + (f" @ {attach}" if attach else ""), word, item.get("quantity", 1),
+                     item.get("set") or None)
+
+
+def _json_card_shape(item: object) -> str | None:
+    """What is wrong with the shape of one card of a JSON decklist, or None when it is a card."""
+    if not isinstance(item, dict) or not isinstance(item.get("card"), str):
+        return 'each card is {"card": "name", "quantity": N} or "name"'
+    unknown = [k for k in item if k not in CARD_KEYS]
+    qty = item.get("quantity", 1)
+    if unknown:
+        return f"unknown key {unknown[0]!r}; a card has {', '.join(CARD_KEYS)}"
+    if not isinstance(qty, int) or isinstance(qty, bool) or not 1 <= qty <= limits.QUANTITY_MAX:
+        return f"the quantity must be a whole number from 1 to {limits.QUANTITY_MAX:,}"
+    if not isinstance(item.get("set"), (str, type(None))) or not isinstance(item.get("attach"), (str, type(None))):
+        return "'set' and 'attach' must be texts"
+    return None
 
 
 class _TooLong(ValueError):
