@@ -10,7 +10,7 @@ import csv
 import io
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from . import limits
@@ -144,7 +144,7 @@ def _sections_help(game: Game) -> str:
     return ", ".join(out)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class RawLine:
     """One card line: where it stands, how it can be read (quantity, name), and its extras.
 
@@ -237,9 +237,11 @@ class RawDeck:
             self.problems.append(RawProblem(number, shown or text, parsed))
             return
         written = quantity is not None or (parsed.quantity_written and not parsed.worded)
-        self.lines.append(RawLine(number, shown or text, section, parsed.readings, set_code or parsed.set_code,
-                                  parsed.attach, kinds, title and not written, parsed.twice, written, text,
-                                  parsed.dash, parsed.separated, parsed.worded, heading))
+        self.lines.append(RawLine(
+            line=number, text=shown or text, section=section, readings=parsed.readings,
+            set_code=set_code or parsed.set_code, attach=parsed.attach, kinds=kinds, title=title and not written,
+            twice=parsed.twice, quantity_written=written, bare=text, dash=parsed.dash, separated=parsed.separated,
+            worded=parsed.worded, heading=heading))
 
 
 def _word_key(text: str) -> str:
@@ -251,6 +253,7 @@ class CardText:
     """One card line taken apart: its readings, the [SET] and the @ attachment."""
 
     readings: tuple[tuple[int, str], ...]
+    _: KW_ONLY  # the flags by name: CardText(readings, worded=True)
     set_code: str | None = None
     attach: str | None = None
     quantity_written: bool = False
@@ -442,7 +445,7 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
     bare-name reading (`10 of Hearts`): the reading whose name exists wins.
     """
     if len(text) > MAX_LINE:
-        return f"the line is longer than {MAX_LINE:,} characters"
+        return _LONG_LINE
     body = " ".join(text.split())  # one space between words: every step below sees single spaces
     attach = None
     at = body.find(" @")
@@ -498,12 +501,14 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
         readings.append((1, body))
         if worded:  # after the whole line: `Four Horsemen`, `One Year of Love` are cards
             readings.append((int(worded[0]), worded[1]))
-            return CardText(tuple(readings), set_code, attach, True, twice, None, False, True)
+            return CardText(tuple(readings), set_code=set_code, attach=attach, quantity_written=True, twice=twice,
+                            worded=True)
     readings = [(q, n) for q, n in readings if n]
     if not readings:
         return "no card name"
-    return CardText(tuple(readings), set_code, attach, quantity is not None or len(readings) > 1, twice, dash,
-                    separated is not None)
+    return CardText(tuple(readings), set_code=set_code, attach=attach,
+                    quantity_written=quantity is not None or len(readings) > 1, twice=twice, dash=dash,
+                    separated=separated is not None)
 
 
 def _heading(line: str) -> tuple[str, str] | None:
@@ -906,9 +911,7 @@ def parse_text(text: str, source: str = "-", *, grammar: Grammar) -> RawDeck:
     read (and go where their type belongs), so every problem of a decklist shows in one round.
     """
     deck = RawDeck(source, grammar=grammar)
-    section: str | None = None
     lines = text.splitlines()
-    table: dict[str, int] | None = None
     first = next((i for i, raw in enumerate(lines) if fold_chars(raw).strip()), None)
     if first is not None and len(lines[first]) <= MAX_LINE:
         for delimiter in TABLE_DELIMITERS:
@@ -916,102 +919,167 @@ def parse_text(text: str, source: str = "-", *, grammar: Grammar) -> RawDeck:
             if table is not None:
                 _read_table(grammar, deck, lines, first, table, delimiter)
                 return deck
-    numbered = _numbered_list(lines)
-    seen_content = False  # a heading or a card line came before: no title line after it
-    open_heading: Stated | None = None
-    since = 0
+    reader = _Reader(deck, grammar, _numbered_list(lines))
     for number, raw in enumerate(lines, start=1):
-        if len(raw) > MAX_LINE:
-            deck.problems.append(RawProblem(number, raw[:80] + "…", f"the line is longer than {MAX_LINE:,} "
-                                                                     "characters"))
-            continue
+        if not _too_long(deck, number, raw):
+            reader.read(number, raw)
+    return deck
+
+
+def _too_long(deck: RawDeck, number: int, raw: str) -> bool:
+    """Whether a line is past MAX_LINE: then it is refused unread, an input error of its own."""
+    if len(raw) <= MAX_LINE:
+        return False
+    deck.problems.append(RawProblem(number, raw[:80] + "…", _LONG_LINE))
+    return True
+
+
+_LONG_LINE = f"the line is longer than {MAX_LINE:,} characters"
+
+
+@dataclass(slots=True)
+class _Reader:
+    """A text decklist being read line by line: the section in force, and what the lines before told."""
+
+    deck: RawDeck
+    grammar: Grammar
+    numbered: bool  # the list numbers its lines (`1. `, `2. `): those numbers are no quantities
+    section: str | None = None
+    seen_content: bool = False  # a heading or a card line came before: no title line after it
+    open_heading: Stated | None = None  # a heading with a count whose cards are still being read
+    since: int = 0  # the first line a running total counts
+
+    def read(self, number: int, raw: str) -> None:
+        """One line of the list: a pair, a total, a heading (or metadata, a title) or a card line."""
+        cleaned = self._cleaned(raw)
+        if cleaned is None:
+            return
+        line, marked = cleaned
+        if self._pair(number, raw, line) or self._total(number, line):
+            return
+        found = _read_heading(self.grammar, line, marked)
+        if found is None:
+            self._card(number, line, self.section, raw=raw, title=not self.seen_content)
+        else:
+            self._heading(number, raw, line, found)
+
+    def _cleaned(self, raw: str) -> tuple[str, bool] | None:
+        """The line without list number, `#`, remark, bullets and Markdown, and whether it had Markdown or `#`;
+        None for a line that is nothing to read (blank, a comment, a separator)."""
         line = fold_chars(raw).strip()
-        listed = _LIST_NUMBER.match(line) if numbered else None
+        listed = _LIST_NUMBER.match(line) if self.numbered else None
         if listed:
             line = line[listed.end():]
         if not line or line.startswith("//") or _is_separator(line):
-            continue
+            return None
         marked = False
         if line.startswith("#"):
             rest = line.lstrip("#")
             line, marked = _remark_cut(rest.strip()), True
             # `## Blocks`, `### Sideboard (15)` is that heading; any other `#` line a comment
-            found = _read_heading(grammar, _strip_markdown(line)[0], True) if rest.startswith(" ") else None
-            if found is None or _word_key(found.word) in METADATA_WORDS or not _is_heading_word(grammar, found.word):
-                continue
+            found = _read_heading(self.grammar, _strip_markdown(line)[0], True) if rest.startswith(" ") else None
+            if (found is None or _word_key(found.word) in METADATA_WORDS
+                    or not _is_heading_word(self.grammar, found.word)):
+                return None
         line, emphasis = _bare_line(line)
-        marked = marked or emphasis
         if not line or _is_separator(line):
-            continue
+            return None
+        return line, marked or emphasis
+
+    def _pair(self, number: int, raw: str, line: str) -> bool:
+        """A line of a section of `Name: value` pairs (`Players:`), unless it is the next section's heading."""
+        pair_form = self.grammar.pairs.get(self.section) if self.section is not None else None
+        if pair_form is None:
+            return False
         heading = _heading(line)
-        pair_form = grammar.pairs.get(section) if section is not None else None
-        if pair_form is not None and (heading is None or heading[1] or grammar.section_word(heading[0]) is None):
-            player, colon, hero = line.partition(":")
-            if colon and player.strip() and hero.strip():
-                deck.players.append(RawPlayer(number, raw, player.strip(), hero.strip()))
-            else:
-                deck.problems.append(RawProblem(number, raw, pair_form))
-            continue
-        total = _total(grammar, line)
-        if total is not None:
-            deck.stated.append(Stated(number, total[1], total[0], False, since=since))
-            if open_heading is not None:
-                open_heading.end, open_heading = number, None
-            since = number + 1
-            continue
-        found = _read_heading(grammar, line, marked)
-        if found is None:
-            _add_card(deck, number, line, section, raw=raw, title=not seen_content)
-            seen_content = True
-            continue
+        if heading is not None and not heading[1] and self.grammar.section_word(heading[0]) is not None:
+            return False
+        player, colon, hero = line.partition(":")
+        if colon and player.strip() and hero.strip():
+            self.deck.players.append(RawPlayer(number, raw, player.strip(), hero.strip()))
+        else:
+            self.deck.problems.append(RawProblem(number, raw, pair_form))
+        return True
+
+    def _total(self, number: int, line: str) -> bool:
+        """A total line (`Total: 51`): a count the list states, compared later; it closes an open heading."""
+        total = _total(self.grammar, line)
+        if total is None:
+            return False
+        self.deck.stated.append(Stated(number, total[1], total[0], False, since=self.since))
+        self._close_heading(number)
+        return True
+
+    def _close_heading(self, number: int) -> None:
+        if self.open_heading is not None:
+            self.open_heading.end, self.open_heading = number, None
+        self.since = number + 1
+
+    def _card(self, number: int, text: str, section: str | None, kinds: frozenset[str] | None = None,
+              raw: str | None = None, title: bool = False, heading: str | None = None) -> None:
+        _add_card(self.deck, number, text, section, kinds, raw=raw, title=title, heading=heading)
+        self.seen_content = True
+
+    def _heading(self, number: int, raw: str, line: str, found: _Heading) -> None:
+        """A line read as a heading: metadata, the deck's title, a card and its quantity (`Thrust: 3`), a label
+        line naming its card, or a heading that opens a section (an unknown one is an input error)."""
+        grammar, deck = self.grammar, self.deck
         word, rest, key = found.word, found.rest, _word_key(found.word)
-        kinds = None
         if key in METADATA_WORDS:
             field_name = METADATA_WORDS[key]
             value = (unquote(rest) if field_name == "name" else rest) or None
             setattr(deck, "declared_format" if field_name == "format" else field_name, value)
-            continue
-        if key in TITLE_HEADINGS and rest and found.count is None:
-            if unquote(rest) != rest:  # `Deck: "Kurgan Rush"`: the title, wherever it stands
-                deck.name = unquote(rest)
-                deck.notices.append(f"line {number} read as the deck's title: {deck.name!r}")
-                continue
-            if not seen_content:  # `Deck: Kurgan Rush` first: the title if it names no card (as a title line)
-                _add_card(deck, number, rest, None, raw=raw, title=True)
-                seen_content = True
-                continue
+            return
+        if key in TITLE_HEADINGS and rest and found.count is None and self._title(number, raw, rest):
+            return
         if (found.count is None and rest and not _is_heading_word(grammar, word) and key not in TITLE_HEADINGS
                 and _quantity_text(rest) is not None):
             # `Thrust: 3`: a card and its quantity (`Attacks: 18` is a heading); no card -> that unknown heading
-            _add_card(deck, number, line, section, raw=raw, title=not seen_content, heading=word)
-            seen_content = True
-            continue
-        seen_content = True
+            self._card(number, line, self.section, raw=raw, title=not self.seen_content, heading=word)
+            return
+        self.seen_content = True
         if key in grammar.inline and rest:
             # a label line (`Persona: Duncan MacLeod`): it names its one card; the lines after it stay
             # where they were (the section in force before it)
-            _add_card(deck, number, rest, grammar.headings[key][0], grammar.headings[key][1], raw=raw)
-            continue
-        if open_heading is not None:
-            open_heading.end, open_heading = number, None
-        since = number + 1
-        if key in grammar.headings:
-            section, kinds = grammar.headings[key]
-        elif grammar.section_word(word) is not None:
-            section = grammar.section_word(word)
-        elif key in OTHER_WORDS or key in TITLE_HEADINGS:
-            section = None  # `Other:`, `Decklist:`: the cards below go where their type belongs
-        else:
+            self._card(number, rest, grammar.headings[key][0], grammar.headings[key][1], raw=raw)
+            return
+        self._close_heading(number)
+        opened = self._section(word, key)
+        if opened is None:
             deck.problems.append(RawProblem(number, raw, grammar.unknown_heading(word, deck.declared_format), word))
-            section = None  # the cards below are read and go where their type belongs
-            continue
+            self.section = None  # the cards below are read and go where their type belongs
+            return
+        self.section, kinds = opened
         deck.headings.append(number)
         if found.count is not None:
-            open_heading = Stated(number, found.count, section, True)
-            deck.stated.append(open_heading)
+            self.open_heading = Stated(number, found.count, self.section, True)
+            deck.stated.append(self.open_heading)
         if rest:
-            _add_card(deck, number, rest, section, kinds, raw=raw)
-    return deck
+            self._card(number, rest, self.section, kinds, raw=raw)
+
+    def _title(self, number: int, raw: str, rest: str) -> bool:
+        """`Deck: "Kurgan Rush"` anywhere, `Deck: Kurgan Rush` first: the deck's title (the latter if it names
+        no card, as a title line); whether the line was read so."""
+        if unquote(rest) != rest:
+            self.deck.name = unquote(rest)
+            self.deck.notices.append(f"line {number} read as the deck's title: {self.deck.name!r}")
+            return True
+        if not self.seen_content:
+            self._card(number, rest, None, raw=raw, title=True)
+            return True
+        return False
+
+    def _section(self, word: str, key: str) -> tuple[str | None, frozenset[str] | None] | None:
+        """The section a heading opens and the card types it names; (None, None) for a heading of no kind
+        (`Other:`, `Decklist:`: the cards below go where their type belongs); None for an unknown heading."""
+        if key in self.grammar.headings:
+            return self.grammar.headings[key]
+        section = self.grammar.section_word(word)
+        if section is not None:
+            return section, None
+        if key in OTHER_WORDS or key in TITLE_HEADINGS:
+            return None, None
+        return None
 
 
 def _read_table(grammar: Grammar, deck: RawDeck, lines: list[str], first: int, cols: dict[str, int],
@@ -1023,9 +1091,7 @@ def _read_table(grammar: Grammar, deck: RawDeck, lines: list[str], first: int, c
         i = cols.get(name)
         return cells[i].strip() if i is not None and i < len(cells) else ""
     for number, raw in enumerate(lines[first + 1:], start=first + 2):
-        if len(raw) > MAX_LINE:
-            deck.problems.append(RawProblem(number, raw[:80] + "…", f"the line is longer than {MAX_LINE:,} "
-                                                                     "characters"))
+        if _too_long(deck, number, raw):
             continue
         folded = fold_chars(raw).strip()
         if not folded or folded.startswith(("#", "//")) or _is_separator(folded):
