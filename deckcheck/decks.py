@@ -100,26 +100,7 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
                 for p in raw.problems]  # the format is known now, given on the command line or not
     edition = fmt.params.name_edition
     context = Context(edition=edition if isinstance(edition, int) else None)
-    read_lines = _dash_lines(raw.lines, index, deck.notices)
-    results: list[tuple[Card, int] | CardNotFoundError] = []
-    unread = 0
-    for line in read_lines:  # a list of thousands of lines that name no card stops after UNREADABLE_LINES_MAX
-        results.append(_resolve_line(line, index, context))
-        unread += isinstance(results[-1], CardNotFoundError)
-        if unread >= UNREADABLE_LINES_MAX:
-            break
-    lines = read_lines[:len(results)]
-    if len(lines) < len(raw.lines):
-        left = len(raw.lines) - len(lines)
-        deck.notices.append(f"reading stopped at line {lines[-1].line}: {UNREADABLE_LINES_MAX:,} lines name no card; "
-                            f"the {left:,} {'line after it was' if left == 1 else 'lines after it were'} not read (a "
-                            "bound on the work of one check)")
-    persona = next((r[0].immortal_key for r in results if not isinstance(r, CardNotFoundError)
-                    and r[0].type == "Persona" and r[0].immortal_key), None)
-    if persona is not None:
-        context = Context(persona, context.edition)
-        results = [_resolve_line(line, index, context) if isinstance(r, CardNotFoundError) else r
-                   for line, r in zip(lines, results, strict=True)]
+    lines, results, context = _read_lines(raw, index, context, deck.notices)
     aside: dict[str, int] = {}
     counted: dict[int, int] = {}  # line -> copies read on it, for the counts the list states
     suggested = unsuggested = 0  # unknown names looked up for suggestions, and those past SUGGESTED_LINES_MAX
@@ -191,15 +172,52 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
     for side, count in aside.items():
         deck.notices.append(f"{count} {'card' if count == 1 else 'cards'} under {side.title()}: read, not part of "
                             "the deck")
+    problems += _read_players(raw, index, deck)
+    problems.sort(key=lambda p: p.line or 0)
+    return deck, problems
+
+
+Results = list[tuple[Card, int] | CardNotFoundError]
+
+
+def _read_lines(raw: RawDeck, index: CardIndex, context: Context,
+                notices: list[str]) -> tuple[list[RawLine], Results, Context]:
+    """The lines read (a list of thousands that name no card stops after UNREADABLE_LINES_MAX), what each
+    resolved to, and the context of the second round: the deck's Persona, once the first round found it."""
+    read_lines = _dash_lines(raw.lines, index, notices)
+    results: Results = []
+    unread = 0
+    for line in read_lines:
+        results.append(_resolve_line(line, index, context))
+        unread += isinstance(results[-1], CardNotFoundError)
+        if unread >= UNREADABLE_LINES_MAX:
+            break
+    lines = read_lines[:len(results)]
+    if len(lines) < len(raw.lines):
+        left = len(raw.lines) - len(lines)
+        notices.append(f"reading stopped at line {lines[-1].line}: {UNREADABLE_LINES_MAX:,} lines name no card; "
+                       f"the {left:,} {'line after it was' if left == 1 else 'lines after it were'} not read (a "
+                       "bound on the work of one check)")
+    persona = next((r[0].immortal_key for r in results if not isinstance(r, CardNotFoundError)
+                    and r[0].type == "Persona" and r[0].immortal_key), None)
+    if persona is not None:
+        context = Context(persona, context.edition)
+        results = [_resolve_line(line, index, context) if isinstance(r, CardNotFoundError) else r
+                   for line, r in zip(lines, results, strict=True)]
+    return lines, results, context
+
+
+def _read_players(raw: RawDeck, index: CardIndex, deck: Deck) -> list[InputProblem]:
+    """The players of a `Players:` section, each Hero resolved; the problems of the Heroes that name no card."""
+    problems = []
     for p in raw.players:
         try:
-            hero = index.resolve(p.hero)
+            hero: Card | None = index.resolve(p.hero)
         except CardNotFoundError as exc:
             problems.append(InputProblem(p.line, p.text, exc.reason, tuple(exc.suggestions), exc.kind))
             hero = None
         deck.players.append(Player(p.name, hero, p.line))
-    problems.sort(key=lambda p: p.line or 0)
-    return deck, problems
+    return problems
 
 
 CHAT_WORDS = frozenset("hi hello hey heya hiya yo greetings thanks thank thx ty tia cheers glhf gl hf gg ggs regards "
