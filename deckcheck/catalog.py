@@ -13,7 +13,7 @@ import heapq
 import threading
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Generic, Iterable, Sequence, TypeVar
 
 from .cards import Card, as_one_card, card_groups, same_card
 from .decklist import ends_in_bare_number, split_set
@@ -139,7 +139,6 @@ class CardIndex:
     def __init__(self, cards: Iterable[Card], closest: Callable[[str, list[str], int], list[str]] | None = None,
                  sets: Iterable[CardSet] = ()):
         self.cards: list[Card] = list(cards)
-        self._closest = closest or closest_names
         self._exact: dict[str, list[Card]] = defaultdict(list)
         self._forms: dict[str, list[Card]] = defaultdict(list)
         self._kind_forms: dict[str, list[Card]] = defaultdict(list)
@@ -158,27 +157,8 @@ class CardIndex:
         for s in self.sets:
             for key in (_set_key(s.code), _set_key(s.name), normalize(s.code), normalize(s.name)):
                 self._set_codes.setdefault(key, s.code)
-        # the word index for suggestions, built on first use; a server's threads share one index,
-        # so it is built under a lock and published whole (``_words`` last)
-        self._build_lock = threading.Lock()
-        self._names: list[str] = []
-        self._grams: dict[str, list[str]] = {}
-        self._close_words: dict[str, list[str]] = {}
-        self._words: dict[str, list[int]] | None = None
-        self._suggested: dict[tuple[str, int, Context], list[str]] = {}  # (folded text, limit, context) -> names
-        self._card_words: list[tuple[frozenset[str], frozenset[str], frozenset[str], str]] | None = None
-        self._vocabulary: list[str] = []
-        self._searched: dict[str, dict[str, float]] = {}
-
-    def __getstate__(self) -> dict[str, Any]:
-        """What a kept index (deckcheck.db.indexcache) holds: everything but its lock."""
-        state = dict(self.__dict__)
-        del state["_build_lock"]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._build_lock = threading.Lock()
+        self.searcher = CardSearch(self.cards, self.sets)
+        self.suggester = Suggester(self, closest or closest_names)
 
     def _all_sets(self, given: Iterable[CardSet]) -> list[CardSet]:
         """The sets given, plus every set the cards name that is not among them (named by its name)."""
@@ -303,7 +283,7 @@ class CardIndex:
         """How to write each distinct card of a list so that it resolves to that card alone, in this
         context; the deck's Persona's cards and the format's edition first."""
         return [Candidate(group[0], self.write_as(group[0], context))
-                for group in card_groups(sorted(cards, key=lambda c: self._rank(c, context)))]
+                for group in card_groups(sorted(cards, key=lambda c: self.rank(c, context)))]
 
     def write_as(self, card: Card, context: Context = NO_CONTEXT) -> str:
         """The shortest way to write a card that resolves to it (its name, else its name and set)."""
@@ -318,18 +298,90 @@ class CardIndex:
         return f"{card.name} [{card.set}]" if card.set else card.name
 
     @staticmethod
-    def _rank(card: Card, context: Context) -> tuple[bool, bool, str, str]:
+    def rank(card: Card, context: Context) -> tuple[bool, bool, str, str]:
         return (context.persona is None or card.immortal_key != context.persona,
                 context.edition is not None and card.edition != context.edition, card.name, card.set or "")
 
+    def named(self, key: str) -> list[Card]:
+        """The cards a folded name names exactly, else by another written form."""
+        return self._exact.get(key) or self._forms.get(key) or []
+
+    # -- search and suggestions: their own parts, each the owner of its caches -----------------------------
+    def search(self, text: str) -> list[Card]:
+        """The cards a text finds, best first (CardSearch.search)."""
+        return self.searcher.search(text)
+
+    def suggest(self, text: str, limit: int = 5, context: Context = NO_CONTEXT) -> list[str]:
+        """The closest names to a name that matched nothing, each written so that it resolves (Suggester)."""
+        return self.suggester.suggest(text, limit, context)
+
+    def closest(self, text: str, limit: int = 5) -> list[str]:
+        """The names closest to a text that found nothing, however far (Suggester.closest)."""
+        return self.suggester.closest(text, limit)
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Memo(Generic[K, V]):
+    """A bounded memo, emptied whole when full: the one rule of every cache the index keeps. One lookup
+    and one store each: another thread may empty it between two calls, never within one."""
+
+    def __init__(self, size: int = _SUGGESTION_CACHE) -> None:
+        self._items: dict[K, V] = {}
+        self._size = size
+
+    def get(self, key: K) -> V | None:
+        return self._items.get(key)
+
+    def put(self, key: K, value: V) -> V:
+        if len(self._items) > self._size:
+            self._items.clear()
+        self._items[key] = value
+        return value
+
+
+class _Built:
+    """A part built on first use: a server's threads share one, so it is built under a lock and published
+    whole; a kept index (deckcheck.db.indexcache) holds everything but the lock."""
+
+    def __init__(self) -> None:
+        self._build_lock = threading.Lock()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        del state["_build_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._build_lock = threading.Lock()
+
+
+SearchRow = tuple[frozenset[str], frozenset[str], frozenset[str], str]
+
+
+class CardSearch(_Built):
+    """`cards search`: the cards whose words a text holds, typos allowed, over the words of every card (built
+    on first use)."""
+
+    def __init__(self, cards: list[Card], sets: list[CardSet]) -> None:
+        super().__init__()
+        self.cards = cards
+        self._set_names = {s.code: s.name for s in sets}
+        self._card_words: list[SearchRow] | None = None
+        self._vocabulary: list[str] = []
+        self._searched: Memo[str, dict[str, float]] = Memo()
+
     # -- search --------------------------------------------------------------------------------
-    def _search_words(self) -> tuple[list[tuple[frozenset[str], frozenset[str], frozenset[str], str]], list[str]]:
+    def _search_words(self) -> tuple[list[SearchRow], list[str]]:
         """Per card: the words of its name (title, Immortal, weapon), of its type and set, of its rules text,
         and its folded fields as one text; and every word of them (built once)."""
         if self._card_words is None:
             with self._build_lock:
                 if self._card_words is None:
-                    codes = {s.code: s.name for s in self.sets}
+                    codes = self._set_names
                     rows = []
                     vocab: set[str] = set()
                     for c in self.cards:
@@ -367,10 +419,7 @@ class CardIndex:
                     ratio = matcher.ratio()
                     if ratio >= _TYPO:
                         found[other] = ratio * 0.95
-        if len(self._searched) > _SUGGESTION_CACHE:
-            self._searched.clear()
-        self._searched[word] = found
-        return found
+        return self._searched.put(word, found)
 
     def search(self, text: str) -> list[Card]:
         """The cards a text finds (`cards search`, the web's card search, `/api/cards?q=`), best first.
@@ -408,13 +457,27 @@ class CardIndex:
         scored.sort(key=lambda row: row[:5])
         return [row[5] for row in scored]
 
-    # -- suggestions -----------------------------------------------------------------------------
+
+class Suggester(_Built):
+    """The close names of a name that found nothing, through an index of the words of every name (built on
+    first use), each written so that it resolves in the index it serves."""
+
+    def __init__(self, index: CardIndex, closest: Callable[[str, list[str], int], list[str]]) -> None:
+        super().__init__()
+        self.index = index
+        self._closest = closest
+        self._names: list[str] = []
+        self._grams: dict[str, list[str]] = {}
+        self._words: dict[str, list[int]] | None = None  # published last
+        self._close_words: Memo[str, list[str]] = Memo()
+        self._suggested: Memo[tuple[str, int, Context], list[str]] = Memo()  # (folded text, limit, context)
+
     def _word_index(self) -> dict[str, list[int]]:
         if self._words is not None:
             return self._words
         with self._build_lock:
             if self._words is None:
-                names = sorted({c.name for c in self.cards} | {c.title for c in self.cards if c.title})
+                names = sorted({c.name for c in self.index.cards} | {c.title for c in self.index.cards if c.title})
                 words: dict[str, list[int]] = defaultdict(list)
                 for i, name in enumerate(names):
                     for word in set(normalize(name).split()):
@@ -443,9 +506,7 @@ class CardIndex:
                 shared = heapq.nlargest(50, counts, key=lambda w: (counts[w], w))
                 typos = sorted(((_word_match(word, (w,)), w) for w in shared if w not in found), reverse=True)
                 found += [w for score, w in typos if score > 0][:3 - len(found)]
-            if len(self._close_words) > _SUGGESTION_CACHE:
-                self._close_words.clear()
-            self._close_words[word] = found
+            self._close_words.put(word, found)
         return found
 
     def suggest(self, text: str, limit: int = 5, context: Context = NO_CONTEXT) -> list[str]:
@@ -485,23 +546,18 @@ class CardIndex:
                     out.append(candidate)
         if context.persona or context.edition:
             def rank(written: str) -> tuple[bool, bool]:
-                key = normalize(split_set(written)[0])
-                cards = self._exact.get(key) or self._forms.get(key) or []
-                return min((self._rank(c, context)[:2] for c in cards), default=(True, True))
+                cards = self.index.named(normalize(split_set(written)[0]))
+                return min((self.index.rank(c, context)[:2] for c in cards), default=(True, True))
             out.sort(key=rank)
         marker = version_marker(text)
         if marker is not None:  # `Upper Left Attack v1`: that version first, never another printing before it
             versioned = f"{marker[0]} ({marker[1]})"
             try:
-                self.resolve(versioned, None, Context(context.persona, context.edition), suggest=False)
+                self.index.resolve(versioned, None, Context(context.persona, context.edition), suggest=False)
                 out = [versioned] + [o for o in out if o != versioned]
             except CardNotFoundError:
                 pass
-        out = out[:limit]
-        if len(self._suggested) > _SUGGESTION_CACHE:
-            self._suggested.clear()
-        self._suggested[memo] = out
-        return out
+        return self._suggested.put(memo, out[:limit])
 
     def closest(self, text: str, limit: int = 5) -> list[str]:
         """The names closest to a text that found nothing (`cards search`): the suggestions, else the best
@@ -523,7 +579,7 @@ class CardIndex:
     def _writable(self, name: str, context: Context) -> list[str]:
         """A suggested name as it can be written: itself, or each of its printings with a set."""
         try:
-            self.resolve(name, None, Context(context.persona, context.edition))
+            self.index.resolve(name, None, Context(context.persona, context.edition))
             return [name]
         except CardNotFoundError as exc:
             return list(exc.suggestions) or [name]

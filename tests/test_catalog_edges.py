@@ -403,8 +403,8 @@ def words_index() -> CardIndex:
     ("xkurganxxx", {}),  # 4 more than 6 letters: no typo
 ])
 def test_the_words_of_the_cards_a_search_word_finds(words_index, word, found):
-    _rows, vocabulary = words_index._search_words()
-    assert words_index._word_matches(word, vocabulary) == pytest.approx({word: 1.0, **found})
+    _rows, vocabulary = words_index.searcher._search_words()
+    assert words_index.searcher._word_matches(word, vocabulary) == pytest.approx({word: 1.0, **found})
 
 
 @pytest.mark.parametrize("word,similar", [
@@ -413,9 +413,9 @@ def test_the_words_of_the_cards_a_search_word_finds(words_index, word, found):
     ("awya", ["away"]), ("bac", ["back"]), ("edg", ["edge"]), ("rgan", ["kurgan", "kurganq"]), ("zzzz", []),
 ])
 def test_up_to_three_words_of_the_names_spelt_like_a_word_no_name_holds(words_index, word, similar):
-    words_index._word_index()
-    assert words_index._similar_words(word) == similar
-    assert words_index._similar_words(word) == similar  # (kept: the same answer again)
+    words_index.suggester._word_index()
+    assert words_index.suggester._similar_words(word) == similar
+    assert words_index.suggester._similar_words(word) == similar  # (kept: the same answer again)
 
 
 @pytest.mark.parametrize("common,skipped", [(201, True), (200, False)])
@@ -457,8 +457,8 @@ def test_parts_of_words_found_rank_the_closer_name_first():
 
 def test_a_typo_of_exactly_the_likeness_bound_counts():
     index = CardIndex([card("X", "Xcutx")])
-    _rows, vocabulary = index._search_words()
-    assert index._word_matches("cut", vocabulary) == pytest.approx({"cut": 1.0, "xcutx": 0.95 * 0.75})
+    _rows, vocabulary = index.searcher._search_words()
+    assert index.searcher._word_matches("cut", vocabulary) == pytest.approx({"cut": 1.0, "xcutx": 0.95 * 0.75})
 
 
 @pytest.mark.parametrize("key,name,covered,share", [("kur", "kurgan", 0.9, 1.0), ("ku", "kurgan", 0.0, 0.0),
@@ -476,5 +476,28 @@ def test_a_name_word_started_by_a_query_word_of_3_letters_or_more_counts_as_used
 ])
 def test_typos_complete_the_words_found_by_trigrams_up_to_three(names, similar):
     index = CardIndex([card(f"T{i}", name) for i, name in enumerate(names)])
-    index._word_index()
-    assert index._similar_words("cut") == similar
+    index.suggester._word_index()
+    assert index.suggester._similar_words("cut") == similar
+
+
+def test_search_and_suggestions_are_parts_of_the_index_each_keeping_its_caches_through_pickling():
+    """The resolver hands search and suggestions to their own parts (CardSearch, Suggester): a kept index
+    (db/indexcache pickles it) answers as the one it was kept from, its parts serving the unpickled index."""
+    import pickle
+    index = CardIndex([card("T1", "Thrust", type="Attack"), card("T2", "Thrash", type="Attack"),
+                       card("K1", "Kurgan Blow", type="Attack")])
+    suggested, found = index.suggest("thrst"), [c.id for c in index.search("kurgn")]
+    kept = pickle.loads(pickle.dumps(index))
+    assert kept.suggester.index is kept and kept.searcher.cards is kept.cards
+    assert (kept.suggest("thrst"), [c.id for c in kept.search("kurgn")]) == (suggested, found) == (["Thrust"], ["K1"])
+    assert kept.suggest("kurgen blw") == index.suggest("kurgen blw") == ["Kurgan Blow"]
+
+
+def test_an_index_memo_is_emptied_whole_once_past_its_bound():
+    from deckcheck.catalog import Memo
+    memo: Memo[str, int] = Memo(2)
+    for i, key in enumerate("abc"):
+        assert memo.put(key, i) == i
+    assert (memo.get("a"), memo.get("c")) == (0, 2)
+    memo.put("d", 3)  # three held, over the bound of 2: emptied, then d kept
+    assert (memo.get("a"), memo.get("c"), memo.get("d")) == (None, None, 3)
