@@ -13,6 +13,7 @@ import heapq
 import threading
 from collections import defaultdict
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Callable, Generic, Iterable, Sequence, TypeVar
 
 from .cards import Card, as_one_card, card_groups, same_card
@@ -47,6 +48,24 @@ class Context:
     persona: str | None = None
     edition: int | None = None
     kinds: frozenset[str] | None = None
+
+
+class Miss(Enum):
+    """Why a name found no card, as data (never read back from a message): only NO_CARD is a name a suggestion
+    may mend; a set or a number written wrong says what to write instead."""
+
+    NO_CARD = "unknown card"
+    UNKNOWN_SET = "unknown set"
+    NOT_IN_SET = "no printing in the set"
+    BARE_NUMBER = "a number after the name, read neither as a quantity nor as a version"
+
+
+class NameMiss(UnknownCardError):
+    """A name that found no card, and why (`miss`); `reason` is the message (the Miss's own words if none)."""
+
+    def __init__(self, text: str, miss: Miss, reason: str | None = None, suggestions: list[str] | None = None):
+        super().__init__(text, reason or miss.value, suggestions)
+        self.miss = miss
 
 
 NO_CONTEXT = Context()
@@ -191,7 +210,8 @@ class CardIndex:
         shown = [f"{names[c].code} ({names[c].name})" if names[c].code != names[c].name else names[c].name
                  for c in dict.fromkeys(close)]
         hint = f"; closest sets: {', '.join(dict.fromkeys(shown))}" if shown else ""
-        raise UnknownCardError(f"[{text}]", f"unknown set {text!r}{hint} (deckcheck cards sets lists them all)")
+        raise NameMiss(f"[{text}]", Miss.UNKNOWN_SET,
+                       f"unknown set {text!r}{hint} (deckcheck cards sets lists them all)")
 
     def _in_set(self, card: Card, code: str) -> bool:
         return card.set is not None and self._set_codes.get(_set_key(card.set), card.set) == code
@@ -246,9 +266,9 @@ class CardIndex:
             exact = [c for c in exact if c.name.rstrip()[-1:].isdigit()]
             forms = []
             if not exact and version_marker(text) is not None:  # `ver. 2`, `version 2`: a version, written short
-                raise UnknownCardError(text, "unknown card", self.suggest(text, context=context) if suggest else [])
+                raise NameMiss(text, Miss.NO_CARD, suggestions=self.suggest(text, context=context) if suggest else [])
             if not exact:
-                raise UnknownCardError(text, _two_ways(text))
+                raise NameMiss(text, Miss.BARE_NUMBER, _two_ways(text))
         found = exact or forms
         if not found and set_code is None and text.endswith(")") and "(" in text:
             # `Thrust (ME)`, `Dodge (Series Edition)`: a bracket that is exactly a set, and no version so named
@@ -266,13 +286,13 @@ class CardIndex:
             except UnknownCardError:
                 pass
         if not found:
-            raise UnknownCardError(text, "unknown card", self.suggest(text, context=context) if suggest else [])
+            raise NameMiss(text, Miss.NO_CARD, suggestions=self.suggest(text, context=context) if suggest else [])
         if set_code:
             code = self.set_code(set_code)
             in_set = [c for c in exact if self._in_set(c, code)] or [c for c in forms if self._in_set(c, code)]
             if not in_set:
                 sets = sorted({c.set or "?" for c in exact + forms})
-                raise UnknownCardError(f"{text} [{set_code}]",
+                raise NameMiss(f"{text} [{set_code}]", Miss.NOT_IN_SET,
                                         f"no printing in set {set_code}; printed in {', '.join(sets)}")
             found = in_set
         if context.edition is not None:

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from . import limits
 from .cards import Card
-from .catalog import CardIndex, Context, name_score, version_marker
+from .catalog import CardIndex, Context, Miss, NameMiss, name_score, version_marker
 from .decklist import SIDE_WORDS, RawDeck, RawLine, unquote
 
-from .errors import CardNotFoundError, UnknownCardError
+from .errors import CardNotFoundError
 from .report import WRONG_SECTION, InputProblem
 from .text import normalize
 
@@ -409,7 +409,7 @@ def _resolve_line(line: RawLine, index: CardIndex, context: Context,
         # a number the line holds but not as its quantity (`3) Thrust`, `(3) Thrust`, `3,Thrust`) is never
         # offered back as a version (`Thrust (3)`): the names are sought without it
         name = _NUMBER_MARK.sub("", _name_of(line))  # `three Thrst`: Thrst (never empty: a name follows the mark)
-        error = UnknownCardError(error.text, "unknown card", index.suggest(name, context=context))
+        error = NameMiss(error.text, Miss.NO_CARD, suggestions=index.suggest(name, context=context))
     return error
 
 
@@ -418,7 +418,7 @@ _NUMBER_MARK = re.compile(r"^(?:[(\[]\d+[)\]]|\d+[).:,;])\s*(?=\D)")
 
 def _is_unknown(error: CardNotFoundError) -> bool:
     """A name that matches no card (not an ambiguity, nor a set or number written wrong)."""
-    return isinstance(error, UnknownCardError) and error.reason == "unknown card"
+    return isinstance(error, NameMiss) and error.miss is Miss.NO_CARD
 
 
 def _message(error: CardNotFoundError, line: RawLine | None = None, raw: RawDeck | None = None) -> str:

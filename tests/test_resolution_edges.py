@@ -309,3 +309,17 @@ def test_a_remark_is_quoted_to_80_characters(synthetic_index):
     remark = "Hello everyone! " + "x" * 100
     deck, problems = read(synthetic_index, f"{remark}\n3 Thrust\n")
     assert problems == [] and deck.notices == [f"line 1 ignored: {remark[:80]!r} reads as a remark, not a card"]
+
+
+@pytest.mark.parametrize("name,miss", [
+    ("Thrustt Spectacular", "NO_CARD"), ("Upper Right Attack 7", "BARE_NUMBER"), ("Thrust [ZZQ]", "UNKNOWN_SET"),
+])
+def test_why_a_name_found_no_card_is_data_not_words_of_its_message(bundled_index, name, miss):
+    from deckcheck.catalog import Miss, NameMiss
+    with pytest.raises(NameMiss) as caught:
+        bundled_index.lookup(name)
+    assert caught.value.miss is Miss[miss]
+    other = next(s.code for s in bundled_index.sets if not bundled_index.matches(f"Thrust [{s.code}]"))
+    with pytest.raises(NameMiss) as caught:
+        bundled_index.lookup(f"Thrust [{other}]")
+    assert caught.value.miss is Miss.NOT_IN_SET
