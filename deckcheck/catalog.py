@@ -17,9 +17,8 @@ from enum import Enum
 from typing import Any, Callable, Generic, Iterable, Sequence, TypeVar
 
 from .cards import Card, as_one_card, card_groups, same_card
-from .decklist import ends_in_bare_number, split_set
 from .errors import AmbiguousCardError, CardNotFoundError, UnknownCardError
-from .text import normalize
+from .text import ends_in_bare_number, normalize, split_set
 
 
 @dataclass(frozen=True, slots=True)

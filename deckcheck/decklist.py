@@ -14,7 +14,8 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from . import limits
-from .text import APOSTROPHES, is_digits as _is_digits, normalize
+from .text import APOSTROPHES, is_digits as _is_digits, normalize, split_written_set as _split_set
+from .text import ends_in_bare_number as ends_in_bare_number, split_set as split_set  # the shape of a name as written
 
 if TYPE_CHECKING:
     from .formats import Game
@@ -280,24 +281,6 @@ def _quantity(digits: str) -> int | str:
     return value
 
 
-def _split_set(body: str) -> tuple[str, str | None]:
-    """`name [SET]` -> (name, SET); a body not ending in `]` is returned as it is."""
-    if not body.endswith("]"):
-        return body, None
-    start = body.rfind("[")
-    if start < 0:
-        return body, None
-    inner = body[start + 1:-1].strip()
-    if not inner or "]" in inner:
-        return body, None
-    return body[:start].rstrip(), inner
-
-
-def split_set(text: str) -> tuple[str, str | None]:
-    """A card name as written anywhere (`Thrust [ME]`) -> (name, set written in brackets or None)."""
-    return _split_set(text.strip())
-
-
 def unquote(text: str) -> str:
     """A text in quotes (`"Kurgan Rush"`, `“Kurgan Rush”`, `«Kurgan Rush»`) without them; any other text as it is."""
     text = text.strip()
@@ -426,14 +409,6 @@ def _leading_quantity(body: str) -> tuple[str, str] | None:
             return first, after.lstrip()
         return first, rest
     return None
-
-
-def ends_in_bare_number(name: str) -> bool:
-    """True for `Upper Right Attack 2`, `... - 2`, `... -2`: a number outside round brackets."""
-    head, _, last = name.rpartition(" ")
-    if not head:
-        return False
-    return _is_digits(last) or (last[:1] in "-–" and _is_digits(last[1:]))
 
 
 def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:

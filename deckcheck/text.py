@@ -1,4 +1,4 @@
-"""Name normalisation shared by titles, card names and suggestions."""
+"""Name normalisation shared by titles, card names and suggestions; the shape of a written name (`Thrust [ME]`)."""
 from __future__ import annotations
 
 import re
@@ -15,6 +15,32 @@ def is_digits(text: str) -> bool:
     """Whether text is a whole number in ASCII digits: str.isdigit() alone takes '²' (which int() refuses) and
     str.isdecimal() takes '١' (which int() reads as 1), neither a number a form or a URL means."""
     return bool(text) and text.isascii() and text.isdigit()
+
+
+def split_written_set(body: str) -> tuple[str, str | None]:
+    """`name [SET]` -> (name, SET); a body not ending in `]` is returned as it is."""
+    if not body.endswith("]"):
+        return body, None
+    start = body.rfind("[")
+    if start < 0:
+        return body, None
+    inner = body[start + 1:-1].strip()
+    if not inner or "]" in inner:
+        return body, None
+    return body[:start].rstrip(), inner
+
+
+def split_set(text: str) -> tuple[str, str | None]:
+    """A card name as written anywhere (`Thrust [ME]`) -> (name, set written in brackets or None)."""
+    return split_written_set(text.strip())
+
+
+def ends_in_bare_number(name: str) -> bool:
+    """True for `Upper Right Attack 2`, `... - 2`, `... -2`: a number outside round brackets."""
+    head, _, last = name.rpartition(" ")
+    if not head:
+        return False
+    return is_digits(last) or (last[:1] in "-–" and is_digits(last[1:]))
 
 
 def _fold(text: str) -> str:
