@@ -150,9 +150,59 @@ def _two_ways(text: str) -> str:
             f'or "{name} ({number})" for version {number}')
 
 
+class SetTable:
+    """The sets (expansions) of an index's cards: the sets given, and every other set a card names; a set found
+    by its code or name, any case, a leading "The" optional."""
+
+    def __init__(self, given: Iterable[CardSet], cards: list[Card]) -> None:
+        self.sets: list[CardSet] = self._all_sets(given, cards)
+        self._set_codes: dict[str, str] = {}
+        for s in self.sets:
+            for key in (_set_key(s.code), _set_key(s.name), normalize(s.code), normalize(s.name)):
+                self._set_codes.setdefault(key, s.code)
+
+    def known(self, text: str) -> str | None:
+        """The code of the set a text names exactly (code or name), or None."""
+        return self._set_codes.get(_set_key(text)) or self._set_codes.get(normalize(text))
+
+    @staticmethod
+    def _all_sets(given: Iterable[CardSet], cards: list[Card]) -> list[CardSet]:
+        """The sets given, plus every set the cards name that is not among them (named by its name)."""
+        sets = {s.code: s for s in given}
+        known = {normalize(s.code) for s in sets.values()} | {normalize(s.name) for s in sets.values()}
+        editions: dict[str, set[int]] = defaultdict(set)
+        for card in cards:
+            if card.set and normalize(card.set) not in known:
+                editions[card.set].add(card.edition)
+        for name, eds in sorted(editions.items()):
+            sets[name] = CardSet(name, name, min(eds) if len(eds) == 1 else None)
+        return sorted(sets.values(), key=lambda s: s.edition or 9)  # stable: the given (release) order first
+
+    def code(self, text: str) -> str:
+        """The code of the set a text names (code or name, any case, a leading "The" optional);
+        NameMiss listing the closest sets otherwise."""
+        code = self.known(text)
+        if code is not None:
+            return code
+        names = {_set_key(s.name): s for s in self.sets} | {_set_key(s.code): s for s in self.sets}
+        close = difflib.get_close_matches(_set_key(text), list(names), n=3, cutoff=0.4)
+        shown = [f"{names[c].code} ({names[c].name})" if names[c].code != names[c].name else names[c].name
+                 for c in dict.fromkeys(close)]
+        hint = f"; closest sets: {', '.join(dict.fromkeys(shown))}" if shown else ""
+        raise NameMiss(f"[{text}]", Miss.UNKNOWN_SET,
+                       f"unknown set {text!r}{hint} (deckcheck cards sets lists them all)")
+
+    def holds(self, card: Card, code: str) -> bool:
+        """Whether a card is printed in the set of this code."""
+        return card.set is not None and self._set_codes.get(_set_key(card.set), card.set) == code
+
+
 class CardIndex:
     """All cards of one game (or of every game), found by name: an exact name first, then the other
-    written forms, then the rules of CONTRACTS.md §2 (the deck's Persona, the format's edition)."""
+    written forms, then the rules of CONTRACTS.md §2 (the deck's Persona, the format's edition).
+
+    It resolves; its parts do the rest: `set_table` (SetTable) the sets, `searcher` (CardSearch) `cards
+    search`, `suggester` (Suggester) the close names of a name that found nothing."""
 
     def __init__(self, cards: Iterable[Card], closest: Callable[[str, list[str], int], list[str]] | None = None,
                  sets: Iterable[CardSet] = ()):
@@ -170,25 +220,10 @@ class CardIndex:
             if card.type:
                 for form in _kind_forms(card):
                     self._kind_forms[form].append(card)
-        self.sets: list[CardSet] = self._all_sets(sets)
-        self._set_codes: dict[str, str] = {}
-        for s in self.sets:
-            for key in (_set_key(s.code), _set_key(s.name), normalize(s.code), normalize(s.name)):
-                self._set_codes.setdefault(key, s.code)
+        self.set_table = SetTable(sets, self.cards)
+        self.sets: list[CardSet] = self.set_table.sets
         self.searcher = CardSearch(self.cards, self.sets)
         self.suggester = Suggester(self, closest or closest_names)
-
-    def _all_sets(self, given: Iterable[CardSet]) -> list[CardSet]:
-        """The sets given, plus every set the cards name that is not among them (named by its name)."""
-        sets = {s.code: s for s in given}
-        known = {normalize(s.code) for s in sets.values()} | {normalize(s.name) for s in sets.values()}
-        editions: dict[str, set[int]] = defaultdict(set)
-        for card in self.cards:
-            if card.set and normalize(card.set) not in known:
-                editions[card.set].add(card.edition)
-        for name, eds in sorted(editions.items()):
-            sets[name] = CardSet(name, name, min(eds) if len(eds) == 1 else None)
-        return sorted(sets.values(), key=lambda s: s.edition or 9)  # stable: the given (release) order first
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -197,23 +232,12 @@ class CardIndex:
         """The card with this printing id, or None."""
         return self._by_id.get(card_id)
 
-    # -- sets ----------------------------------------------------------------------------------
     def set_code(self, text: str) -> str:
-        """The code of the set a text names (code or name, any case, a leading "The" optional);
-        UnknownCardError listing the closest sets otherwise."""
-        code = self._set_codes.get(_set_key(text)) or self._set_codes.get(normalize(text))
-        if code is not None:
-            return code
-        names = {_set_key(s.name): s for s in self.sets} | {_set_key(s.code): s for s in self.sets}
-        close = difflib.get_close_matches(_set_key(text), list(names), n=3, cutoff=0.4)
-        shown = [f"{names[c].code} ({names[c].name})" if names[c].code != names[c].name else names[c].name
-                 for c in dict.fromkeys(close)]
-        hint = f"; closest sets: {', '.join(dict.fromkeys(shown))}" if shown else ""
-        raise NameMiss(f"[{text}]", Miss.UNKNOWN_SET,
-                       f"unknown set {text!r}{hint} (deckcheck cards sets lists them all)")
+        """The code of the set a text names (SetTable.code)."""
+        return self.set_table.code(text)
 
     def _in_set(self, card: Card, code: str) -> bool:
-        return card.set is not None and self._set_codes.get(_set_key(card.set), card.set) == code
+        return self.set_table.holds(card, code)
 
     # -- names ---------------------------------------------------------------------------------
     def matches(self, text: str) -> list[Card]:
@@ -273,7 +297,7 @@ class CardIndex:
             # `Thrust (ME)`, `Dodge (Series Edition)`: a bracket that is exactly a set, and no version so named
             at = text.rindex("(")
             inner, head = text[at + 1:-1], text[:at].strip()
-            if head and (self._set_codes.get(_set_key(inner)) or self._set_codes.get(normalize(inner))):
+            if head and self.set_table.known(inner):
                 try:
                     return self._found(head, inner, context, False)
                 except UnknownCardError:
