@@ -160,6 +160,8 @@ class SetTable:
         for s in self.sets:
             for key in (_set_key(s.code), _set_key(s.name), normalize(s.code), normalize(s.name)):
                 self._set_codes.setdefault(key, s.code)
+        # the set each card names, as a code: folded once here, not on every look at a printing
+        self._code_of = {c.set: self._set_codes.get(_set_key(c.set), c.set) for c in cards if c.set}
 
     def known(self, text: str) -> str | None:
         """The code of the set a text names exactly (code or name), or None."""
@@ -194,7 +196,10 @@ class SetTable:
 
     def holds(self, card: Card, code: str) -> bool:
         """Whether a card is printed in the set of this code."""
-        return card.set is not None and self._set_codes.get(_set_key(card.set), card.set) == code
+        if card.set is None:
+            return False
+        held = self._code_of.get(card.set)
+        return (held if held is not None else self._set_codes.get(_set_key(card.set), card.set)) == code
 
 
 class CardIndex:
