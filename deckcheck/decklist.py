@@ -11,6 +11,7 @@ import io
 import re
 import unicodedata
 from dataclasses import KW_ONLY, dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from . import limits
@@ -234,8 +235,8 @@ class RawDeck:
         """Add one card line (quantity None: read it from the text); `shown` is the line as written, when
         `text` is what is left of it once bullets, Markdown and remarks are taken off."""
         parsed = parse_card_text(text, quantity)
-        if isinstance(parsed, str):
-            self.problems.append(RawProblem(number, shown or text, parsed))
+        if isinstance(parsed, Refused):
+            self.problems.append(RawProblem(number, shown or text, str(parsed)))
             return
         written = quantity is not None or (parsed.quantity_written and not parsed.worded)
         self.lines.append(RawLine(
@@ -269,15 +270,42 @@ class CardText:
         return self.readings[1][1] if self.worded and len(self.readings) > 1 else self.readings[0][1]
 
 
-def _quantity(digits: str) -> int | str:
-    """The whole number digits spell, or the message that refuses it."""
+class Refusal(Enum):
+    """Why a card line was refused, as data (its message says it in words)."""
+
+    LONG_LINE = "long line"
+    BAD_QUANTITY = "bad quantity"
+    QUANTITY_TWICE = "quantity twice"
+    NO_NAME = "no card name"
+
+
+class Refused(str):
+    """A card line refused: the message, which reads as any text does, and `reason`, why."""
+
+    reason: Refusal
+
+    def __new__(cls, message: str, reason: Refusal) -> Refused:
+        refused = super().__new__(cls, message)
+        refused.reason = reason
+        return refused
+
+    def __getnewargs__(self) -> tuple[str, Refusal]:  # type: ignore[override]
+        return str(self), self.reason
+
+
+_OUT_OF_RANGE = f"the quantity must be a whole number from 1 to {MAX_QUANTITY:,}"
+_BELOW_ONE = Refused("the quantity must be at least 1", Refusal.BAD_QUANTITY)
+
+
+def _quantity(digits: str) -> int | Refused:
+    """The whole number digits spell, or the refusal of it."""
     if len(digits) > 7 or not digits.isascii() or not digits.isdigit():
-        return f"the quantity must be a whole number from 1 to {MAX_QUANTITY:,}"
+        return Refused(_OUT_OF_RANGE, Refusal.BAD_QUANTITY)
     value = int(digits)
     if value < 1:
-        return "the quantity must be at least 1"
+        return _BELOW_ONE
     if value > MAX_QUANTITY:
-        return f"the quantity must be a whole number from 1 to {MAX_QUANTITY:,}"
+        return Refused(_OUT_OF_RANGE, Refusal.BAD_QUANTITY)
     return value
 
 
@@ -411,7 +439,7 @@ def _leading_quantity(body: str) -> tuple[str, str] | None:
     return None
 
 
-def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
+def parse_card_text(text: str, quantity: int | None = None) -> CardText | Refused:
     """Readings of one card line: ((qty, name), ...), the [SET] and the @ attachment; or an error message.
 
     The quantity is written once, before the name or after it (`N name`, `Nx name`, `N x name`,
@@ -420,7 +448,7 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
     bare-name reading (`10 of Hearts`): the reading whose name exists wins.
     """
     if len(text) > MAX_LINE:
-        return _LONG_LINE
+        return Refused(_LONG_LINE, Refusal.LONG_LINE)
     body = " ".join(text.split())  # one space between words: every step below sees single spaces
     attach = None
     at = body.find(" @")
@@ -454,9 +482,9 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
                      "keep one")
     if quantity is not None:
         if trailing:
-            return "the quantity is written twice (in its column and on the line)"
-        checked = _quantity(str(quantity)) if quantity >= 0 else "the quantity must be at least 1"
-        if isinstance(checked, str):
+            return Refused("the quantity is written twice (in its column and on the line)", Refusal.QUANTITY_TWICE)
+        checked = _quantity(str(quantity)) if quantity >= 0 else _BELOW_ONE
+        if isinstance(checked, Refused):
             return checked
         readings.append((quantity, body))
     elif trailing:
@@ -480,7 +508,7 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | str:
                             worded=True)
     readings = [(q, n) for q, n in readings if n]
     if not readings:
-        return "no card name"
+        return Refused("no card name", Refusal.NO_NAME)
     return CardText(tuple(readings), set_code=set_code, attach=attach,
                     quantity_written=quantity is not None or len(readings) > 1, twice=twice, dash=dash,
                     separated=separated is not None)

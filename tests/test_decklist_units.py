@@ -94,3 +94,16 @@ def test_a_quantity_from_its_own_column(quantity, result):
 ])
 def test_heading_forms(line, heading):
     assert decklist._heading(line) == heading
+
+
+@pytest.mark.parametrize("text,quantity,reason", [
+    ("0 Thrust", None, "BAD_QUANTITY"), ("Thrust x99999999", None, "BAD_QUANTITY"), ("Thrust", 0, "BAD_QUANTITY"),
+    ("Thrust x2", 3, "QUANTITY_TWICE"), ("a" * (MAX_LINE + 1), None, "LONG_LINE"), ("   ", None, "NO_NAME"),
+])
+def test_a_refused_card_line_says_why_as_data_and_its_message_in_words(text, quantity, reason):
+    import pickle
+
+    from deckcheck.decklist import Refusal
+    got = parse_card_text(text, quantity)
+    assert not isinstance(got, CardText) and got.reason is Refusal[reason] and str(got)
+    assert pickle.loads(pickle.dumps(got)).reason is Refusal[reason]
