@@ -924,17 +924,16 @@ def parse_text(text: str, source: str = "-", *, grammar: Grammar) -> RawDeck:
                 return deck
     reader = _Reader(deck, grammar, _numbered_list(lines))
     for number, raw in enumerate(lines, start=1):
-        if not _too_long(deck, number, raw):
+        if len(raw) > MAX_LINE:  # (tested here, not in a call: the parser is hot)
+            _refuse_long(deck, number, raw)
+        else:
             reader.read(number, raw)
     return deck
 
 
-def _too_long(deck: RawDeck, number: int, raw: str) -> bool:
-    """Whether a line is past MAX_LINE: then it is refused unread, an input error of its own."""
-    if len(raw) <= MAX_LINE:
-        return False
+def _refuse_long(deck: RawDeck, number: int, raw: str) -> None:
+    """A line past MAX_LINE, refused unread: an input error of its own."""
     deck.problems.append(RawProblem(number, raw[:80] + "…", _LONG_LINE))
-    return True
 
 
 _LONG_LINE = f"the line is longer than {MAX_LINE:,} characters"
@@ -958,7 +957,7 @@ class _Reader:
         if cleaned is None:
             return
         line, marked = cleaned
-        if self._pair(number, raw, line) or self._total(number, line):
+        if (self.section in self.grammar.pairs and self._pair(number, raw, line)) or self._total(number, line):
             return
         found = _read_heading(self.grammar, line, marked)
         if found is None:
@@ -991,9 +990,7 @@ class _Reader:
 
     def _pair(self, number: int, raw: str, line: str) -> bool:
         """A line of a section of `Name: value` pairs (`Players:`), unless it is the next section's heading."""
-        pair_form = self.grammar.pairs.get(self.section) if self.section is not None else None
-        if pair_form is None:
-            return False
+        pair_form = self.grammar.pairs[self.section or ""]
         heading = _heading(line)
         if heading is not None and not heading[1] and self.grammar.section_word(heading[0]) is not None:
             return False
@@ -1020,7 +1017,9 @@ class _Reader:
 
     def _card(self, number: int, text: str, section: str | None, kinds: frozenset[str] | None = None,
               raw: str | None = None, title: bool = False, heading: str | None = None) -> None:
-        _add_card(self.deck, number, text, section, kinds, raw=raw, title=title, heading=heading)
+        if self.deck.first_card_line is None:
+            self.deck.first_card_line = number
+        self.deck.add(number, text, section, kinds=kinds, shown=raw, title=title, heading=heading)
         self.seen_content = True
 
     def _heading(self, number: int, raw: str, line: str, found: _Heading) -> None:
@@ -1094,7 +1093,8 @@ def _read_table(grammar: Grammar, deck: RawDeck, lines: list[str], first: int, c
         i = cols.get(name)
         return cells[i].strip() if i is not None and i < len(cells) else ""
     for number, raw in enumerate(lines[first + 1:], start=first + 2):
-        if _too_long(deck, number, raw):
+        if len(raw) > MAX_LINE:
+            _refuse_long(deck, number, raw)
             continue
         folded = fold_chars(raw).strip()
         if not folded or folded.startswith(("#", "//")) or _is_separator(folded):
@@ -1135,11 +1135,3 @@ def _read_table(grammar: Grammar, deck: RawDeck, lines: list[str], first: int, c
         if deck.first_card_line is None:
             deck.first_card_line = number
         deck.add(number, name, word, qty, cell(cells, "set") or None, shown=raw)
-
-
-def _add_card(deck: RawDeck, number: int, text: str, section: str | None,
-              kinds: frozenset[str] | None = None, raw: str | None = None, title: bool = False,
-              heading: str | None = None) -> None:
-    if deck.first_card_line is None:
-        deck.first_card_line = number
-    deck.add(number, text, section, kinds=kinds, shown=raw, title=title, heading=heading)
