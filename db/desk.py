@@ -21,7 +21,7 @@ from deckcheck.desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, E
 from deckcheck.registered import Registered
 from deckcheck.errors import DecklistError
 from deckcheck.games import get_format
-from deckcheck.report import InputProblem, Report, is_data_unknown
+from deckcheck.report import InputProblem, Issue, Report
 from deckcheck.text import is_digits
 from deckcheck.tournament import Tournament, verdict
 
@@ -96,8 +96,8 @@ def unverified_count(report_json: str | None) -> int:
         return 0
     if isinstance(data.get("unverified"), list):
         return len(data["unverified"])
-    return len({str(i.get("message", "")).split(" ", 1)[0] for i in data.get("issues") or []
-                if isinstance(i, dict) and is_data_unknown(str(i.get("rule")))})
+    undecided = (Issue.from_dict(i).undecided for i in data.get("issues") or [] if isinstance(i, dict))
+    return len({rule for rule in undecided if rule is not None})
 
 
 class Desk:

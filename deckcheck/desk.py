@@ -272,8 +272,7 @@ def zone(offset_minutes: int) -> _dt.timezone:
 
 def report_from_dict(data: Mapping[str, Any]) -> Report:
     """A Report back from its §3 object (as stored with a submission, with its cleaned list)."""
-    issues = [Issue(i["rule"], i["severity"], i["message"], tuple(i.get("cards", ())), i.get("limit"),
-                    i.get("actual"), i.get("fix")) for i in data.get("issues", [])]
+    issues = [Issue.from_dict(i) for i in data.get("issues", [])]
     problems = [InputProblem(e.get("line"), e.get("text", ""), e.get("message", ""), tuple(e.get("suggestions", ())))
                 for e in data.get("input_errors", [])]
     return Report(deck=data.get("deck", ""), format=data.get("format", ""), persona=data.get("persona"),

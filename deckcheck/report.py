@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 from .records import Records
 
@@ -15,6 +15,8 @@ WARNING = "warning"
 # game's own id (deckcheck.formats.Game.data_unknown, RULES.md's HL-DATA-UNKNOWN for Highlander's rules).
 DATA_UNKNOWN = "DATA-UNKNOWN"
 DATA_UNKNOWN_SUFFIX = "-" + DATA_UNKNOWN  # every game's id for it ends so (deckcheck.formats.Game checks it)
+# Between the rule a data-unknown warning could not decide and the reason, in its message (§3 names the rule there)
+NOT_VERIFIED = " not verified: "
 
 
 def is_data_unknown(rule_id: str) -> bool:
@@ -23,7 +25,8 @@ def is_data_unknown(rule_id: str) -> bool:
 
 
 class Issue(NamedTuple):
-    """One broken rule: which rule, how bad, what is wrong, with which cards and numbers, and the fix.
+    """One broken rule: which rule, how bad, what is wrong, with which cards and numbers, and the fix; for a
+    data-unknown warning, `undecided`: the id of the rule card data kept from deciding (None for any other issue).
 
     A NamedTuple rather than a frozen dataclass: immutable too, and several times cheaper to create.
     """
@@ -35,9 +38,20 @@ class Issue(NamedTuple):
     limit: int | None = None
     actual: int | None = None
     fix: str | None = None
+    undecided: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Issue:
+        """An issue back from its §3 object. The object names an undecided rule only in its message (`RULE not
+        verified: ...`; its shape is a contract), so this is the one place that reads the rule out of the text."""
+        rule, message = str(data.get("rule", "")), str(data.get("message", ""))
+        head, sep, _ = message.partition(NOT_VERIFIED)
+        undecided = head if sep and is_data_unknown(rule) else None
+        return cls(rule, str(data.get("severity", "")), message, tuple(data.get("cards") or ()), data.get("limit"),
+                   data.get("actual"), data.get("fix"), undecided)
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON object of CONTRACTS.md §3."""
+        """The JSON object of CONTRACTS.md §3 (`undecided` is in its message)."""
         out: dict[str, object] = {"rule": self.rule, "severity": self.severity, "message": self.message,
                                   "cards": list(self.cards)}
         if self.limit is not None:
@@ -151,7 +165,7 @@ class Report(Records):
     @property
     def unverified(self) -> list[str]:
         """The ids of the rules card data kept from deciding (those the data-unknown warnings name), sorted (§3)."""
-        return sorted({i.message.split(" ", 1)[0] for i in self.issues if is_data_unknown(i.rule)})
+        return sorted({i.undecided for i in self.issues if i.undecided is not None})
 
 
 def worst_exit_code(reports: Sequence[Report]) -> int:

@@ -14,8 +14,7 @@ from .cards import Card
 from .cardsheet import value_of
 from .decks import Deck
 from .games import registry
-from .report import Report, is_data_unknown
-from .unverified import undecided_rule
+from .report import Report
 
 
 @dataclass
@@ -61,9 +60,9 @@ def collect(checked: Iterable[tuple[Deck, Report]], todo: Todo | None = None) ->
             if player.hero is not None:
                 by_name.setdefault(player.hero.name, []).append(player.hero)
         for issue in report.issues:
-            if not is_data_unknown(issue.rule):
+            rule = issue.undecided
+            if rule is None:
                 continue
-            rule = undecided_rule(issue)
             columns = registry().rule_columns.get(rule, ())
             for name in issue.cards:
                 for card in by_name.get(name, ()):

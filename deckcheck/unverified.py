@@ -1,7 +1,7 @@
 """The rules card data kept from deciding (CONTRACTS §3 `unverified`), said in words a player understands.
 
-A rule whose card data is unknown reports HL-DATA-UNKNOWN instead of passing or failing; its message
-starts with the rule's id. Here each such rule becomes one `Unverified`: the rule in words ("copies limit
+A rule whose card data is unknown reports HL-DATA-UNKNOWN instead of passing or failing; the issue names the
+rule in its `undecided` field. Here each such rule becomes one `Unverified`: the rule in words ("copies limit
 not checked"), the cards it waits on, the card-sheet columns they lack, and what would settle it ("the
 Restriction number printed on the card"). Pure: reads reports only.
 """
@@ -12,15 +12,10 @@ from functools import cache
 from typing import Any, Sequence
 
 from .games import registry
-from .report import Issue, Report, is_data_unknown
+from .report import Report
 
 # What a player reads off a card to settle a core column (each game words its own: Game.settle).
 SETTLE = {"type": "the card type printed on the card"}
-
-
-def undecided_rule(issue: Issue) -> str:
-    """The rule an HL-DATA-UNKNOWN issue could not decide (its message starts with the rule id)."""
-    return issue.message.split(" ", 1)[0]
 
 
 def rule_columns() -> dict[str, tuple[str, ...]]:
@@ -73,8 +68,8 @@ def unverified(report: Report) -> list[Unverified]:
     words, settles = rule_words(), _settles()
     cards: dict[str, dict[str, None]] = {}
     for issue in report.issues:
-        if is_data_unknown(issue.rule):
-            cards.setdefault(undecided_rule(issue), {}).update(dict.fromkeys(issue.cards))
+        if issue.undecided is not None:
+            cards.setdefault(issue.undecided, {}).update(dict.fromkeys(issue.cards))
     out = []
     for rule, names in cards.items():
         columns = columns_of.get(rule, ())

@@ -42,6 +42,26 @@ def test_unverified_groups_name_the_rule_in_words_cards_and_what_settles_it():
     assert unknown_report(13).unverified == ["HL-RESTRICTED"] and Report("d", "type1e").unverified == []
 
 
+def test_the_undecided_rule_is_read_from_its_field_never_from_the_message():
+    stamped = unknown_report(2).issues[1]
+    assert stamped.undecided == "HL-RESTRICTED"
+    # a message that reads like another rule's does not change what the issue names: the field does
+    renamed = stamped._replace(message="HL-OTHER not verified: words a rule wrote")
+    looks_like_one = Issue("HL-DATA-UNKNOWN", "warning", "HL-LOOKS not verified: x")
+    report = Report("d.txt", "type1e", issues=[renamed, looks_like_one])
+    assert report.unverified == ["HL-RESTRICTED"]
+    assert [g.rule for g in unverified(report)] == ["HL-RESTRICTED"]
+    assert "undecided" not in stamped.as_dict()  # §3 keeps its shape: the rule is named in the message there
+
+
+def test_a_stored_report_gives_its_issues_back_with_the_rule_they_left_undecided():
+    from deckcheck.desk import report_from_dict
+    report = unknown_report(3)
+    back = report_from_dict(json.loads(json.dumps(report.as_dict())))
+    assert back.issues == report.issues and back.unverified == ["HL-RESTRICTED"]
+    assert Issue.from_dict({"rule": "HL-DECK-MIN", "message": "HL-X not verified: y"}).undecided is None
+
+
 def test_terminal_json_and_quiet_show_the_count(db):
     r = run_cli("check", CONNOR)
     lines = r.text.splitlines()

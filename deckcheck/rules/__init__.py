@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Callable, Generic, Iterable, Sequence, TypeVar
 
 from ..cards import Card
-from ..report import DATA_UNKNOWN, ERROR, WARNING, Issue
+from ..report import DATA_UNKNOWN, ERROR, NOT_VERIFIED, WARNING, Issue
 
 UNSTAMPED = ""  # the rule id of an issue a rule function built; the engine replaces it
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -122,12 +122,12 @@ def rules_of(*checks: Callable[[View], Iterable[Issue]]) -> tuple[Rule[View], ..
 def stamp(issue: Issue, rule_id: str, data_unknown_id: str | None = None) -> Issue:
     """An issue with its rule's id: set where the rule left it out; a data-unknown warning takes its game's id
     (`data_unknown_id`: check.validate gives the checked format's game's; else the generic DATA-UNKNOWN) and
-    names the rule in its message."""
+    names the rule in its `undecided` field and, for the §3 object, in its message."""
     if issue.rule == UNSTAMPED:
         return issue._replace(rule=rule_id)
     if issue.rule == DATA_UNKNOWN:
-        return issue._replace(rule=data_unknown_id or DATA_UNKNOWN,
-                              message=f"{rule_id} not verified: {issue.message}")
+        return issue._replace(rule=data_unknown_id or DATA_UNKNOWN, message=f"{rule_id}{NOT_VERIFIED}{issue.message}",
+                              undecided=rule_id)
     return issue
 
 
