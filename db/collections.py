@@ -60,12 +60,11 @@ def import_id(text: object) -> int:
 
 
 class UndoRefused(DeckcheckError):
-    """An undo that changed nothing: no such import (status 404 when it was named by id), already undone, or a
-    later change in its way (409)."""
+    """An undo that changed nothing: already undone, no import left to undo, or a later change in its way (409)."""
 
-    def __init__(self, message: str, status: int = 409):
-        self.status = status
-        super().__init__(message)
+
+class NoSuchImport(UndoRefused):
+    """An undo of an import id that names no import of the collection (404)."""
 
 
 class AlreadyImported(DeckcheckError):
@@ -435,7 +434,7 @@ class Collections:
 
         The import is claimed first, by a conditional update that exactly one of several undos arriving at once
         wins: the others raise UndoRefused (409, "already undone"), as does a later change standing in the way;
-        an id that names no import of this collection raises UndoRefused (404). Nothing changes then."""
+        an id that names no import of this collection raises NoSuchImport (404). Nothing changes then."""
         import json
 
         from sqlalchemy import delete, func, insert, select, update
@@ -472,7 +471,7 @@ class Collections:
                     values = undone_values(None if before is None else tuple(before),
                                            None if made is None else tuple(made), held)
                 except ValueError:
-                    raise UndoRefused(self._blocked(past, key, made, held, name, later), 409) from None
+                    raise UndoRefused(self._blocked(past, key, made, held, name, later)) from None
                 if values == held:
                     continue
                 where = _entry_key(cid, *key)
@@ -505,8 +504,8 @@ class Collections:
             return row
         row = con.execute(columns.where(i.c.id == import_id)).first()
         if row is None or row.collection_id != cid:
-            raise UndoRefused(f"no import {import_id} into the collection {name!r} (`collection imports` lists "
-                              "them); nothing was changed", 404)
+            raise NoSuchImport(f"no import {import_id} into the collection {name!r} (`collection imports` lists "
+                               "them); nothing was changed")
         if row.undone:
             raise UndoRefused(f"{PastImport(row.at, row.label, row.mode, row.changes, row.id).describe()} was "
                               f"already undone (at {row.undone[:16].replace('T', ' ')} UTC); nothing was changed")

@@ -43,13 +43,9 @@ class FactError(DeckcheckError):
 class ProposalNotFound(DeckcheckError):
     """No proposal has that id (HTTP 404)."""
 
-    status = 404
-
 
 class ProposalDecided(DeckcheckError):
     """The proposal was already accepted or rejected (HTTP 409)."""
-
-    status = 409
 
 
 def now() -> str:

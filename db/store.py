@@ -487,8 +487,6 @@ class TextWithNul(DeckcheckError):
     """Text holding a NUL character (U+0000), refused before it reaches the database: PostgreSQL cannot store it
     in a text column, SQLite would keep it where other tools cut the text short."""
 
-    status = 400
-
 
 def _field_name(key: object, context: Any, at: int) -> str:
     """The column a bound parameter fills, as far as its name tells ("notes_1" -> "notes")."""

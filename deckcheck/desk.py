@@ -35,45 +35,31 @@ EARLIEST_DEADLINE, LATEST_DEADLINE = 1970, 9998  # years: a deadline is stored a
 
 
 class DeskError(DeckcheckError):
-    """A request the desk refuses; `status` is the HTTP status the web app answers with."""
-
-    status = 400
+    """A request the desk refuses (each kind its own type: web/errors.py gives each its HTTP status)."""
 
 
 class EventNotFound(DeskError):
     """No event has this id (or it is not this organiser's)."""
 
-    status = 404
-
 
 class EventClosed(DeskError):
     """The event is closed or past its deadline: no more submissions."""
-
-    status = 409
 
 
 class ListsNotLocked(DeskError):
     """Deck checks count a locked list: not before the deadline or the organiser's close."""
 
-    status = 409
-
 
 class NotAuthorised(DeskError):
     """No organiser token was given."""
-
-    status = 401
 
 
 class WrongToken(DeskError):
     """An organiser token was given but it is not this event's."""
 
-    status = 403
-
 
 class RateLimited(DeskError):
     """Too many submissions from one address within the window; `retry_after`: the seconds until it ends."""
-
-    status = 429
 
     def __init__(self, message: str, retry_after: int = 60):
         super().__init__(message)
@@ -89,8 +75,6 @@ def wait_words(seconds: float) -> tuple[int, str]:
 
 class TooLarge(DeskError):
     """A decklist over the desk's size limit."""
-
-    status = 413
 
 
 def new_id() -> str:

@@ -115,9 +115,7 @@ def registered_of(deck: "Deck", sections: Sequence[str], problems: Sequence["Inp
 
 # -- deck checks -------------------------------------------------------------------------------------
 class DeckCheckError(DeckcheckError):
-    """Counts that cannot be a deck check (a negative or huge number, an unknown card); `status` for the web."""
-
-    status = 400
+    """Counts that cannot be a deck check (a negative or huge number, an unknown card)."""
 
 
 @dataclass(frozen=True)

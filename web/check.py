@@ -23,6 +23,7 @@ from deckcheck.text import is_digits
 from . import decks as reading, models
 from .app import looks_like_json, request_json
 from .deps import CatalogDep, CollectionsDep, PagesDep, ServerDep, SettingsDep
+from .errors import BadRequest
 from .security import check_csrf
 
 router = APIRouter()
@@ -50,10 +51,6 @@ class CheckInput:
     def has_deck(self) -> bool:
         """Whether there is anything to check."""
         return self.file_data is not None or bool(self.text.strip())
-
-
-class BadRequest(DeckcheckError):
-    """A malformed request (HTTP 400)."""
 
 
 DRAW_FIELDS = ("hand", "exertion")  # /api/stats reads them from the body too (the query still works)

@@ -1,39 +1,87 @@
 """Which HTTP status each error type answers with: the one table the app's exception handler reads.
 
-Routes raise (DeckcheckError and its kinds, HTTPException); they never catch to answer by hand. An error type
-not in the table answers with its `status` attribute when it has one (the desk's errors carry theirs:
-deckcheck.desk), else with that of its nearest listed base class, DeckcheckError's 400 at the bottom.
-A new error type that is not a plain 400: add it here.
+Routes raise (DeckcheckError and its kinds, HTTPException); they never catch to answer by hand. Every error type
+the app can meet is a key of ERROR_STATUS (tests/web/test_web_settings.py walks them all): statuses live here only,
+never on the exceptions, which the core and the library raise without knowing of HTTP. A new error type: add it.
+The web's own error types that answer other than 400 are declared here too (web/facts.py imports the app, so this
+module cannot import it).
 """
 from __future__ import annotations
 
-from deckcheck.desk import EventClosed, EventNotFound, NotAuthorised, RateLimited, TooLarge, WrongToken
-from deckcheck.errors import DatabaseError, DeckcheckError, UnknownFormatError
+from deckcheck.db.collections import AlreadyImported, NoSuchImport, UndoRefused
+from deckcheck.db.facts import FactError, ProposalDecided, ProposalNotFound
+from deckcheck.db.store import TextWithNul
+from deckcheck.desk import (DeskError, EventClosed, EventNotFound, ListsNotLocked, NotAuthorised, RateLimited,
+                            TooLarge, WrongToken)
+from deckcheck.errors import (AmbiguousCardError, CardNotFoundError, CardSheetError, DatabaseError, DeckcheckError,
+                              DecklistError, InputFileError, UnknownCardError, UnknownFormatError)
+from deckcheck.importers.tables import SheetError
+from deckcheck.importers.writers import OutputError
+from deckcheck.library.api import NotAFile, UnreadableFolder
+from deckcheck.library.statsapi import NoSavedDeckError, UnreadableDeckError
+from deckcheck.registered import DeckCheckError
 from deckcheck.stats import DrawSizeError
-from deckcheck.library.statsapi import NoSavedDeckError
+
+from .decks import UnreadableUpload
+from .guard import GuardError
+from .previews import PreviewFolderError, PreviewsFull, PreviewsTooLarge, TooManyPreviews
+from .settings import SettingsError
+
+
+class BadRequest(DeckcheckError):
+    """A malformed request (HTTP 400)."""
+
+
+class NoSuchDeck(NoSavedDeckError):
+    """A saved-deck id or link that names no saved deck (HTTP 404, as every NoSavedDeckError)."""
+
+    def __init__(self, message: str):
+        super().__init__("", message)
+
+
+class NotAllowed(DeckcheckError):
+    """No admin token on this server, or a wrong one (HTTP 403)."""
+
+
+class NoToken(DeckcheckError):
+    """The admin token is missing (HTTP 401)."""
+
+
+class NotFound(DeckcheckError):
+    """No card or proposal of that id (HTTP 404)."""
+
+
+class TooMany(DeckcheckError):
+    """Too many answers from one address (HTTP 429)."""
+
+    retry_after = 60
+
+
+class WrongMedia(DeckcheckError):
+    """Not JSON (HTTP 415): a cross-site form cannot send JSON without the browser asking first."""
+
 
 ERROR_STATUS: dict[type[BaseException], int] = {
-    DeckcheckError: 400,        # bad input of any kind: the message quotes it
-    UnknownFormatError: 400,
-    DrawSizeError: 400,
-    NoSavedDeckError: 404,      # a saved-deck id or link that names no deck
-    EventNotFound: 404,
-    NotAuthorised: 401,         # the organiser's token is missing
-    WrongToken: 403,
-    EventClosed: 409,           # the deadline passed or the organiser closed the event
-    TooLarge: 413,
-    RateLimited: 429,
-    DatabaseError: 503,         # the database is busy past the lock wait, full or read-only: the server's state
+    # bad input of any kind: the message quotes it
+    DeckcheckError: 400, InputFileError: 400, UnknownFormatError: 400, CardSheetError: 400, DecklistError: 400,
+    CardNotFoundError: 400, UnknownCardError: 400, AmbiguousCardError: 400, DrawSizeError: 400, DeckCheckError: 400,
+    UnreadableFolder: 400, NotAFile: 400, UnreadableDeckError: 400, TextWithNul: 400, FactError: 400,
+    AlreadyImported: 400, SheetError: 400, OutputError: 400, BadRequest: 400, UnreadableUpload: 400, GuardError: 400,
+    SettingsError: 400, PreviewFolderError: 400, DeskError: 400,
+    NotAuthorised: 401, NoToken: 401,       # the organiser's or the admin's token is missing
+    WrongToken: 403, NotAllowed: 403,
+    NoSavedDeckError: 404, NoSuchDeck: 404,  # a saved-deck id or link that names no deck
+    EventNotFound: 404, ProposalNotFound: 404, NotFound: 404, NoSuchImport: 404,
+    EventClosed: 409,                        # the deadline passed or the organiser closed the event
+    ListsNotLocked: 409, ProposalDecided: 409, UndoRefused: 409,
+    TooLarge: 413, PreviewsTooLarge: 413,
+    WrongMedia: 415,
+    RateLimited: 429, TooMany: 429, TooManyPreviews: 429, PreviewsFull: 429,
+    DatabaseError: 503,  # the database is busy past the lock wait, full or read-only: the server's state
 }
 
 
 def status_of(exc: BaseException) -> int:
-    """The HTTP status of an error: its type's entry in ERROR_STATUS, else its own `status`, else its nearest
-    listed base class's."""
-    kind = type(exc)
-    if kind in ERROR_STATUS:
-        return ERROR_STATUS[kind]
-    own = getattr(exc, "status", None)
-    if isinstance(own, int) and 400 <= own < 600:
-        return own
-    return next((ERROR_STATUS[base] for base in kind.__mro__ if base in ERROR_STATUS), 500)
+    """The HTTP status of an error: its type's entry in ERROR_STATUS, else its nearest listed base class's (500
+    for none)."""
+    return next((ERROR_STATUS[base] for base in type(exc).__mro__ if base in ERROR_STATUS), 500)

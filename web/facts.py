@@ -38,6 +38,7 @@ from deckcheck.text import is_digits
 from . import models
 from .app import request_json
 from .deps import Deckcheck, PagesDep, ServerDep
+from .errors import NotAllowed, NotFound, NoToken, TooMany, WrongMedia
 from .security import check_csrf
 
 router = APIRouter()
@@ -53,37 +54,6 @@ CHOICES = {"restriction": RESTRICTIONS, "reserved": ("yes", "no"), "signature": 
            "hand_icons": HAND_ICONS}  # what the form offers; the API takes any value a card sheet takes
 ORGANISER = "the organiser"
 PAGE_LIMIT = 500  # answers the review page lists at once (the newest; accepting them brings up the next)
-
-
-class NotAllowed(DeckcheckError):
-    """No admin token on this server, or a wrong one (HTTP 403)."""
-
-    status = 403
-
-
-class NoToken(DeckcheckError):
-    """The admin token is missing (HTTP 401)."""
-
-    status = 401
-
-
-class NotFound(DeckcheckError):
-    """No card or proposal of that id (HTTP 404)."""
-
-    status = 404
-
-
-class TooMany(DeckcheckError):
-    """Too many answers from one address (HTTP 429)."""
-
-    status = 429
-    retry_after = 60
-
-
-class WrongMedia(DeckcheckError):
-    """Not JSON (HTTP 415): a cross-site form cannot send JSON without the browser asking first."""
-
-    status = 415
 
 
 # -- who, and the organiser ------------------------------------------------------------------------

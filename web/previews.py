@@ -40,13 +40,19 @@ class PreviewFolderError(DeckcheckError):
 
 
 class PreviewsFull(DeckcheckError):
-    """Too many previews, or too many bytes of them, wait for confirmation (HTTP 429 or 413)."""
+    """Too many previews, or too many bytes of them, wait for confirmation; `retry_after`: when the oldest expires."""
 
-    def __init__(self, message: str, status: int, retry_after: int | None = None):
+    def __init__(self, message: str, retry_after: int):
         super().__init__(message)
-        self.status = status
-        if retry_after is not None:
-            self.retry_after = retry_after
+        self.retry_after = retry_after
+
+
+class TooManyPreviews(PreviewsFull):
+    """MAX_FILES previews wait already (HTTP 429)."""
+
+
+class PreviewsTooLarge(PreviewsFull):
+    """The previews waiting and this sheet would pass MAX_BYTES (HTTP 413)."""
 
 
 def make_folder() -> Path:
@@ -122,14 +128,14 @@ def keep(data: bytes, suffix: str) -> str:
     oldest = min((e.stat(follow_symlinks=False).st_mtime for e in sheets), default=time.time())
     wait = max(1, int(oldest + EXPIRE_SECONDS - time.time()) + 1)
     if len(sheets) >= MAX_FILES:
-        raise PreviewsFull(f"{len(sheets)} import previews wait for their confirmation, the most this server "
-                           f"keeps; confirm one, or try again in {wait // 60 + 1} min, when the oldest expires",
-                           429, wait)
+        raise TooManyPreviews(f"{len(sheets)} import previews wait for their confirmation, the most this server "
+                              f"keeps; confirm one, or try again in {wait // 60 + 1} min, when the oldest expires",
+                              wait)
     held = sum(e.stat(follow_symlinks=False).st_size for e in sheets)
     if held + len(data) > MAX_BYTES:
-        raise PreviewsFull(f"the import previews waiting for confirmation hold {held / 2**20:.0f} MB; this sheet "
-                           f"({len(data) / 2**20:.1f} MB) would pass the limit of {MAX_BYTES // 2**20} MB; confirm "
-                           "or let them expire first", 413, wait)
+        raise PreviewsTooLarge(f"the import previews waiting for confirmation hold {held / 2**20:.0f} MB; this "
+                               f"sheet ({len(data) / 2**20:.1f} MB) would pass the limit of {MAX_BYTES // 2**20} MB; "
+                               "confirm or let them expire first", wait)
     token = secrets.token_urlsafe(32)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(where / f"{token}{suffix}", flags, 0o600)

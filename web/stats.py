@@ -26,19 +26,13 @@ from deckcheck.stats import EXERTION, HAND, DeckStats, check_draw
 from deckcheck.library.statsapi import NoSavedDeckError, resolve, saved_deck, stats_in
 
 from . import decks as reading, models
-from .check import DECK_ID, ApiInput, BadRequest, CheckInput
+from .check import DECK_ID, ApiInput, CheckInput
 from .deps import CatalogDep, CollectionsDep, PagesDep
+from .errors import BadRequest, NoSuchDeck
 
 router = APIRouter()
 NAV = [("Compare", "/diff")]
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "stats"
-
-
-class NoSuchDeck(NoSavedDeckError):
-    """A saved-deck id or link that names no saved deck (HTTP 404, as every NoSavedDeckError)."""
-
-    def __init__(self, message: str):
-        super().__init__("", message)
 
 
 def deck_id_of(text: str) -> str:

@@ -74,17 +74,41 @@ def test_dependencies_can_be_swapped_as_fastapi_documents(web_db):
 
 def test_each_error_type_answers_with_its_status():
     from deckcheck import desk
-    from deckcheck.errors import DeckcheckError, DecklistError
+    from deckcheck.db.collections import NoSuchImport, UndoRefused
+    from deckcheck.errors import DatabaseError, DeckcheckError, DecklistError
     from deckcheck.library.statsapi import NoSavedDeckError
-    from deckcheck.web.errors import status_of
-    from deckcheck.web.stats import NoSuchDeck
-    for kind in (desk.DeskError, desk.EventNotFound, desk.EventClosed, desk.NotAuthorised, desk.WrongToken,
-                 desk.RateLimited, desk.TooLarge):
-        assert status_of(kind("x")) == kind.status, kind  # the desk's own statuses, as the library tells them
-    assert status_of(NoSavedDeckError("a", "no deck")) == 404
-    assert status_of(NoSuchDeck("no deck")) == 404
-    assert status_of(DecklistError("f", "bad")) == 400
-    assert status_of(DeckcheckError("x")) == 400
+    from deckcheck.web.errors import NoSuchDeck, status_of
+    from deckcheck.web.previews import PreviewsTooLarge, TooManyPreviews
+    expected = {desk.DeskError("x"): 400, desk.EventNotFound("x"): 404, desk.EventClosed("x"): 409,
+                desk.ListsNotLocked("x"): 409, desk.NotAuthorised("x"): 401, desk.WrongToken("x"): 403,
+                desk.RateLimited("x"): 429, desk.TooLarge("x"): 413, NoSavedDeckError("a", "no deck"): 404,
+                NoSuchDeck("no deck"): 404, DecklistError("f", "bad"): 400, DeckcheckError("x"): 400,
+                DatabaseError("x"): 503, UndoRefused("x"): 409, NoSuchImport("x"): 404,
+                TooManyPreviews("x", 5): 429, PreviewsTooLarge("x", 5): 413, ValueError("x"): 500}
+    assert {type(e).__name__: status_of(e) for e in expected} == {type(e).__name__: s for e, s in expected.items()}
+
+
+def subclasses(kind: type[object]) -> list[type[object]]:
+    """Every subclass of a class, at any depth."""
+    return [sub for direct in kind.__subclasses__() for sub in (direct, *subclasses(direct))]
+
+
+def test_every_error_type_the_web_can_meet_has_its_status_in_the_one_table_and_carries_none(web_db):
+    """Statuses live in web/errors.py only: every DeckcheckError of deckcheck's modules (all loaded once the app is
+    built) is a key of ERROR_STATUS, and no exception says its own HTTP status."""
+    import inspect
+
+    from deckcheck.errors import DeckcheckError
+    from deckcheck.web.errors import ERROR_STATUS
+    create_app(db_url=web_db)
+    kinds = sorted({k for k in subclasses(DeckcheckError) if k.__module__.startswith("deckcheck.")},
+                   key=lambda k: (k.__module__, k.__qualname__))
+    assert len(kinds) > 30
+    assert [k.__qualname__ for k in kinds if k not in ERROR_STATUS] == []
+    own = [c for k in kinds for c in k.__mro__ if c.__module__.startswith("deckcheck.")]
+    assert [c.__qualname__ for c in own if "status" in vars(c)] == []  # no class attribute
+    assert [c.__qualname__ for c in own if "__init__" in vars(c)  # nor one given when raised
+            and "status" in inspect.signature(vars(c)["__init__"]).parameters] == []
 
 
 def test_one_handler_answers_pages_and_api_alike(web_db):
