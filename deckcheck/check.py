@@ -10,40 +10,45 @@ from .errors import UnknownFormatError
 from .formats import DEFAULT_FORMAT, AnyFormat
 from .games import game_named, get_format, registry
 from .registered import registered_of
-from .report import UNKNOWN_FORMAT, InputProblem, Report
+from .report import UNKNOWN_FORMAT, Details, InputProblem, Report
 from .todo import collect
 
 
-def validate(deck: Deck, fmt: AnyFormat | str, details: bool = False) -> Report:
-    """Run every rule of the format on the deck; the report lists every issue at once.
-
-    With details, the report also carries what the terminal and the web pages draw: the grids covered
-    and, for a game with statistics (Game.stats), the deck's (`details["stats"]`, a deckcheck.stats.DeckStats).
-    """
+def validate(deck: Deck, fmt: AnyFormat | str) -> Report:
+    """Run every rule of the format on the deck; the report lists every issue at once (what the terminal and the
+    pages draw besides: details_of)."""
     fmt = get_format(fmt)
     view = fmt.view(deck, fmt.params)
     unknown_id = game_named(fmt.game).data_unknown  # a rule another game declared first still reports under ours
     issues = [issue for rule in fmt.rules for issue in rule(view, unknown_id)]
     persona = view.persona_name()
     counts = view.counts()
-    report = Report(deck=deck.source, format=fmt.name, persona=persona,
-                    counts=_counts(deck, fmt) if counts is None else counts, issues=issues, player=deck.player,
-                    notices=list(deck.notices))
-    if details:
-        report.details = view.details()
-        if persona is None and fmt.no_persona:
-            report.details["no_persona"] = fmt.no_persona
-        stats = game_named(fmt.game).stats
-        if stats is not None:
-            report.details["stats"] = stats(deck, fmt.name)
-        if report.unverified:  # the cards behind them, for the pages' fill-in form
-            todo = collect([(deck, report)])
-            report.details["unverified_cards"] = [(card, todo.columns[card.id]) for card in todo.cards.values()]
-            copies: dict[str, int] = {}
-            for e in deck.entries:
-                if e.card.id in todo.cards:
-                    copies[e.card.id] = copies.get(e.card.id, 0) + e.quantity
-            report.details["unverified_copies"] = copies  # the form asks first about the cards played most
+    return Report(deck=deck.source, format=fmt.name, persona=persona,
+                  counts=_counts(deck, fmt) if counts is None else counts, issues=issues, player=deck.player,
+                  notices=list(deck.notices))
+
+
+def details_of(deck: Deck, fmt: AnyFormat | str, report: Report) -> Details:
+    """What the terminal and the web pages draw of a checked deck besides its report: the grids covered, the
+    format's words for a deck without a Persona, the statistics of a game that has them (Game.stats), and the
+    cards behind the unverified rules, for the pages' fill-in form."""
+    fmt = get_format(fmt)
+    stats = game_named(fmt.game).stats
+    details = Details(coverage=fmt.view(deck, fmt.params).coverage(),
+                      no_persona=fmt.no_persona if report.persona is None and fmt.no_persona else None,
+                      stats=None if stats is None else stats(deck, fmt.name))
+    if report.unverified:
+        todo = collect([(deck, report)])
+        details.unverified_cards = [(card, todo.columns[card.id]) for card in todo.cards.values()]
+        for e in deck.entries:
+            if e.card.id in todo.cards:
+                details.unverified_copies[e.card.id] = details.unverified_copies.get(e.card.id, 0) + e.quantity
+    return details
+
+
+def with_details(deck: Deck, fmt: AnyFormat | str, report: Report) -> Report:
+    """The report with its details filled in (details_of)."""
+    report.details = details_of(deck, fmt, report)
     return report
 
 
@@ -90,6 +95,8 @@ def check_raw(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], request
         if not requested and not raw.declared_format:
             report.notices += _other_game(raw, index_for, fmt)
     else:
-        report = validate(deck, fmt, details)
+        report = validate(deck, fmt)
+        if details:
+            with_details(deck, fmt, report)
     report.registered = registered_of(deck, tuple(fmt.sections), problems)
     return report

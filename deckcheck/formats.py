@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Mapping, Pro
 
 from .cards import MAX_NUMBER, Card
 from .errors import DeckcheckError, UnknownFormatError
-from .report import DATA_UNKNOWN_SUFFIX
+from .report import DATA_UNKNOWN_SUFFIX, Coverage
 from .rules import Params, Rule
 from .text import normalize
 
@@ -26,7 +26,7 @@ class DeckView(Protocol):
 
     def persona_name(self) -> str | None: ...
 
-    def details(self) -> dict[str, Any]: ...
+    def coverage(self) -> Coverage | None: ...
 
 
 ParamsT = TypeVar("ParamsT", bound=Params)
@@ -47,8 +47,8 @@ class View(Generic[ParamsT]):
     def persona_name(self) -> str | None:
         return None
 
-    def details(self) -> dict[str, Any]:
-        return {}
+    def coverage(self) -> Coverage | None:
+        return None
 
 
 @dataclass(frozen=True)

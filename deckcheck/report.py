@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 from .records import Records
 
 if TYPE_CHECKING:
+    from .cards import Card
     from .registered import Registered
+    from .stats import DeckStats
 
 ERROR = "error"
 WARNING = "warning"
@@ -98,6 +100,31 @@ class InputProblem:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """The squares of the grid (bit masks, deckcheck.cards) a deck's Basic Attacks can target and its Blocks defend."""
+
+    attacks: int = 0
+    blocks: int = 0
+
+
+@dataclass(slots=True)
+class Details:
+    """What the terminal and the pages draw besides the issues (deckcheck.check.details_of); not part of §3.
+
+    `coverage`: the game's view draws one (DeckView.coverage); `no_persona`: the format's words for a deck without
+    a Persona; `stats`: the deck's statistics, for a game that has them (Game.stats); `unverified_cards`: each card
+    an unverified rule waits on with the columns it lacks, for the fill-in form, which asks first about the cards
+    played most (`unverified_copies`: copies by card id).
+    """
+
+    coverage: Coverage | None = None
+    no_persona: str | None = None
+    stats: DeckStats | None = None
+    unverified_cards: list[tuple[Card, list[str]]] = field(default_factory=list)
+    unverified_copies: dict[str, int] = field(default_factory=dict)
+
+
 @dataclass(slots=True)
 class Report(Records):
     """The verdict on one deck. `legal` is derived: None with input errors, else no error-severity issue.
@@ -112,7 +139,7 @@ class Report(Records):
     issues: list[Issue] = field(default_factory=list)
     input_errors: list[InputProblem] = field(default_factory=list)
     player: str | None = None
-    details: dict[str, Any] = field(default_factory=dict)
+    details: Details = field(default_factory=Details)  # drawn besides the issues: filled by check.details_of
     notices: list[str] = field(default_factory=list)  # read but not an issue (cards under Sideboard:)
     # the cleaned list of what was read (deckcheck.registered.Registered), not part of the §3 object
     registered: Registered | None = field(default=None, compare=False, repr=False)

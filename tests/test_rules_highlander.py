@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from deckcheck.check import validate
+from deckcheck.check import details_of, validate
+from deckcheck.report import Coverage
 from deckcheck.games import get_format, parse_text
 from deckcheck.decks import build_deck
 
@@ -420,7 +421,7 @@ def test_other_persona_each_and_total_add_up():
 
 
 def test_the_grids_the_report_draws_are_the_basic_attacks_and_the_blocks():
-    """validate(details=True): the squares the Basic Attacks cover and the squares the Blocks cover; a non-basic
+    """details_of: the squares the Basic Attacks cover and the squares the Blocks cover; a non-basic
     Attack, a Dodge and a block of unknown grid add nothing."""
     from deckcheck.cards import Card
     from deckcheck.grid import mask_of
@@ -433,8 +434,8 @@ def test_the_grids_the_report_draws_are_the_basic_attacks_and_the_blocks():
                  (card("Wall", "Block", ("UC", "UR")), 1, "Endurance"),
                  (card("Foggy Block", "Block", None), 1, "Endurance"),
                  (card("Duck", "Dodge", ("MC",), basic=True), 1, "Endurance"))
-    details = validate(deck, "type2", details=True).details
-    assert (details["attack_grid"], details["block_grid"]) == (mask_of(("LL",)), mask_of(("UC", "UR")))
+    coverage = details_of(deck, "type2", validate(deck, "type2")).coverage
+    assert coverage == Coverage(attacks=mask_of(("LL",)), blocks=mask_of(("UC", "UR")))
 
 
 def test_restriction_counts_a_specific_card_across_its_lines():

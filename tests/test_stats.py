@@ -226,14 +226,15 @@ def test_deck_stats_refuses_unresolved_lines_and_other_games():
 
 
 def test_a_detailed_check_carries_the_statistics(synthetic_index):
-    from deckcheck.check import validate
+    from deckcheck.check import details_of, validate
     from deckcheck.decks import build_deck
     from deckcheck.games import parse_text
     from deckcheck.games import get_format
     fmt = get_format("type1e")
     deck, problems = build_deck(parse_text("Endurance:\n3 Upper Left Attack\n2 Thrust\n"), synthetic_index, fmt)
     assert not problems
-    detailed = validate(deck, fmt, details=True).details["stats"]
+    detailed = details_of(deck, fmt, validate(deck, fmt)).stats
+    assert detailed is not None
     assert detailed.as_dict() == stats_of(deck, "type1e").as_dict()
     assert detailed.squares["UL"].attacks == 3 and detailed.endurance == 5
-    assert "stats" not in validate(deck, fmt).details
+    assert validate(deck, fmt).details.stats is None

@@ -226,11 +226,11 @@ def form_cards(report: Report, catalog: CardSource | None = None) -> dict[str, A
     waiting, also past the form's limit), "groups": [{"field", "title", "hint", "count", "shown", "folded"}]},
     each item of `shown`/`folded` {"n", "card", "copies"}; falsy when nothing can be filled in."""
     waiting = [(card, [f for f in FORM_FIELDS if f in columns])
-               for card, columns in report.details.get("unverified_cards", [])]
+               for card, columns in report.details.unverified_cards]
     waiting = [(card, fields) for card, fields in waiting if fields]
     if not waiting:
         return {}
-    copies = report.details.get("unverified_copies", {})
+    copies = report.details.unverified_copies
     cards: list[dict[str, Any]] = [{"n": n, "card": card, "fields": fields,
                                     "printings": printings_of(catalog, card) if catalog is not None else []}
                                    for n, (card, fields) in enumerate(waiting[:MAX_CARDS])]
@@ -312,7 +312,7 @@ def decided_message(before: list[str], after: list[str]) -> str:
 def other_printings_message(srv: Deckcheck, answers: dict[str, dict[str, str]], report: Report) -> str:
     """Why an answer did not decide: the deck's line names no set and the card has other printings whose value is
     still unknown (a line without a set may mean any printing), and how the player says which is theirs."""
-    waiting = {(card.name, card.card_key): columns for card, columns in report.details.get("unverified_cards", [])}
+    waiting = {(card.name, card.card_key): columns for card, columns in report.details.unverified_cards}
     by_id = {c.id: c for c in srv.catalog.cards()}
     notes = []
     for card_id, values in answers.items():

@@ -1,7 +1,7 @@
 """Deck statistics and deck comparison on the web (CONTRACTS §7): pages and their JSON twins.
 
 - The check page and saved decks show the statistics panel: the report of a deck whose game has statistics
-  (deckcheck.formats.Game.stats) carries its DeckStats (`report.details["stats"]`) and `_report.html`
+  (deckcheck.formats.Game.stats) carries its DeckStats (`report.details.stats`) and `_report.html`
   includes `_stats_panel.html`.
 - `POST /api/stats` (the same body as `/api/check`; `?hand=&exertion=`) → the §7 object of a decklist;
   `GET /api/decks/{id}/stats` → that of a saved deck.

@@ -862,12 +862,12 @@ def deck_list(db: DbOption = None) -> None:
 @deck_app.command("show")
 def deck_show(name: str, db: DbOption = None) -> None:
     """A saved deck: its list and its check report."""
-    from ..check import validate
+    from ..check import validate, with_details
     from .render import report_panel
     deck, fmt, text = _collection_app(db).saved_deck(name)
     out = _console()
     out.print(text, markup=False, highlight=False)
-    out.print(report_panel(validate(deck, fmt, details=True)))
+    out.print(report_panel(with_details(deck, fmt, validate(deck, fmt))))
 
 
 @deck_app.command("export")

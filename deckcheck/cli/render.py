@@ -63,8 +63,8 @@ def report_panel(report: Report) -> Panel:
     head.append(f"  {clean(report.format)}")
     if report.persona:
         head.append(f"  Persona: {clean(report.persona)}")
-    elif report.legal is not None and report.details.get("no_persona"):
-        head.append(f"  {clean(report.details['no_persona'])}")
+    elif report.legal is not None and report.details.no_persona:
+        head.append(f"  {clean(report.details.no_persona)}")
     if report.counts:
         head.append("  " + ", ".join(f"{k} {v}" for k, v in report.counts.items()))
     parts: list = [head]
@@ -109,10 +109,10 @@ def report_panel(report: Report) -> Panel:
             body.append("\n" + clean(g.cards_text()), style="dim")
             table.add_row(plain(g.rule), body, plain(g.settle))
         parts.append(table)
-    if "attack_grid" in report.details and report.legal is not None:
+    coverage = report.details.coverage
+    if coverage is not None and report.legal is not None:
         grids = Table.grid(padding=(0, 4))
-        grids.add_row(grid_text(report.details.get("attack_grid", 0), "Basic Attacks cover"),
-                      grid_text(report.details.get("block_grid", 0), "Blocks cover"))
+        grids.add_row(grid_text(coverage.attacks, "Basic Attacks cover"), grid_text(coverage.blocks, "Blocks cover"))
         parts.append(grids)
     title = report.deck + (f"  ({report.player})" if report.player and report.player not in report.deck else "")
     return Panel(Group(*parts), title=plain(title), title_align="left", border_style=style.split()[-1])

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Callable, Generic, TypeVar, overload
 
 from ...cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card
 from ...decks import Deck, Entry
+from ...report import Coverage
 from ...text import normalize
 
 if TYPE_CHECKING:
@@ -232,8 +233,8 @@ class HighlanderView(Generic[P]):
                 refused[who].append((entry, entry.quantity - ok))
         return allowed, refused
 
-    def details(self) -> dict[str, Any]:
-        """What the terminal report draws: the squares the Basic Attacks and the Blocks cover."""
+    def coverage(self) -> Coverage:
+        """What the terminal report and the pages draw: the squares the Basic Attacks and the Blocks cover."""
         attacks = blocks = 0
         for e in self.endurance:
             grid = e.card.grid or 0
@@ -241,4 +242,4 @@ class HighlanderView(Generic[P]):
                 blocks |= grid
             elif e.card.basic and e.card.type == "Attack":
                 attacks |= grid
-        return {"attack_grid": attacks, "block_grid": blocks}
+        return Coverage(attacks, blocks)
