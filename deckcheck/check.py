@@ -7,19 +7,22 @@ from .catalog import CardIndex
 from .decklist import RawDeck
 from .decks import Deck, build_deck
 from .errors import UnknownFormatError
-from .formats import DEFAULT_FORMAT, AnyFormat
-from .games import game_named, get_format, registry
+from .formats import AnyFormat
+from .games import registry
 from .registered import registered_of
+from .registry import Registry
 from .report import UNKNOWN_FORMAT, Details, InputProblem, Report
 from .todo import collect
 
 
-def validate(deck: Deck, fmt: AnyFormat | str) -> Report:
+def validate(deck: Deck, fmt: AnyFormat | str, games: Registry | None = None) -> Report:
     """Run every rule of the format on the deck; the report lists every issue at once (what the terminal and the
-    pages draw besides: details_of)."""
-    fmt = get_format(fmt)
+    pages draw besides: details_of). `games`: the registry the format and its game are found in (default: the
+    default registry, deckcheck.games.registry)."""
+    games = registry() if games is None else games
+    fmt = games.get_format(fmt)
     view = fmt.view(deck, fmt.params)
-    unknown_id = game_named(fmt.game).data_unknown  # a rule another game declared first still reports under ours
+    unknown_id = games.game_named(fmt.game).data_unknown  # a rule another game declared first reports under ours
     issues = [issue for rule in fmt.rules for issue in rule(view, unknown_id)]
     persona = view.persona_name()
     counts = view.counts()
@@ -28,12 +31,13 @@ def validate(deck: Deck, fmt: AnyFormat | str) -> Report:
                   notices=list(deck.notices))
 
 
-def details_of(deck: Deck, fmt: AnyFormat | str, report: Report) -> Details:
+def details_of(deck: Deck, fmt: AnyFormat | str, report: Report, games: Registry | None = None) -> Details:
     """What the terminal and the web pages draw of a checked deck besides its report: the grids covered, the
     format's words for a deck without a Persona, the statistics of a game that has them (Game.stats), and the
     cards behind the unverified rules, for the pages' fill-in form."""
-    fmt = get_format(fmt)
-    stats = game_named(fmt.game).stats
+    games = registry() if games is None else games
+    fmt = games.get_format(fmt)
+    stats = games.game_named(fmt.game).stats
     details = Details(coverage=fmt.view(deck, fmt.params).coverage(),
                       no_persona=fmt.no_persona if report.persona is None and fmt.no_persona else None,
                       stats=None if stats is None else stats(deck, fmt.name))
@@ -46,9 +50,9 @@ def details_of(deck: Deck, fmt: AnyFormat | str, report: Report) -> Details:
     return details
 
 
-def with_details(deck: Deck, fmt: AnyFormat | str, report: Report) -> Report:
+def with_details(deck: Deck, fmt: AnyFormat | str, report: Report, games: Registry | None = None) -> Report:
     """The report with its details filled in (details_of)."""
-    report.details = details_of(deck, fmt, report)
+    report.details = details_of(deck, fmt, report, games)
     return report
 
 
@@ -59,10 +63,11 @@ def _counts(deck: Deck, fmt: AnyFormat) -> dict[str, int]:
     return counts
 
 
-def _other_game(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], fmt: AnyFormat) -> list[str]:
+def _other_game(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], fmt: AnyFormat,
+                games: Registry) -> list[str]:
     """For a list with no `Format:` line that the default format cannot read: the notice naming the first game
     whose cards every line names (its first format), so that its lines are not all just 'unknown card'."""
-    for game in registry().games:
+    for game in games.games:
         if game.name == fmt.game or not game.formats:
             continue
         other = game.formats[0]
@@ -74,16 +79,19 @@ def _other_game(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], fmt: 
     return []
 
 
-def choose_format(raw: RawDeck, requested: str | None) -> AnyFormat:
+def choose_format(raw: RawDeck, requested: str | None, games: Registry | None = None) -> AnyFormat:
     """The format asked for on the command line, else the deck's `Format:` line, else the default."""
-    return get_format(requested or raw.declared_format or DEFAULT_FORMAT)
+    games = registry() if games is None else games
+    return games.get_format(requested or raw.declared_format or games.default_format)
 
 
 def check_raw(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], requested: str | None = None,
-              details: bool = False) -> Report:
-    """Resolve and validate a raw decklist. Unreadable lines become input errors (and no verdict)."""
+              details: bool = False, games: Registry | None = None) -> Report:
+    """Resolve and validate a raw decklist. Unreadable lines become input errors (and no verdict). `games`: the
+    registry the formats are found in (default: the default registry)."""
+    games = registry() if games is None else games
     try:
-        fmt = choose_format(raw, requested)
+        fmt = choose_format(raw, requested, games)
     except UnknownFormatError as exc:  # an unknown format named in the deck itself is that deck's input error
         return Report(deck=raw.source, format=requested or raw.declared_format or "", player=raw.player,
                       input_errors=[InputProblem(None, raw.declared_format or requested or "", str(exc),
@@ -93,10 +101,10 @@ def check_raw(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], request
         report = Report(deck=raw.source, format=fmt.name, player=raw.player, counts=_counts(deck, fmt),
                         input_errors=problems, notices=list(deck.notices))
         if not requested and not raw.declared_format:
-            report.notices += _other_game(raw, index_for, fmt)
+            report.notices += _other_game(raw, index_for, fmt, games)
     else:
-        report = validate(deck, fmt)
+        report = validate(deck, fmt, games)
         if details:
-            with_details(deck, fmt, report)
+            with_details(deck, fmt, report, games)
     report.registered = registered_of(deck, tuple(fmt.sections), problems)
     return report

@@ -61,3 +61,23 @@ def test_legal_is_derived():
     from deckcheck.report import InputProblem
     report.input_errors.append(InputProblem(1, "x", "unknown card"))
     assert report.legal is None and report.exit_code == 2
+
+
+def test_a_check_finds_its_format_and_game_in_the_registry_it_is_given():
+    """check_raw and validate take a Registry: a registry without Highlander knows no type2, the default one does."""
+    from deckcheck.check import check_raw, choose_format, validate
+    from deckcheck.decks import Deck
+    from deckcheck.games import BUILT_IN, parse_text
+    from deckcheck.registry import Registry
+    from deckcheck.report import UNKNOWN_FORMAT
+    others = Registry(tuple(g for g in BUILT_IN if g.name != "highlander"), default_format="raven")
+    raw = parse_text("Format: type2\n")
+
+    def no_index(fmt):
+        raise AssertionError("no format, so no card is looked up")
+    report = check_raw(raw, no_index, games=others)
+    assert [e.kind for e in report.input_errors] == [UNKNOWN_FORMAT] and report.legal is None
+    assert choose_format(raw, None).name == "type2"
+    assert choose_format(parse_text("1 Card\n"), None, others).game != "highlander"
+    with pytest.raises(UnknownFormatError):
+        validate(Deck(source="d.txt", entries=[]), "type2", others)
