@@ -7,7 +7,7 @@ from .catalog import CardIndex
 from .decklist import RawDeck
 from .decks import Deck, build_deck
 from .errors import UnknownFormatError
-from .formats import AnyFormat
+from .formats import AnyFormat, DeckView
 from .games import registry
 from .registered import registered_of
 from .registry import Registry
@@ -19,6 +19,11 @@ def validate(deck: Deck, fmt: AnyFormat | str, games: Registry | None = None) ->
     """Run every rule of the format on the deck; the report lists every issue at once (what the terminal and the
     pages draw besides: details_of). `games`: the registry the format and its game are found in (default: the
     default registry, deckcheck.games.registry)."""
+    return _checked(deck, fmt, games)[0]
+
+
+def _checked(deck: Deck, fmt: AnyFormat | str, games: Registry | None) -> tuple[Report, DeckView]:
+    """The report of validate and the view of the deck its rules read (details_of draws from it too)."""
     games = registry() if games is None else games
     fmt = games.get_format(fmt)
     view = fmt.view(deck, fmt.params)
@@ -26,19 +31,21 @@ def validate(deck: Deck, fmt: AnyFormat | str, games: Registry | None = None) ->
     issues = [issue for rule in fmt.rules for issue in rule(view, unknown_id)]
     persona = view.persona_name()
     counts = view.counts()
-    return Report(deck=deck.source, format=fmt.name, persona=persona,
-                  counts=_counts(deck, fmt) if counts is None else counts, issues=issues, player=deck.player,
-                  notices=list(deck.notices))
+    report = Report(deck=deck.source, format=fmt.name, persona=persona,
+                    counts=_counts(deck, fmt) if counts is None else counts, issues=issues, player=deck.player,
+                    notices=list(deck.notices))
+    return report, view
 
 
-def details_of(deck: Deck, fmt: AnyFormat | str, report: Report, games: Registry | None = None) -> Details:
+def details_of(deck: Deck, fmt: AnyFormat | str, report: Report, games: Registry | None = None,
+               view: DeckView | None = None) -> Details:
     """What the terminal and the web pages draw of a checked deck besides its report: the grids covered, the
     format's words for a deck without a Persona, the statistics of a game that has them (Game.stats), and the
-    cards behind the unverified rules, for the pages' fill-in form."""
+    cards behind the unverified rules, for the pages' fill-in form. `view`: the deck's, when the check built it."""
     games = registry() if games is None else games
     fmt = games.get_format(fmt)
     stats = games.game_named(fmt.game).stats
-    details = Details(coverage=fmt.view(deck, fmt.params).coverage(),
+    details = Details(coverage=(fmt.view(deck, fmt.params) if view is None else view).coverage(),
                       no_persona=fmt.no_persona if report.persona is None and fmt.no_persona else None,
                       stats=None if stats is None else stats(deck, fmt.name))
     if report.unverified:
@@ -103,8 +110,8 @@ def check_raw(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], request
         if not requested and not raw.declared_format:
             report.notices += _other_game(raw, index_for, fmt, games)
     else:
-        report = validate(deck, fmt, games)
+        report, view = _checked(deck, fmt, games)
         if details:
-            with_details(deck, fmt, report, games)
+            report.details = details_of(deck, fmt, report, games, view)
     report.registered = registered_of(deck, tuple(fmt.sections), problems)
     return report
