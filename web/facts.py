@@ -38,6 +38,7 @@ from deckcheck.text import is_digits
 from . import models
 from .app import request_json
 from .deps import Deckcheck, PagesDep, ServerDep
+from . import checkinput as checking
 from .errors import NotAllowed, NotFound, NoToken, TooMany, WrongMedia
 from .security import check_csrf
 
@@ -166,7 +167,6 @@ def counted_notice(by: str, n: int) -> str:
 
 def check_as(srv: Deckcheck, got, by: str) -> list[Report]:
     """Check what a page sent, with `by`'s pending answers on a club server (a notice says how many)."""
-    from . import check as checking
     catalog, counted = catalog_for(srv, by)
     reports = checking.check_input(catalog, got, True)
     if counted:
@@ -182,7 +182,6 @@ def own_check(request: Request, srv: Deckcheck, got) -> list[Report]:
 
 def saved_report(srv: Deckcheck, deck_id: str, by: str, missing: str = "no saved deck has that link"):
     """A saved deck and its report, with `by`'s pending answers on a club server (NoSavedDeckError: none)."""
-    from . import check as checking
     got, report = checking.saved_deck_data(srv.catalog, srv.collections, deck_id, missing)
     if by and is_club(srv):
         report = check_as(srv, got, by)[0]
@@ -377,7 +376,6 @@ async def read_form(request: Request) -> FormData:
 @router.post("/check/facts", summary="Fill in card facts from the check page, and check the deck again")
 async def check_facts(request: Request, srv: ServerDep, pages: PagesDep) -> Response:
     """The check page's form with the answers: store (or propose) them, check again, say what is now decided."""
-    from . import check as checking
     got, form = await checking.read_input(request, srv.settings.upload_limit)
     check_csrf(request, form)
     count_answer(request)
@@ -413,7 +411,6 @@ async def check_facts(request: Request, srv: ServerDep, pages: PagesDep) -> Resp
 @router.post("/decks/{deck_id}/facts", summary="Fill in card facts from a saved deck's page")
 async def deck_facts(request: Request, srv: ServerDep, pages: PagesDep, deck_id: str) -> Response:
     """The saved deck's form with the answers: store (or propose) them, then its page, checked again."""
-    from . import check as checking
     form = await read_form(request)
     check_csrf(request, form)
     count_answer(request)

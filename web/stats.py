@@ -26,7 +26,7 @@ from deckcheck.stats import EXERTION, HAND, DeckStats, check_draw
 from deckcheck.library.statsapi import NoSavedDeckError, resolve, saved_deck, stats_in
 
 from . import decks as reading, models
-from .check import DECK_ID, ApiInput, CheckInput
+from .checkinput import DECK_ID, ApiInput, CheckInput
 from .deps import CatalogDep, CollectionsDep, PagesDep
 from .errors import BadRequest, NoSuchDeck
 

@@ -245,11 +245,11 @@ def test_a_bug_in_a_live_update_is_shown_in_its_place(web_db, monkeypatch):
     happened), and still says nothing of the bug."""
     from fastapi.testclient import TestClient
 
-    from deckcheck.web import check, create_app
+    from deckcheck.web import checkinput, create_app
 
     def broken(*args, **kwargs) -> list:
         raise RuntimeError("a bug")
-    monkeypatch.setattr(check, "check_input", broken)
+    monkeypatch.setattr(checkinput, "check_input", broken)
     with TestClient(create_app(db_url=web_db), raise_server_exceptions=False) as client:
         r = client.post("/check", data={"decklist": "1 Thrust"}, headers={"HX-Request": "true", "HX-Target": "reports"})
         assert r.status_code == 500 and r.headers["hx-retarget"] == "#reports"
