@@ -7,7 +7,7 @@ hold is a "?" badge that leads to where it can be filled in, never a guess (HL-D
 """
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from deckcheck.cards import Card, Modifiers
@@ -141,86 +141,85 @@ def _yes(value: bool | None, yes: str, no: str = "no") -> str | None:
     return None if value is None else (yes if value else no)
 
 
-def field_rows(card: Card, columns: list[str]) -> list[dict]:
+FieldRow = tuple[str, str | None]  # a field's label and its value in a player's words (None: unknown)
+
+
+def _weapon_row(card: Card) -> FieldRow:
+    if card.is_persona or card.type == "Weapon of Choice":
+        return "Weapon", card.weapon or "none"
+    return "Weapon it needs", card.weapon or "none: any weapon"
+
+
+def _grid_row(card: Card) -> FieldRow:
+    if card.type in GRID_TYPES or card.grid is not None:
+        return "Squares of its grid", None if card.grid is None else grid_words(card)
+    return "Squares of its grid", "none: it is not an Attack, Block or Dodge" if card.type else None
+
+
+def _restriction_row(card: Card) -> FieldRow:
+    n = card.restriction
+    if n is None:
+        return "Restriction number", None
+    return "Restriction number", f"{n}: at most {n} cop{'y' if n == 1 else 'ies'} in a deck" if n else "none printed"
+
+
+def _gem_row(card: Card, column: str) -> FieldRow | None:
+    """A gem count's row; None for a 1st-edition card's missing gem (they print none, a Persona's Master aside)."""
+    colour, value, persona = column[4:], getattr(card, column), card.is_persona
+    if colour == "master" and persona:
+        label = "Master cards allowed" if card.edition == 1 else "Master gem (white): Master cards allowed"
+    elif persona:
+        label = f"{colour.capitalize()} gems"
+    else:
+        label = f"{colour.capitalize()} gem icons"
+    if card.edition == 1 and not value and not (colour == "master" and persona):
+        return None
+    return label, None if value is None else str(value)
+
+
+def _other_row(card: Card, column: str) -> FieldRow:
+    value = value_of(card, column)
+    return column.replace("_", " ").capitalize(), None if value is None else str(value)
+
+
+FIELD_ROWS: dict[str, Callable[[Card], FieldRow | None]] = {
+    "game": lambda c: ("Game", _game_title(c.game)),
+    "id": lambda c: ("Card id", c.id),
+    "name": lambda c: ("Name in decklists", c.name),
+    "title": lambda c: ("Title", c.title),
+    "immortal": lambda c: ("Immortal", c.immortal or "none: a Generic card, any Immortal may include it"),
+    "weapon": _weapon_row,
+    "version": lambda c: ("Version (picture)", c.version or "the only one"),
+    "edition": lambda c: ("Edition", EDITIONS.get(c.edition, str(c.edition))),
+    "set": lambda c: ("Set", c.set),
+    "type": lambda c: ("Type", c.type),
+    "subtype": lambda c: ("Subtype", ", ".join(c.subtype) or "none"),
+    "basic": lambda c: ("Basic card", "yes" if c.basic else "no"),
+    "grid": _grid_row,
+    "grid_inferred": lambda c: None,
+    "restriction": _restriction_row,
+    "reserved": lambda c: ("Reserved", _yes(c.reserved, "yes: only its own Persona includes it")),
+    "signature": lambda c: ("Signature", _yes(c.signature, "yes: only its own Persona, whatever a modifier says")),
+    "unique": lambda c: ("Unique", _yes(c.unique, "yes")),
+    "hand_icons": lambda c: ("Hand icons", None if c.hand_icons is None else str(c.hand_icons)),
+    "requires": lambda c: ("Needs permission", ", ".join(sorted(c.requires)) or "none"),
+    "deckbuilding": lambda c: ("Changes the deck's rules", modifiers_words(c.modifiers) or "no"),
+    "rarity": lambda c: ("Rarity", c.rarity),
+    "text": lambda c: None,  # on the card itself
+}
+
+
+def field_row(card: Card, column: str) -> FieldRow | None:
+    """One field's label and value in a player's words; None for a field the card page does not list."""
+    if column in FIELD_ROWS:
+        return FIELD_ROWS[column](card)
+    return _gem_row(card, column) if column.startswith("gem_") else _other_row(card, column)
+
+
+def field_rows(card: Card, columns: list[str]) -> list[dict[str, str | None]]:
     """Every field of the card in a player's words: [{"key", "label", "value" (None: unknown), "source_key"}]."""
-    persona = card.is_persona
-    rows: list[dict] = []
-
-    def add(key: str, label: str, value: str | None, source_key: str | None = None) -> None:
-        rows.append({"key": key, "label": label, "value": value, "source_key": source_key or key})
-
-    for column in columns:
-        if column == "game":
-            add(column, "Game", _game_title(card.game))
-        elif column == "id":
-            add(column, "Card id", card.id)
-        elif column == "name":
-            add(column, "Name in decklists", card.name)
-        elif column == "title":
-            add(column, "Title", card.title)
-        elif column == "immortal":
-            add(column, "Immortal", card.immortal or "none: a Generic card, any Immortal may include it")
-        elif column == "weapon":
-            if persona or card.type == "Weapon of Choice":
-                add(column, "Weapon", card.weapon or "none")
-            else:
-                add(column, "Weapon it needs", card.weapon or "none: any weapon")
-        elif column == "version":
-            add(column, "Version (picture)", card.version or "the only one")
-        elif column == "edition":
-            add(column, "Edition", EDITIONS.get(card.edition, str(card.edition)))
-        elif column == "set":
-            add(column, "Set", card.set)
-        elif column == "type":
-            add(column, "Type", card.type)
-        elif column == "subtype":
-            add(column, "Subtype", ", ".join(card.subtype) or "none")
-        elif column == "basic":
-            add(column, "Basic card", "yes" if card.basic else "no")
-        elif column == "grid":
-            if card.type in GRID_TYPES or card.grid is not None:
-                add(column, "Squares of its grid", None if card.grid is None else grid_words(card))
-            else:
-                add(column, "Squares of its grid", "none: it is not an Attack, Block or Dodge" if card.type
-                    else None)
-        elif column == "grid_inferred":
-            continue
-        elif column == "restriction":
-            add(column, "Restriction number", None if card.restriction is None else (
-                f"{card.restriction}: at most {card.restriction} cop{'y' if card.restriction == 1 else 'ies'} in a deck"
-                if card.restriction else "none printed"))
-        elif column == "reserved":
-            add(column, "Reserved", _yes(card.reserved, "yes: only its own Persona includes it"))
-        elif column == "signature":
-            add(column, "Signature", _yes(card.signature, "yes: only its own Persona, whatever a modifier says"))
-        elif column == "unique":
-            add(column, "Unique", _yes(card.unique, "yes"))
-        elif column == "hand_icons":
-            add(column, "Hand icons", None if card.hand_icons is None else str(card.hand_icons))
-        elif column.startswith("gem_"):
-            colour = column[4:]
-            value = getattr(card, column)
-            if colour == "master" and persona:
-                label = "Master cards allowed" if card.edition == 1 else "Master gem (white): Master cards allowed"
-            elif persona:
-                label = f"{colour.capitalize()} gems"
-            else:
-                label = f"{colour.capitalize()} gem icons"
-            if card.edition == 1 and not value and not (colour == "master" and persona):
-                continue  # 1st-edition cards print no gems (a Persona's Master allowance aside)
-            add(column, label, None if value is None else str(value))
-        elif column == "requires":
-            add(column, "Needs permission", ", ".join(sorted(card.requires)) or "none")
-        elif column == "deckbuilding":
-            add(column, "Changes the deck's rules", modifiers_words(card.modifiers) or "no")
-        elif column == "rarity":
-            add(column, "Rarity", card.rarity)
-        elif column == "text":
-            continue  # on the card itself
-        else:
-            value = value_of(card, column)
-            add(column, column.replace("_", " ").capitalize(), None if value is None else str(value))
-    return rows
+    return [{"key": column, "label": row[0], "value": row[1], "source_key": column}
+            for column in columns if (row := field_row(card, column)) is not None]
 
 
 def _game_title(game: str) -> str:

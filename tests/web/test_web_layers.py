@@ -41,3 +41,13 @@ def test_no_import_cycle_within_web() -> None:
     assert "check" in graph and "facts" in graph
     cycles = [c for m in sorted(graph) if (c := cycle_from(graph, m))]
     assert not cycles, " ; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_no_web_function_over_a_complexity_of_20() -> None:
+    """ruff's C901 (McCabe) over web/: each branchy function split into small ones (cardface.field_rows was 32)."""
+    import subprocess
+    import sys
+    ruff = Path(sys.executable).with_name("ruff")
+    done = subprocess.run([str(ruff), "check", "--no-cache", "--select", "C901", "--config",
+                           "lint.mccabe.max-complexity=20", str(WEB)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout
