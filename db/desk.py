@@ -22,6 +22,7 @@ from deckcheck.registered import Registered
 from deckcheck.errors import DecklistError
 from deckcheck.games import get_format
 from deckcheck.report import InputProblem, Issue, Report
+from deckcheck.rates import Rate
 from deckcheck.text import is_digits
 from deckcheck.tournament import Tournament, verdict
 
@@ -38,24 +39,7 @@ MAX_DRAW = 1000
 Decklist = Union[str, Sequence[RawDeck], Report]
 
 
-@dataclass(frozen=True)
-class RateLimit:
-    """At most `submissions` from one address per `seconds` (0 submissions: no limit)."""
-
-    submissions: int = 60
-    seconds: int = 60
-
-    @classmethod
-    def parse(cls, text: str) -> "RateLimit":
-        """'60/60' (submissions per seconds), or '0' for no limit."""
-        count, _, seconds = str(text).strip().partition("/")
-        try:
-            limit = cls(int(count), int(seconds or 60))
-        except ValueError:
-            raise DeskError(f"rate limit {text!r} is not N/SECONDS (e.g. 60/60), or 0 for none") from None
-        if limit.submissions < 0 or limit.seconds <= 0:
-            raise DeskError(f"rate limit {text!r}: N must be 0 or more and SECONDS more than 0")
-        return limit
+RateLimit = Rate  # the desk's submissions per address: the one rate of deckcheck.rates
 
 
 @dataclass(frozen=True)
@@ -179,13 +163,12 @@ class Desk:
     def check_rate(self, address: str) -> None:
         """Count a submission attempt from an address; RateLimited past the limit (counted in the database)."""
         limit = self.rate_limit
-        if limit.submissions <= 0:
+        if limit.off:
             return
         now = time.time()
-        bucket = int(now // limit.seconds)
-        if self.tables.hit(address or "-", bucket) > limit.submissions:
-            wait, words = wait_words((bucket + 1) * limit.seconds - now)
-            raise RateLimited(f"more than {limit.submissions} submissions from your address within "
+        if self.tables.hit(address or "-", limit.window(now)) > limit.count:
+            wait, words = wait_words(limit.wait(now))
+            raise RateLimited(f"more than {limit.count} submissions from your address within "
                               f"{limit.seconds} s; wait {words} and submit again", retry_after=wait)
 
     def check_deck(self, event: Event, player: str, decklist: Decklist, source: str = PASTED) -> tuple[Report, str]:

@@ -16,7 +16,8 @@ from fastapi.templating import Jinja2Templates
 
 from deckcheck.library.api import Catalog
 from deckcheck.db.collections import Collections
-from deckcheck.db.desk import Desk, RateLimit
+from deckcheck.db.desk import Desk
+from deckcheck.rates import Rate
 
 from .settings import Settings
 
@@ -117,12 +118,12 @@ def collections(srv: ServerDep) -> Collections:
 CollectionsDep = Annotated[Collections, Depends(collections)]
 
 
-def rate_limit(config: SettingsDep) -> RateLimit:
+def rate_limit(config: SettingsDep) -> Rate:
     """The desk's submission rate limit (--desk-rate, $DECKCHECK_DESK_RATE)."""
     return config.rate_limit
 
 
-RateLimitDep = Annotated[RateLimit, Depends(rate_limit)]
+RateLimitDep = Annotated[Rate, Depends(rate_limit)]
 
 
 def desk(srv: ServerDep, limit: RateLimitDep) -> Desk:

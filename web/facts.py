@@ -14,9 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import threading
-import time
-from collections import deque
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -32,6 +29,7 @@ from deckcheck.cardsheet import SheetCard
 from deckcheck.db.facts import (FACT_FIELDS, FORM_FIELDS, LABELS, MAX_BY, FactError, Facts, clean_by, facts_sheet,
                                 shown, value_text)
 from deckcheck.errors import DeckcheckError
+from deckcheck.rates import Rate, Windows
 from deckcheck.report import Report
 from deckcheck.text import is_digits
 
@@ -103,33 +101,12 @@ def known_by(request: Request) -> str:
         return ""
 
 
-class RateLimiter:
-    """At most `count` answers from one address per `seconds` in this process (the web guard limits more)."""
-
-    def __init__(self, count: int = 60, seconds: float = 60.0):
-        self.count, self.seconds = count, seconds
-        self.seen: dict[str, deque[float]] = {}
-        self.lock = threading.Lock()
-
-    def allow(self, address: str) -> bool:
-        now = time.monotonic()
-        with self.lock:
-            if len(self.seen) > 10_000:
-                self.seen.clear()
-            hits = self.seen.setdefault(address, deque())
-            while hits and now - hits[0] > self.seconds:
-                hits.popleft()
-            if len(hits) >= self.count:
-                return False
-            hits.append(now)
-            return True
-
-
-LIMITER = RateLimiter()
+ANSWER_RATE = Rate(60, 60)  # answers per address in this process (the web guard limits more)
+ANSWERS = Windows()
 
 
 def count_answer(request: Request) -> None:
-    if not LIMITER.allow(request.client.host if request.client else "-"):
+    if ANSWERS.hit("answer", request.client.host if request.client else "-", ANSWER_RATE):
         raise TooMany("too many answers from your address in a minute; wait a little")
 
 

@@ -20,16 +20,15 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-import threading
-import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deckcheck.desk import wait_words
 from deckcheck.errors import DeckcheckError
+from deckcheck.rates import Rate, Windows
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
@@ -41,26 +40,6 @@ class GuardError(DeckcheckError):
 
 
 # -- options ------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Rate:
-    """At most `count` requests per `seconds` from one address (count 0: no limit)."""
-
-    count: int
-    seconds: int
-
-    @classmethod
-    def parse(cls, text: str, what: str) -> Rate:
-        """'N/SECONDS' (e.g. 300/60), or '0' for no limit; GuardError naming `what` otherwise."""
-        count, _, seconds = str(text).strip().partition("/")
-        try:
-            rate = cls(int(count), int(seconds or 60))
-        except ValueError:
-            raise GuardError(f"{what}: {text!r} is not N/SECONDS (e.g. 300/60), or 0 for no limit") from None
-        if rate.count < 0 or rate.seconds <= 0 or rate.seconds > 86400 or rate.count > 10**9:
-            raise GuardError(f"{what}: {text!r}: N is 0 or more, SECONDS from 1 to 86400")
-        return rate
-
-
 @dataclass(frozen=True)
 class GuardSettings:
     """The options of the guards, read from the server's Settings: the host names it answers to, the rates."""
@@ -233,28 +212,6 @@ class QuietDisconnect:
 
 
 # -- rate limits ----------------------------------------------------------------------------------------
-@dataclass
-class Windows:
-    """Requests counted per (kind, address) in fixed windows of time, in this process's memory."""
-
-    counts: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def hit(self, kind: str, address: str, rate: Rate, now: float | None = None) -> float:
-        """Count one request; 0.0 when within the rate, else the seconds until its window ends."""
-        now = time.time() if now is None else now
-        window = int(now // rate.seconds)
-        with self.lock:
-            if len(self.counts) > 100_000:  # many addresses: forget the windows that are over
-                self.counts = {k: v for k, v in self.counts.items() if v[0] >= window - 1}
-            start, count = self.counts.get((kind, address), (window, 0))
-            count = count + 1 if start == window else 1
-            self.counts[(kind, address)] = (window, count)
-        if count > rate.count:
-            return (window + 1) * rate.seconds - now
-        return 0.0
-
-
 LIMITED = {("POST", "/api/check"): "check", ("POST", "/check"): "check",
            ("POST", "/api/events"): "event", ("POST", "/desk"): "event"}
 WHAT = {"check": ("checks", "check again"), "event": ("new events", "create the event again")}
@@ -271,7 +228,7 @@ class RateLimits:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = LIMITED.get((scope.get("method", ""), scope.get("path", ""))) if scope["type"] == "http" else None
         rate = self.rates.get(kind or "")
-        if kind is not None and rate is not None and rate.count > 0:
+        if kind is not None and rate is not None and not rate.off:
             client = scope.get("client") or ("", 0)
             wait = self.windows.hit(kind, str(client[0]), rate)
             if wait:

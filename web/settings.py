@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple, get_args
 
+from annotated_types import Ge
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from deckcheck.errors import DeckcheckError
+from deckcheck.rates import Rate
 
 DEFAULT_UPLOAD_LIMIT = 2 * 1024 * 1024
 
@@ -66,47 +68,55 @@ class Settings(BaseModel):
     workers: int = Field(default=1, ge=1, le=64, description="Server processes (a process that dies is replaced).")
     db_url: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_DB", "--db"),
                                description="The database (a SQLAlchemy URL or a SQLite file); default: the user's.")
-    admin_token: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_ADMIN_TOKEN"),
-                                    description="Lets whoever gives it edit card data on the card pages; without it "
-                                                "the cards are read-only.")
     admin_token_file: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_ADMIN_TOKEN_FILE"),
-                                         description="A file holding the admin token alone (chmod 600): unlike "
-                                                     "--admin-token, not in the process list for every user.")
+                                         description="A file holding the admin token, which lets whoever gives it "
+                                                     "edit card data on the card pages; without one the cards are "
+                                                     "read-only (or give the token itself in "
+                                                     "DECKCHECK_ADMIN_TOKEN).")
+    admin_token: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_ADMIN_TOKEN"),
+                                    description="The admin token itself: every user of this machine can read it in "
+                                                "the process list; prefer --admin-token-file.")
+    allowed_hosts: str = Field(default="", json_schema_extra=_option("DECKCHECK_ALLOWED_HOSTS", "--allowed-host"),
+                               description="Another host name the server answers to (repeatable, or comma separated "
+                                           "in the variable; *.example.org for its subdomains): its name on the LAN "
+                                           "or behind a proxy. Always answered: the address it listens on, localhost "
+                                           "when that is this machine, any IP address with --host 0.0.0.0 "
+                                           "(deckcheck.web.guard.hosts_for_bind).")
+    check_rate: str = Field(default="300/60", json_schema_extra=_option("DECKCHECK_CHECK_RATE"),
+                            description="Checks (POST /api/check, /check) per client address: N/SECONDS, or 0 for no "
+                                        "limit.")
+    event_rate: str = Field(default="30/3600", json_schema_extra=_option("DECKCHECK_EVENT_RATE"),
+                            description="New desk events per client address: N/SECONDS, or 0 for no limit.")
+    preview_dir: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_PREVIEW_DIR"),
+                                    description="A private folder (yours, mode 700) where uploaded collection sheets "
+                                                "wait for their confirmation; default: a new one in the temporary "
+                                                "folder.")
+    header_timeout: float = Field(default=15.0, ge=0.1, le=3600, json_schema_extra=_option("DECKCHECK_HEADER_TIMEOUT"),
+                                  description="Seconds a connection has to send a request's line and headers "
+                                              "(then 408).")
+    body_timeout: float = Field(default=60.0, ge=0.1, le=3600, json_schema_extra=_option("DECKCHECK_BODY_TIMEOUT"),
+                                description="Seconds a request has to send its body, after its headers (then 408).")
+    connections_per_address: int = Field(default=64, ge=0, le=1_000_000,
+                                         json_schema_extra=_option("DECKCHECK_CONNECTIONS_PER_ADDRESS"),
+                                         description="Connections one client address may hold open at once, in each "
+                                                     "server process (past it: 429); behind a reverse proxy every "
+                                                     "client has the proxy's address; 0 for no cap.")
     upload_limit: int = Field(default=DEFAULT_UPLOAD_LIMIT, ge=1024,
                               json_schema_extra=_option("DECKCHECK_UPLOAD_LIMIT"),
                               description="Largest request body in bytes (larger: HTTP 413).")
     desk_rate: str = Field(default="60/60", json_schema_extra=_option("DECKCHECK_DESK_RATE"),
-                           description="Desk submissions per client address: N/SECONDS, or 0 for no limit.")
-    allowed_hosts: str = Field(default="", json_schema_extra=_option("DECKCHECK_ALLOWED_HOSTS", "--allowed-host"),
-                               description="The host names the server answers to, comma separated (empty: "
-                                           "localhost, 127.0.0.1, ::1); `serve` adds the address it listens on "
-                                           "(deckcheck.web.guard.hosts_for_bind).")
-    check_rate: str = Field(default="300/60", json_schema_extra=_option("DECKCHECK_CHECK_RATE"),
-                            description="Checks (POST /api/check, /check) per client address: N/SECONDS, or 0.")
-    event_rate: str = Field(default="30/3600", json_schema_extra=_option("DECKCHECK_EVENT_RATE"),
-                            description="New desk events per client address: N/SECONDS, or 0 for no limit.")
-    preview_dir: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_PREVIEW_DIR"),
-                                    description="The private folder (0700, yours) where uploaded collection sheets "
-                                                "wait for confirmation; default: a new one in the temporary folder.")
-    header_timeout: float = Field(default=15.0, ge=0.1, le=3600, json_schema_extra=_option("DECKCHECK_HEADER_TIMEOUT"),
-                                  description="Seconds a connection has to send a request's line and headers.")
-    body_timeout: float = Field(default=60.0, ge=0.1, le=3600, json_schema_extra=_option("DECKCHECK_BODY_TIMEOUT"),
-                                description="Seconds a request has to send its body, after its headers.")
-    connections_per_address: int = Field(default=64, ge=0, le=1_000_000,
-                                         json_schema_extra=_option("DECKCHECK_CONNECTIONS_PER_ADDRESS"),
-                                         description="Connections one client address may hold open at once, in "
-                                                     "each server process (past it: 429); 0 for no cap.")
+                           description="Tournament desk submissions per client address: N/SECONDS, or 0 for no "
+                                       "limit.")
 
     @field_validator("admin_token", "db_url", "admin_token_file", "preview_dir")
     @classmethod
     def _empty_is_none(cls, value: str | None) -> str | None:
         return value or None
 
-    @field_validator("desk_rate")
+    @field_validator("desk_rate", "check_rate", "event_rate")
     @classmethod
     def _rate(cls, value: str) -> str:
-        from deckcheck.db.desk import RateLimit
-        RateLimit.parse(value)  # DeskError (a ValueError: pydantic reports it) when it is not N/SECONDS
+        Rate.parse(value)  # RateError (a ValueError: pydantic reports it) when it is not N/SECONDS
         return value.strip()
 
     @field_validator("allowed_hosts")
@@ -115,18 +125,10 @@ class Settings(BaseModel):
         from .guard import clean_host_name
         return ",".join(clean_host_name(h) for h in value.split(",") if h.strip())
 
-    @field_validator("check_rate", "event_rate")
-    @classmethod
-    def _guard_rate(cls, value: str) -> str:
-        from .guard import Rate
-        Rate.parse(value, "rate")  # GuardError (a DeckcheckError) when it is not N/SECONDS
-        return value.strip()
-
     @property
-    def rate_limit(self):
-        """The desk's submission limit (deckcheck.db.desk.RateLimit)."""
-        from deckcheck.db.desk import RateLimit
-        return RateLimit.parse(self.desk_rate)
+    def rate_limit(self) -> Rate:
+        """The desk's submission limit."""
+        return Rate.parse(self.desk_rate, "--desk-rate")
 
     @classmethod
     def env_names(cls) -> dict[str, str]:
@@ -178,3 +180,39 @@ class Settings(BaseModel):
             value = None if field == "admin_token_file" else getattr(self, field)  # its token travels instead
             out[env] = None if value is None else str(value)
         return out
+
+
+class ServeOption(NamedTuple):
+    """One `deckcheck serve` option, as a Settings field declares it (deckcheck.cli builds its typer option)."""
+
+    field: str  # the Settings field, the keyword Settings.from_env takes its value by
+    flag: str
+    type: type
+    default: object  # the field's default (None: none)
+    help: str  # the description, then "[default: ...; env var: ...]"
+    env: str | None
+    min: int | float | None
+    multiple: bool  # repeatable on the command line, joined by "," (--allowed-host)
+
+
+MULTIPLE = ("allowed_hosts",)
+
+
+def _shown(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def serve_options() -> list[ServeOption]:
+    """Every `deckcheck serve` option, in the order of the Settings fields: flag, type, default, help, variable."""
+    options = []
+    for name, info in Settings.model_fields.items():
+        env = Settings.env_names().get(name)
+        default = info.default if info.default not in ("", None) else None
+        said = [f"default: {_shown(default)}"] if default is not None else []
+        said += [f"env var: {env}"] if env else []
+        bounds = [m.ge for m in info.metadata if isinstance(m, Ge)]
+        kind = next((t for t in (int, float, str) if t in get_args(info.annotation) or t is info.annotation), str)
+        options.append(ServeOption(name, Settings.flag(name), kind, default,
+                                   f"{info.description} [{'; '.join(said)}]" if said else str(info.description),
+                                   env, bounds[0] if bounds else None, name in MULTIPLE))
+    return options

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from deckcheck.rates import Rate
+
 ROOT = Path(__file__).resolve().parents[2]
 DECK = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
 ADMIN = "organiser-secret-token"
@@ -18,9 +20,9 @@ CARD = "ME-upper-left-attack-1"  # Restriction unknown in the bundle; in the Con
 @pytest.fixture(autouse=True)
 def no_rate_limit():
     from deckcheck.web import facts
-    facts.LIMITER.seen.clear()
+    facts.ANSWERS.clear()
     yield
-    facts.LIMITER.seen.clear()
+    facts.ANSWERS.clear()
 
 
 def make_client(tmp_path, web_db, admin_token=None):
@@ -354,7 +356,7 @@ def test_review_forms_refuse_bad_actions(club):
 
 def test_answers_are_rate_limited(home, monkeypatch):
     from deckcheck.web import facts
-    monkeypatch.setattr(facts, "LIMITER", facts.RateLimiter(count=3, seconds=60))
+    monkeypatch.setattr(facts, "ANSWER_RATE", Rate(3, 60))
     codes = [home.post(f"/api/cards/{CARD}/facts", json={"by": "A", "values": {"restriction": str(n + 1)}}
                        ).status_code for n in range(5)]
     assert codes == [200, 200, 200, 429, 429]
@@ -423,7 +425,7 @@ def test_any_json_body_is_answered_with_a_4xx_or_2xx_never_a_500(tmp_path, web_d
         @given(body=bodies)
         def run(body):
             from deckcheck.web import facts
-            facts.LIMITER.seen.clear()
+            facts.ANSWERS.clear()
             for client in (home, club):
                 r = client.post(f"/api/cards/{CARD}/facts", content=json.dumps(body).encode(),
                                 headers={"content-type": "application/json"})

@@ -49,7 +49,7 @@ def live_server(db: Path, admin_token: str | None):
 @pytest.fixture
 def server_db(tmp_path, web_db):
     from deckcheck.web import facts
-    facts.LIMITER.seen.clear()
+    facts.ANSWERS.clear()
     db = tmp_path / "live.db"
     shutil.copy(web_db.removeprefix("sqlite:///"), db)
     return db

@@ -260,10 +260,10 @@ def sweep_app(web_db, tmp_path_factory):
 @pytest.fixture()
 def ctx(sweep_app) -> Iterator[Context]:
     from deckcheck.web import facts
-    facts.LIMITER.seen.clear()
+    facts.ANSWERS.clear()
     with TestClient(sweep_app) as client:
         yield Context(client)
-    facts.LIMITER.seen.clear()
+    facts.ANSWERS.clear()
 
 
 def refused(r, expected: tuple[int, str]) -> bool:

@@ -9,7 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from deckcheck.web import create_app
-from deckcheck.web.guard import GuardError, Rate, host_allowed, hosts_for_bind
+from deckcheck.rates import Rate, RateError
+from deckcheck.web.guard import GuardError, host_allowed, hosts_for_bind
 from deckcheck.web.settings import Settings, SettingsError
 from deckcheck.web.security import CSP, CSRF_COOKIE, CSRF_COOKIE_HTTPS
 
@@ -237,7 +238,7 @@ def test_desk_submissions_past_the_rate_say_the_real_wait(web_db):
 
 @pytest.mark.parametrize("text", ["x", "-1/60", "5/0", "5/x", "5/100000"])
 def test_a_bad_rate_is_refused(text):
-    with pytest.raises(GuardError, match="SECONDS"):
+    with pytest.raises(RateError, match="SECONDS"):
         Rate.parse(text, "$X")
     with pytest.raises(SettingsError, match="--check-rate"):
         Settings.from_env({CHECK_RATE_ENV: text})
@@ -404,3 +405,14 @@ def test_a_deck_with_a_few_unknown_names_is_not_cut(client):
     text = "1 Uper Left Atack\n" * 20
     report = client.post("/api/check", json={"decklist": text, "format": "type1e"}).json()
     assert len(report["input_errors"]) == 20 and not any("bound" in n for n in report["notices"])
+
+
+def test_one_rate_syntax_for_every_limiter():
+    """The guard's, the desk's and the answers' limits are one Rate, read by one parser with one set of bounds."""
+    from deckcheck.db.desk import RateLimit
+    from deckcheck.web import facts, guard
+    assert RateLimit is Rate and guard.Rate is Rate and isinstance(facts.ANSWER_RATE, Rate)
+    for flag, field in (("--desk-rate", "desk_rate"), ("--check-rate", "check_rate"), ("--event-rate", "event_rate")):
+        for text in ("x", "5/100000", "-1/60"):
+            with pytest.raises(SettingsError, match=flag):
+                Settings.make(**{field: text})

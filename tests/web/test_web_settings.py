@@ -20,7 +20,7 @@ def test_settings_come_from_flags_then_environment_then_defaults():
     s = Settings.from_env(env, upload_limit=8192, host=None)
     assert (s.db_url, s.upload_limit, s.desk_rate, s.admin_token, s.host, s.port) == \
         ("sqlite:///env.db", 8192, "5/60", None, "127.0.0.1", 8000)
-    assert s.rate_limit.submissions == 5 and s.rate_limit.seconds == 60
+    assert s.rate_limit.count == 5 and s.rate_limit.seconds == 60
     assert Settings.from_env({}) == Settings()
 
 
@@ -133,3 +133,20 @@ def test_routes_reach_the_app_state_only_through_dependencies():
     offenders = [p.name for p in folder.glob("*.py") if p.name not in ("deps.py", "app.py")
                  and "app.state" in p.read_text(encoding="utf-8")]
     assert offenders == []
+
+
+def test_serve_options_are_generated_from_the_settings():
+    """`serve`'s flags, types, defaults, help and variables come from the Settings fields, none retyped."""
+    from deckcheck.web.settings import serve_options
+    options = {o.field: o for o in serve_options()}
+    assert list(options) == list(Settings.model_fields)
+    defaults = Settings()
+    for name, o in options.items():
+        assert o.flag == Settings.flag(name) and o.env == Settings.env_names().get(name)
+        assert o.help.startswith(str(Settings.model_fields[name].description))
+        if o.default is not None:
+            assert o.default == getattr(defaults, name) and isinstance(o.default, o.type)
+            assert f"default: {o.default:g}" in o.help if o.type is float else f"default: {o.default}" in o.help
+        assert o.env is None or f"env var: {o.env}" in o.help
+    assert (options["workers"].min, options["upload_limit"].min, options["allowed_hosts"].multiple) == (1, 1024, True)
+    assert options["header_timeout"].type is float and options["db_url"].flag == "--db"
