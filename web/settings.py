@@ -210,7 +210,7 @@ def serve_options() -> list[ServeOption]:
         default = info.default if info.default not in ("", None) else None
         said = [f"default: {_shown(default)}"] if default is not None else []
         said += [f"env var: {env}"] if env else []
-        bounds = [m.ge for m in info.metadata if isinstance(m, Ge)]
+        bounds = [m.ge for m in info.metadata if isinstance(m, Ge) and isinstance(m.ge, (int, float))]
         kind = next((t for t in (int, float, str) if t in get_args(info.annotation) or t is info.annotation), str)
         options.append(ServeOption(name, Settings.flag(name), kind, default,
                                    f"{info.description} [{'; '.join(said)}]" if said else str(info.description),
