@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
                                      allowed_hosts=None if allowed_hosts is None else ",".join(allowed_hosts))
     app = FastAPI(title="deckcheck", summary="Deck checking and collections for Highlander: The Card Game",
                   version=_version(), docs_url=None, redoc_url=None)  # their pages load scripts from a CDN
+    app.router.route_class = models.ApiRoute  # /healthz's answer checked against its model too
     app.state.deckcheck = Deckcheck(settings)
     previews.use(settings.preview_dir)  # collection sheets waiting for confirmation: a private folder
     guard = GuardSettings.of(settings)
@@ -101,9 +102,9 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     app.state.templates = templates
 
     @app.get("/healthz", tags=["api"], summary="Liveness", response_model=models.Health)
-    def healthz() -> Response:
+    def healthz() -> dict[str, str]:
         """Liveness: {"status": "ok"}."""
-        return JSONResponse({"status": "ok"})
+        return {"status": "ok"}
 
     _error_handlers(app)
     _openapi_as_answered(app)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
 from deckcheck.library.api import Catalog
@@ -25,7 +25,7 @@ from deckcheck.db.facts import Facts, shown
 from . import models
 from .deps import CatalogDep, CollectionsDep, KeeperDep, PagesDep, ServerDep, SettingsDep
 
-router = APIRouter()
+router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Cards", "/cards")]
 
 PAGE_SIZE = 50
@@ -127,10 +127,10 @@ def card_query(q: str = Query("", max_length=200, description="words in name, ti
 
 @router.get("/api/cards", tags=["api"], summary="Search the cards", response_model=models.CardPage,
             responses=models.errors(400))
-def api_cards(catalog: CatalogDep, query: Annotated[CardQuery, Depends(card_query)]) -> Response:
+def api_cards(catalog: CatalogDep, query: Annotated[CardQuery, Depends(card_query)]) -> dict[str, Any]:
     """{"total": N, "cards": [card sheet rows]}: the cards matching every filter, `limit` from `offset`."""
     total, page = search(catalog, query)
-    return JSONResponse({"total": total, "cards": [card_json(c) for c in page]})
+    return {"total": total, "cards": [card_json(c) for c in page]}
 
 
 @router.get("/cards", summary="The card search page")
@@ -219,14 +219,15 @@ def sources_json(card: Card, sources: Mapping[str, Provenance]) -> dict[str, dic
 @router.get("/api/cards/{card_id:path}", tags=["api"], summary="One card",
             response_model=models.CardRow | models.CardDetail, responses=models.errors(404))
 def api_card(catalog: CatalogDep, collections: CollectionsDep, keeper: KeeperDep, card_id: str,
-             detail: bool = Query(False, description="also its printings, owned copies and saved decks")) -> Response:
+             detail: bool = Query(False, description="also its printings, owned copies and saved decks"),
+             ) -> dict[str, Any]:
     """The card sheet row of one card (404 if no card has that id); with detail, what its page shows."""
     card = the_card(catalog, card_id)
     if not detail:
-        return JSONResponse(card_json(card))
+        return card_json(card)
     found = card_detail(catalog, collections, card, keeper)
     found.pop("decks_hidden")
-    return JSONResponse(found)
+    return found
 
 
 @router.get("/cards/{card_id:path}", summary="A card's page")

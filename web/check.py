@@ -1,10 +1,12 @@
 """The Check page (`/`), its JSON twin `POST /api/check` (CONTRACTS §6), and saved decks (`/decks/{id}`)."""
 from __future__ import annotations
 
+from typing import Any
+
 import secrets
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.check import choose_format
@@ -24,7 +26,7 @@ from .facts import check_as, clean_by, form_context, own_check, own_saved_report
 from .errors import BadRequest
 from .security import check_csrf
 
-router = APIRouter()
+router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Check", "/")]
 
 FIX_DIGITS = 9
@@ -33,7 +35,7 @@ FIX_DIGITS = 9
 @router.post("/api/check", tags=["api"], summary="Check a decklist: the report of `deckcheck check --json`",
              response_model=models.Report, responses=models.errors(400, 413),
              openapi_extra=models.body(models.CheckRequest, models.CheckForm))
-async def api_check(got: ApiInput, srv: ServerDep) -> Response:
+async def api_check(got: ApiInput, srv: ServerDep) -> dict[str, Any]:
     """`file` (any decklist form) or `decklist` (text), and `format`: 200 and the §3 report, whatever the verdict.
     With `facts_by`, that person's answers not yet reviewed count in this one check (a notice says so)."""
     by = clean_by(got.extra["facts_by"], "facts_by name") if "facts_by" in got.extra else ""
@@ -42,7 +44,7 @@ async def api_check(got: ApiInput, srv: ServerDep) -> Response:
     if len(reports) != 1:
         raise BadRequest(f"the file holds {len(reports)} decks; send one deck at a time "
                          "(a registration workbook goes to `deckcheck tournament check`)")
-    return JSONResponse(reports[0].as_dict())
+    return reports[0].as_dict()
 
 
 @router.get("/", summary="The check page")
@@ -132,10 +134,10 @@ def _save(catalog: Catalog, collections: Collections, deck_id: str, got: CheckIn
 
 @router.get("/api/decks/{deck_id}", tags=["api"], summary="A saved deck and its report",
             response_model=models.SavedDeck, responses=models.errors(404))
-def api_saved_deck(catalog: CatalogDep, collections: CollectionsDep, deck_id: str) -> Response:
+def api_saved_deck(catalog: CatalogDep, collections: CollectionsDep, deck_id: str) -> dict[str, Any]:
     """{"id", "format", "decklist", "report": the §3 report, checked now} (404 if no deck has that id)."""
     got, report = saved_deck_data(catalog, collections, deck_id)
-    return JSONResponse({"id": deck_id, "format": got.fmt, "decklist": got.text, "report": report.as_dict()})
+    return {"id": deck_id, "format": got.fmt, "decklist": got.text, "report": report.as_dict()}
 
 
 @router.get("/decks/{deck_id}", summary="A saved deck and its report")

@@ -8,6 +8,8 @@ confirmation claims the sheet first (an atomic rename), so that confirmations ar
 """
 from __future__ import annotations
 
+from typing import Any
+
 import re
 import secrets
 import tempfile
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, RedirectResponse, Response
 from starlette.background import BackgroundTask
 from starlette.exceptions import HTTPException
 from starlette.concurrency import run_in_threadpool
@@ -31,7 +33,7 @@ from .decks import shortened
 from .deps import CollectionsDep, Deckcheck, KeeperDep, PagesDep, ServerDep, SettingsDep
 from .security import check_csrf
 
-router = APIRouter()
+router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Collection", "/collection")]
 
 SHEET_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
@@ -133,20 +135,20 @@ def _name(collection: str) -> str:
 def api_collection(collections: CollectionsDep, collection: str = Query("main", max_length=NAME_MAX),
                    q: str = Query("", max_length=200), set_: str = Query("", alias="set", max_length=100),
                    condition: str = Query(""), foil: str = Query(""),
-                   limit: int = Query(PAGE_MAX, ge=1, le=100_000)) -> Response:
+                   limit: int = Query(PAGE_MAX, ge=1, le=100_000)) -> dict[str, Any]:
     """{"collection", "collections", "totals": {...}, "entries": [collection sheet rows]}."""
-    return JSONResponse(collection_data(collections, _name(collection), EntryFilter(q, set_, condition, foil), limit))
+    return collection_data(collections, _name(collection), EntryFilter(q, set_, condition, foil), limit)
 
 
 @router.get("/api/collection/missing", tags=["api"], summary="What the saved decks still need",
             response_model=models.Missing, responses=models.errors(400))
 def api_missing(collections: CollectionsDep, keeper: KeeperDep,
-                collection: str = Query("main", max_length=NAME_MAX)) -> Response:
+                collection: str = Query("main", max_length=NAME_MAX)) -> dict[str, Any]:
     """Per saved deck and all together: cards needed, owned and short (as `collection missing --json`); the
     saved decks' ids only for the server's keeper (the user at this machine, or the admin token's bearer)."""
     found = needs_data(collections, _name(collection), keeper)
     found.pop("decks_hidden")
-    return JSONResponse(found)
+    return found
 
 
 @router.get("/collection", summary="The collection page")

@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
@@ -34,7 +34,7 @@ MEDIA = {"xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sh
          "csv": "text/csv; charset=utf-8", "json": "application/json"}
 SECURITY_HEADERS = {"Cache-Control": "no-store"}  # the app adds Referrer-Policy: same-origin; errors carry it too
 
-router = APIRouter()
+router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Tournament desk", "/desk")]
 TEMPLATES = str(Path(__file__).resolve().parent / "templates")
 
@@ -173,12 +173,16 @@ def organiser(request: Request, desk: Desk, event_id: str) -> Event:
 
 # -- JSON API -----------------------------------------------------------------------------------
 # Refusals are raised (DeskError and its kinds); the app's exception handler answers each with its status.
-def api_json(data: Any, status: int = 200) -> JSONResponse:
-    """A desk API answer, never cached."""
-    return JSONResponse(data, status_code=status, headers=SECURITY_HEADERS)
+def no_store(response: Response) -> None:
+    """A desk API answer is never cached (a dependency of every desk API route)."""
+    response.headers.update(SECURITY_HEADERS)
 
 
-@router.post("/api/events", status_code=201, tags=["api"], summary="Tournament desk: create an event",
+NO_STORE = [Depends(no_store)]
+
+
+@router.post("/api/events", status_code=201, tags=["api"], dependencies=NO_STORE,
+             summary="Tournament desk: create an event",
              response_model=models.EventCreated, responses=models.errors(400),
              openapi_extra=models.body(models.EventRequest))
 async def api_create_event(request: Request, desk: DeskDep):
@@ -191,17 +195,18 @@ async def api_create_event(request: Request, desk: DeskDep):
     event, token = await run_in_threadpool(desk.create_event, data.get("name"),
                                            text_field(data.get("format"), "format"), deadline, data.get("expected"),
                                            offset)
-    return api_json({"id": event.id, "organiser_token": token, **links(request, event, token)}, 201)
+    return {"id": event.id, "organiser_token": token, **links(request, event, token)}
 
 
-@router.get("/api/events/{event_id}", tags=["api"], summary="Tournament desk: an event's public facts",
+@router.get("/api/events/{event_id}", tags=["api"], dependencies=NO_STORE,
+            summary="Tournament desk: an event's public facts",
             response_model=models.EventInfo, responses=models.errors(404))
 def api_event(desk: DeskDep, event_id: str):
     """The public facts of an event (name, format, deadline, open)."""
     return event_json(desk.event(event_id))
 
 
-@router.post("/api/events/{event_id}/decks", status_code=201, tags=["api"],
+@router.post("/api/events/{event_id}/decks", status_code=201, tags=["api"], dependencies=NO_STORE,
              summary="Tournament desk: submit a player's deck", response_model=models.Submission,
              responses=models.errors(400, 404, 409, 413, 429),
              openapi_extra=models.body(models.SubmitRequest, models.SubmitForm))
@@ -212,25 +217,27 @@ async def api_submit(request: Request, desk: DeskDep, event_id: str):
     fields, decklist, source = await read_submission(request, event)
     submission = await run_in_threadpool(desk.submit_deck, event_id, fields.get("player"), decklist, source,
                                          address(request), fields.get("replaces"))
-    return api_json(submission_json(request, submission, event), 201)
+    return submission_json(request, submission, event)
 
 
-@router.get("/api/events/{event_id}/decks", tags=["api"], summary="Tournament desk: every player's deck (organiser)",
+@router.get("/api/events/{event_id}/decks", tags=["api"], dependencies=NO_STORE,
+            summary="Tournament desk: every player's deck (organiser)",
             response_model=list[models.Submission], responses=models.errors(401, 403, 404))
 def api_decks(request: Request, desk: DeskDep, event_id: str):
     """Every player's current deck with its report (organiser only)."""
     event = desk.authorise(event_id, bearer(request))
-    return api_json([submission_json(request, s, event) for s in desk.list_submissions(event_id)])
+    return [submission_json(request, s, event) for s in desk.list_submissions(event_id)]
 
 
-@router.get("/api/events/{event_id}/decks/{deck_id}", tags=["api"], summary="Tournament desk: one submitted deck",
+@router.get("/api/events/{event_id}/decks/{deck_id}", tags=["api"], dependencies=NO_STORE,
+            summary="Tournament desk: one submitted deck",
             response_model=models.Submission, responses=models.errors(404))
 def api_deck(request: Request, desk: DeskDep, event_id: str, deck_id: str):
     """One submitted deck by its random id (the player's own link)."""
-    return api_json(submission_json(request, desk.submission(event_id, deck_id), desk.event(event_id)))
+    return submission_json(request, desk.submission(event_id, deck_id), desk.event(event_id))
 
 
-@router.get("/api/events/{event_id}/diff", tags=["api"],
+@router.get("/api/events/{event_id}/diff", tags=["api"], dependencies=NO_STORE,
             summary="Tournament desk: two submitted decks compared (organiser)", response_model=models.DeckDiff,
             responses=models.errors(400, 401, 403, 404))
 def api_diff(request: Request, desk: DeskDep, event_id: str, a: str, b: str, hand: int | None = None,
@@ -239,10 +246,10 @@ def api_diff(request: Request, desk: DeskDep, event_id: str, a: str, b: str, han
     `deckcheck diff --json` (organiser only); a deck with lines that do not resolve is compared by the lines that
     do, and those it could not read are its report's input errors."""
     desk.authorise(event_id, bearer(request))
-    return api_json(desk.compare(event_id, a, b, hand, exertion).as_dict())
+    return desk.compare(event_id, a, b, hand, exertion).as_dict()
 
 
-@router.get("/api/events/{event_id}/report.{kind}", tags=["api"],
+@router.get("/api/events/{event_id}/report.{kind}", tags=["api"], dependencies=NO_STORE,
             summary="Tournament desk: report.xlsx, .csv or .json (organiser)", response_class=Response,
             responses={**models.files({MEDIA["json"]: list[models.TournamentEntry], MEDIA["csv"]: None,
                                                   MEDIA["xlsx"]: None}), **models.errors(400, 401, 403, 404)})
@@ -252,12 +259,13 @@ def api_report(request: Request, desk: DeskDep, event_id: str, kind: str):
     return report_response(desk, event_id, kind)
 
 
-@router.post("/api/events/{event_id}/close", tags=["api"], summary="Tournament desk: close the event (organiser)",
+@router.post("/api/events/{event_id}/close", tags=["api"], dependencies=NO_STORE,
+             summary="Tournament desk: close the event (organiser)",
              response_model=models.EventInfo, responses=models.errors(401, 403, 404))
 def api_close(request: Request, desk: DeskDep, event_id: str):
     """Close the event (organiser only): later submissions get 409."""
     desk.authorise(event_id, bearer(request))
-    return api_json(event_json(desk.close_event(event_id)))
+    return event_json(desk.close_event(event_id))
 
 
 def report_response(desk: Desk, event_id: str, kind: str) -> Response:

@@ -22,11 +22,11 @@ from deckcheck.text import is_digits
 
 from . import models
 from .deps import DeskDep, PagesDep
-from .desk import api_json, bearer, json_body, organiser, page
+from .desk import NO_STORE, bearer, json_body, organiser, page
 from .errors import status_of
 from .security import check_csrf
 
-router = APIRouter()
+router = APIRouter(route_class=models.ApiRoute)
 COUNT = "count:"  # form field of a registered card's count: "count:Thrust"
 EXTRA_ROWS = 3  # empty rows for cards counted that the list does not register
 MAX_FORM_FIELDS = 1000
@@ -34,7 +34,7 @@ MAX_FORM_FIELDS = 1000
 
 # -- JSON API -----------------------------------------------------------------------------------
 # Refusals are raised; the app's exception handler answers each with its status (deckcheck.web.errors).
-@router.post("/api/events/{event_id}/deckchecks", status_code=201, tags=["api"],
+@router.post("/api/events/{event_id}/deckchecks", status_code=201, tags=["api"], dependencies=NO_STORE,
              summary="Tournament desk: record a deck check (organiser)", response_model=models.DeckCheck,
              responses=models.errors(400, 401, 403, 404, 409), openapi_extra=models.body(models.DeckCheckRequest))
 async def api_add_deckcheck(request: Request, desk: DeskDep, event_id: str):
@@ -45,25 +45,27 @@ async def api_add_deckcheck(request: Request, desk: DeskDep, event_id: str):
     body = await json_body(request, '{"player": ..., "judge": ..., "counts": {"Thrust": 3}}')
     check = await run_in_threadpool(desk.deck_check, event_id, body.get("player"), body.get("judge"),
                                     body.get("counts"), body.get("note", ""))
-    return api_json(check, 201)
+    return check
 
 
-@router.get("/api/events/{event_id}/deckchecks", tags=["api"], summary="Tournament desk: every deck check (organiser)",
+@router.get("/api/events/{event_id}/deckchecks", tags=["api"], dependencies=NO_STORE,
+            summary="Tournament desk: every deck check (organiser)",
             response_model=list[models.DeckCheck], responses=models.errors(401, 403, 404))
 def api_deckchecks(request: Request, desk: DeskDep, event_id: str):
     """Every deck check of the event, oldest first (organiser only)."""
     desk.authorise(event_id, bearer(request))
-    return api_json(desk.deckchecks(event_id))
+    return desk.deckchecks(event_id)
 
 
-@router.post("/api/events/{event_id}/draw", tags=["api"], summary="Tournament desk: draw players for deck checks",
+@router.post("/api/events/{event_id}/draw", tags=["api"], dependencies=NO_STORE,
+             summary="Tournament desk: draw players for deck checks",
              response_model=models.Draw, responses=models.errors(400, 401, 403, 404),
              openapi_extra=models.body(models.DrawRequest))
 async def api_draw(request: Request, desk: DeskDep, event_id: str):
     """{"n": 3, "seed": "S"?} -> {"seed", "players"}: n players not yet checked, the same seed the same draw."""
     await run_in_threadpool(desk.authorise, event_id, bearer(request))
     body = await json_body(request, '{"n": 3, "seed": "optional text"}')
-    return api_json(await run_in_threadpool(desk.draw, event_id, body.get("n"), body.get("seed")))
+    return await run_in_threadpool(desk.draw, event_id, body.get("n"), body.get("seed"))
 
 
 # -- pages --------------------------------------------------------------------------------------

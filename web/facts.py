@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
@@ -40,7 +40,7 @@ from . import checkinput as checking
 from .errors import NotAllowed, NotFound, NoToken, TooMany, WrongMedia
 from .security import check_csrf
 
-router = APIRouter()
+router = APIRouter(route_class=models.ApiRoute)
 
 BY_COOKIE = "deckcheck_by"  # the name a person gave with their answers: their pending answers count in their checks
 ADMIN_COOKIE = "deckcheck_admin"
@@ -562,7 +562,7 @@ def csv_text(header: list[str], rows: list[list[str]]) -> str:
                                                                  "description": "Kept as proposals (club server)"},
                                                            **models.errors(400, 404, 413, 415, 429)},
              openapi_extra=models.body(models.FactsRequest))
-async def api_card_facts(request: Request, srv: ServerDep, card_id: str) -> Response:
+async def api_card_facts(request: Request, response: Response, srv: ServerDep, card_id: str) -> dict[str, Any]:
     """`{"by": NAME, "values": {field: value}}`: 200 applied (no admin token) or 202 proposals (club server)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
@@ -584,23 +584,24 @@ async def api_card_facts(request: Request, srv: ServerDep, card_id: str) -> Resp
     done = await run_in_threadpool(facts_of(srv).submit, card, values, data.get("by"), is_club(srv))
     if done.applied:
         srv.cards_changed()
-    return JSONResponse(done.as_dict(), status_code=202 if is_club(srv) else 200)
+    response.status_code = 202 if is_club(srv) else 200
+    return done.as_dict()
 
 
 @router.get("/api/proposals", tags=["api"], summary="Players' answers waiting for review (admin token)",
             response_model=models.ProposalList, responses=models.errors(400, 401, 403))
-def api_proposals(request: Request, srv: ServerDep, status: str = Query("pending", max_length=20)) -> Response:
+def api_proposals(request: Request, srv: ServerDep, status: str = Query("pending", max_length=20)) -> dict[str, Any]:
     """`?status=pending|accepted|rejected` → {"proposals": [...]} (Authorization: Bearer ADMIN_TOKEN)."""
     authorise(srv, bearer(request))
     if status not in ("pending", "accepted", "rejected"):
         raise FactError("status is pending, accepted or rejected")
-    return JSONResponse({"proposals": [p.as_dict() for p in facts_of(srv).proposals(status=status)]})
+    return {"proposals": [p.as_dict() for p in facts_of(srv).proposals(status=status)]}
 
 
 @router.post("/api/proposals/{pid}/{action}", tags=["api"], summary="Accept or reject an answer (admin token)",
              response_model=models.Proposal, responses=models.errors(400, 401, 403, 404, 409),
              openapi_extra=models.body(models.DecideRequest))
-async def api_decide(request: Request, srv: ServerDep, pid: str, action: str) -> Response:
+async def api_decide(request: Request, srv: ServerDep, pid: str, action: str) -> dict[str, Any]:
     """`accept` stores the value (provenance `web:NAME @ time`, and who accepted it); `reject` does not."""
     authorise(srv, bearer(request))
     if action not in ("accept", "reject"):
@@ -618,4 +619,4 @@ async def api_decide(request: Request, srv: ServerDep, pid: str, action: str) ->
     proposal = await run_in_threadpool(facts_of(srv).decide, int(pid), action == "accept", decided_by)
     if action == "accept":
         srv.cards_changed()
-    return JSONResponse(proposal.as_dict())
+    return proposal.as_dict()

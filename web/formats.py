@@ -1,17 +1,19 @@
 """The Formats page (`/formats`) and its JSON twin `GET /api/formats` (CONTRACTS §6), from one data function."""
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Collection, Mapping
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from deckcheck.games import all_formats
 
 from . import models
 from .deps import PagesDep
 
-router = APIRouter()
+router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Formats", "/formats")]
 
 
@@ -40,9 +42,9 @@ def formats_data() -> list[dict]:
 
 @router.get("/api/formats", tags=["api"], summary="Every format and its rules",
             response_model=list[models.FormatInfo])
-def api_formats() -> Response:
+def api_formats() -> list[dict[str, Any]]:
     """[{"name", "aliases", "rules": [{"id", "severity", "text"}]}] (with the format's title and game too)."""
-    return JSONResponse(formats_data())
+    return formats_data()
 
 
 def limit_sentence(key: str, n: int, words: Mapping[str, str] | None = None) -> str:

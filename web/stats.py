@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.library.api import Catalog
@@ -30,7 +30,7 @@ from .checkinput import DECK_ID, ApiInput, CheckInput
 from .deps import CatalogDep, CollectionsDep, PagesDep
 from .errors import BadRequest, NoSuchDeck
 
-router = APIRouter()
+router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Compare", "/diff")]
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "stats"
 
@@ -78,14 +78,14 @@ async def api_stats(got: ApiInput, catalog: CatalogDep,
                     hand: Annotated[int | None, Query(description=f"Opening hand size (default {HAND}); or in the "
                                                                   "body")] = None,
                     exertion: Annotated[int | None, Query(description=f"Exertion size (default {EXERTION}); or in "
-                                                                      "the body")] = None) -> Response:
+                                                                      "the body")] = None) -> dict[str, Any]:
     """`file` or `decklist` and `format`, as for /api/check, and `hand`, `exertion` in the body or the query: 200
     and the §7 object; 400 if a line does not resolve, or a size is given twice with two values."""
     hand, exertion = draw_sizes(got, {"hand": hand, "exertion": exertion})
     found = await run_in_threadpool(_stats_of_input, catalog, got, hand, exertion)
     if len(found) != 1:
         raise BadRequest(f"the file holds {len(found)} decks; send one deck at a time")
-    return JSONResponse(found[0].as_dict())
+    return found[0].as_dict()
 
 
 def draw_sizes(got: CheckInput, query: dict[str, int | None]) -> tuple[int, int]:
@@ -123,16 +123,17 @@ def _stats_of_input(catalog: Catalog, got: CheckInput, hand: int, exertion: int)
 
 @router.get("/api/decks/{deck_id}/stats", tags=["api"], summary="Statistics of a saved deck (§7)",
             response_model=models.DeckStats, responses=models.errors(400, 404))
-def api_saved_stats(collections: CollectionsDep, deck_id: str, hand: int = HAND, exertion: int = EXERTION) -> Response:
+def api_saved_stats(collections: CollectionsDep, deck_id: str, hand: int = HAND,
+                    exertion: int = EXERTION) -> dict[str, Any]:
     """The §7 object of a saved deck; 404 when no deck has that id."""
-    return JSONResponse(stats_of_saved(collections, deck_id, hand, exertion).as_dict())
+    return stats_of_saved(collections, deck_id, hand, exertion).as_dict()
 
 
 @router.get("/api/diff", tags=["api"], summary="Two saved decks compared: the object of `deckcheck diff --json`",
             response_model=models.DeckDiff, responses=models.errors(400, 404))
-def api_diff(collections: CollectionsDep, a: str, b: str, hand: int = HAND, exertion: int = EXERTION) -> Response:
+def api_diff(collections: CollectionsDep, a: str, b: str, hand: int = HAND, exertion: int = EXERTION) -> dict[str, Any]:
     """Deck `a` (before) against deck `b` (after), each a saved deck's id or link; 404 when one is not saved."""
-    return JSONResponse(compare(collections, a, b, hand, exertion).as_dict())
+    return compare(collections, a, b, hand, exertion).as_dict()
 
 
 # -- pages --------------------------------------------------------------------------------------------

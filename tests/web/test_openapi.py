@@ -199,3 +199,24 @@ def test_a_model_that_drifts_from_the_answer_is_caught(api):
         api.validate(schema, {**report, "surprise": 1}, "an extra key")
     with pytest.raises(AssertionError):
         api.validate(schema, {k: v for k, v in report.items() if k != "legal"}, "a missing key")
+
+
+def test_each_api_route_declares_a_response_model_fastapi_checks(web_db, monkeypatch):
+    """Every JSON /api route names its response_model and returns data, which FastAPI validates against it: an
+    answer that drifts from its model is a 500, never sent."""
+    from fastapi.routing import APIRoute
+    from fastapi.responses import JSONResponse
+
+    from deckcheck.web import create_app, formats
+    from deckcheck.web.models import ApiRoute
+    app = create_app(db_url=web_db)
+    routes = [r for top in app.routes for r in getattr(getattr(top, "original_router", None), "routes", [top])]
+    api_routes = [r for r in routes if isinstance(r, APIRoute) and "api" in (r.tags or [])]
+    assert len(api_routes) > 20
+    for route in api_routes:
+        files = route.response_class is not JSONResponse and not getattr(route.response_class, "value", None)
+        assert isinstance(route, ApiRoute) and (route.response_model is not None or files), route.path
+        assert route.response_model_exclude_unset, route.path  # the keys as_dict() gave, no default added
+    monkeypatch.setattr(formats, "formats_data", lambda: [{"name": "type1e", "surprise": 1}])
+    with TestClient(app, raise_server_exceptions=False) as client:
+        assert client.get("/api/formats").status_code == 500
