@@ -22,8 +22,10 @@ import ipaddress
 import socket
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlsplit
 
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deckcheck.desk import wait_words
@@ -121,12 +123,48 @@ def split_host(value: str, scheme: str = "http") -> tuple[str, int | None] | Non
 
 
 def host_allowed(host: str, allowed: tuple[str, ...]) -> bool:
-    """Whether a host name (from a Host header, lower case) is on the allow-list."""
-    if "*" in allowed or host in allowed:
-        return True
+    """Whether a host name (from a Host header, lower case) is on the allow-list: any IP address when the server
+    is bound to every address (our one rule), else as Starlette's TrustedHostMiddleware matches names and
+    `*.example.org` (its subdomains, never example.org itself or evilexample.org)."""
     if _is_ip(host) and any(a in WILDCARD_BINDS for a in allowed):
         return True
-    return any(a.startswith("*.") and host.endswith(a[1:]) for a in allowed)
+    names = tuple(_bracketed(a) for a in allowed if a not in WILDCARD_BINDS or a == "0.0.0.0")
+    return _trusted(_bracketed(host), names)
+
+
+def _bracketed(name: str) -> str:
+    """An IPv6 address as a Host header writes it ([::1]), which is how TrustedHostMiddleware compares it."""
+    return f"[{name}]" if ":" in name else name
+
+
+@lru_cache(maxsize=64)
+def _trusted_host(allowed: tuple[str, ...]) -> TrustedHostMiddleware:
+    return TrustedHostMiddleware(_let_in, allowed_hosts=list(allowed), www_redirect=False)
+
+
+async def _let_in(scope: Scope, receive: Receive, send: Send) -> None:
+    scope["deckcheck.host_allowed"] = True
+
+
+async def _no_body() -> Message:
+    return {"type": "http.disconnect"}
+
+
+async def _drop(message: Message) -> None:
+    return None
+
+
+def _trusted(host: str, allowed: tuple[str, ...]) -> bool:
+    """TrustedHostMiddleware's verdict on a host, asked with a scope of that Host alone. Its call never waits on
+    anything (the app and the send it is given return at once), so it runs to its end here, synchronously."""
+    scope: dict[str, object] = {"type": "http", "headers": [(b"host", host.encode("latin-1"))]}
+    call = _trusted_host(allowed)(scope, _no_body, _drop)
+    try:
+        call.send(None)
+    except StopIteration:
+        return scope.get("deckcheck.host_allowed") is True
+    call.close()  # it waited after all: refuse, as it would not have answered yet
+    return False
 
 
 def _default_port(scheme: str | None) -> int | None:

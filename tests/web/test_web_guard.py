@@ -416,3 +416,20 @@ def test_one_rate_syntax_for_every_limiter():
         for text in ("x", "5/100000", "-1/60"):
             with pytest.raises(SettingsError, match=flag):
                 Settings.make(**{field: text})
+
+
+def test_host_names_are_matched_by_starlettes_trusted_host(monkeypatch):
+    """Names and *.example.org are TrustedHostMiddleware's to match; only "any IP address on 0.0.0.0" is ours."""
+    from deckcheck.web import guard
+
+    class Nobody(guard.TrustedHostMiddleware):
+        def __init__(self, app, allowed_hosts=None, www_redirect=True):
+            super().__init__(app, allowed_hosts=["nobody.invalid"], www_redirect=False)
+    guard._trusted_host.cache_clear()
+    with monkeypatch.context() as patch:
+        patch.setattr(guard, "TrustedHostMiddleware", Nobody)
+        assert not host_allowed("localhost", ("localhost",)) and not host_allowed("a.example.org", ("*.example.org",))
+        assert host_allowed("192.168.1.20", ("0.0.0.0", "localhost"))  # our one rule, not Starlette's
+        guard._trusted_host.cache_clear()
+    assert host_allowed("localhost", ("localhost",)) and host_allowed("[::1]".strip("[]"), ("::1",))
+    assert not host_allowed("evilexample.org", ("*.example.org",)) and host_allowed("a.example.org", ("*.example.org",))
