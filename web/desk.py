@@ -185,7 +185,7 @@ NO_STORE = [Depends(no_store)]
              summary="Tournament desk: create an event",
              response_model=models.EventCreated, responses=models.errors(400),
              openapi_extra=models.body(models.EventRequest))
-async def api_create_event(request: Request, desk: DeskDep):
+async def api_create_event(request: Request, desk: DeskDep) -> dict[str, Any]:
     """Create an event: {"name", "format", "deadline"?, "expected"?} -> id, organiser token and links."""
     data = await json_body(request, '{"name": ..., "format": ...}')
     deadline = parse_deadline(data.get("deadline"))
@@ -201,7 +201,7 @@ async def api_create_event(request: Request, desk: DeskDep):
 @router.get("/api/events/{event_id}", tags=["api"], dependencies=NO_STORE,
             summary="Tournament desk: an event's public facts",
             response_model=models.EventInfo, responses=models.errors(404))
-def api_event(desk: DeskDep, event_id: str):
+def api_event(desk: DeskDep, event_id: str) -> dict[str, Any]:
     """The public facts of an event (name, format, deadline, open)."""
     return event_json(desk.event(event_id))
 
@@ -210,7 +210,7 @@ def api_event(desk: DeskDep, event_id: str):
              summary="Tournament desk: submit a player's deck", response_model=models.Submission,
              responses=models.errors(400, 404, 409, 413, 429),
              openapi_extra=models.body(models.SubmitRequest, models.SubmitForm))
-async def api_submit(request: Request, desk: DeskDep, event_id: str):
+async def api_submit(request: Request, desk: DeskDep, event_id: str) -> dict[str, Any]:
     """Submit a player's deck (form or JSON: player, and file or decklist) -> 201 and its report; 409 once the
     lists are locked (the deadline, or the organiser's close), with nothing changed."""
     event = await run_in_threadpool(desk.event, event_id)
@@ -223,7 +223,7 @@ async def api_submit(request: Request, desk: DeskDep, event_id: str):
 @router.get("/api/events/{event_id}/decks", tags=["api"], dependencies=NO_STORE,
             summary="Tournament desk: every player's deck (organiser)",
             response_model=list[models.Submission], responses=models.errors(401, 403, 404))
-def api_decks(request: Request, desk: DeskDep, event_id: str):
+def api_decks(request: Request, desk: DeskDep, event_id: str) -> list[dict[str, Any]]:
     """Every player's current deck with its report (organiser only)."""
     event = desk.authorise(event_id, bearer(request))
     return [submission_json(request, s, event) for s in desk.list_submissions(event_id)]
@@ -232,7 +232,7 @@ def api_decks(request: Request, desk: DeskDep, event_id: str):
 @router.get("/api/events/{event_id}/decks/{deck_id}", tags=["api"], dependencies=NO_STORE,
             summary="Tournament desk: one submitted deck",
             response_model=models.Submission, responses=models.errors(404))
-def api_deck(request: Request, desk: DeskDep, event_id: str, deck_id: str):
+def api_deck(request: Request, desk: DeskDep, event_id: str, deck_id: str) -> dict[str, Any]:
     """One submitted deck by its random id (the player's own link)."""
     return submission_json(request, desk.submission(event_id, deck_id), desk.event(event_id))
 
@@ -241,7 +241,7 @@ def api_deck(request: Request, desk: DeskDep, event_id: str, deck_id: str):
             summary="Tournament desk: two submitted decks compared (organiser)", response_model=models.DeckDiff,
             responses=models.errors(400, 401, 403, 404))
 def api_diff(request: Request, desk: DeskDep, event_id: str, a: str, b: str, hand: int | None = None,
-             exertion: int | None = None):
+             exertion: int | None = None) -> dict[str, Any]:
     """Deck `a` (before) against deck `b` (after), both submissions of this event: the object of
     `deckcheck diff --json` (organiser only); a deck with lines that do not resolve is compared by the lines that
     do, and those it could not read are its report's input errors."""
@@ -253,7 +253,7 @@ def api_diff(request: Request, desk: DeskDep, event_id: str, a: str, b: str, han
             summary="Tournament desk: report.xlsx, .csv or .json (organiser)", response_class=Response,
             responses={**models.files({MEDIA["json"]: list[models.TournamentEntry], MEDIA["csv"]: None,
                                                   MEDIA["xlsx"]: None}), **models.errors(400, 401, 403, 404)})
-def api_report(request: Request, desk: DeskDep, event_id: str, kind: str):
+def api_report(request: Request, desk: DeskDep, event_id: str, kind: str) -> Response:
     """report.xlsx, .csv or .json: what `deckcheck tournament check --out` writes (organiser only)."""
     desk.authorise(event_id, bearer(request))
     return report_response(desk, event_id, kind)
@@ -262,7 +262,7 @@ def api_report(request: Request, desk: DeskDep, event_id: str, kind: str):
 @router.post("/api/events/{event_id}/close", tags=["api"], dependencies=NO_STORE,
              summary="Tournament desk: close the event (organiser)",
              response_model=models.EventInfo, responses=models.errors(401, 403, 404))
-def api_close(request: Request, desk: DeskDep, event_id: str):
+def api_close(request: Request, desk: DeskDep, event_id: str) -> dict[str, Any]:
     """Close the event (organiser only): later submissions get 409."""
     desk.authorise(event_id, bearer(request))
     return event_json(desk.close_event(event_id))
@@ -277,14 +277,14 @@ def report_response(desk: Desk, event_id: str, kind: str) -> Response:
 
 # -- pages: creating an event -------------------------------------------------------------------
 @router.get("/desk", response_class=HTMLResponse)
-def new_event_page(pages: PagesDep):
+def new_event_page(pages: PagesDep) -> Response:
     """The form that creates an event."""
     from deckcheck.games import all_formats
     return page(pages, "new.html", {"formats": all_formats(), "values": {}})
 
 
 @router.post("/desk", response_class=HTMLResponse)
-async def create_event_page(request: Request, desk: DeskDep, pages: PagesDep):
+async def create_event_page(request: Request, desk: DeskDep, pages: PagesDep) -> Response:
     """Create an event and show its two links and the QR code (the organiser link only this once)."""
     from deckcheck.games import all_formats
     form = await request.form(max_files=0, max_fields=20)
@@ -307,7 +307,7 @@ async def create_event_page(request: Request, desk: DeskDep, pages: PagesDep):
 
 
 @router.get("/desk/{event_id}/qr.svg")
-def qr_code(request: Request, desk: DeskDep, event_id: str):
+def qr_code(request: Request, desk: DeskDep, event_id: str) -> Response:
     """The player link of an event as a QR code (SVG), to print or show at the venue."""
     event = desk.event(event_id)
     import io
@@ -320,14 +320,14 @@ def qr_code(request: Request, desk: DeskDep, event_id: str):
 
 # -- pages: players -----------------------------------------------------------------------------
 @router.get("/desk/{event_id}", response_class=HTMLResponse)
-def player_page(desk: DeskDep, pages: PagesDep, event_id: str):
+def player_page(desk: DeskDep, pages: PagesDep, event_id: str) -> Response:
     """The player link: name, decklist (paste or file), submit."""
     event = desk.event(event_id)
     return page(pages, "player.html", {"event": event, "values": {}, "limit_kb": MAX_DECKLIST_BYTES // 1024})
 
 
 @router.post("/desk/{event_id}", response_class=HTMLResponse)
-async def player_submit(request: Request, desk: DeskDep, pages: PagesDep, event_id: str):
+async def player_submit(request: Request, desk: DeskDep, pages: PagesDep, event_id: str) -> Response:
     """Check and store the player's deck, then show its report at once (201), or why not (409, 429, 413...)."""
     from .errors import status_of
     event = await run_in_threadpool(desk.event, event_id)
@@ -378,7 +378,7 @@ def suggested_fixes(submission) -> list[dict[str, Any]]:
 
 
 @router.get("/desk/{event_id}/decks/{deck_id}", response_class=HTMLResponse)
-def player_deck(desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str):
+def player_deck(desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str) -> Response:
     """A player's private link: their deck's report, and the form to fix and resubmit it."""
     event = desk.event(event_id)
     submission = desk.submission(event_id, deck_id)
@@ -391,7 +391,7 @@ def player_deck(desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str):
 # -- pages: the organiser -----------------------------------------------------------------------
 @router.get("/desk/{event_id}/admin", response_class=HTMLResponse)
 def dashboard(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, token: str | None = None,
-              verdict: str = "", q: str = ""):
+              verdict: str = "", q: str = "") -> Response:
     """The organiser's live table. The link's ?token= becomes a cookie for this event, then leaves the URL."""
     if token is not None:
         desk.authorise(event_id, token)
@@ -428,7 +428,7 @@ def persona_word(format_name: str) -> str:
 
 @router.get("/desk/{event_id}/admin/table", response_class=HTMLResponse)
 def dashboard_table(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, verdict: str = "",
-                    q: str = "", shown: str = ""):
+                    q: str = "", shown: str = "") -> Response:
     """The table alone, for htmx to swap in every few seconds; with it, when the event has moved on from the state
     the page shows (`shown`: open, locked, closed), the organiser's actions for the new state (the draw form)."""
     event = organiser(request, desk, event_id)
@@ -438,7 +438,7 @@ def dashboard_table(request: Request, desk: DeskDep, pages: PagesDep, event_id: 
 
 
 @router.get("/desk/{event_id}/admin/decks/{deck_id}", response_class=HTMLResponse)
-def organiser_deck(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str):
+def organiser_deck(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str) -> Response:
     """One deck in full for the organiser: report, decklist, and the player's earlier submissions."""
     event = organiser(request, desk, event_id)
     submission = desk.submission(event_id, deck_id)
@@ -453,7 +453,7 @@ def organiser_deck(request: Request, desk: DeskDep, pages: PagesDep, event_id: s
 
 @router.get("/desk/{event_id}/admin/diff", response_class=HTMLResponse)
 def organiser_diff(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, a: str, b: str,
-                   hand: int | None = None, exertion: int | None = None):
+                   hand: int | None = None, exertion: int | None = None) -> Response:
     """What changed between two submissions (a player's earlier deck and a later one): cards, verdicts, odds."""
     from urllib.parse import urlencode
     event = organiser(request, desk, event_id)
@@ -469,7 +469,7 @@ def organiser_diff(request: Request, desk: DeskDep, pages: PagesDep, event_id: s
 
 @router.get("/desk/{event_id}/admin/print", response_class=HTMLResponse)
 def print_decklists(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, raw: bool = False,
-                    deck: str = ""):
+                    deck: str = "") -> Response:
     """Every current decklist (or one, `deck`), one per printed page, for the judges: the cleaned list by section
     with counts and totals, the verdict, a column to tick at a deck check; the text as sent with ?raw=1."""
     event = organiser(request, desk, event_id)
@@ -482,7 +482,7 @@ def print_decklists(request: Request, desk: DeskDep, pages: PagesDep, event_id: 
 
 
 @router.get("/desk/{event_id}/admin/report.{kind}")
-def organiser_report(request: Request, desk: DeskDep, event_id: str, kind: str):
+def organiser_report(request: Request, desk: DeskDep, event_id: str, kind: str) -> Response:
     """The report download from the dashboard (the organiser's cookie)."""
     organiser(request, desk, event_id)
     if kind not in REPORT_KINDS:
@@ -491,7 +491,7 @@ def organiser_report(request: Request, desk: DeskDep, event_id: str, kind: str):
 
 
 @router.post("/desk/{event_id}/admin/close")
-async def close_page(request: Request, desk: DeskDep, event_id: str):
+async def close_page(request: Request, desk: DeskDep, event_id: str) -> Response:
     """Close the event from the dashboard (the form carries the CSRF token)."""
     await run_in_threadpool(organiser, request, desk, event_id)
     check_csrf(request, await request.form(max_files=0, max_fields=5))

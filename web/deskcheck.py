@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.db.desk import Desk
@@ -37,7 +37,7 @@ MAX_FORM_FIELDS = 1000
 @router.post("/api/events/{event_id}/deckchecks", status_code=201, tags=["api"], dependencies=NO_STORE,
              summary="Tournament desk: record a deck check (organiser)", response_model=models.DeckCheck,
              responses=models.errors(400, 401, 403, 404, 409), openapi_extra=models.body(models.DeckCheckRequest))
-async def api_add_deckcheck(request: Request, desk: DeskDep, event_id: str):
+async def api_add_deckcheck(request: Request, desk: DeskDep, event_id: str) -> dict[str, Any]:
     """A player's physical deck counted against their locked list: {"player", "judge", "counts": {card: n},
     "note"} -> 201 and the check (differences named, section totals); a listed card not in `counts` counts 0.
     409 before the lists are locked."""
@@ -51,7 +51,7 @@ async def api_add_deckcheck(request: Request, desk: DeskDep, event_id: str):
 @router.get("/api/events/{event_id}/deckchecks", tags=["api"], dependencies=NO_STORE,
             summary="Tournament desk: every deck check (organiser)",
             response_model=list[models.DeckCheck], responses=models.errors(401, 403, 404))
-def api_deckchecks(request: Request, desk: DeskDep, event_id: str):
+def api_deckchecks(request: Request, desk: DeskDep, event_id: str) -> list[dict[str, Any]]:
     """Every deck check of the event, oldest first (organiser only)."""
     desk.authorise(event_id, bearer(request))
     return desk.deckchecks(event_id)
@@ -61,7 +61,7 @@ def api_deckchecks(request: Request, desk: DeskDep, event_id: str):
              summary="Tournament desk: draw players for deck checks",
              response_model=models.Draw, responses=models.errors(400, 401, 403, 404),
              openapi_extra=models.body(models.DrawRequest))
-async def api_draw(request: Request, desk: DeskDep, event_id: str):
+async def api_draw(request: Request, desk: DeskDep, event_id: str) -> dict[str, Any]:
     """{"n": 3, "seed": "S"?} -> {"seed", "players"}: n players not yet checked, the same seed the same draw."""
     await run_in_threadpool(desk.authorise, event_id, bearer(request))
     body = await json_body(request, '{"n": 3, "seed": "optional text"}')
@@ -126,7 +126,7 @@ def stepped(values: dict[str, str], step: str) -> dict[str, str]:
 
 
 @router.get("/desk/{event_id}/admin/check", response_class=HTMLResponse)
-def counting_sheet(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, player: str = ""):
+def counting_sheet(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, player: str = "") -> Response:
     """A player's locked list as a counting sheet (the organiser's cookie)."""
     organiser(request, desk, event_id)
     event, submission = desk.locked(event_id, player)
@@ -134,7 +134,7 @@ def counting_sheet(request: Request, desk: DeskDep, pages: PagesDep, event_id: s
 
 
 @router.post("/desk/{event_id}/admin/check", response_class=HTMLResponse)
-async def counting_sheet_post(request: Request, desk: DeskDep, pages: PagesDep, event_id: str):
+async def counting_sheet_post(request: Request, desk: DeskDep, pages: PagesDep, event_id: str) -> Response:
     """A − or + button, "Compute" (the sheet again, counted) or "Save the check" (kept, then its result)."""
     await run_in_threadpool(organiser, request, desk, event_id)
     try:
@@ -158,7 +158,7 @@ async def counting_sheet_post(request: Request, desk: DeskDep, pages: PagesDep, 
 
 
 @router.post("/desk/{event_id}/admin/draw", response_class=HTMLResponse)
-async def draw_page(request: Request, desk: DeskDep, pages: PagesDep, event_id: str):
+async def draw_page(request: Request, desk: DeskDep, pages: PagesDep, event_id: str) -> Response:
     """Draw players for deck checks from the dashboard; the seed is shown with the draw."""
     await run_in_threadpool(organiser, request, desk, event_id)
     form = await request.form(max_files=0, max_fields=5)
