@@ -15,7 +15,7 @@ from typing import Any, Literal
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from deckcheck.cardsheet import COLUMNS
+from deckcheck.cardsheet import COLUMNS, EXTRA
 from deckcheck.stats import EXERTION, HAND, MAX_DRAW
 
 
@@ -199,9 +199,12 @@ class DeckDiff(Shape):
 
 
 # -- §1, §6: cards and formats ------------------------------------------------------------------------
+# The keys in the order deckcheck.cardsheet.card_to_row writes them (FastAPI sends a model's keys in its order):
+# the core columns, the games' own, then the gems.
+ROW_ORDER = sorted(COLUMNS, key=lambda c: (c.startswith("gem_"), c in EXTRA))
 CardRow: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "CardRow", __config__=ConfigDict(extra="forbid"), __doc__="A card as a row of the card sheet (CONTRACTS §1): "
-    "every column as text, unknown values written `unknown`.", **{c: (str, ...) for c in COLUMNS})
+    "every column as text, unknown values written `unknown`.", **{c: (str, ...) for c in ROW_ORDER})
 
 
 class CardPage(Shape):
@@ -381,10 +384,10 @@ class Submission(Report):
     submissions: int
     submitted_at: str
     verdict: str
-    deck_url: str
     fingerprint: str | None = None
     source: str | None = None
     cleaned: str = Field(description="The cleaned list: sections, card names, copies (what a deck check counts).")
+    deck_url: str  # the keys in the order desk.submission_json writes them: FastAPI sends a model's order
 
 
 class DeckCheckRequest(Shape):
