@@ -8,6 +8,8 @@ with no internet, and /docs (where FastAPI users look first) leads here. The sch
 """
 from __future__ import annotations
 
+from typing import Any
+
 import json
 import re
 from functools import lru_cache
@@ -46,7 +48,7 @@ def rendered(text: str) -> Markup:
 
 
 @lru_cache(maxsize=1)
-def examples() -> dict[str, dict]:
+def examples() -> dict[str, dict[str, Any]]:
     """The real request and answer of each endpoint, by "METHOD /path" (api_examples.json)."""
     try:
         return json.loads(EXAMPLES.read_text(encoding="utf-8"))
@@ -54,7 +56,7 @@ def examples() -> dict[str, dict]:
         return {}
 
 
-def endpoints(schema: dict) -> list[dict]:
+def endpoints(schema: dict[str, Any]) -> list[dict[str, Any]]:
     """The API endpoints of an OpenAPI schema (those tagged "api"): method, path, summary, text, parameters,
     and the example request and answer."""
     out = []
@@ -73,7 +75,7 @@ def endpoints(schema: dict) -> list[dict]:
     return out
 
 
-def _type(schema: dict) -> str:
+def _type(schema: dict[str, Any]) -> str:
     if "anyOf" in schema:
         return " or ".join(_type(s) for s in schema["anyOf"] if s.get("type") != "null")
     return schema.get("type", "")

@@ -135,7 +135,7 @@ def _openapi_as_answered(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def render(request: Request, template: str, context: dict, status_code: int = 200) -> HTMLResponse:
+def render(request: Request, template: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
     """A page (or, for an htmx request, the same template's fragment) rendered with the request's CSRF token.
     Routes take `pages: PagesDep` (deckcheck.web.deps) instead; the error handlers, which get no dependencies,
     call this."""

@@ -82,7 +82,7 @@ class CardQuery:
             return all(w in hay for w in self.words)
         return True
 
-    def params(self, **changes) -> dict:
+    def params(self, **changes: Any) -> dict[str, Any]:
         """The query's non-default parameters (for links to other pages and sorts)."""
         values = {"q": self.q, "edition": self.edition, "set": self.set, "type": self.type,
                   "immortal": self.immortal, "weapon": self.weapon, "game": self.game, "known": self.known,
@@ -177,7 +177,7 @@ def the_card(catalog: Catalog, card_id: str) -> Card:
     return card
 
 
-def card_detail(catalog: Catalog, collections, card: Card, keeper: bool = True) -> dict:
+def card_detail(catalog: Catalog, collections, card: Card, keeper: bool = True) -> dict[str, Any]:
     """Everything the card page shows: the card, its printings, owned copies and saved decks using it (their
     ids, secret links, only to the server's keeper: to others `decks` is empty and `decks_hidden` counts them)."""
     cards = catalog.cards()
@@ -200,12 +200,12 @@ def card_detail(catalog: Catalog, collections, card: Card, keeper: bool = True) 
             "decks": decks if keeper else [], "decks_hidden": 0 if keeper else len(decks)}
 
 
-def sources_json(card: Card, sources: Mapping[str, Provenance]) -> dict[str, dict | None]:
+def sources_json(card: Card, sources: Mapping[str, Provenance]) -> dict[str, dict[str, Any] | None]:
     """Where each known rules value of a card came from, by card-sheet column: {"kind", "ref", "at",
     "text", "href"} (text: the sentence the card page shows; href: a named source's web address), or
     None when the database holds no record of it (a value stored before deckcheck kept provenance).
     Unknown values have no source and are left out."""
-    out: dict[str, dict | None] = {}
+    out: dict[str, dict[str, Any] | None] = {}
     for column in FIELDS:
         where = sources.get(column)
         if where is None and value_of(card, column) is None:

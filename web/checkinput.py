@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from starlette.datastructures import FormData, UploadFile
@@ -146,7 +146,7 @@ def format_choices() -> list[tuple[str, str]]:
     return [(f.name, f.title) for f in all_formats()]
 
 
-def page_context(got: CheckInput, reports: list[Report] | None, **extra) -> dict:
+def page_context(got: CheckInput, reports: list[Report] | None, **extra: Any) -> dict[str, Any]:
     """What the check page shows: the form as filled in, and the reports."""
     return {"text": got.text, "fmt": got.fmt or "", "formats": format_choices(), "reports": reports or [],
             "file_label": got.file_label, **extra}

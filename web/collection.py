@@ -67,7 +67,7 @@ class EntryFilter:
         return True
 
 
-def entry_json(h: Holding) -> dict:
+def entry_json(h: Holding) -> dict[str, Any]:
     """A holding as a collection-sheet row (CONTRACTS §4) plus the exact printing; a priced entry adds `price`
     (the amount of one copy) and `currency` (as written, '' when none was)."""
     out = {"card": h.card.name, "card_id": h.card.id, "set": h.card.set or "", "quantity": h.quantity,
@@ -79,7 +79,8 @@ def entry_json(h: Holding) -> dict:
     return out
 
 
-def collection_data(collections: Collections, name: str, entry_filter: EntryFilter, limit: int = PAGE_MAX) -> dict:
+def collection_data(collections: Collections, name: str, entry_filter: EntryFilter,
+                    limit: int = PAGE_MAX) -> dict[str, Any]:
     """The collection's entries passing the filter (at most `limit`) and the totals over all that pass.
 
     Value is counted per currency, as `collection stats` counts it (amounts in different currencies are
@@ -106,7 +107,7 @@ def saved_decks_missing(collections: Collections, name: str):
     return missing(decks, collections.holdings(name))
 
 
-def needs_data(collections: Collections, name: str, keeper: bool = True) -> dict:
+def needs_data(collections: Collections, name: str, keeper: bool = True) -> dict[str, Any]:
     """What the saved decks still need from the collection: the object of `collection missing --json` for every
     saved deck, each row with the card's id too (for a link), and `short`, the copies short in all. The saved
     decks' ids (secret links) only for the server's keeper: for others `decks` is empty (`together` stays)."""
@@ -228,18 +229,18 @@ def was_confirmed(token: str) -> bool:
     return (where / f"{token}{IMPORTED}").exists() or any(where.glob(f"{token}.claimed-*"))
 
 
-def _counts_json(h: Holding | None) -> dict | None:
+def _counts_json(h: Holding | None) -> dict[str, Any] | None:
     return None if h is None else {"quantity": h.quantity, "trade_quantity": h.trade_quantity,
                                    "want_quantity": h.want_quantity}
 
 
-def _past_json(past) -> dict | None:
+def _past_json(past) -> dict[str, Any] | None:
     return None if past is None else {"at": past.at, "when": past.when, "label": past.label, "mode": past.mode,
                                       "changes": past.changes, "id": past.id}
 
 
 def run_import(srv: Deckcheck, path: Path, collection: str, mode: str, skip_bad: bool, dry_run: bool,
-               again: bool = False, label: str = "") -> dict:
+               again: bool = False, label: str = "") -> dict[str, Any]:
     """Import (or, dry, preview) a kept sheet: layout, rows, every change (up to PREVIEW_MAX) with the entry
     before it (`old`: its counts, None for a new entry), totals before and after, bad rows, and the earlier
     import of the same content into each collection (`imported_before`)."""

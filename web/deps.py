@@ -156,7 +156,7 @@ class Pages:
         self.request = request
         self.templates = env
 
-    def __call__(self, template: str, context: dict, status_code: int = 200) -> HTMLResponse:
+    def __call__(self, template: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
         """A page (or, for an htmx request, the same template's fragment) with the request's CSRF token."""
         request = self.request
         context = {"request": request, "csrf_token": request.state.csrf_token,

@@ -40,7 +40,7 @@ TEMPLATES = str(Path(__file__).resolve().parent / "templates")
 
 
 # -- helpers ------------------------------------------------------------------------------------
-def page(pages: Pages, name: str, context: dict, status: int = 200) -> HTMLResponse:
+def page(pages: Pages, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
     """A desk page, never cached (it holds a player's deck or the organiser's table)."""
     response = pages(f"desk/{name}", context, status)
     response.headers.update(SECURITY_HEADERS)
@@ -141,7 +141,7 @@ async def json_body(request: Request, example: str) -> dict[str, Any]:
     return data
 
 
-def submission_json(request: Request, submission, event: Event) -> dict:
+def submission_json(request: Request, submission, event: Event) -> dict[str, Any]:
     """The §3 report of a submitted deck plus its player, id, private link, time (in the event's time zone),
     number of submissions, the cleaned list (what a deck check counts) and its fingerprint, and the source (the
     file's name, or pasted)."""
@@ -154,7 +154,7 @@ def submission_json(request: Request, submission, event: Event) -> dict:
         "deck_url": f"{base}/desk/{submission.event_id}/decks/{submission.id}"}
 
 
-def event_json(event: Event) -> dict:
+def event_json(event: Event) -> dict[str, Any]:
     """What anyone with the player link may know of an event."""
     return {"id": event.id, "name": event.name, "format": event.format,
             "deadline": event.deadline.isoformat() if event.deadline else None,
@@ -404,7 +404,7 @@ def dashboard(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, t
                 | {"urls": links(request, event), "loopback": only_this_machine(request)})
 
 
-def dashboard_context(desk: Desk, event: Event, verdict: str, q: str) -> dict:
+def dashboard_context(desk: Desk, event: Event, verdict: str, q: str) -> dict[str, Any]:
     """What the table shows: the rows as filtered, totals by verdict, missing expected players."""
     every = desk.rows(event.id)
     chosen = tuple(v for v in VERDICTS if v == verdict)

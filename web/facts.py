@@ -262,7 +262,8 @@ def read_fact_form(form: FormData) -> tuple[dict[str, dict[str, str]], list[str]
     return answers, problems
 
 
-def submit_answers(srv: Deckcheck, answers: dict[str, dict[str, str]], by: str) -> tuple[list[dict], list, list[str]]:
+def submit_answers(srv: Deckcheck, answers: dict[str, dict[str, str]],
+                   by: str) -> tuple[list[dict[str, Any]], list[Any], list[str]]:
     """Store (or propose) the answers about several cards in one transaction: (applied, proposals, problems); a
     bad card's answers are its problem, the others' are kept."""
     by_id = {c.id: c for c in srv.catalog.cards()}
@@ -316,7 +317,7 @@ def printing_notes(srv: Deckcheck, card: Card, field: str) -> list[str]:
             f"unknown; write “{card.name} [{card.set}]” on its line if your copies are {card.set}."]
 
 
-def saved_message(applied: list, proposals: list, by: str) -> str:
+def saved_message(applied: list[Any], proposals: list[Any], by: str) -> str:
     if proposals:
         return (f"Thank you, {by}: {len(proposals)} value{'s' if len(proposals) != 1 else ''} wait for the "
                 "organiser's review. They count in your own checks now (marked as yours), and in everyone's once "
@@ -331,7 +332,7 @@ def with_by_cookie(response: Response, by: str) -> Response:
     return response
 
 
-def form_context(request: Request, srv: Deckcheck, **extra) -> dict:
+def form_context(request: Request, srv: Deckcheck, **extra: Any) -> dict[str, Any]:
     """What the fill-in form needs on any page (`facts_here`: this page shows it; `facts_wrap`: in a form of
     its own posting there, rather than inside the checker's form)."""
     return {"fact_labels": LABELS, "squares": SQUARES, "restrictions": RESTRICTIONS, "hand_icons": HAND_ICONS,
@@ -414,7 +415,7 @@ def card_of(srv: Deckcheck, card_id: str) -> Card:
     return card
 
 
-def card_facts_context(request: Request, srv: Deckcheck, card: Card, **extra) -> dict:
+def card_facts_context(request: Request, srv: Deckcheck, card: Card, **extra: Any) -> dict[str, Any]:
     facts = facts_of(srv)
     sources = srv.catalog.sources([card.id]).get(card.id, {})
     current = {f: value_text(card, f) for f in FORM_FIELDS}
@@ -503,8 +504,8 @@ async def card_facts_submit(request: Request, srv: ServerDep, pages: PagesDep, c
                      status_code=400)
     answers, problems = read_fact_form(form)
     answers = {k: v for k, v in answers.items() if k == card.id}
-    applied: list[dict] = []
-    proposals: list = []
+    applied: list[dict[str, Any]] = []
+    proposals: list[Any] = []
     if not problems:
         applied, proposals, problems = await run_in_threadpool(submit_answers, srv, answers, by)
     if problems:

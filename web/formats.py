@@ -32,7 +32,7 @@ def limits_of(params: object, worded: Collection[str] = ()) -> dict[str, int]:
         k.endswith(LIMIT_SUFFIXES) or k in worded)}
 
 
-def formats_data() -> list[dict]:
+def formats_data() -> list[dict[str, Any]]:
     """Every format: [{"name", "aliases", "rules": [{"id", "severity", "text"}]}], with its title, game and limits."""
     from deckcheck.games import game_named
     return [{"name": f.name, "title": f.title, "game": f.game, "aliases": list(f.aliases),

@@ -97,7 +97,7 @@ def folder() -> Path:
         return FOLDER
 
 
-def _sheets(where: Path) -> list[os.DirEntry]:
+def _sheets(where: Path) -> list[os.DirEntry[str]]:
     try:
         return [e for e in os.scandir(where) if not e.name.endswith(MARK) and e.is_file(follow_symlinks=False)]
     except FileNotFoundError:

@@ -23,6 +23,8 @@ descriptor). uvicorn's `h11_max_incomplete_event_size` bounds headers only with 
 """
 from __future__ import annotations
 
+from typing import Any
+
 import asyncio
 import os
 import re
@@ -281,7 +283,7 @@ def connections_per_address() -> int:
         return CONNECTIONS_PER_ADDRESS
 
 
-def uvicorn_options() -> dict:
+def uvicorn_options() -> dict[str, Any]:
     """The uvicorn.run options that bound a connection (the protocol above, the h11 fallback's limit too)."""
     return {"http": GuardedHttpTools, "h11_max_incomplete_event_size": MAX_HEADER_BYTES, "timeout_keep_alive": 5}
 
