@@ -141,6 +141,13 @@ def entry_upsert(con, mode: str):
     return upsert.on_conflict_do_update(index_elements=[e.c[k] for k in KEY_COLUMNS], set_=values)
 
 
+def _one_row(result, name: str) -> None:
+    """A hand edit's write must meet the entry it read: otherwise it is refused whole, never reported as done."""
+    if result.rowcount != 1:
+        raise DeckcheckError(f"the collection {name!r} was changed by another program at the same moment; nothing "
+                             "was changed, try again")
+
+
 def _counts(values: tuple | None) -> tuple[int, int, int, int]:
     """(entries, copies, for trade, wanted) that one stored entry adds to the totals."""
     return (0, 0, 0, 0) if values is None else (1, values[0], values[1], values[2])
@@ -198,6 +205,21 @@ class Collections:
         # another import may create the same collection at this moment: its row is then the one (never a 500)
         con.execute(dialect_insert(con)(c).values(name=name).on_conflict_do_nothing(index_elements=[c.c.name]))
         return con.execute(find).scalar_one()
+
+    def _locked_id(self, con, name: str, create: bool) -> int | None:
+        """The collection's id, its row locked (FOR UPDATE) until the transaction ends: the undos and hand edits of
+        one collection take turns on PostgreSQL, each reading what the one before it left (under READ COMMITTED an
+        entry's own lock is not enough: a row rewritten by the other reads as gone). SQLite's writers already take
+        turns (BEGIN IMMEDIATE). A collection deleted before its lock is taken (an undo emptied it) is sought again."""
+        from sqlalchemy import select
+
+        from .models import COLLECTIONS as c
+        cid = None
+        for _again in range(2):
+            cid = self._collection_id(con, name, create)
+            if cid is None or con.execute(select(c.c.id).where(c.c.id == cid).with_for_update()).first() is not None:
+                return cid
+        return None
 
     def names(self) -> list[str]:
         """The names of the collections."""
@@ -445,7 +467,7 @@ class Collections:
         self._upgrade()
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         with self.store.begin() as con:
-            cid = self._collection_id(con, name, create=False)
+            cid = self._locked_id(con, name, create=False)
             row = self._import_row(con, name, cid, import_id)
             assert cid is not None  # _import_row found an import of the collection
             past = PastImport(row.at, row.label, row.mode, row.changes, row.id)
@@ -475,10 +497,13 @@ class Collections:
                 if values == held:
                     continue
                 where = _entry_key(cid, *key)
-                con.execute(delete(e).where(*where))
-                if values is not None:
+                if values is None:
+                    con.execute(delete(e).where(*where))
+                elif held is None:
                     con.execute(insert(e).values(**dict(zip(KEY_COLUMNS + VALUE_COLUMNS, (cid, *key, *values),
                                                             strict=True))))
+                else:  # in place: the same row, never a new one another writer's lock would miss
+                    con.execute(update(e).where(*where).values(**dict(zip(VALUE_COLUMNS, values, strict=True))))
             if row.created:
                 left = con.execute(select(func.count()).select_from(e).where(e.c.collection_id == cid)).scalar_one()
                 others = con.execute(select(func.count()).select_from(i)
@@ -549,7 +574,7 @@ class Collections:
         from .models import COLLECTION_ENTRIES as e
         self._upgrade()
         with self.store.begin() as con:
-            cid = self._collection_id(con, name, create=sign > 0)
+            cid = self._locked_id(con, name, create=sign > 0)
             if cid is None:
                 raise DeckcheckError(f"no collection named {name!r}")
             key = (cid, holding.card.id, holding.condition, holding.language, holding.foil)
@@ -572,10 +597,10 @@ class Collections:
             if now is None:
                 con.execute(insert(e).values(**dict(zip(KEY_COLUMNS, key, strict=True)), **values))
             elif q == 0 and w == 0:
-                con.execute(delete(e).where(*where))
+                _one_row(con.execute(delete(e).where(*where)), name)
                 return None
             else:
-                con.execute(update(e).where(*where).values(**values))
+                _one_row(con.execute(update(e).where(*where).values(**values)), name)
         return Holding(holding.card, holding.condition, holding.language, holding.foil, q, t, w, location, notes,
                        name, price)
 

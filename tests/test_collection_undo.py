@@ -320,3 +320,86 @@ def test_two_cli_undos_of_one_import_at_once_undo_it_once(db_url, tmp_path):
         assert "Traceback" not in done[1][2], done
         assert [p.label for p in app.collections.imports(name)] == ["b.csv", "a.csv"], n
         assert thrust(app, name) == (4, 0, 0, "binder 2"), n
+
+
+
+@pytest.fixture
+def slow_first_undo(monkeypatch):
+    """The undo run by the thread named "slow" waits 0.3 s after reading an entry, before writing it: what
+    another undo or edit does at that moment meets the undo half done (the race a busy server meets by chance)."""
+    import threading
+    import time
+
+    import deckcheck.db.collections as dbc
+    undone_values = dbc.undone_values
+
+    def slow(*given):
+        values = undone_values(*given)
+        if threading.current_thread().name == "slow":
+            time.sleep(0.3)
+        return values
+    monkeypatch.setattr(dbc, "undone_values", slow)
+
+
+def first_slow(calls) -> list:
+    """Run the first call in a thread named "slow" and, 0.1 s later, the second in another; their results."""
+    import threading
+    import time
+    results: list = [None, None]
+
+    def run(i, call):
+        results[i] = call()
+    threads = [threading.Thread(target=run, args=(i, call), name="slow" if i == 0 else None)
+               for i, call in enumerate(calls)]
+    for t in threads:
+        t.start()
+        time.sleep(0.1)
+    for t in threads:
+        t.join(60)
+    return results
+
+
+def hand_added(app, name: str, quantity: int):
+    return app.collections.edit(name, app.holding("Thrust (1)", "ME", condition="LP", quantity=quantity), 1)
+
+
+def racing_rounds(db_url, tmp_path, slow: bool, request, with_b: bool):
+    """Ten rounds on collections of their own: 2 copies by hand, a.csv merges 3, and (with_b) b.csv replaces them
+    with 4; yields (round, two CollectionApps, the name, the import ids, how to run two calls at once)."""
+    from deckcheck.library.api import CollectionApp
+    if slow:
+        request.getfixturevalue("slow_first_undo")
+    apps = [CollectionApp(db_url) for _ in range(2)]
+    for n in range(10):
+        name = f"round {n}"
+        hand_added(apps[0], name, 2)
+        ids = [imported(apps[0], tmp_path, HEADER + "Thrust (1),ME,3,LP,English,no,0,0,,\n", "a.csv", collection=name)]
+        if with_b:
+            ids.append(imported(apps[0], tmp_path, HEADER + "Thrust (1),ME,4,LP,English,no,0,0,,\n", "b.csv",
+                                collection=name, mode="replace"))
+        yield n, apps, name, ids, first_slow if slow else together
+
+
+@pytest.mark.parametrize("slow", [False, True], ids=["at-once", "one-slow"])
+def test_two_undos_of_different_imports_at_once_each_keep_the_other(db_url, tmp_path, slow, request):
+    """2 copies by hand, a.csv merges 3 (5), b.csv replaces with 4: undoing a and b at the same moment, each on its
+    own connection pool, leaves the 2 by hand, whichever lands first; ten rounds, on SQLite and PostgreSQL."""
+    for n, apps, name, (a, b), run in racing_rounds(db_url, tmp_path, slow, request, with_b=True):
+        assert thrust(apps[0], name) == (4, 0, 0, ""), n
+        answers = run([lambda app=app, name=name, wanted=wanted: undo_or_refusal(app, name, wanted)
+                       for app, wanted in zip(apps, (a, b), strict=True)])
+        assert answers == [f"undid {a}", f"undid {b}"], (n, answers)
+        assert thrust(apps[0], name) == (2, 0, 0, ""), (n, answers)
+        assert apps[0].collections.imports(name) == [], n
+
+
+@pytest.mark.parametrize("slow", [False, True], ids=["at-once", "one-slow"])
+def test_an_undo_and_a_hand_edit_at_once_keep_the_edit(db_url, tmp_path, slow, request):
+    """2 copies by hand, a.csv merges 3 (5); undoing a while `collection add` puts 1 more in (each on its own
+    connection pool) leaves 3 whichever lands first, and the add reports what stands; ten rounds, both databases."""
+    for n, apps, name, (a,), run in racing_rounds(db_url, tmp_path, slow, request, with_b=False):
+        calls: list = [lambda app=apps[0], name=name, a=a: undo_or_refusal(app, name, a),
+                       lambda app=apps[1], name=name: hand_added(app, name, 1).quantity]
+        undid, added = run(calls)
+        assert undid == f"undid {a}" and added in (3, 6), (n, undid, added)
+        assert thrust(apps[0], name) == (3, 0, 0, ""), (n, undid, added)
