@@ -250,10 +250,13 @@ def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],
     con = open_read_only(path, wait)  # sqlite3.Error (locked) propagates
     try:
         tables = {r[0] for r in con.execute(rawsql.TABLES_SQL)}
+        marked = _marks(con)
         columns = {t: {r[1] for r in con.execute(rawsql.columns_sql(t))} for t in tables if t in ours}
     finally:
         con.close()
     named = {t for t in tables if not t.startswith("sqlite_")}
+    if not named and marked:
+        return _foreign(path, marked)
     ours_too = clearly_ours(columns, ours)
     other = sorted(t for t in named if t not in ours) if not ours_too else []  # a newer deckcheck's own tables pass
     if other:
@@ -266,6 +269,15 @@ def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],
     if named and not ours_too:  # only tables named like ours, none of them the mark of a deckcheck database
         return _foreign(path, f"tables {_listed(sorted(named))}, without deckcheck's {' or '.join(MARK_TABLES)}")
     return None
+
+
+def _marks(con) -> str:
+    """What marks a SQLite file as made by a program even with no table in it ("" for none): a view, index or
+    trigger, a user_version or an application_id (deckcheck sets neither). Only a file with none of them is empty."""
+    objects = sorted(f"{kind} {name}" for kind, name in con.execute("select type, name from sqlite_master "
+                                                                    "where type != 'table'"))
+    stamps = [f"{p} {v}" for p in ("user_version", "application_id") for (v,) in con.execute(f"pragma {p}") if v]
+    return ", ".join(objects[:5] + stamps)
 
 
 def _foreign(path: Path, why: str) -> str:

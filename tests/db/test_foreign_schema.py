@@ -24,6 +24,10 @@ FOREIGN = {
                          "insert into collection (name, artist, year) values ('Blue Train', 'Coltrane', 1958);",
     "decks-of-another-app": "create table saved_deck (name text primary key, format text, text text, saved_at text);"
                             "create table collection (id integer primary key, name text);",
+    # no table at all, yet not empty: another program's view, its version stamp, its application id
+    "only-a-view": "create view notes as select 1 as note; pragma user_version = 7;",
+    "only-a-user-version": "pragma user_version = 7;",
+    "only-an-application-id": "pragma application_id = 1234;",
 }
 # Every command that takes --db, with the arguments it needs (IN: a file it reads, OUT: a file it would write;
 # FOREIGN: the foreign file itself, where the database is an argument).
