@@ -13,6 +13,8 @@ from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..text import is_digits
+
 CSRF_COOKIE = "deckcheck_csrf"
 CSRF_COOKIE_HTTPS = "__Host-deckcheck_csrf"  # over HTTPS: Secure, Path=/, no Domain, so no other host can set it
 CSRF_FIELD = "csrf_token"
@@ -43,8 +45,8 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         length = _header(scope, b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            status = 413 if length.isdigit() else 400
+        if length is not None and (not is_digits(length) or int(length) > self.limit):
+            status = 413 if is_digits(length) else 400
             await _plain_error(scope, send, status, str(BodyTooLarge(self.limit).detail) if status == 413
                                else "bad Content-Length")
             return

@@ -192,6 +192,28 @@ def test_body_limit_stops_reading_at_the_first_chunk_past_it():
     assert b"limit" in sent[1]["body"]
 
 
+@pytest.mark.parametrize("length", [b"1\xb2", b"\xb9\xb2"])  # "1²", "¹²" in latin-1: str.isdigit() takes them
+def test_body_limit_answers_a_content_length_of_unicode_digits_400(length):
+    """The middleware itself, given a Content-Length that is digits only to Unicode: 400, never a 500 from int()."""
+    import asyncio
+
+    from deckcheck.web.security import BodyLimit
+    sent: list = []
+
+    async def never(scope, receive, send):
+        raise AssertionError("the app was reached")
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "path": "/api/check", "headers": [(b"content-length", length)]}
+    asyncio.run(BodyLimit(never, limit=10 * 1024)(scope, receive, send))
+    assert sent[0]["status"] == 400 and b"Content-Length" in sent[1]["body"]
+
+
 def test_html_form_over_the_limit_is_an_html_413(client):
     r = client.post("/check", files={"file": ("big.txt", b"x" * 70_000)})
     assert r.status_code == 413 and r.headers["content-type"].startswith("text/html")
