@@ -146,7 +146,7 @@ def test_cli_import_again_and_undo(tmp_path):
     r = run_cli("collection", "import", str(path), "--again", "--db", db)
     assert r.code == 0 and "copies 10 → 20" in r.text, r.text
     r = run_cli("collection", "undo", "--db", db)
-    assert r.code == 0 and "undid the import of c.csv" in r.text and "the import before it: c.csv" in r.text
+    assert r.code == 0 and "undid the import of c.csv" in r.text and "the last import still standing: c.csv" in r.text
     run_cli("collection", "export", str(again), "--db", db)
     assert again.read_bytes() == first.read_bytes()
     assert run_cli("collection", "undo", "--db", db).code == 0
@@ -288,6 +288,18 @@ def test_cli_undo_names_the_import_and_keeps_later_adds(tmp_path):
     assert re.search(r"Thrust \(1\) .* ME .* 2 .* LP", r.text), r.text
     r = run_cli("collection", "undo", "1", "--db", db)
     assert r.code == 2 and "import 1 (c.csv, " in r.err.decode() and "was already undone" in r.err.decode()
+
+
+def test_cli_undo_of_an_earlier_import_names_the_last_one_standing(tmp_path):
+    """Undoing import 1 of a, b, c: the import left to undo next is c (the last standing), not one "before it"."""
+    db = str(tmp_path / "u.db")
+    for label in ("a.csv", "b.csv", "c.csv"):
+        text = HEADER + f"Thrust (1),ME,{len(label)},LP,English,no,0,0,{label},\n"
+        assert run_cli("collection", "import", str(sheet(tmp_path, text, label)), "--again", "--db", db).code == 0
+    r = run_cli("collection", "undo", "1", "--db", db)
+    assert r.code == 0 and "undid the import of a.csv" in r.text, r.text
+    assert re.search(r"the last import still standing: c\.csv from .* \(import 3\)$", r.text.strip()), r.text
+    assert "before it" not in r.text
 
 
 @pytest.mark.parametrize("given", ["0", "abc", "1.0", "²", "١", " ", "9" * 40, "1e3", "0x1"])

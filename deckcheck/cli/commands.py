@@ -670,7 +670,7 @@ def collection_undo(import_id: Annotated[Optional[str], typer.Argument(
     left = app_.collections.last_import(collection)
     _console().print(f"collection {collection!r}: undid the import of {past.label or 'a file'} from {past.when} "
                      f"(import {past.id}, {plural(past.changes, 'change')} taken back, later edits kept)"
-                     + (f"; the import before it: {left.label or 'a file'} from {left.when} (import {left.id})"
+                     + (f"; the last import still standing: {left.label or 'a file'} from {left.when} (import {left.id})"
                         if left else ""), soft_wrap=True, markup=False)
 
 
