@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import json
 import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
+
+from sqlalchemy import case, delete, func, insert, inspect, or_, select, update
 
 from deckcheck.cards import Card
 from deckcheck.collection import (DEFAULT_CONDITION, MAX_QUANTITY, Holding, Holdings, Key, deck_name,
@@ -12,6 +16,7 @@ from deckcheck.collection import (DEFAULT_CONDITION, MAX_QUANTITY, Holding, Hold
 from deckcheck.errors import DeckcheckError
 
 from . import rawsql
+from .models import COLLECTION_ENTRIES, COLLECTIONS, IMPORTS, SAVED_DECK_CARDS, SAVED_DECKS, dialect_insert
 from .store import Store
 
 # The columns of collection_entry (db/models.py) as the code below reads and writes them: the key of an entry,
@@ -109,8 +114,6 @@ class Change:
 def content_digest(holdings: Mapping[Key, Holding]) -> str:
     """What a file holds for one collection, as a digest of its resolved entries (the same content saved
     again, in another layout or another order, has the same digest)."""
-    import hashlib
-    import json
     rows = sorted([h.card.id, h.condition, h.language, bool(h.foil), h.quantity, h.trade_quantity, h.want_quantity,
                    h.location, h.notes, h.price] for h in holdings.values())
     return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
@@ -118,7 +121,7 @@ def content_digest(holdings: Mapping[Key, Holding]) -> str:
 
 def _entry_key(collection_id: int | None, card_id: str, condition: str, language: str, foil: bool) -> list:
     """The WHERE clauses naming one entry by its key (the table's unique key)."""
-    from .models import COLLECTION_ENTRIES as e
+    e = COLLECTION_ENTRIES
     return [e.c[k] == v for k, v in zip(KEY_COLUMNS, (collection_id, card_id, condition, language, foil), strict=True)]
 
 
@@ -126,10 +129,7 @@ def entry_upsert(con, mode: str):
     """The INSERT of collection entries (values in KEY_COLUMNS + VALUE_COLUMNS order) that an import runs: on an
     entry that exists, `replace` sets its values, `merge` adds the quantities and keeps a stored location, note or
     price where the row has none."""
-    from sqlalchemy import case
-
-    from .models import COLLECTION_ENTRIES as e
-    from .models import dialect_insert
+    e = COLLECTION_ENTRIES
     upsert = dialect_insert(con)(e)
     new = upsert.excluded
     if mode == "replace":
@@ -192,10 +192,7 @@ class Collections:
         return self._cards
 
     def _collection_id(self, con, name: str, create: bool) -> int | None:
-        from sqlalchemy import select
-
-        from .models import COLLECTIONS as c
-        from .models import dialect_insert
+        c = COLLECTIONS
         find = select(c.c.id).where(c.c.name == name)
         row = con.execute(find).first()
         if row is not None:
@@ -211,9 +208,7 @@ class Collections:
         one collection take turns on PostgreSQL, each reading what the one before it left (under READ COMMITTED an
         entry's own lock is not enough: a row rewritten by the other reads as gone). SQLite's writers already take
         turns (BEGIN IMMEDIATE). A collection deleted before its lock is taken (an undo emptied it) is sought again."""
-        from sqlalchemy import select
-
-        from .models import COLLECTIONS as c
+        c = COLLECTIONS
         cid = None
         for _again in range(2):
             cid = self._collection_id(con, name, create)
@@ -223,18 +218,14 @@ class Collections:
 
     def names(self) -> list[str]:
         """The names of the collections."""
-        from sqlalchemy import select
-
-        from .models import COLLECTIONS as c
+        c = COLLECTIONS
         with self.store.engine.connect() as con:
             return list(con.execute(select(c.c.name).order_by(c.c.name)).scalars())
 
     def holdings(self, name: str | None = "main") -> Holdings:
         """Every holding of a collection (of all, with None), in a stable order."""
-        from sqlalchemy import select
-
-        from .models import COLLECTION_ENTRIES as e
-        from .models import COLLECTIONS as c
+        e = COLLECTION_ENTRIES
+        c = COLLECTIONS
         self._upgrade()
         stmt = (select(e.c.card_id, e.c.condition, e.c.language, e.c.foil, e.c.quantity, e.c.trade_quantity,
                        e.c.want_quantity, e.c.location, e.c.notes, c.c.name, e.c.price)
@@ -253,9 +244,7 @@ class Collections:
         condition or language (NM, English since CONTRACTS §4 was revised) would split an entry."""
         if self._upgraded:
             return
-        from sqlalchemy import func, inspect, or_, select
-
-        from .models import COLLECTION_ENTRIES as e
+        e = COLLECTION_ENTRIES
         columns = {c["name"] for c in inspect(self.store.engine).get_columns("collection_entry")}
         if "price" not in columns:
             self.store.add_column("collection_entry", "price")
@@ -270,9 +259,7 @@ class Collections:
         self._upgraded = True
 
     def _normalise_entries(self, con) -> None:
-        from sqlalchemy import case, delete, or_, select, update
-
-        from .models import COLLECTION_ENTRIES as e
+        e = COLLECTION_ENTRIES
         rows = con.execute(select(e.c.id, *[e.c[k] for k in KEY_COLUMNS], *[e.c[v] for v in VALUE_COLUMNS])
                            .where(or_(e.c.condition == "", e.c.language == ""))).all()
         for r in rows:
@@ -291,9 +278,7 @@ class Collections:
             con.execute(delete(e).where(e.c.id == r[0]))
 
     def _current(self, con, collection_id: int, lock: bool = False) -> dict[Key, tuple]:
-        from sqlalchemy import select
-
-        from .models import COLLECTION_ENTRIES as e
+        e = COLLECTION_ENTRIES
         query = select(e.c.card_id, e.c.condition, e.c.language, e.c.foil, *[e.c[v] for v in VALUE_COLUMNS],
                        e.c.id).where(e.c.collection_id == collection_id)
         # lock: PostgreSQL's row locks, taken in one order (two undos at once never deadlock)
@@ -333,10 +318,8 @@ class Collections:
                keep: set[str | None], present: set[str] | None, sample: int = SAMPLE, label: str = "",
                again: bool = True, stamp: str = "") -> Change:
         """One collection's change, inside the caller's transaction."""
-        from sqlalchemy import delete, insert, select
-
-        from .models import COLLECTION_ENTRIES as e
-        from .models import IMPORTS as imports
+        e = COLLECTION_ENTRIES
+        imports = IMPORTS
         change = Change()
         existed = self._collection_id(con, name, create=False)
         cid = existed if existed is not None or dry_run else self._collection_id(con, name, create=True)
@@ -411,7 +394,6 @@ class Collections:
             return change
         if change.imported_before is not None and mode == "merge" and not again:
             raise AlreadyImported(name, change.imported_before, label)
-        import json
         change.import_id = con.execute(insert(imports).values(
             collection_id=cid, digest=digest, label=label[:200], mode=mode, at=stamp, created=existed is None,
             before=json.dumps([[*key, _listed(b), _listed(a)] for key, b, a in journal], ensure_ascii=False),
@@ -438,10 +420,8 @@ class Collections:
 
     def imports(self, name: str, limit: int = 100) -> list[PastImport]:
         """The imports into a collection that stand (not undone), the last first."""
-        from sqlalchemy import select
-
-        from .models import COLLECTIONS as c
-        from .models import IMPORTS as i
+        c = COLLECTIONS
+        i = IMPORTS
         self._upgrade()
         with self.store.engine.connect() as con:
             rows = con.execute(select(i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.id)
@@ -457,13 +437,9 @@ class Collections:
         The import is claimed first, by a conditional update that exactly one of several undos arriving at once
         wins: the others raise UndoRefused (409, "already undone"), as does a later change standing in the way;
         an id that names no import of this collection raises NoSuchImport (404). Nothing changes then."""
-        import json
-
-        from sqlalchemy import delete, func, insert, select, update
-
-        from .models import COLLECTION_ENTRIES as e
-        from .models import COLLECTIONS as c
-        from .models import IMPORTS as i
+        e = COLLECTION_ENTRIES
+        c = COLLECTIONS
+        i = IMPORTS
         self._upgrade()
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         with self.store.begin() as con:
@@ -516,9 +492,7 @@ class Collections:
     @staticmethod
     def _import_row(con, name: str, cid: int | None, import_id: int | None):
         """The journal row an undo means: the collection's last standing import, or the one `import_id` names."""
-        from sqlalchemy import select
-
-        from .models import IMPORTS as i
+        i = IMPORTS
         columns = select(i.c.id, i.c.collection_id, i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.created,
                          i.c.before, i.c.undone)
         if import_id is None:
@@ -539,7 +513,6 @@ class Collections:
     def _blocked(self, past: PastImport, key: Key, made: tuple | None, held: tuple | None, name: str,
                  later: list) -> str:
         """Why an entry cannot be taken back: what the import left in it, what it holds now, and who changed it."""
-        import json
         zero = (0,) * COUNTS + ("",) * (len(VALUE_COLUMNS) - COUNTS)
         what = self._holding(key, made or zero, name).describe().split(" x ", 1)[-1]
         counts = "; ".join(f"{label}: the import left {m}, {h} now" for label, m, h in
@@ -569,9 +542,7 @@ class Collections:
 
     def edit(self, name: str, holding: Holding, sign: int) -> Holding | None:
         """Add (sign 1) or remove (sign -1) copies of one holding; return it as it now stands (None if gone)."""
-        from sqlalchemy import delete, insert, select, update
-
-        from .models import COLLECTION_ENTRIES as e
+        e = COLLECTION_ENTRIES
         self._upgrade()
         with self.store.begin() as con:
             cid = self._locked_id(con, name, create=sign > 0)
@@ -608,10 +579,8 @@ class Collections:
     def save_deck(self, name: str, fmt: str, text_: str, entries: Iterable[tuple[Card, str, int]]) -> bool:
         """Store a deck under a name (replacing one of that name); True when it replaced one. The name is one line
         of at most DECK_NAME_MAX characters (DeckcheckError otherwise, nothing stored)."""
-        from sqlalchemy import delete, insert, select
-
-        from .models import SAVED_DECK_CARDS as dc
-        from .models import SAVED_DECKS as d
+        dc = SAVED_DECK_CARDS
+        d = SAVED_DECKS
         deck_name(name)
         text_ = "\n".join(text_.splitlines()) + "\n"  # a form's CRLF lines read back as the lines checked, no \r
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
@@ -631,10 +600,8 @@ class Collections:
 
     def decks(self) -> list[tuple[str, str, str, int]]:
         """(name, format, saved at, cards) of every saved deck."""
-        from sqlalchemy import func, select
-
-        from .models import SAVED_DECK_CARDS as dc
-        from .models import SAVED_DECKS as d
+        dc = SAVED_DECK_CARDS
+        d = SAVED_DECKS
         with self.store.engine.connect() as con:
             return [tuple(r) for r in con.execute(
                 select(d.c.name, d.c.format, d.c.saved_at, func.coalesce(func.sum(dc.c.quantity), 0))
@@ -643,10 +610,8 @@ class Collections:
 
     def deck(self, name: str) -> tuple[str, str, list[tuple[Card, str, int]]]:
         """(format, text, entries) of a saved deck; DeckcheckError when there is none."""
-        from sqlalchemy import select
-
-        from .models import SAVED_DECK_CARDS as dc
-        from .models import SAVED_DECKS as d
+        dc = SAVED_DECK_CARDS
+        d = SAVED_DECKS
         with self.store.engine.connect() as con:
             row = con.execute(select(d.c.format, d.c.text).where(d.c.name == name)).first()
             if row is None:
@@ -659,10 +624,8 @@ class Collections:
 
     def delete_deck(self, name: str) -> None:
         """Delete a saved deck; DeckcheckError when there is none."""
-        from sqlalchemy import delete
-
-        from .models import SAVED_DECK_CARDS as dc
-        from .models import SAVED_DECKS as d
+        dc = SAVED_DECK_CARDS
+        d = SAVED_DECKS
         self.deck(name)
         with self.store.begin() as con:
             con.execute(delete(dc).where(dc.c.deck_name == name))
@@ -670,9 +633,7 @@ class Collections:
 
     def used_by_decks(self) -> dict[tuple, int]:
         """Copies of each card (as the rules see it) that the saved decks use, all decks together."""
-        from sqlalchemy import select
-
-        from .models import SAVED_DECK_CARDS as dc
+        dc = SAVED_DECK_CARDS
         with self.store.engine.connect() as con:
             rows = con.execute(select(dc.c.card_id, dc.c.quantity)).all()
         used: dict[tuple, int] = {}

@@ -344,3 +344,21 @@ def recover(path: Path, wait: float = LOCK_WAIT_S) -> None:
         con.execute(rawsql.PROBE_SQL).fetchone()
     finally:
         con.close()
+
+
+def trouble(exc: BaseException, wait: float = LOCK_WAIT_S) -> str | None:
+    """What a database error means for the user, when it is about the database's state; else None."""
+    text = str(getattr(exc, "orig", exc) or exc).lower()
+    code = getattr(getattr(exc, "orig", None), "sqlstate", None) or ""
+    if "locked" in text or "busy" in text or code == "55P03" or "lock timeout" in text:
+        return (f"another program is writing to it; waited {wait:g} s for it to finish. "
+                "Try again when that program is done")
+    if "readonly" in text or "read-only" in text or code == "25006":
+        return "it is read-only (file permissions or a read-only disk)"
+    if "disk is full" in text or "no space left" in text or code == "53100":
+        return "the disk is full"
+    if "disk i/o error" in text:
+        return "a disk I/O error (a full disk or a failing drive?)"
+    if "unable to open database file" in text:
+        return "the file cannot be opened or created (permissions, or a missing folder)"
+    return None

@@ -15,102 +15,17 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from typing import Iterator, Optional
+from typing import Iterator
 
-from sqlalchemy import Table, UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlalchemy import delete, func, insert, literal, or_, select, update
+from sqlalchemy.exc import DBAPIError
 
 from deckcheck.desk import (Event, EventClosed, EventNotFound, Submission, from_stamp, now, numbered, player_key,
                             report_from_dict, stamp)
+from deckcheck.errors import DatabaseError
 
-
-class EventRow(SQLModel, table=True):
-    """One event: its organiser token only as a hash; times as fixed-width UTC text."""
-
-    __tablename__ = "desk_event"
-
-    id: str = Field(primary_key=True)
-    name: str
-    format: str
-    deadline: Optional[str] = None
-    expected: str = "[]"  # JSON list of player names
-    token_hash: str
-    created_at: str
-    closed_at: Optional[str] = None
-    tz_offset: int = 0  # minutes east of UTC (added later: store.add_column brings older databases up to date)
-
-
-class SubmissionRow(SQLModel, table=True):
-    """Every deck ever submitted (a player's older ones stay, to compare); `seq` orders arrivals."""
-
-    __tablename__ = "desk_submission"
-
-    seq: Optional[int] = Field(default=None, primary_key=True)
-    id: str = Field(unique=True)  # the random deck id of links
-    event_id: str = Field(foreign_key="desk_event.id", index=True)
-    player: str
-    player_key: str
-    submitted_at: str
-    address: str = ""
-    source: str = ""
-    text: str = ""
-    verdict: str = ""
-    errors: int = 0
-    warnings: int = 0
-    persona: str = ""
-    report: str = "{}"  # the §3 object of the deck as checked when it arrived
-
-
-class EntryRow(SQLModel, table=True):
-    """A player's current deck in an event: exactly one row per (event, player), by a unique key."""
-
-    __tablename__ = "desk_entry"
-    __table_args__ = (UniqueConstraint("event_id", "player_key", name="desk_entry_player"),)
-
-    id: Optional[int] = Field(default=None, primary_key=True)
-    event_id: str = Field(foreign_key="desk_event.id", index=True)
-    player_key: str
-    seq: Optional[int] = Field(default=None, foreign_key="desk_submission.seq")  # NULL only while being added
-    submissions: int = 0
-
-
-class DeckCheckRow(SQLModel, table=True):
-    """A deck check at the table: a player's locked list counted by a judge (`data`: the JSON object)."""
-
-    __tablename__ = "desk_deckcheck"
-
-    seq: Optional[int] = Field(default=None, primary_key=True)
-    id: str = Field(unique=True)
-    event_id: str = Field(foreign_key="desk_event.id", index=True)
-    player_key: str
-    deck_id: str
-    at: str
-    matches: bool = True
-    data: str = "{}"
-
-
-class RateRow(SQLModel, table=True):
-    """Submissions from one address in one time window (shared by every server process)."""
-
-    __tablename__ = "desk_rate"
-
-    address: str = Field(primary_key=True)
-    bucket: int = Field(primary_key=True)
-    hits: int = 0
-
-
-# SQLModel sets __table__ on table classes; the type checker does not know it
-EVENTS: Table = EventRow.__table__  # type: ignore[attr-defined]
-SUBMISSIONS: Table = SubmissionRow.__table__  # type: ignore[attr-defined]
-ENTRIES: Table = EntryRow.__table__  # type: ignore[attr-defined]
-RATES: Table = RateRow.__table__  # type: ignore[attr-defined]
-CHECKS: Table = DeckCheckRow.__table__  # type: ignore[attr-defined]
-
-
-def _insert(con):
-    """The INSERT of the connection's dialect, which has ON CONFLICT (SQLite and PostgreSQL alike)."""
-    from .models import dialect_insert
-    return dialect_insert(con)
+from .engine import sqlite_path, trouble, writer_turn
+from .models import CHECKS, ENTRIES, EVENTS, RATES, SUBMISSIONS, dialect_insert
 
 
 def _event(row) -> Event:
@@ -127,7 +42,6 @@ def _submission_query(*more):
     """SELECT of submissions `s` (columns of _SUBMISSION_COLUMNS, then `more`, then first_spelling: the name a player
     first gave in the event, the one shown; later spellings that fold to it are kept, not shown). The caller joins
     and filters; `s` is the alias to name in its clauses."""
-    from sqlalchemy import select
     s, f = SUBMISSIONS.alias("s"), SUBMISSIONS.alias("f")
     first = (select(f.c.player).where(f.c.event_id == s.c.event_id, f.c.player_key == s.c.player_key)
              .order_by(f.c.seq).limit(1).scalar_subquery().label("first_spelling"))
@@ -145,14 +59,10 @@ def _submission(row, number: int = 1) -> Submission:
 def _translated() -> Iterator[None]:
     """A database that stays locked past the wait (a long import holding SQLite's lock on a loaded machine), or a
     full or read-only disk: DatabaseError saying so (the web answers 503, try again), never a bug's 500."""
-    from sqlalchemy.exc import DBAPIError
     try:
         yield
     except DBAPIError as exc:
-        from deckcheck.errors import DatabaseError
-
-        from .store import _why
-        why = _why(exc)
+        why = trouble(exc)
         if why is None:
             raise
         raise DatabaseError(f"the desk's database: {why}; nothing was changed") from exc
@@ -169,7 +79,6 @@ class EventTables:
         """A write transaction; on a SQLite file, writers take turns before they ask SQLite for its lock
         (deckcheck.db.engine.writer_turn: without it a few of forty submissions racing from two server processes
         waited seconds in SQLite's retry sleeps)."""
-        from .engine import sqlite_path, writer_turn
         path = sqlite_path(self.engine.url.render_as_string(hide_password=False))
         with _translated(), writer_turn(path), self.engine.begin() as con:
             yield con
@@ -177,7 +86,6 @@ class EventTables:
     # -- events ---------------------------------------------------------------------------------
     def add_event(self, event: Event, token_hash: str) -> None:
         """Store a new event."""
-        from sqlalchemy import insert
         with self._writing() as con:
             con.execute(insert(EVENTS).values(
                 id=event.id, name=event.name, format=event.format, tz_offset=event.tz_offset,
@@ -187,7 +95,6 @@ class EventTables:
 
     def event(self, event_id: str) -> tuple[Event, str]:
         """The event and its token hash; EventNotFound when there is none."""
-        from sqlalchemy import select
         table = EVENTS
         with self.engine.connect() as con:
             row = con.execute(select(table).where(table.c.id == event_id)).first()
@@ -197,7 +104,6 @@ class EventTables:
 
     def close(self, event_id: str) -> Event:
         """Close the event now (a closed event stays closed); return it."""
-        from sqlalchemy import update
         table = EVENTS
         with self._writing() as con:
             con.execute(update(table).where(table.c.id == event_id, table.c.closed_at.is_(None))
@@ -218,7 +124,6 @@ class EventTables:
         player's submissions are stored one after the other: the current deck, the newest in the
         history and the one whose count is highest are always the same.
         """
-        from sqlalchemy import insert, literal, or_, select, update
         values = dict(values, submitted_at=stamp(values["submitted_at"]))
         events, table, entries = EVENTS, SUBMISSIONS, ENTRIES
         with self._writing() as con:
@@ -254,14 +159,13 @@ class EventTables:
     @staticmethod
     def _claim(con, event_id: str, name: str) -> bool:
         """Make the entry of a new player named `name` (by its key); False when another submission holds it."""
-        return con.execute(_insert(con)(ENTRIES).values(event_id=event_id, player_key=player_key(name), seq=None,
+        return con.execute(dialect_insert(con)(ENTRIES).values(event_id=event_id, player_key=player_key(name), seq=None,
                                                         submissions=0)
                            .on_conflict_do_nothing().returning(ENTRIES.c.id)).first() is not None
 
     def current(self, event_id: str) -> list:
         """Every player's current deck as a row (id, player, submitted_at, verdict, errors, warnings, persona,
         submissions, player_key, first_spelling, report), in order of arrival."""
-        from sqlalchemy import select
         s, columns = _submission_query()
         first = columns[-1]
         e = ENTRIES.alias("e")
@@ -273,7 +177,6 @@ class EventTables:
 
     def current_submissions(self, event_id: str) -> list[Submission]:
         """Every player's current deck in full, in order of arrival."""
-        from sqlalchemy import select
         e = ENTRIES.alias("e")
         s, columns = _submission_query(e.c.submissions)
         stmt = select(*columns).join_from(e, s, s.c.seq == e.c.seq).where(e.c.event_id == event_id).order_by(s.c.seq)
@@ -283,7 +186,6 @@ class EventTables:
 
     def submission(self, event_id: str, deck_id: str) -> Submission | None:
         """One submitted deck of the event (current or older), or None."""
-        from sqlalchemy import func, select
         s, columns = _submission_query()
         n = SUBMISSIONS.alias("n")
         number = (select(func.count()).select_from(n)
@@ -296,7 +198,6 @@ class EventTables:
 
     def current_of(self, event_id: str, key: str) -> Submission | None:
         """A player's current deck (by player_key), or None."""
-        from sqlalchemy import select
         e = ENTRIES.alias("e")
         s, columns = _submission_query(e.c.submissions)
         stmt = (select(*columns).join_from(e, s, s.c.seq == e.c.seq)
@@ -307,7 +208,6 @@ class EventTables:
 
     def history(self, event_id: str, key: str) -> list[Submission]:
         """Every deck of one player's entry (its key: Submission.key) in the event, oldest first."""
-        from sqlalchemy import select
         s, columns = _submission_query()
         stmt = select(*columns).where(s.c.event_id == event_id, s.c.player_key == key).order_by(s.c.seq)
         with self.engine.connect() as con:
@@ -316,7 +216,6 @@ class EventTables:
 
     def count_submissions(self, event_id: str) -> int:
         """How many decks were submitted to the event in all (every resubmission counted)."""
-        from sqlalchemy import func, select
         with self.engine.connect() as con:
             return con.execute(select(func.count()).select_from(SUBMISSIONS)
                                .where(SUBMISSIONS.c.event_id == event_id)).scalar_one()
@@ -325,13 +224,11 @@ class EventTables:
     def add_deckcheck(self, values: dict) -> None:
         """Store a deck check (only once the event's lists are locked: EventClosed's opposite is checked by
         the caller, which read the locked list)."""
-        from sqlalchemy import insert
         with self._writing() as con:
             con.execute(insert(CHECKS).values(**values))
 
     def deckchecks(self, event_id: str) -> list[dict]:
         """Every deck check of the event, oldest first, as their JSON objects."""
-        from sqlalchemy import select
         with self.engine.connect() as con:
             rows = con.execute(select(CHECKS.c.data).where(CHECKS.c.event_id == event_id)
                                .order_by(CHECKS.c.seq)).all()
@@ -341,13 +238,11 @@ class EventTables:
     def hit(self, address: str, bucket: int) -> int:
         """Count one submission from an address in a time window; return the window's count so far."""
         with self._writing() as con:
-            insert = _insert(con)
             table = RATES
-            stmt = insert(table).values(address=address, bucket=bucket, hits=1)
+            stmt = dialect_insert(con)(table).values(address=address, bucket=bucket, hits=1)
             stmt = stmt.on_conflict_do_update(index_elements=["address", "bucket"],
                                               set_={"hits": table.c.hits + 1}).returning(table.c.hits)
             hits = con.execute(stmt).scalar_one()
             if hits == 1:  # the address's first hit in a new window: forget its older windows
-                from sqlalchemy import delete
                 con.execute(delete(table).where(table.c.address == address, table.c.bucket < bucket))
             return hits

@@ -15,11 +15,19 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from sqlalchemy import insert, select, update
+
 from deckcheck import provenance as prov
 from deckcheck.cards import Card
 from deckcheck.cardsheet import UNKNOWN, SheetCard, card_to_row, sheet_card_from_row, value_of
 from deckcheck.errors import DeckcheckError
 from deckcheck.provenance import Provenance
+
+from .models import CARD_CHANGES as h
+from .models import PROPOSALS as p
+from .sources import read_sources, stored_sources
+from .store import bundled_rows, read_cards
+from .updates import cards_writers_turn, update_cards, update_cards_on
 
 # What a player can read off a card, in the order the form asks it.
 FORM_FIELDS = ("restriction", "reserved", "signature", "hand_icons", "grid", "text")
@@ -239,18 +247,12 @@ class Facts:
         if not good:
             return Submitted([], []), problems
         if not review:
-            from .updates import update_cards
             result = update_cards(self.store, [{"id": card.id, **parsed} for card, parsed in good], prov.web(name),
                                   overwrite=True)
             return Submitted([{"card": c.card_id, "field": c.field, "old": sheet_text(c.field, c.old),
                                "new": sheet_text(c.field, c.new),
                                "source": str(c.new_source) if c.new_source else None}
                               for c in result.changes if c.field != "name"], []), problems
-        from sqlalchemy import insert, update
-
-        from .models import PROPOSALS as p
-        from .store import read_cards
-        from .updates import read_sources
         made: list[int] = []
         stamp = now()
         with self.store.begin() as con:
@@ -279,9 +281,6 @@ class Facts:
     def proposals(self, status: str | None = None, by: str | None = None, ids: Iterable[int] | None = None,
                   card_id: str | None = None, limit: int | None = None) -> list[Proposal]:
         """Proposals (newest first), filtered by status, by who made them, by ids or by card; at most `limit`."""
-        from sqlalchemy import select
-
-        from .models import PROPOSALS as p
         stmt = select(*[p.c[c] for c in _PROPOSAL_COLUMNS]).order_by(p.c.id.desc())
         if status:
             stmt = stmt.where(p.c.status == status)
@@ -305,7 +304,6 @@ class Facts:
     def _names(self, ids: set[str]) -> dict[str, str]:
         if not ids:
             return {}
-        from .store import read_cards
         with self.store.engine.connect() as con:
             return {card_id: card.name for card_id, card in read_cards(con, sorted(ids)).items()}
 
@@ -321,10 +319,6 @@ class Facts:
         One transaction: the status moves from pending only where it still is pending, and the value is written in
         the same transaction, so two decisions at once (an accept and a reject) leave exactly one standing, and the
         stored value and the proposal's status always agree. ProposalDecided for the one that came second."""
-        from sqlalchemy import update
-
-        from .models import PROPOSALS as p
-        from .updates import cards_writers_turn, update_cards_on
         proposal = self.get(pid)
         with self.store.begin() as con:
             cards_writers_turn(con)  # before the proposal's row: every card writer takes the two in this order
@@ -351,9 +345,9 @@ class Facts:
         """One person's pending answers as partial card-sheet rows (the latest per field), for their own check."""
         rows: dict[str, dict[str, str]] = {}
         names: dict[str, str] = {}
-        for p in reversed(self.proposals(status="pending", by=by)):
-            rows.setdefault(p.card_id, {})[p.field] = p.value
-            names[p.card_id] = p.card
+        for pending in reversed(self.proposals(status="pending", by=by)):
+            rows.setdefault(pending.card_id, {})[pending.field] = pending.value
+            names[pending.card_id] = pending.card
         out = []
         for card_id, values in rows.items():
             item = sheet_card_from_row({"id": card_id, "name": names[card_id], **values}, 0, [])
@@ -365,27 +359,11 @@ class Facts:
     # -- history --------------------------------------------------------------------------------
     def history(self, card_id: str) -> list[Change]:
         """Every recorded change of the card's values, newest first."""
-        from sqlalchemy import select
-
-        from .models import CARD_CHANGES as h
         with self.store.engine.connect() as con:
             rows = con.execute(select(h.c.card_id, h.c.field_name, h.c.old, h.c.new, h.c.old_source, h.c.new_source,
                                       h.c.at, h.c.accepted_by).where(h.c.card_id == card_id)
                                .order_by(h.c.id.desc())).all()
         return [Change(*r) for r in rows]
-
-
-def record_changes(con, changes: Iterable, accepted_by: str = "") -> None:
-    """Keep the history of changed values (deckcheck.db.updates.FieldChange) on a connection."""
-    from sqlalchemy import insert
-
-    from .models import CARD_CHANGES
-    stamp = now()
-    rows = [{"card_id": c.card_id, "field_name": c.field, "old": c.old, "new": c.new,
-             "old_source": str(c.old_source or ""), "new_source": str(c.new_source or ""), "at": stamp,
-             "accepted_by": accepted_by} for c in changes]
-    if rows:
-        con.execute(insert(CARD_CHANGES), rows)
 
 
 # -- sharing between clubs -------------------------------------------------------------------------
@@ -395,10 +373,7 @@ def facts_sheet(store) -> tuple[list[str], list[list[str]]]:
     """Every stored value that did not come from the bundle, as a §1a card sheet with `FIELD_source` columns:
     (header, rows). A value counts when its card is not bundled, or its value or provenance differs from the
     bundle's. Cells of other fields are blank (a blank cell leaves the stored value)."""
-    from deckcheck.library.api import _bundled_rows  # read once per process
-
-    from .updates import stored_sources
-    bundled = {r.card.id: r for r in _bundled_rows()}
+    bundled = {r.card.id: r for r in bundled_rows()}
     sources = stored_sources(store)
     found: list[tuple[Card, dict[str, str], dict[str, str]]] = []
     for card in store.cards():

@@ -4,9 +4,12 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from sqlalchemy import Table, UniqueConstraint
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Field, SQLModel
 
 from deckcheck.cards import DEFAULT_GAME
+from deckcheck.errors import DatabaseError
 
 
 class CardRow(SQLModel, table=True):
@@ -190,16 +193,95 @@ CARD_CHANGES: Table = CardChangeRow.__table__  # type: ignore[attr-defined]
 PROPOSALS: Table = FactProposalRow.__table__  # type: ignore[attr-defined]
 
 
+# -- the tournament desk (deckcheck.db.events holds their SQL) -----------------------------------------------
+class EventRow(SQLModel, table=True):
+    """One event: its organiser token only as a hash; times as fixed-width UTC text."""
+
+    __tablename__ = "desk_event"
+
+    id: str = Field(primary_key=True)
+    name: str
+    format: str
+    deadline: Optional[str] = None
+    expected: str = "[]"  # JSON list of player names
+    token_hash: str
+    created_at: str
+    closed_at: Optional[str] = None
+    tz_offset: int = 0  # minutes east of UTC (added later: store.add_column brings older databases up to date)
+
+
+class SubmissionRow(SQLModel, table=True):
+    """Every deck ever submitted (a player's older ones stay, to compare); `seq` orders arrivals."""
+
+    __tablename__ = "desk_submission"
+
+    seq: Optional[int] = Field(default=None, primary_key=True)
+    id: str = Field(unique=True)  # the random deck id of links
+    event_id: str = Field(foreign_key="desk_event.id", index=True)
+    player: str
+    player_key: str
+    submitted_at: str
+    address: str = ""
+    source: str = ""
+    text: str = ""
+    verdict: str = ""
+    errors: int = 0
+    warnings: int = 0
+    persona: str = ""
+    report: str = "{}"  # the §3 object of the deck as checked when it arrived
+
+
+class EntryRow(SQLModel, table=True):
+    """A player's current deck in an event: exactly one row per (event, player), by a unique key."""
+
+    __tablename__ = "desk_entry"
+    __table_args__ = (UniqueConstraint("event_id", "player_key", name="desk_entry_player"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: str = Field(foreign_key="desk_event.id", index=True)
+    player_key: str
+    seq: Optional[int] = Field(default=None, foreign_key="desk_submission.seq")  # NULL only while being added
+    submissions: int = 0
+
+
+class DeckCheckRow(SQLModel, table=True):
+    """A deck check at the table: a player's locked list counted by a judge (`data`: the JSON object)."""
+
+    __tablename__ = "desk_deckcheck"
+
+    seq: Optional[int] = Field(default=None, primary_key=True)
+    id: str = Field(unique=True)
+    event_id: str = Field(foreign_key="desk_event.id", index=True)
+    player_key: str
+    deck_id: str
+    at: str
+    matches: bool = True
+    data: str = "{}"
+
+
+class RateRow(SQLModel, table=True):
+    """Submissions from one address in one time window (shared by every server process)."""
+
+    __tablename__ = "desk_rate"
+
+    address: str = Field(primary_key=True)
+    bucket: int = Field(primary_key=True)
+    hits: int = 0
+
+
+# SQLModel sets __table__ on table classes; the type checker does not know it
+EVENTS: Table = EventRow.__table__  # type: ignore[attr-defined]
+SUBMISSIONS: Table = SubmissionRow.__table__  # type: ignore[attr-defined]
+ENTRIES: Table = EntryRow.__table__  # type: ignore[attr-defined]
+RATES: Table = RateRow.__table__  # type: ignore[attr-defined]
+CHECKS: Table = DeckCheckRow.__table__  # type: ignore[attr-defined]
+
+
 def dialect_insert(con: Any) -> Any:
     """The INSERT of the connection's dialect, which has ON CONFLICT (SQLite and PostgreSQL alike)."""
     if con.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-        return insert
+        return postgresql_insert
     if con.dialect.name == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
         return sqlite_insert
-    from deckcheck.errors import DatabaseError
     raise DatabaseError(f"unsupported database {con.dialect.name!r}; use SQLite or PostgreSQL")
 
-
-from . import events  # noqa: E402,F401  (the tournament desk's tables share this metadata)

@@ -1,21 +1,32 @@
-"""The card database: set-up on first use, reading cards into core objects, atomic upserts."""
+"""The card database: set-up on first use, reading cards into core objects, atomic upserts.
+
+SQLAlchemy, and the modules built on it (models, sources, migrations), are imported inside the functions that use
+them: `deckcheck check --db FILE` reads a SQLite file through this module with sqlite3 alone (deckcheck.db.rawsql),
+and importing SQLAlchemy and the table classes would add about 150 ms to every such check."""
 from __future__ import annotations
 
 import csv
 import datetime as _dt
+import hashlib
 import logging
+import re
 import sqlite3
+import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator
+from urllib.parse import parse_qs, urlsplit
 
+from deckcheck import __version__
 from deckcheck.cards import Card
+from deckcheck.catalog import CardSet
 from deckcheck.cardsheet import SheetCard, sheet_cards_from_rows
 from deckcheck.errors import DatabaseError, DeckcheckError
 
 from . import rawsql
-from .engine import BUNDLED_DIR, BUNDLED_SHEETS, LOCK_WAIT_S, ready_sqlite, resolve_url
+from .engine import (BUNDLED_DIR, BUNDLED_SHEETS, LOCK_WAIT_S, foreign_sqlite_problem, ready_sqlite, resolve_url,
+                     sqlite_path, trouble, writer_turn)
 from .repository import CARD_COLUMNS, LEGACY_EXTRA, card_to_values, cards_from_tuples, extra_to_text
 
 # CONTRACTS §5: a command that creates a database says once where. The library logs it (INFO on this
@@ -87,15 +98,24 @@ def set_names() -> dict[str, str]:
         return {row["name"]: row["code"] for row in csv.DictReader(f)}
 
 
-def bundled_rows() -> list[SheetCard]:
-    """The rows shipped with deckcheck (db/data/*.csv, built by build_bundled.py): cards and provenance."""
+@lru_cache(maxsize=1)
+def bundled_rows() -> tuple[SheetCard, ...]:
+    """The rows shipped with deckcheck (db/data/*.csv, built by build_bundled.py): cards and provenance, read once
+    per process."""
     found: list[SheetCard] = []
     for name in BUNDLED_SHEETS:
         path = BUNDLED_DIR / name
         with open(path, encoding="utf-8", newline="") as f:
             rows = [(i, row) for i, row in enumerate(csv.DictReader(f), start=2)]
         found += sheet_cards_from_rows(rows, str(path))[0]
-    return found
+    return tuple(found)
+
+
+def bundled_sets() -> list[CardSet]:
+    """The sets of the bundled card data: code, name, edition and year (db/data/sets.csv)."""
+    with open(BUNDLED_DIR / "sets.csv", encoding="utf-8", newline="") as f:
+        return [CardSet(row["code"], row["name"], int(row["edition"]) if row.get("edition", "").isdigit() else None,
+                        (row.get("released") or "")[:4] or None) for row in csv.DictReader(f)]
 
 
 # deckcheck_meta: a token that every write of the card table replaces, in the write's own transaction, whichever
@@ -107,7 +127,6 @@ CARDS_VERSION_KEY = "cards_version"
 
 def bump_cards_version(con) -> None:
     """Say, in the transaction that writes the card table, that the cards changed (a new CARDS_VERSION_KEY token)."""
-    import uuid
     write_meta(con, {CARDS_VERSION_KEY: uuid.uuid4().hex})
 
 
@@ -130,13 +149,11 @@ VERSION_KEY = "bundle_version"  # deckcheck_meta: the deckcheck version whose bu
 
 
 def deckcheck_version() -> str:
-    from deckcheck import __version__
     return __version__
 
 
 def version_order(text: str) -> tuple[int, ...]:
     """A version as numbers to compare ('0.10.2' > '0.9'): each part's leading digits ('0rc1' counts 0)."""
-    import re
     return tuple(int(m.group()) if (m := re.match(r"\d+", part)) else 0 for part in text.split("."))
 
 
@@ -149,7 +166,6 @@ def newer_bundle(meta: dict[str, str]) -> str | None:
 @lru_cache(maxsize=1)
 def bundle_digest() -> str:
     """A short digest of this version's bundled card sheets: it changes whenever their data does."""
-    import hashlib
     digest = hashlib.sha256()
     for name in BUNDLED_SHEETS:
         digest.update((BUNDLED_DIR / name).read_bytes())
@@ -190,24 +206,6 @@ def _create_tables(engine, metadata, attempts: int = 5) -> None:
                 raise
 
 
-def _why(exc: BaseException, wait: float = LOCK_WAIT_S) -> str | None:
-    """What a database error means for the user, when it is about the database's state; else None."""
-    text = str(getattr(exc, "orig", exc) or exc).lower()
-    code = getattr(getattr(exc, "orig", None), "sqlstate", None) or ""
-    if "locked" in text or "busy" in text or code == "55P03" or "lock timeout" in text:
-        return (f"another program is writing to it; waited {wait:g} s for it to finish. "
-                "Try again when that program is done")
-    if "readonly" in text or "read-only" in text or code == "25006":
-        return "it is read-only (file permissions or a read-only disk)"
-    if "disk is full" in text or "no space left" in text or code == "53100":
-        return "the disk is full"
-    if "disk i/o error" in text:
-        return "a disk I/O error (a full disk or a failing drive?)"
-    if "unable to open database file" in text:
-        return "the file cannot be opened or created (permissions, or a missing folder)"
-    return None
-
-
 class Store:
     """One deckcheck database, named by a SQLAlchemy URL. Created and filled on first use."""
 
@@ -232,7 +230,6 @@ class Store:
         from sqlmodel import SQLModel
 
         from . import models  # noqa: F401  (registers the tables)
-        from .engine import foreign_sqlite_problem, sqlite_path
         path = sqlite_path(self.url)
         connect_args: dict = {}
         if path is not None:
@@ -240,7 +237,7 @@ class Store:
                 ours = {name: [c.name for c in table.columns] for name, table in SQLModel.metadata.tables.items()}
                 problem = foreign_sqlite_problem(path, ours, self.lock_wait())
             except sqlite3.Error as exc:
-                why = _why(exc, self.lock_wait()) or str(exc)
+                why = trouble(exc, self.lock_wait()) or str(exc)
                 left = [p.name for p in (path.with_name(path.name + "-journal"), path.with_name(path.name + "-wal"))
                         if p.exists()]
                 if left and "read-only" in why:
@@ -323,14 +320,13 @@ class Store:
         try:
             yield
         except DBAPIError as exc:
-            why = _why(exc, self.lock_wait())
+            why = trouble(exc, self.lock_wait())
             if why is None:
                 raise
             raise DatabaseError(f"database {self.where()}: {why}; nothing was changed") from exc
 
     def lock_wait(self) -> float:
         """Seconds to wait for another writer: the URL's own `timeout` (SQLite) or LOCK_WAIT_S."""
-        from urllib.parse import parse_qs, urlsplit
         try:
             return float(parse_qs(urlsplit(self.url).query).get("timeout", [LOCK_WAIT_S])[0])
         except ValueError:
@@ -338,7 +334,6 @@ class Store:
 
     def where(self) -> str:
         """The database for messages: a SQLite file's path, or the URL without its password."""
-        from .engine import sqlite_path
         path = sqlite_path(self.url)
         if path is not None:
             return repr(str(path))
@@ -361,7 +356,6 @@ class Store:
         done, however long that took, instead of giving up after the lock wait. `write=False` (a dry run
         that only reads) takes no write lock: it works on a file it may only read, and waits for nobody.
         """
-        from .engine import sqlite_path, writer_turn
         engine = self.engine
         with self.translated_errors(), writer_turn(sqlite_path(self.url) if write else None):
             with engine.begin() as con:
@@ -391,7 +385,7 @@ class Store:
         try:
             with self.translated_errors(), self._engine.begin() as con:
                 if not empty:
-                    from .updates import write_sources
+                    from .sources import write_sources  # SQLAlchemy: see the module's docstring
                     rows = bundled_rows()
                     self._upsert(con, [r.card for r in rows], "bundled")
                     write_sources(con, {r.card.id: dict(r.sources) for r in rows}, fresh=True)
@@ -493,7 +487,6 @@ def _field_name(key: object, context: Any, at: int) -> str:
     if not isinstance(key, str):
         names = getattr(getattr(context, "compiled", None), "positiontup", None) or ()
         key = names[at] if at < len(names) else f"value {at + 1}"
-    import re
     return re.sub(r"(_\d+|__\d+|_m\d+)+$", "", str(key))
 
 

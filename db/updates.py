@@ -9,8 +9,11 @@ and the result lists it as kept. Every value the store holds keeps its provenanc
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import datetime as _dt
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
+
+from sqlalchemy import func, insert, select
 
 from deckcheck import provenance as prov
 from deckcheck.cards import Card
@@ -19,9 +22,11 @@ from deckcheck.cardsheet import (COLUMNS, SheetCard, card_to_row, match_by_name,
 from deckcheck.errors import DatabaseError, DeckcheckError
 from deckcheck.provenance import Provenance
 
-from .store import read_cards, read_meta, write_meta
+from .models import CARD_CHANGES
+from .sources import read_sources, write_sources
+from .store import (BUNDLE_KEY, VERSION_KEY, bundle_digest, bundled_rows, bundled_sets, deckcheck_version, newer_bundle,
+                    read_cards, read_meta, write_meta)
 
-_CHUNK = 500
 PEOPLE = ("sheet", "web")  # provenance kinds that are a person's statement
 
 
@@ -68,49 +73,6 @@ def _value_text(card: Card, name: str) -> str:
 
 def _is_known(card: Card, name: str) -> bool:
     return value_of(card, name) is not None
-
-
-def read_sources(con, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
-    """Provenance by card id and field, for the given ids (every card when None), on a connection."""
-    from sqlalchemy import select
-
-    from .models import CARD_SOURCES as t
-    out: dict[str, dict[str, Provenance]] = {}
-
-    def add(rows) -> None:
-        for card_id, name, kind, ref, at in rows:
-            out.setdefault(card_id, {})[name] = Provenance(kind, ref or "", at or "")
-    stmt = select(t.c.card_id, t.c.field_name, t.c.kind, t.c.ref, t.c.at)
-    if ids is None:
-        add(con.execute(stmt).all())
-        return out
-    wanted = list(ids)
-    for start in range(0, len(wanted), _CHUNK):
-        add(con.execute(stmt.where(t.c.card_id.in_(wanted[start:start + _CHUNK]))).all())
-    return out
-
-
-def stored_sources(store, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
-    """Provenance of the stored cards' values (card id -> field -> provenance); every card when ids is None."""
-    with store.engine.connect() as con:
-        return read_sources(con, ids)
-
-
-def write_sources(con, sources: Mapping[str, Mapping[str, Provenance | None]], fresh: bool = False) -> None:
-    """Record provenance (card id -> field -> provenance; None forgets it) on a connection; `fresh`: the
-    cards have none recorded yet (a new database), so nothing is deleted first."""
-    from sqlalchemy import bindparam, delete, insert
-
-    from .models import CARD_SOURCES as t
-    deletes = [] if fresh else [{"card": card_id, "field": name} for card_id, fields in sources.items()
-                                for name in fields]
-    inserts = [{"card_id": card_id, "field_name": name, "kind": p.kind, "ref": p.ref, "at": p.at}
-               for card_id, fields in sources.items() for name, p in fields.items() if p is not None]
-    if deletes:
-        con.execute(delete(t).where(t.c.card_id == bindparam("card"), t.c.field_name == bindparam("field")),
-                    deletes)
-    if inserts:
-        con.execute(insert(t), inserts)
 
 
 def new_card_sources(item: SheetCard, source: Provenance) -> dict[str, Provenance]:
@@ -187,7 +149,6 @@ def update_cards_on(con, store, changes: Iterable[SheetCard | Mapping[str, objec
         raise DeckcheckError(f"changes from {origin}: the same card id is named twice")
     stored = read_cards(con, ids)
     if any(not item.id_stated for item in items):
-        from deckcheck.library.api import bundled_sets
         items = match_by_name(items, store.cards(), f"changes from {origin}", bundled_sets())
     ids = [item.card.id for item in items]  # match_by_name refuses two rows naming one card
     stored.update(read_cards(con, [i for i in ids if i not in stored]))
@@ -213,7 +174,6 @@ def update_cards_on(con, store, changes: Iterable[SheetCard | Mapping[str, objec
         if to_write:
             store._upsert(con, to_write, str(origin))
         write_sources(con, new_sources)
-        from .facts import record_changes
         record_changes(con, result.changes, accepted_by)
     return result
 
@@ -227,7 +187,6 @@ def cards_writers_turn(con) -> None:
     turn (Store.begin)."""
     if con.dialect.name != "postgresql":
         return
-    from sqlalchemy import func, select
     waited = con.execute(select(func.current_setting("lock_timeout"))).scalar_one()
     con.execute(select(func.set_config("lock_timeout", "0", True)))  # a long import ahead is waited for
     con.execute(select(func.pg_advisory_xact_lock(CARD_WRITERS_LOCK)))
@@ -286,9 +245,6 @@ def update_from_bundle(store, *, dry_run: bool = False, overwrite: bool = False)
     sources, and card names (a rename is a person's). Afterwards the database is stamped with the
     bundle's digest (and as holding the bundle), so the notice of a stale bundle stops.
     """
-    from dataclasses import replace
-
-    from .store import BUNDLE_KEY, VERSION_KEY, bundle_digest, bundled_rows, deckcheck_version, newer_bundle
     with store.engine.connect() as con:
         meta = read_meta(con)
     newer = newer_bundle(meta)
@@ -307,3 +263,13 @@ def update_from_bundle(store, *, dry_run: bool = False, overwrite: bool = False)
 
 
 _NEVER_WEAKER = max(prov.STRENGTH.values()) + 1  # a value without a recorded source may be a person's: kept
+
+
+def record_changes(con, changes: Iterable, accepted_by: str = "") -> None:
+    """Keep the history of changed values (deckcheck.db.updates.FieldChange) on a connection."""
+    stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    rows = [{"card_id": c.card_id, "field_name": c.field, "old": c.old, "new": c.new,
+             "old_source": str(c.old_source or ""), "new_source": str(c.new_source or ""), "at": stamp,
+             "accepted_by": accepted_by} for c in changes]
+    if rows:
+        con.execute(insert(CARD_CHANGES), rows)

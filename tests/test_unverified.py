@@ -127,7 +127,7 @@ def test_export_import_into_a_fresh_database_keeps_verdict_and_provenance(db, tm
         after = json.loads(run_cli("check", CONNOR, "--json", "--db", fresh).text)
         assert after == before
         fresh_store = Store(fresh)
-        from deckcheck.db.updates import stored_sources
+        from deckcheck.db.sources import stored_sources
         source = stored_sources(fresh_store, ["SE-connor-macleod-persona"])["SE-connor-macleod-persona"]["hand_icons"]
         assert (source.kind, source.ref) == ("web", "Bo") and source.at
         mine = Facts(store).history("SE-connor-macleod-persona")[0]

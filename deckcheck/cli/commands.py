@@ -319,7 +319,7 @@ def cards_export(sheet: Path, game: Annotated[Optional[str], typer.Option(help="
                  db: DbOption = None) -> None:
     """Write the card database to a card sheet (.csv or .xlsx)."""
     from ..db.store import Store
-    from ..db.updates import stored_sources
+    from ..db.sources import stored_sources
     from ..importers.cardsheet import write_card_sheet
     store = Store(db)
     n = write_card_sheet(sheet, store.cards(game), stored_sources(store) if with_sources else None)

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, Unpack
 
 from ..cards import Card
-from ..catalog import CardIndex, CardSet
+from ..catalog import CardIndex
+from ..db.store import bundled_rows, bundled_sets
 from ..check import check_raw
 from ..errors import DeckcheckError
 from ..formats import AnyFormat
@@ -31,16 +32,6 @@ if TYPE_CHECKING:  # imported where used: `deckcheck check` needs none of them
     from ..provenance import Provenance
     from ..todo import Todo
     from ..tournament import Tournament
-
-
-def bundled_sets() -> list[CardSet]:
-    """The sets of the bundled card data: code, name, edition and year (db/data/sets.csv)."""
-    import csv
-
-    from ..db.engine import BUNDLED_DIR
-    with open(BUNDLED_DIR / "sets.csv", encoding="utf-8", newline="") as f:
-        return [CardSet(row["code"], row["name"], int(row["edition"]) if row.get("edition", "").isdigit() else None,
-                        (row.get("released") or "")[:4] or None) for row in csv.DictReader(f)]
 
 
 class CardSource:
@@ -233,7 +224,7 @@ class Catalog(CardSource):
 
     def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
         """Where each value of the database's cards came from."""
-        from ..db.updates import stored_sources
+        from ..db.sources import stored_sources
         return stored_sources(self.store, ids)
 
 
@@ -246,20 +237,13 @@ class BundledCards(CardSource):
 
     def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
         """Where each value of the bundled cards came from, as a new database records it."""
-        return {row.card.id: dict(row.sources) for row in _bundled_rows() if ids is None or row.card.id in ids}
-
-
-@lru_cache(maxsize=1)
-def _bundled_rows() -> tuple[SheetCard, ...]:
-    """The rows of the bundled card sheets (cards and the provenance of their values), read once per process."""
-    from ..db.store import bundled_rows
-    return tuple(bundled_rows())
+        return {row.card.id: dict(row.sources) for row in bundled_rows() if ids is None or row.card.id in ids}
 
 
 @lru_cache(maxsize=1)
 def _bundled() -> tuple[Card, ...]:
     """The bundled cards, sorted like the database's `order by game, edition, set, id`."""
-    return tuple(sorted((row.card for row in _bundled_rows()),
+    return tuple(sorted((row.card for row in bundled_rows()),
                         key=lambda c: (c.game, c.edition, c.set is not None, c.set or "", c.id)))
 
 

@@ -11,7 +11,8 @@ from sqlalchemy import text
 
 from deckcheck import provenance as prov
 from deckcheck.db.store import BUNDLE_KEY, Store, bundle_digest
-from deckcheck.db.updates import stored_sources, update_cards, update_from_bundle
+from deckcheck.db.sources import stored_sources
+from deckcheck.db.updates import update_cards, update_from_bundle
 
 EXE = str(Path(sys.executable).with_name("deckcheck"))
 POISON_GAS = "SE-xavier-st-cloud-poison-gas"  # Restriction 2, Reserved yes: from a named source

@@ -5,7 +5,8 @@ import pytest
 
 from deckcheck import provenance as prov
 from deckcheck.db.store import Store
-from deckcheck.db.updates import stored_sources, update_cards
+from deckcheck.db.sources import stored_sources
+from deckcheck.db.updates import update_cards
 from deckcheck.errors import DeckcheckError
 from deckcheck.importers.cardsheet import read_card_sheet, write_card_sheet
 

@@ -125,8 +125,8 @@ def test_full_or_read_only_disk_during_import_changes_nothing(small_fs, tmp_path
 
 def test_lock_wait_is_stated_in_the_message():
     from deckcheck.db.engine import LOCK_WAIT_S
-    from deckcheck.db.store import _why
-    assert f"waited {LOCK_WAIT_S:g} s" in str(_why(sqlite3.OperationalError("database is locked")))
+    from deckcheck.db.engine import trouble
+    assert f"waited {LOCK_WAIT_S:g} s" in str(trouble(sqlite3.OperationalError("database is locked")))
 
 
 

@@ -173,7 +173,7 @@ def test_edit_with_the_admin_token_changes_only_what_was_changed(admin_client):
     assert {k: v for k, v in after.items() if k != "restriction"} == {k: v for k, v in card.items()
                                                                        if k != "restriction"}
     from deckcheck.db.store import Store
-    from deckcheck.db.updates import stored_sources
+    from deckcheck.db.sources import stored_sources
     url = admin_client.app.state.deckcheck.settings.db_url
     source = stored_sources(Store(url), [card["id"]])[card["id"]]["restriction"]
     assert (source.kind, source.ref) == ("web", "Judge Ann")
