@@ -31,7 +31,7 @@ def median_ms(run, times: int = 5) -> float:
 def main() -> None:
     from deckcheck.library.api import Catalog
     from deckcheck.check import check_raw
-    from deckcheck.db.facts import Facts, facts_sheet
+    from deckcheck.library.facts import Facts, facts_sheet
     from deckcheck.db.store import Store
     from deckcheck.textlimits import parse_checked
     from deckcheck.web.facts import WithAnswers

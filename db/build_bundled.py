@@ -81,7 +81,7 @@ class Facts:
     sources: dict[str, str] = field(default_factory=dict)  # field -> the source's address
 
 
-def read_facts(shared: Path, checklist: list[dict]) -> dict[tuple[str, str], Facts]:
+def read_facts(shared: Path, checklist: list[dict[str, str]]) -> dict[tuple[str, str], Facts]:
     """card-facts.tsv by (set_code, checklist name); SystemExit on a fact that names no checklist row,
     an unknown field, a value that is not one, or a field stated twice for one row."""
     rows = {(r["set_code"], r["name"]) for r in checklist}
@@ -165,7 +165,7 @@ Built = tuple[Card, dict[str, Provenance]]
 class Immortals:
     """The Immortal names of the 1st edition, read off the Persona cards and the Persona list."""
 
-    def __init__(self, checklist: list[dict], personas: list[dict]):
+    def __init__(self, checklist: list[dict[str, str]], personas: list[dict[str, str]]):
         found = set(EXTRA_IMMORTALS) | {p["persona"] for p in personas}
         for row in checklist:
             if row["type"] != "Persona":
@@ -213,7 +213,7 @@ class Immortals:
         return None
 
 
-def split_name(printed: str, extra: str | None, immortals: Immortals) -> dict:
+def split_name(printed: str, extra: str | None, immortals: Immortals) -> dict[str, Any]:
     """Read weapon, Immortal, title and version off a printed name and the catalogue's disambiguator."""
     text = printed.strip()
     weapon = immortal = None

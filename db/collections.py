@@ -8,11 +8,10 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
-from sqlalchemy import case, delete, func, insert, inspect, or_, select, update
+from sqlalchemy import case, delete, func, insert, select, update
 
 from deckcheck.cards import Card
-from deckcheck.collection import (DEFAULT_CONDITION, MAX_QUANTITY, Holding, Holdings, Key, deck_name,
-                                  language_name)
+from deckcheck.collection import (MAX_QUANTITY, Holding, Holdings, Key, deck_name)
 from deckcheck.errors import DeckcheckError
 
 from . import rawsql
@@ -176,13 +175,40 @@ def undone_values(before: tuple | None, after: tuple | None, now: tuple | None) 
     return counts + texts if any(counts) else None
 
 
+def _after(now: tuple | None, h: Holding, mode: str, present: set[str] | None) -> tuple:
+    """An entry's values after an import row (`now`: as stored, None for a new entry): added to in merge mode;
+    in replace mode the row's values, but for the columns its sheet does not have (`present`)."""
+    new = (h.quantity, h.trade_quantity, h.want_quantity, h.location, h.notes, h.price)
+    if now is None:
+        return new
+    if mode == "merge":
+        return (now[0] + h.quantity, now[1] + h.trade_quantity, now[2] + h.want_quantity,
+                h.location or now[3], h.notes or now[4], h.price or now[5])
+    return tuple(v if present is None or c in present else now[i]
+                 for i, (c, v) in enumerate(zip(VALUE_COLUMNS, new, strict=True)))
+
+
+def _totals(current: Mapping[Key, tuple], writes: list[tuple[Holding, tuple]], gone: list[tuple[Key, tuple]]
+            ) -> tuple[dict[str, int], dict[str, int]]:
+    """A collection's TOTALS before and after an import that writes these entries and removes those."""
+    before = [0, 0, 0, 0]
+    for values in current.values():
+        before = [b + n for b, n in zip(before, _counts(values), strict=True)]
+    delta = [0, 0, 0, 0]
+    for h, after in writes:
+        old = _counts(current.get(h.key))
+        delta = [d + a - o for d, a, o in zip(delta, _counts(after), old, strict=True)]
+    for _key, now in gone:
+        delta = [d - o for d, o in zip(delta, _counts(now), strict=True)]
+    return dict(zip(TOTALS, before, strict=True)), {k: before[i] + delta[i] for i, k in enumerate(TOTALS)}
+
+
 class Collections:
     """The collections and saved decks of one database."""
 
     def __init__(self, store: Store):
         self.store = store
         self._cards: dict[str, Card] | None = None
-        self._upgraded = False
 
     @property
     def cards(self) -> dict[str, Card]:
@@ -226,7 +252,6 @@ class Collections:
         """Every holding of a collection (of all, with None), in a stable order."""
         e = COLLECTION_ENTRIES
         c = COLLECTIONS
-        self._upgrade()
         stmt = (select(e.c.card_id, e.c.condition, e.c.language, e.c.foil, e.c.quantity, e.c.trade_quantity,
                        e.c.want_quantity, e.c.location, e.c.notes, c.c.name, e.c.price)
                 .join_from(e, c, c.c.id == e.c.collection_id)
@@ -238,44 +263,6 @@ class Collections:
         cards = self.cards
         return Holdings(Holding(cards[r[0]], r[1], r[2], bool(r[3]), r[4], r[5], r[6], r[7], r[8], r[9], r[10])
                         for r in rows)
-
-    def _upgrade(self) -> None:
-        """Bring a database of an earlier deckcheck up to date, once: the price column, and entries whose empty
-        condition or language (NM, English since CONTRACTS §4 was revised) would split an entry."""
-        if self._upgraded:
-            return
-        e = COLLECTION_ENTRIES
-        columns = {c["name"] for c in inspect(self.store.engine).get_columns("collection_entry")}
-        if "price" not in columns:
-            self.store.add_column("collection_entry", "price")
-        if "undone" not in {c["name"] for c in inspect(self.store.engine).get_columns("collection_import")}:
-            self.store.add_column("collection_import", "undone")
-        with self.store.engine.connect() as con:
-            needed = con.execute(select(func.count()).select_from(e)
-                                 .where(or_(e.c.condition == "", e.c.language == ""))).scalar_one()
-        if needed:
-            with self.store.begin() as con:
-                self._normalise_entries(con)
-        self._upgraded = True
-
-    def _normalise_entries(self, con) -> None:
-        e = COLLECTION_ENTRIES
-        rows = con.execute(select(e.c.id, *[e.c[k] for k in KEY_COLUMNS], *[e.c[v] for v in VALUE_COLUMNS])
-                           .where(or_(e.c.condition == "", e.c.language == ""))).all()
-        for r in rows:
-            key = _entry_key(r[1], r[2], r[3] or DEFAULT_CONDITION, language_name(r[4]), r[5])
-            same = con.execute(select(e.c.id).where(*key)).first()
-            if same is None:
-                con.execute(update(e).where(e.c.id == r[0]).values(condition=r[3] or DEFAULT_CONDITION,
-                                                                   language=language_name(r[4])))
-                continue
-            values = dict(zip(VALUE_COLUMNS, r[6:], strict=True))
-            con.execute(update(e).where(e.c.id == same[0]).values(
-                quantity=e.c.quantity + values["quantity"],
-                trade_quantity=e.c.trade_quantity + values["trade_quantity"],
-                want_quantity=e.c.want_quantity + values["want_quantity"],
-                **{c: case((e.c[c] == "", values[c]), else_=e.c[c]) for c in ("location", "notes", "price")}))
-            con.execute(delete(e).where(e.c.id == r[0]))
 
     def _current(self, con, collection_id: int, lock: bool = False) -> dict[Key, tuple]:
         e = COLLECTION_ENTRIES
@@ -307,7 +294,6 @@ class Collections:
         """
         if mode not in ("merge", "replace"):
             raise DeckcheckError(f"unknown mode {mode!r}; use merge or replace")
-        self._upgrade()
         columns = set(present) if present is not None else None
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         with self.store.begin(write=not dry_run) as con:
@@ -335,16 +321,7 @@ class Collections:
         writes, too_many = [], []
         for key, h in holdings.items():
             now = current.get(key)
-            new = (h.quantity, h.trade_quantity, h.want_quantity, h.location, h.notes, h.price)
-            after: tuple
-            if now is None:
-                after = new
-            elif mode == "merge":
-                after = (now[0] + h.quantity, now[1] + h.trade_quantity, now[2] + h.want_quantity,
-                         h.location or now[3], h.notes or now[4], h.price or now[5])
-            else:
-                after = tuple(v if present is None or c in present else now[i]
-                              for i, (c, v) in enumerate(zip(VALUE_COLUMNS, new, strict=True)))
+            after = _after(now, h, mode, present)
             if max(after[:3]) > MAX_QUANTITY:
                 too_many.append(h)
             if now is None:
@@ -365,31 +342,17 @@ class Collections:
         if too_many:
             raise DeckcheckError(f"collection {name!r}: " + "; ".join(h.describe() for h in too_many[:5]) +
                                  f" would hold more than {MAX_QUANTITY:,} copies; nothing was imported")
-        gone = []
+        gone: list[tuple[Key, tuple]] = []
         if mode == "replace":
-            for key, now in current.items():
-                if key in holdings:
-                    continue
-                if None in keep or key[0] in keep:
-                    change.kept += 1
-                else:
-                    gone.append((key, now))
+            left = [(key, now) for key, now in current.items() if key not in holdings]
+            gone = [(key, now) for key, now in left if None not in keep and key[0] not in keep]
+            change.kept += len(left) - len(gone)
             change.removed = len(gone)
             journal += [(key, tuple(now[:6]), None) for key, now in gone]
             for key, now in gone[: max(0, sample - len(change.sample))]:
                 change.sample.append(("removed", self._holding(key, now, name)))
                 change.before.append(self._holding(key, now, name))
-        before = [0, 0, 0, 0]
-        for values in current.values():
-            before = [b + n for b, n in zip(before, _counts(values), strict=True)]
-        delta = [0, 0, 0, 0]
-        for h, after in writes:
-            old = _counts(current.get(h.key))
-            delta = [d + a - o for d, a, o in zip(delta, _counts(after), old, strict=True)]
-        for _key, now in gone:
-            delta = [d - o for d, o in zip(delta, _counts(now), strict=True)]
-        change.totals_before = dict(zip(TOTALS, before, strict=True))
-        change.totals_after = {k: before[i] + delta[i] for i, k in enumerate(TOTALS)}
+        change.totals_before, change.totals_after = _totals(current, writes, gone)
         if dry_run or not change.changed:
             return change
         if change.imported_before is not None and mode == "merge" and not again:
@@ -422,7 +385,6 @@ class Collections:
         """The imports into a collection that stand (not undone), the last first."""
         c = COLLECTIONS
         i = IMPORTS
-        self._upgrade()
         with self.store.engine.connect() as con:
             rows = con.execute(select(i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.id)
                                .join_from(i, c, c.c.id == i.c.collection_id).where(c.c.name == name, i.c.undone == "")
@@ -440,7 +402,6 @@ class Collections:
         e = COLLECTION_ENTRIES
         c = COLLECTIONS
         i = IMPORTS
-        self._upgrade()
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         with self.store.begin() as con:
             cid = self._locked_id(con, name, create=False)
@@ -543,7 +504,6 @@ class Collections:
     def edit(self, name: str, holding: Holding, sign: int) -> Holding | None:
         """Add (sign 1) or remove (sign -1) copies of one holding; return it as it now stands (None if gone)."""
         e = COLLECTION_ENTRIES
-        self._upgrade()
         with self.store.begin() as con:
             cid = self._locked_id(con, name, create=sign > 0)
             if cid is None:

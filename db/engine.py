@@ -60,8 +60,9 @@ def ready_sqlite(url: str) -> sqlite3.Connection | None:
         return None
     try:
         found = con.execute(rawsql.INITIALIZED_SQL).fetchone()
-        if found is not None and "extra" not in {r[1] for r in con.execute(rawsql.columns_sql("card"))}:
-            found = None  # a card table of an earlier deckcheck: the SQLAlchemy path brings it up to date
+        version = con.execute(rawsql.SCHEMA_SQL).fetchone()
+        if found is not None and version != (str(rawsql.SCHEMA_VERSION),):
+            found = None  # another schema version: the SQLAlchemy path migrates an earlier one, refuses a newer
     except sqlite3.Error:
         found = None
     if found is None:
@@ -304,13 +305,9 @@ def clearly_ours(columns: Mapping[str, set[str]], ours: Mapping[str, Iterable[st
 
 def missing_columns(table: str, have: set[str], want: Iterable[str]) -> list[str]:
     """The columns deckcheck gives `table` that the file's table lacks (those added after its first release aside)."""
-    return sorted(c for c in want if c not in have and (table, c) not in LATE_COLUMNS)
+    return sorted(c for c in want if c not in have and (table, c) not in rawsql.LATE_COLUMNS)
 
 
-# Columns deckcheck added to a table after its first release (Store.add_column adds them to an older
-# database): a table without them is still ours. Any column added that way later belongs here.
-LATE_COLUMNS = {("card", "extra"), ("collection_entry", "price"), ("desk_event", "tz_offset"),
-                ("collection_import", "undone")}
 SQLITE_READONLY = 8  # the primary result code of SQLITE_READONLY_ROLLBACK, _RECOVERY, _CANTINIT ...
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
-from sqlalchemy import delete, func, insert, literal, or_, select, update
+from sqlalchemy import Connection, Engine, delete, func, insert, literal, or_, select, update
 from sqlalchemy.exc import DBAPIError
 
 from deckcheck.desk import (Event, EventClosed, EventNotFound, Submission, from_stamp, now, numbered, player_key,
@@ -28,7 +28,7 @@ from .engine import sqlite_path, trouble, writer_turn
 from .models import CHECKS, ENTRIES, EVENTS, RATES, SUBMISSIONS, dialect_insert
 
 
-def _event(row) -> Event:
+def _event(row: Any) -> Event:
     return Event(id=row.id, name=row.name, format=row.format,
                  deadline=from_stamp(row.deadline) if row.deadline else None,
                  expected=tuple(json.loads(row.expected or "[]")), created_at=from_stamp(row.created_at),
@@ -38,7 +38,7 @@ def _event(row) -> Event:
 _SUBMISSION_COLUMNS = ("id", "event_id", "player", "player_key", "submitted_at", "source", "text", "report")
 
 
-def _submission_query(*more):
+def _submission_query(*more: Any) -> tuple[Any, list[Any]]:
     """SELECT of submissions `s` (columns of _SUBMISSION_COLUMNS, then `more`, then first_spelling: the name a player
     first gave in the event, the one shown; later spellings that fold to it are kept, not shown). The caller joins
     and filters; `s` is the alias to name in its clauses."""
@@ -48,7 +48,7 @@ def _submission_query(*more):
     return s, [*[s.c[c] for c in _SUBMISSION_COLUMNS], *more, first]
 
 
-def _submission(row, number: int = 1) -> Submission:
+def _submission(row: Any, number: int = 1) -> Submission:
     first = getattr(row, "first_spelling", None) or row.player
     return Submission(id=row.id, event_id=row.event_id, player=first, submitted_at=from_stamp(row.submitted_at),
                       source=row.source, text=row.text, report=report_from_dict(json.loads(row.report)),
@@ -71,11 +71,11 @@ def _translated() -> Iterator[None]:
 class EventTables:
     """The desk's SQL on one SQLAlchemy engine (the Store's: same database, same tables set-up)."""
 
-    def __init__(self, engine):
+    def __init__(self, engine: Engine):
         self.engine = engine
 
     @contextmanager
-    def _writing(self) -> Iterator:
+    def _writing(self) -> Iterator[Connection]:
         """A write transaction; on a SQLite file, writers take turns before they ask SQLite for its lock
         (deckcheck.db.engine.writer_turn: without it a few of forty submissions racing from two server processes
         waited seconds in SQLite's retry sleeps)."""
@@ -111,7 +111,7 @@ class EventTables:
         return self.event(event_id)[0]
 
     # -- submissions ----------------------------------------------------------------------------
-    def add_submission(self, values: dict, entry: str | None = None) -> tuple[int, str, str]:
+    def add_submission(self, values: dict[str, Any], entry: str | None = None) -> tuple[int, str, str]:
         """Store a submission while its event is open: a new player's first deck (`entry` None), or the next deck
         of the player whose entry key is `entry` (a resubmission through their private link).
 
@@ -157,13 +157,13 @@ class EventTables:
                 values["player_key"]
 
     @staticmethod
-    def _claim(con, event_id: str, name: str) -> bool:
+    def _claim(con: Connection, event_id: str, name: str) -> bool:
         """Make the entry of a new player named `name` (by its key); False when another submission holds it."""
         return con.execute(dialect_insert(con)(ENTRIES).values(event_id=event_id, player_key=player_key(name), seq=None,
                                                         submissions=0)
                            .on_conflict_do_nothing().returning(ENTRIES.c.id)).first() is not None
 
-    def current(self, event_id: str) -> list:
+    def current(self, event_id: str) -> list[Any]:
         """Every player's current deck as a row (id, player, submitted_at, verdict, errors, warnings, persona,
         submissions, player_key, first_spelling, report), in order of arrival."""
         s, columns = _submission_query()
@@ -217,17 +217,17 @@ class EventTables:
     def count_submissions(self, event_id: str) -> int:
         """How many decks were submitted to the event in all (every resubmission counted)."""
         with self.engine.connect() as con:
-            return con.execute(select(func.count()).select_from(SUBMISSIONS)
-                               .where(SUBMISSIONS.c.event_id == event_id)).scalar_one()
+            return int(con.execute(select(func.count()).select_from(SUBMISSIONS)
+                                   .where(SUBMISSIONS.c.event_id == event_id)).scalar_one())
 
     # -- deck checks ----------------------------------------------------------------------------
-    def add_deckcheck(self, values: dict) -> None:
+    def add_deckcheck(self, values: dict[str, Any]) -> None:
         """Store a deck check (only once the event's lists are locked: EventClosed's opposite is checked by
         the caller, which read the locked list)."""
         with self._writing() as con:
             con.execute(insert(CHECKS).values(**values))
 
-    def deckchecks(self, event_id: str) -> list[dict]:
+    def deckchecks(self, event_id: str) -> list[dict[str, Any]]:
         """Every deck check of the event, oldest first, as their JSON objects."""
         with self.engine.connect() as con:
             rows = con.execute(select(CHECKS.c.data).where(CHECKS.c.event_id == event_id)
@@ -245,4 +245,4 @@ class EventTables:
             hits = con.execute(stmt).scalar_one()
             if hits == 1:  # the address's first hit in a new window: forget its older windows
                 con.execute(delete(table).where(table.c.address == address, table.c.bucket < bucket))
-            return hits
+            return int(hits)

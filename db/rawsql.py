@@ -50,7 +50,7 @@ def cards_sql(game: bool, mark: str = "?") -> str:
 META_SQL = f"select key, value from deckcheck_meta where key in ({', '.join(repr(k) for k in META_KEYS)})"
 
 
-def read_cards(con: Any, game: str | None = None, mark: str = "?") -> tuple[list[tuple], dict[str, str]]:
+def read_cards(con: Any, game: str | None = None, mark: str = "?") -> tuple[list[tuple[Any, ...]], dict[str, str]]:
     """(rows in CARD_COLUMNS order, bundle meta) through a DB-API connection: sqlite3's (`mark` "?") on the hot
     path; psycopg's (`mark` "%s") where a test compares this SQL with the model path on PostgreSQL."""
     cur = con.cursor()
@@ -97,11 +97,20 @@ def legacy_extra_sql(legacy: list[str]) -> str:
 
 # -- 4. transaction control (SQLite) -----------------------------------------------------------------------
 BEGIN_IMMEDIATE = "BEGIN IMMEDIATE"
+
+# The schema's history, run by deckcheck.db.migrations and read here too: the raw path reads a file only when it is
+# at this version (an earlier one goes through the SQLAlchemy path, which brings it up to date; a newer one is
+# refused there), and a file whose tables lack only LATE_COLUMNS is still deckcheck's, of an earlier version.
+SCHEMA_KEY = "schema_version"  # deckcheck_meta: the schema version the database is at
+SCHEMA_VERSION = 5  # the number of migration steps (deckcheck.db.migrations.STEPS)
+LATE_COLUMNS = (("card", "extra"), ("collection_entry", "price"), ("collection_import", "undone"),
+                ("desk_event", "tz_offset"))  # added after the first release, by steps 1 to 4
+SCHEMA_SQL = f"select value from deckcheck_meta where key = '{SCHEMA_KEY}'"
 BEGIN = "BEGIN"
 
 
 # -- 5. the bulk write of a collection import --------------------------------------------------------------
-def executemany(con: Any, stmt: Any, columns: Sequence[str], rows: Sequence[tuple], batch: int) -> None:
+def executemany(con: Any, stmt: Any, columns: Sequence[str], rows: Sequence[tuple[Any, ...]], batch: int) -> None:
     """Run `stmt` (an INSERT built on a table class, on SQLAlchemy connection `con`) for every row, `batch` rows
     at a time: compiled once for the connection's dialect, the rows (values in `columns` order) handed to the
     driver as they are, with the statement's own constants (its bound literals) after them."""

@@ -29,7 +29,7 @@ def extra_from_text(text: object) -> tuple[tuple[str, object], ...]:
     return tuple(json.loads(str(text)).items()) if text else ()
 
 
-def card_to_values(card: Card, source: str = "") -> dict:
+def card_to_values(card: Card, source: str = "") -> dict[str, Any]:
     """The column values of a card's row."""
     values = {
         "id": card.id, "game": card.game, "name": card.name, "title": card.title, "immortal": card.immortal,
@@ -63,6 +63,6 @@ def card_from_values(row: Mapping[str, object]) -> Card:
     return Card(**values)
 
 
-def cards_from_tuples(rows: Iterable[Sequence]) -> list[Card]:
+def cards_from_tuples(rows: Iterable[Sequence[Any]]) -> list[Card]:
     """Cards from rows selected in CARD_COLUMNS order."""
     return [card_from_values(dict(zip(CARD_COLUMNS, row, strict=True))) for row in rows]

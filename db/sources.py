@@ -1,22 +1,25 @@
 """The provenance of the stored cards' values (the card_source table): read and written on a connection."""
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from sqlalchemy import bindparam, delete, insert, select
+from sqlalchemy import Connection, bindparam, delete, insert, select
 
 from deckcheck.provenance import Provenance
 
 from .models import CARD_SOURCES as t
 
+if TYPE_CHECKING:  # for the annotation only: Store imports this module when it sets a database up
+    from .store import Store
+
 _CHUNK = 500  # ids in one IN (...) list
 
 
-def read_sources(con, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
+def read_sources(con: Connection, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
     """Provenance by card id and field, for the given ids (every card when None), on a connection."""
     out: dict[str, dict[str, Provenance]] = {}
 
-    def add(rows) -> None:
+    def add(rows: Iterable[Sequence[Any]]) -> None:
         for card_id, name, kind, ref, at in rows:
             out.setdefault(card_id, {})[name] = Provenance(kind, ref or "", at or "")
     stmt = select(t.c.card_id, t.c.field_name, t.c.kind, t.c.ref, t.c.at)
@@ -29,13 +32,13 @@ def read_sources(con, ids: Iterable[str] | None = None) -> dict[str, dict[str, P
     return out
 
 
-def stored_sources(store, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
+def stored_sources(store: Store, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
     """Provenance of the stored cards' values (card id -> field -> provenance); every card when ids is None."""
     with store.engine.connect() as con:
         return read_sources(con, ids)
 
 
-def write_sources(con, sources: Mapping[str, Mapping[str, Provenance | None]], fresh: bool = False) -> None:
+def write_sources(con: Connection, sources: Mapping[str, Mapping[str, Provenance | None]], fresh: bool = False) -> None:
     """Record provenance (card id -> field -> provenance; None forgets it) on a connection; `fresh`: the
     cards have none recorded yet (a new database), so nothing is deleted first."""
     deletes = [] if fresh else [{"card": card_id, "field": name} for card_id, fields in sources.items()

@@ -15,7 +15,7 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 from urllib.parse import parse_qs, urlsplit
 
 from deckcheck import __version__
@@ -27,7 +27,7 @@ from deckcheck.errors import DatabaseError, DeckcheckError
 from . import rawsql
 from .engine import (BUNDLED_DIR, BUNDLED_SHEETS, LOCK_WAIT_S, foreign_sqlite_problem, ready_sqlite, resolve_url,
                      sqlite_path, trouble, writer_turn)
-from .repository import CARD_COLUMNS, LEGACY_EXTRA, card_to_values, cards_from_tuples, extra_to_text
+from .repository import CARD_COLUMNS, card_to_values, cards_from_tuples
 
 # CONTRACTS §5: a command that creates a database says once where. The library logs it (INFO on this
 # logger); the command line shows this logger on stderr, a program decides for itself.
@@ -230,6 +230,7 @@ class Store:
         from sqlmodel import SQLModel
 
         from . import models  # noqa: F401  (registers the tables)
+        from .migrations import migrate
         path = sqlite_path(self.url)
         connect_args: dict = {}
         if path is not None:
@@ -259,7 +260,7 @@ class Store:
             refuse_nul(engine)
             with self.translated_errors():
                 _create_tables(engine, SQLModel.metadata)
-            self._move_extra_columns(engine)
+            migrate(engine, self.where(), self.translated_errors)
         except (ArgumentError, NoSuchModuleError) as exc:
             raise DatabaseError(f"cannot use database URL {self.url!r}: {exc}") from exc
         except DatabaseError:
@@ -272,46 +273,6 @@ class Store:
             raise DatabaseError(f"cannot open database {self.url!r}: {exc.__class__.__name__}: "
                                 f"{str(exc).splitlines()[0]}") from exc
         return engine
-
-    def add_column(self, table: str, column: str, then: Callable[[Any], None] | None = None,
-                   engine: Any = None) -> None:
-        """Add a column of a table class that a database of an earlier deckcheck lacks (its type and default as
-        the class declares them), and run `then(con)` in the same transaction; nothing when another process
-        did it at the same moment."""
-        from sqlalchemy.exc import DBAPIError
-        from sqlmodel import SQLModel
-        declared = SQLModel.metadata.tables[table].c[column]
-        default = getattr(declared.default, "arg", "")  # the Python default of the field ('' or 0)
-        try:
-            with self.translated_errors(), (engine or self.engine).begin() as con:
-                con.exec_driver_sql(rawsql.add_column_sql(table, column, declared.type.compile(con.dialect),
-                                                          default))
-                if then is not None:
-                    then(con)
-        except DBAPIError as exc:
-            if "duplicate" not in str(exc).lower() and "already exists" not in str(exc).lower():
-                raise
-
-    def _move_extra_columns(self, engine: Any) -> None:
-        """A card table of an earlier deckcheck keeps Raven's and Taktik's values in columns of their own
-        (renown ... suit): add the `extra` column and copy them into it; the old columns stay, unused."""
-        from sqlalchemy import bindparam, inspect, update
-
-        from .models import CARDS
-        columns = {c["name"] for c in inspect(engine).get_columns("card")}
-        if "extra" in columns:
-            return
-        legacy = [c for c in LEGACY_EXTRA if c in columns]
-
-        def copy(con) -> None:
-            if not legacy:
-                return
-            rows = con.exec_driver_sql(rawsql.legacy_extra_sql(legacy)).all()
-            if rows:
-                con.execute(update(CARDS).where(CARDS.c.id == bindparam("card")).values(extra=bindparam("extra")),
-                            [{"card": r[0], "extra": extra_to_text(zip(legacy, r[1:], strict=True))} for r in rows])
-                bump_cards_version(con)
-        self.add_column("card", "extra", copy, engine)
 
     @contextmanager
     def translated_errors(self) -> Iterator[None]:

@@ -13,7 +13,7 @@ import datetime as _dt
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Connection, func, insert, select
 
 from deckcheck import provenance as prov
 from deckcheck.cards import Card
@@ -24,8 +24,8 @@ from deckcheck.provenance import Provenance
 
 from .models import CARD_CHANGES
 from .sources import read_sources, write_sources
-from .store import (BUNDLE_KEY, VERSION_KEY, bundle_digest, bundled_rows, bundled_sets, deckcheck_version, newer_bundle,
-                    read_cards, read_meta, write_meta)
+from .store import (BUNDLE_KEY, VERSION_KEY, Store, bundle_digest, bundled_rows, bundled_sets, deckcheck_version,
+                    newer_bundle, read_cards, read_meta, write_meta)
 
 PEOPLE = ("sheet", "web")  # provenance kinds that are a person's statement
 
@@ -109,7 +109,7 @@ def _as_sheet_cards(changes: Iterable[SheetCard | Mapping[str, object]], stored_
     return items
 
 
-def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], source: Provenance | str, *,
+def update_cards(store: Store, changes: Iterable[SheetCard | Mapping[str, object]], source: Provenance | str, *,
                  dry_run: bool = False, overwrite: bool = False, unrecorded: int | None = None,
                  protect: frozenset[str] = frozenset(), accepted_by: str = "") -> UpdateResult:
     """Add cards, or change the fields each change states, in one transaction; return what changed.
@@ -134,9 +134,10 @@ def update_cards(store, changes: Iterable[SheetCard | Mapping[str, object]], sou
                                unrecorded=unrecorded, protect=protect, accepted_by=accepted_by)
 
 
-def update_cards_on(con, store, changes: Iterable[SheetCard | Mapping[str, object]], origin: Provenance, *,
-                    dry_run: bool = False, overwrite: bool = False, unrecorded: int | None = None,
-                    protect: frozenset[str] = frozenset(), accepted_by: str = "") -> UpdateResult:
+def update_cards_on(con: Connection, store: Store, changes: Iterable[SheetCard | Mapping[str, object]],
+                    origin: Provenance, *, dry_run: bool = False, overwrite: bool = False,
+                    unrecorded: int | None = None, protect: frozenset[str] = frozenset(),
+                    accepted_by: str = "") -> UpdateResult:
     """update_cards inside a transaction the caller holds (with the card writers' turn taken), so that the
     caller's own writes and these commit or roll back together."""
     changes = list(changes)
@@ -181,7 +182,7 @@ def update_cards_on(con, store, changes: Iterable[SheetCard | Mapping[str, objec
 CARD_WRITERS_LOCK = 0x64636B63  # "dckc": the PostgreSQL advisory lock card writers take turns on
 
 
-def cards_writers_turn(con) -> None:
+def cards_writers_turn(con: Connection) -> None:
     """On PostgreSQL, wait (without the lock wait's limit) until no other transaction is changing cards, and hold
     that turn to the end of this transaction. SQLite needs nothing here: its write transaction already is the
     turn (Store.begin)."""
@@ -235,7 +236,7 @@ def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], or
     return merged, touched, renamed
 
 
-def update_from_bundle(store, *, dry_run: bool = False, overwrite: bool = False) -> UpdateResult:
+def update_from_bundle(store: Store, *, dry_run: bool = False, overwrite: bool = False) -> UpdateResult:
     """Bring this version's bundled cards into a database set up by an older one (`deckcheck db update`).
 
     New cards are added; a value is updated where the database does not know it, or holds it from a
@@ -265,7 +266,7 @@ def update_from_bundle(store, *, dry_run: bool = False, overwrite: bool = False)
 _NEVER_WEAKER = max(prov.STRENGTH.values()) + 1  # a value without a recorded source may be a person's: kept
 
 
-def record_changes(con, changes: Iterable, accepted_by: str = "") -> None:
+def record_changes(con: Connection, changes: Iterable[FieldChange], accepted_by: str = "") -> None:
     """Keep the history of changed values (deckcheck.db.updates.FieldChange) on a connection."""
     stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     rows = [{"card_id": c.card_id, "field_name": c.field, "old": c.old, "new": c.new,

@@ -1,6 +1,6 @@
 """The tournament desk's pure parts: secret tokens and random ids, player names, deadlines, stored reports.
 
-Storage lives in `deckcheck.db.events`, the service in `deckcheck.db.desk`, the pages in `deckcheck.web.desk`.
+Storage lives in `deckcheck.db.events`, the service in `deckcheck.library.desk`, the pages in `deckcheck.web.desk`.
 """
 from __future__ import annotations
 

@@ -102,7 +102,7 @@ def test_tournament_reports_have_an_unverified_column(db, tmp_path):
 
 
 def test_export_import_into_a_fresh_database_keeps_verdict_and_provenance(db, tmp_path):
-    from deckcheck.db.facts import Facts
+    from deckcheck.library.facts import Facts
     from deckcheck.db.store import Store
     store = Store(db)
     facts = Facts(store)
@@ -136,7 +136,7 @@ def test_export_import_into_a_fresh_database_keeps_verdict_and_provenance(db, tm
 
 
 def test_import_lists_conflicts_and_never_replaces_silently(db, tmp_path):
-    from deckcheck.db.facts import Facts
+    from deckcheck.library.facts import Facts
     from deckcheck.db.store import Store
     store = Store(db)
     card = next(c for c in store.cards() if c.id == "ME-upper-left-attack-1")

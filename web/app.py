@@ -223,8 +223,8 @@ def _error_handlers(app: FastAPI) -> None:
     async def database_trouble(request: Request, exc: DBAPIError) -> Response:
         """The database locked past the wait (a long write on a loaded machine), full or read-only: 503, try
         again shortly. Any other database error is a bug (500, logged)."""
-        from deckcheck.db.store import _why
-        why = _why(exc)
+        from deckcheck.library.database import database_trouble
+        why = database_trouble(exc)
         if why is None:
             return await broken(request, exc)
         response = error_response(request, 503, f"the database is not available just now: {why}; "

@@ -20,7 +20,7 @@ from deckcheck.cardsheet import COLUMNS, UNKNOWABLE, card_json, card_to_row, is_
 from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
-from deckcheck.db.facts import Facts, shown
+from deckcheck.library.facts import Facts, shown
 
 from . import models
 from .deps import CatalogDep, CollectionsDep, KeeperDep, PagesDep, ServerDep, SettingsDep

@@ -16,7 +16,7 @@ from fastapi.templating import Jinja2Templates
 
 from deckcheck.library.api import Catalog
 from deckcheck.db.collections import Collections
-from deckcheck.db.desk import Desk
+from deckcheck.library.desk import Desk
 from deckcheck.rates import Rate
 
 from .settings import Settings

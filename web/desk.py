@@ -1,5 +1,5 @@
 """The tournament desk on the web (CONTRACTS §6): event creation, the player page, the organiser's dashboard, and
-the JSON API. Every page and its API twin call the same `deckcheck.db.desk.Desk` method.
+the JSON API. Every page and its API twin call the same `deckcheck.library.desk.Desk` method.
 
 Authorisation: the organiser's token comes as `Authorization: Bearer TOKEN` (API) or, on pages, once in the
 organiser link (`?token=`), which turns it into an HttpOnly cookie for that event's pages only and redirects
@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from deckcheck.db.desk import MAX_DECKLIST_BYTES, PASTED, PASTED_BEFORE, REPORT_KINDS, Decklist, Desk
+from deckcheck.library.desk import MAX_DECKLIST_BYTES, PASTED, PASTED_BEFORE, REPORT_KINDS, Decklist, Desk
 from deckcheck.desk import (DeskError, Event, EventClosed, NotAuthorised, TooLarge, deadline_offset, parse_deadline,
                             parse_offset, text_field)
 from deckcheck.errors import DeckcheckError

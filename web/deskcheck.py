@@ -1,6 +1,6 @@
 """Deck checks at the table (CONTRACTS §6, revision 3): a player's locked list as a counting sheet, the checks
 kept, and a fair draw of players to check. Pages for the organiser's cookie, JSON for the organiser's token;
-both call the same `deckcheck.db.desk.Desk` methods.
+both call the same `deckcheck.library.desk.Desk` methods.
 
 The counting sheet works without JavaScript: each card has a number field, and its − and + buttons send the
 form (the page comes back counted); desk.js makes the same buttons count on the phone and the differences show
@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from deckcheck.db.desk import Desk
+from deckcheck.library.desk import Desk
 from deckcheck.desk import DeskError, Event, Submission
 from deckcheck.errors import DeckcheckError
 from deckcheck.registered import MAX_COUNT, compare_counts

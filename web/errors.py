@@ -9,7 +9,7 @@ module cannot import it).
 from __future__ import annotations
 
 from deckcheck.db.collections import AlreadyImported, NoSuchImport, UndoRefused
-from deckcheck.db.facts import FactError, ProposalDecided, ProposalNotFound
+from deckcheck.library.facts import FactError, ProposalDecided, ProposalNotFound
 from deckcheck.db.store import TextWithNul
 from deckcheck.desk import (DeskError, EventClosed, EventNotFound, ListsNotLocked, NotAuthorised, RateLimited,
                             TooLarge, WrongToken)

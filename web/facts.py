@@ -8,7 +8,7 @@ organiser's review (`/cards/proposals`). JSON: `POST /api/cards/{id}/facts`, `GE
 
 A server without an admin token applies answers at once; with one (a club) they wait as proposals, count in
 their author's own checks (the `deckcheck_by` cookie on pages, `"facts_by"` in `POST /api/check`) and for
-everyone once accepted. Every page and its twin call deckcheck.db.facts.
+everyone once accepted. Every page and its twin call deckcheck.library.facts.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException
 from deckcheck.library.api import CardSource
 from deckcheck.cards import Card
 from deckcheck.cardsheet import SheetCard
-from deckcheck.db.facts import (FACT_FIELDS, FORM_FIELDS, LABELS, MAX_BY, FactError, Facts, clean_by, facts_sheet,
+from deckcheck.library.facts import (FACT_FIELDS, FORM_FIELDS, LABELS, MAX_BY, FactError, Facts, clean_by, facts_sheet,
                                 shown, value_text)
 from deckcheck.errors import DeckcheckError
 from deckcheck.rates import Rate, Windows

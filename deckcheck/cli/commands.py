@@ -330,7 +330,7 @@ def cards_export(sheet: Path, game: Annotated[Optional[str], typer.Option(help="
 def cards_facts_export(sheet: Path, db: DbOption = None) -> None:
     """Write every stored value that did not come from the bundle (.csv or .xlsx), with its provenance
     (FIELD_source), so that another server's `cards import` takes it and keeps who said what."""
-    from ..db.facts import facts_sheet
+    from ..library.facts import facts_sheet
     from ..db.store import Store
     from ..importers.cardsheet import write_facts_sheet
     header, rows = facts_sheet(Store(db))

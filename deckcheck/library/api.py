@@ -410,6 +410,32 @@ class CollectionApp:
         """All cards of every game, found by name (collections hold cards of any game)."""
         return self.catalog.index_all()
 
+    # what the web reads of the collections and saved decks, so that it holds no deckcheck.db object
+    def names(self) -> list[str]:
+        """The collections' names."""
+        return self.collections.names()
+
+    def holdings(self, name: str | None = "main") -> Holdings:
+        """The entries of a collection (None: of every collection)."""
+        return self.collections.holdings(name)
+
+    def last_import(self, name: str) -> PastImport | None:
+        """The last import into a collection that is not undone, if any."""
+        return self.collections.last_import(name)
+
+    def deck(self, name: str) -> tuple[str, str, list[tuple[Card, str, int]]]:
+        """A saved deck as stored: (format, text, [(card, section, quantity)]); DeckcheckError when none has the
+        name."""
+        return self.collections.deck(name)
+
+    def stored_decks(self) -> list[tuple[str, str, str, int]]:
+        """The saved decks as stored: (name, format, saved at, cards)."""
+        return self.collections.decks()
+
+    def save_text(self, name: str, fmt: str, text: str, entries: Iterable[tuple[Card, str, int]]) -> bool:
+        """Keep a resolved deck's text and entries under a name; whether it replaced one."""
+        return self.collections.save_deck(name, fmt, text, entries)
+
     def reader(self) -> RowReader:
         """A row reader for collection sheets, knowing set names as well as codes."""
         from ..collection import RowReader

@@ -39,7 +39,7 @@ def filled(path: Path) -> str:
                  ("deck", "save", "kurgan", "examples/decks/type1e-kurgan-illegal.txt")):
         r = deckcheck(*args, db=db)
         assert r.returncode == 0, (args, r.stderr)
-    from deckcheck.db.desk import Desk, RateLimit
+    from deckcheck.library.desk import Desk, RateLimit
     desk = Desk(f"sqlite:///{db}", rate_limit=RateLimit(0))
     event, _token = desk.create_event("Spring Open", "type1e", expected=["Anna", "Bo"])
     for player in ("Anna", "Bo", "Anna"):

@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from deckcheck.db.desk import MAX_DECKLIST_BYTES, Desk, RateLimit
+from deckcheck.library.desk import MAX_DECKLIST_BYTES, Desk, RateLimit
 from deckcheck.errors import UnknownFormatError
 from deckcheck.desk import (DeskError, EventClosed, EventNotFound, NotAuthorised, RateLimited, TooLarge, WrongToken,
                             hash_token, parse_deadline, player_key)
@@ -362,7 +362,7 @@ def test_a_submission_the_deadline_overtakes_is_refused_by_the_insert_itself(des
     """Issue 28: the deadline dropped from the insert's own recheck was caught by no test. Here the desk's first look
     finds the event open (its deadline an hour away), and the deck is stamped past the deadline (a check that took
     that long): only the INSERT's own recheck can refuse it, and nothing is stored. A resubmission likewise."""
-    from deckcheck.db import desk as desk_module
+    from deckcheck.library import desk as desk_module
     deadline = dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=1)
     event, _ = desk.create_event("Late", "type1e", deadline=deadline)
     first = desk.submit_deck(event.id, "Anna", LEGAL)

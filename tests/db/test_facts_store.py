@@ -1,10 +1,10 @@
-"""deckcheck.db.facts on SQLite and PostgreSQL: answers with provenance, proposals that change nothing for anyone
+"""deckcheck.library.facts on SQLite and PostgreSQL: answers with provenance, proposals that change nothing for anyone
 else until accepted, conflicts, history of every change, and the sheet of values not from the bundle."""
 from __future__ import annotations
 
 import pytest
 
-from deckcheck.db.facts import FactError, Facts, ProposalDecided, ProposalNotFound, facts_sheet
+from deckcheck.library.facts import FactError, Facts, ProposalDecided, ProposalNotFound, facts_sheet
 from deckcheck.db.store import Store
 
 CARD = "ME-upper-left-attack-1"

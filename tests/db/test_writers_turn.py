@@ -77,7 +77,7 @@ def summaries(procs: list[subprocess.Popen]) -> list[str]:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc to see the commands wait")
 def test_two_imports_at_once_run_one_after_the_other(db_url, tmp_path):
-    from deckcheck.db.facts import Facts
+    from deckcheck.library.facts import Facts
     from deckcheck.db.store import Store
     store = Store(db_url)
     store.init()

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from deckcheck.db.desk import MAX_DECKLIST_BYTES, RateLimit
+from deckcheck.library.desk import MAX_DECKLIST_BYTES, RateLimit
 from deckcheck.web.deps import rate_limit
 
 from conftest import EXAMPLE_DECKS as DECKS, ILLEGAL, LEGAL, TYPO

@@ -255,14 +255,14 @@ def test_an_older_database_gets_the_time_zone_column(tmp_path):
     """A desk database of an earlier deckcheck (no tz_offset column) is brought up to date on first use."""
     from sqlalchemy import text
 
-    from deckcheck.db import desk as desk_module
-    from deckcheck.db.desk import Desk
+    from deckcheck.library.desk import Desk
     url = f"sqlite:///{tmp_path / 'old.db'}"
     old = Desk(url)
     event, _ = old.create_event("Old", "type1e")
     with old.store.engine.begin() as con:
         con.execute(text("alter table desk_event drop column tz_offset"))
-    desk_module._UPGRADED.clear()
+        con.execute(text("delete from deckcheck_meta where key = 'schema_version'"))  # from before versions
+    old.store.dispose()
     new = Desk(url)
     assert new.event(event.id).tz_offset == 0
     made, _ = new.create_event("New", "type1e", tz_offset=60)

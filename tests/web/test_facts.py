@@ -399,7 +399,7 @@ def test_desk_pages_and_reports_show_the_unverified_count_and_link_to_the_form(h
 
 
 def test_a_stored_report_without_the_field_counts_from_its_issues():
-    from deckcheck.db.desk import unverified_count
+    from deckcheck.library.desk import unverified_count
     old = ('{"issues": [{"rule": "HL-DATA-UNKNOWN", "message": "HL-RESTRICTED not verified: ..."}, '
            '{"rule": "HL-DATA-UNKNOWN", "message": "HL-RESTRICTED not verified: more"}, {"rule": "HL-DECK-MIN"}]}')
     assert unverified_count(old) == 1 and unverified_count('{"unverified": ["A", "B"]}') == 2

@@ -65,7 +65,7 @@ class Api:
 def api(tmp_path_factory, pristine_web_db):
     from deckcheck.web import create_app
     from deckcheck.web.deps import rate_limit
-    from deckcheck.db.desk import RateLimit
+    from deckcheck.library.desk import RateLimit
     db = tmp_path_factory.mktemp("openapi") / "api.db"
     shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)
     url = f"sqlite:///{db}"

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from deckcheck.db.desk import RateLimit
+from deckcheck.library.desk import RateLimit
 from deckcheck.web import create_app
 from deckcheck.web.deps import rate_limit
 from deckcheck.web.desk import COOKIE as DESK_COOKIE

@@ -409,7 +409,7 @@ def test_a_deck_with_a_few_unknown_names_is_not_cut(client):
 
 def test_one_rate_syntax_for_every_limiter():
     """The guard's, the desk's and the answers' limits are one Rate, read by one parser with one set of bounds."""
-    from deckcheck.db.desk import RateLimit
+    from deckcheck.library.desk import RateLimit
     from deckcheck.web import facts, guard
     assert RateLimit is Rate and guard.Rate is Rate and isinstance(facts.ANSWER_RATE, Rate)
     for flag, field in (("--desk-rate", "desk_rate"), ("--check-rate", "check_rate"), ("--event-rate", "event_rate")):

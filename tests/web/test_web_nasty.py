@@ -62,7 +62,7 @@ def test_pasted_text_past_a_limit_is_the_report_check_gives(web_db):
     """A pasted decklist past a limit of text decklists: the report `check -` gives (never a 500), on the Check
     page's API (JSON and form), the desk (201, the player sees why), and /api/stats (400 {"error"})."""
     import deckcheck
-    from deckcheck.db.desk import RateLimit
+    from deckcheck.library.desk import RateLimit
     from deckcheck.web import create_app
     from deckcheck.web.deps import rate_limit
     from fastapi.testclient import TestClient

@@ -1,35 +1,41 @@
 """The tournament desk as library calls: events, players' submissions, the organiser's table and reports.
 
-The web pages and the JSON API of `deckcheck serve` call these; the reports are written by the same
-code as `deckcheck tournament check --out`.
+The web pages and the JSON API of `deckcheck serve` call these; the reports are written by the same code as
+`deckcheck tournament check --out`. The desk's SQL is deckcheck.db.events.
 """
 from __future__ import annotations
 
 import json
+import random
+import secrets
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence, Union
+from typing import Sequence, Union
 
-from deckcheck.decklist import RawDeck
-from deckcheck.desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, EventClosed, EventNotFound,
-                            ListsNotLocked, NotAuthorised, RateLimited, Submission, TooLarge, WrongToken, clean_name,
-                            decklist_text, expected_players, from_stamp, hash_token, is_id, new_id, new_token, now,
-                            player_key, shared_names, stamp, token_matches, wait_words)
-from deckcheck.registered import Registered
-from deckcheck.errors import DecklistError
-from deckcheck.games import get_format
-from deckcheck.report import InputProblem, Issue, Report
-from deckcheck.rates import Rate
-from deckcheck.text import is_digits
-from deckcheck.tournament import Tournament, verdict
-
-from .events import EventTables
-
-if TYPE_CHECKING:
-    from deckcheck.deckdiff import DeckDiff
+from ..check import check_raw, choose_format
+from ..db.events import EventTables
+from ..deckdiff import DeckDiff, diff_decks
+from ..decklist import RawDeck
+from ..decks import build_deck
+from ..desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, EventClosed, EventNotFound, ListsNotLocked,
+                    NotAuthorised, RateLimited, Submission, TooLarge, WrongToken, clean_name, decklist_text,
+                    expected_players, from_stamp, hash_token, is_id, new_id, new_token, now, player_key, shared_names,
+                    stamp, text_field, token_matches, wait_words)
+from ..errors import CardNotFoundError, DecklistError
+from ..games import get_format
+from ..importers.reports import write_tournament_report
+from ..registered import MAX_EXTRA_CARDS, MAX_NOTE, Registered, compare_counts, count_value
+from ..rates import Rate
+from ..report import InputProblem, Issue, Report
+from ..stats import EXERTION, HAND, check_draw
+from ..text import is_digits
+from ..textlimits import parse_checked
+from ..tournament import Arrival, Tournament, verdict
+from .api import Catalog, unreadable
+from .statsapi import require_stats
 
 MAX_DECKLIST_BYTES = 256 * 1024  # a decklist is a few KB; a registration workbook is not a player's deck
 REPORT_KINDS = ("xlsx", "csv", "json")
@@ -66,9 +72,6 @@ class Row:
         return "matches" if self.checks[-1].get("matches") else "differs"
 
 
-_UPGRADED: set[str] = set()
-
-
 def unverified_count(report_json: str | None) -> int:
     """How many rules card data kept from deciding in a stored report (one stored before the count was kept:
     from its HL-DATA-UNKNOWN issues)."""
@@ -88,7 +91,6 @@ class Desk:
     """The tournament desk on one database (SQLite or PostgreSQL; several processes may share it)."""
 
     def __init__(self, db_url: str | None = None, catalog=None, rate_limit: RateLimit | None = None):
-        from deckcheck.library.api import Catalog
         self.catalog = catalog if catalog is not None else Catalog(db_url)
         self.store = self.catalog.store
         self.rate_limit = rate_limit or RateLimit()
@@ -98,20 +100,8 @@ class Desk:
     def tables(self) -> EventTables:
         """The desk's SQL on the store's engine (created with the other tables on first use)."""
         if self._tables is None:
-            self._upgrade()
             self._tables = EventTables(self.store.engine)
         return self._tables
-
-    def _upgrade(self) -> None:
-        """Bring the desk tables of an earlier deckcheck up to date, once per database: the event's time zone."""
-        key = self.store.engine.url.render_as_string(hide_password=False)
-        if key in _UPGRADED:
-            return
-        from sqlalchemy import inspect
-        columns = {c["name"] for c in inspect(self.store.engine).get_columns("desk_event")}
-        if "tz_offset" not in columns:
-            self.store.add_column("desk_event", "tz_offset")
-        _UPGRADED.add(key)
 
     # -- events ---------------------------------------------------------------------------------
     def create_event(self, name: object, format: str, deadline=None, expected=(), tz_offset: int = 0
@@ -183,12 +173,10 @@ class Desk:
                 raise DeskError("no decklist: paste it or choose a file")
             if len(decklist.encode("utf-8", "surrogatepass")) > MAX_DECKLIST_BYTES:
                 raise TooLarge(f"the decklist is over {MAX_DECKLIST_BYTES // 1024} KB")
-            from deckcheck.textlimits import parse_checked
             text = decklist
             try:
                 decklist, shown = [parse_checked(text, source)], text
             except DecklistError as exc:  # past a limit of text decklists: an unreadable deck, as for a file
-                from deckcheck.library.api import unreadable
                 decklist = unreadable(source, exc, event.format)
         if isinstance(decklist, Report):
             report = decklist
@@ -201,7 +189,6 @@ class Desk:
                     None, source, f"the file holds {len(raws)} decklists; submit only yours")])
                 report.registered = Registered((), (f"{source}: {len(raws)} decklists",))
             else:
-                from deckcheck.check import check_raw
                 report = check_raw(raws[0], self.catalog.index, event.format)
         report.deck, report.player = source, player
         report.format = report.format or event.format
@@ -261,7 +248,6 @@ class Desk:
     @staticmethod
     def _shown(event: Event, submission: Submission) -> Submission:
         """The submission under the player's display name (the expected player's spelling, else their first)."""
-        from dataclasses import replace
         return replace(submission, player=event.display_name(submission.player))
 
     def submission(self, event_id: str, deck_id: str) -> Submission:
@@ -309,7 +295,7 @@ class Desk:
         return [self._shown(event, s) for s in self.tables.history(submission.event_id, submission.key)]
 
     def compare(self, event_id: str, before_id: str, after_id: str, hand: int | None = None,
-                exertion: int | None = None) -> "DeckDiff":
+                exertion: int | None = None) -> DeckDiff:
         """Two submitted decks of an event compared as `deckcheck diff` compares decklists: cards added and
         removed, verdicts and odds before and after (a player's earlier deck against their later one).
 
@@ -317,12 +303,6 @@ class Desk:
         `unread`). EventNotFound when either id is not a deck of the event; DeckcheckError for a format
         without statistics (and a DecklistError for a kept text past the limits of text decklists).
         """
-        from deckcheck.check import choose_format
-        from deckcheck.deckdiff import diff_decks
-        from deckcheck.decks import build_deck
-        from deckcheck.stats import EXERTION, HAND, check_draw
-        from deckcheck.library.statsapi import require_stats
-        from deckcheck.textlimits import parse_checked
         hand = HAND if hand is None else hand
         exertion = EXERTION if exertion is None else exertion
         check_draw("hand", hand)
@@ -338,16 +318,13 @@ class Desk:
             sides.append((deck, fmt, problems))
         (before, before_fmt, unread_before), (after, after_fmt, unread_after) = sides
         diff = diff_decks(before, before_fmt, after, after_fmt, hand, exertion)
-        from dataclasses import replace  # a side with unread lines is unreadable, as when it was submitted
         return replace(diff, before=replace(diff.before, input_errors=list(unread_before)),
                        after=replace(diff.after, input_errors=list(unread_after)))
 
     def tournament(self, event_id: str) -> Tournament:
         """The players' current decks as the Tournament that `deckcheck tournament check` reports, with when
         each came, how many decks the player sent, and the deck checks made of it."""
-        from dataclasses import replace
 
-        from deckcheck.tournament import Arrival
         event = self.event(event_id)
         checks: dict[str, list[dict]] = {}
         for c in self.tables.deckchecks(event_id):
@@ -377,8 +354,6 @@ class Desk:
 
         DeskError (400) naming the bad field for a count that is not a whole number from 0 to 999, a card no
         card of the format is named, an empty judge's name; nothing is stored then."""
-        from deckcheck.desk import text_field
-        from deckcheck.registered import MAX_NOTE, compare_counts
         event, submission = self.locked(event_id, player)
         judge_name = clean_name(judge, "judge's name", MAX_PLAYER_NAME)
         note_text = text_field(note, "note").strip()
@@ -402,8 +377,6 @@ class Desk:
         """The counted copies by the registered list's card names, and the section of each counted card the
         list does not hold; DeskError for a name no card has, or a count that is not a whole number.
         `counts`: {name: count} (the API's), or (name, count) pairs (a form's; one card may come twice)."""
-        from deckcheck.errors import CardNotFoundError
-        from deckcheck.registered import MAX_EXTRA_CARDS, count_value
         if isinstance(counts, dict):
             counts = list(counts.items())
         if not isinstance(counts, list) or not all(isinstance(p, tuple) and len(p) == 2 for p in counts):
@@ -440,8 +413,6 @@ class Desk:
     def draw(self, event_id: str, n: object, seed: object = None) -> dict:
         """A fair draw of `n` players for deck checks among those with a locked list not yet checked: the same
         seed (shown) gives the same draw. DeskError for an n that is not a whole number from 1 to 1000."""
-        import random
-        import secrets
         if isinstance(n, bool) or not isinstance(n, (int, str)) or not is_digits(str(n).strip()) \
                 or not 1 <= int(n) <= MAX_DRAW:
             raise DeskError(f"n must be a whole number from 1 to {MAX_DRAW}, not {n!r:.40}")
@@ -460,7 +431,6 @@ class Desk:
         """report.xlsx, .csv or .json, written by the CLI's own report writer."""
         if kind not in REPORT_KINDS:
             raise EventNotFound(f"no report {kind[:20]!r}; reports are {', '.join(REPORT_KINDS)}")
-        from deckcheck.importers.reports import write_tournament_report
         tournament = self.tournament(event_id)
         with tempfile.TemporaryDirectory(prefix="deckcheck-desk-") as folder:
             path = Path(folder) / f"report.{kind}"

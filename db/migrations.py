@@ -1,0 +1,154 @@
+"""The schema migrations, all of them: each step brings a database of an earlier deckcheck one schema version up.
+
+The version a database is at is kept in it (deckcheck_meta SCHEMA_KEY). Store opens a database by creating the
+missing tables (at the latest schema), then `migrate` runs the steps past the stored version in one transaction
+and stamps the version reached; writers of other processes wait their turn (SQLite's write lock, a PostgreSQL
+advisory lock). A database from before the version was kept counts as version 0, and may be at any step, so each
+step looks before it acts. A database at a version newer than this deckcheck's was written by a newer deckcheck:
+it is refused, nothing changed (an older deckcheck would write rows the newer one does not expect).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+from uuid import uuid4
+
+from sqlalchemy import Connection, bindparam, case, delete, func, inspect, or_, select, update
+from sqlalchemy.exc import DBAPIError
+
+from deckcheck.collection import DEFAULT_CONDITION, language_name
+from deckcheck.errors import DatabaseError
+
+from . import rawsql
+from .models import CARDS, COLLECTION_ENTRIES, META, dialect_insert
+from .rawsql import LATE_COLUMNS, SCHEMA_KEY, SCHEMA_VERSION
+from .repository import LEGACY_EXTRA, extra_to_text
+
+MIGRATION_LOCK = 0x64636B6D  # "dckm": the PostgreSQL advisory lock migrations take turns on
+
+
+def _columns(con: Connection, table: str) -> set[str]:
+    return {c["name"] for c in inspect(con).get_columns(table)}
+
+
+def _add_column(con: Connection, table: str, column: str) -> bool:
+    """Add a column of a table class that the table lacks (its type and default as the class declares them);
+    whether it was missing."""
+    if column in _columns(con, table):
+        return False
+    declared = META.metadata.tables[table].c[column]
+    default = getattr(declared.default, "arg", "")  # the Python default of the field ('' or 0)
+    con.exec_driver_sql(rawsql.add_column_sql(table, column, declared.type.compile(con.dialect), default))
+    return True
+
+
+def _card_extra(con: Connection) -> None:
+    """1: a game's own values in the card table's `extra` (before: Raven's and Taktik's columns, renown ... suit,
+    which stay, unused, their values copied)."""
+    had = _columns(con, "card")
+    if not _add_column(con, "card", "extra"):
+        return
+    legacy = [c for c in LEGACY_EXTRA if c in had]
+    rows = con.exec_driver_sql(rawsql.legacy_extra_sql(legacy)).all() if legacy else []
+    if rows:
+        con.execute(update(CARDS).where(CARDS.c.id == bindparam("card")).values(extra=bindparam("extra")),
+                    [{"card": r[0], "extra": extra_to_text(zip(legacy, r[1:], strict=True))} for r in rows])
+        _set_meta(con, {"cards_version": uuid4().hex})  # the cards changed: running servers read them again
+
+
+def _set_meta(con: Connection, values: dict[str, str]) -> None:
+    """Set facts of the database (deckcheck.db.store.write_meta, which this module sits below)."""
+    stmt = dialect_insert(con)(META)
+    con.execute(stmt.on_conflict_do_update(index_elements=[META.c.key], set_={"value": stmt.excluded.value}),
+                [{"key": k, "value": v} for k, v in values.items()])
+
+
+def _entry_price(con: Connection) -> None:
+    """2: a collection entry's price."""
+    _add_column(con, "collection_entry", "price")
+
+
+def _import_undone(con: Connection) -> None:
+    """3: an import's undo kept in the journal."""
+    _add_column(con, "collection_import", "undone")
+
+
+def _event_time_zone(con: Connection) -> None:
+    """4: an event's time zone (minutes east of UTC)."""
+    _add_column(con, "desk_event", "tz_offset")
+
+
+def _entry_defaults(con: Connection) -> None:
+    """5: entries whose empty condition or language (NM, English since CONTRACTS §4 was revised) would split an
+    entry: given the defaults, and merged into an entry that already has them."""
+    e = COLLECTION_ENTRIES
+    rows = con.execute(select(e.c.id, e.c.collection_id, e.c.card_id, e.c.condition, e.c.language, e.c.foil,
+                              e.c.quantity, e.c.trade_quantity, e.c.want_quantity, e.c.location, e.c.notes, e.c.price)
+                       .where(or_(e.c.condition == "", e.c.language == ""))).all()
+    for r in rows:
+        condition, language = r.condition or DEFAULT_CONDITION, language_name(r.language)
+        same = con.execute(select(e.c.id).where(e.c.collection_id == r.collection_id, e.c.card_id == r.card_id,
+                                                e.c.condition == condition, e.c.language == language,
+                                                e.c.foil == r.foil)).first()
+        if same is None:
+            con.execute(update(e).where(e.c.id == r.id).values(condition=condition, language=language))
+            continue
+        con.execute(update(e).where(e.c.id == same[0]).values(
+            quantity=e.c.quantity + r.quantity, trade_quantity=e.c.trade_quantity + r.trade_quantity,
+            want_quantity=e.c.want_quantity + r.want_quantity,
+            **{c: case((e.c[c] == "", getattr(r, c)), else_=e.c[c]) for c in ("location", "notes", "price")}))
+        con.execute(delete(e).where(e.c.id == r.id))
+
+
+# Step n brings a database at version n - 1 to version n. A new step is appended, never inserted.
+STEPS: tuple[Callable[[Connection], None], ...] = (_card_extra, _entry_price, _import_undone, _event_time_zone,
+                                                   _entry_defaults)
+assert len(STEPS) == SCHEMA_VERSION, "rawsql.SCHEMA_VERSION is the number of steps"
+
+
+def stored_version(con: Connection) -> int:
+    """The schema version a database is at (0: from before deckcheck kept it)."""
+    text = con.execute(select(META.c.value).where(META.c.key == SCHEMA_KEY)).scalar()
+    return int(text) if text and text.isdigit() else 0
+
+
+def refuse_newer(version: int, where: str) -> None:
+    """DatabaseError for a database a newer deckcheck has written (its schema version past this one's)."""
+    if version > SCHEMA_VERSION:
+        raise DatabaseError(f"the database {where} was set up by a newer deckcheck (schema version {version}; this "
+                            f"one knows up to {SCHEMA_VERSION}); nothing was changed: update deckcheck to use it")
+
+
+def migrate(engine: Any, where: str, translated: Callable[[], Any]) -> int:
+    """Bring a database up to SCHEMA_VERSION; return how many steps ran. `translated`: the Store's context that
+    turns lock, read-only and full-disk errors into DatabaseError."""
+    with engine.connect() as con:
+        version = stored_version(con)
+    refuse_newer(version, where)
+    if version == SCHEMA_VERSION:
+        return 0
+    try:
+        with translated(), engine.begin() as con:
+            if con.dialect.name == "sqlite":
+                con.exec_driver_sql(rawsql.BEGIN_IMMEDIATE)
+            else:
+                con.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+            version = stored_version(con)  # another process may have done it meanwhile
+            refuse_newer(version, where)
+            for step in STEPS[version:]:
+                step(con)
+            if version < SCHEMA_VERSION:
+                _set_meta(con, {SCHEMA_KEY: str(SCHEMA_VERSION)})
+            return SCHEMA_VERSION - version
+    except (DatabaseError, DBAPIError):
+        with engine.connect() as con:
+            if version == 0 and _up_to_date(con):
+                return 0  # a database that needs no step but cannot be stamped (read-only): used as it is
+        raise
+
+
+def _up_to_date(con: Connection) -> bool:
+    """Whether a database of unknown version already has every column the steps add, and no entry to merge."""
+    e = COLLECTION_ENTRIES
+    return (all(column in _columns(con, table) for table, column in LATE_COLUMNS)
+            and not con.execute(select(func.count()).select_from(e)
+                                .where(or_(e.c.condition == "", e.c.language == ""))).scalar_one())

@@ -1,0 +1,84 @@
+"""One module of migrations (deckcheck.db.migrations) and a schema version kept in the database: an earlier
+database is brought up to date and stamped, a database of a newer deckcheck is refused, nothing changed."""
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import create_engine
+
+from deckcheck.db import migrations, rawsql
+from deckcheck.db.collections import Collections
+from deckcheck.db.store import Store, read_meta
+from deckcheck.errors import DatabaseError
+
+
+def _set_version(store: Store, version: int | None) -> None:
+    """Stamp a database with another schema version (None: from before deckcheck kept one)."""
+    with store.engine.begin() as con:
+        con.exec_driver_sql(f"delete from deckcheck_meta where key = '{rawsql.SCHEMA_KEY}'")
+        if version is not None:
+            con.exec_driver_sql(f"insert into deckcheck_meta (key, value) values ('{rawsql.SCHEMA_KEY}', "
+                                f"'{version}')")
+    store.dispose()
+
+
+def _version(url: str) -> str | None:
+    store = Store(url)
+    with store.engine.connect() as con:
+        found = read_meta(con, [rawsql.SCHEMA_KEY]).get(rawsql.SCHEMA_KEY)
+    store.dispose()
+    return found
+
+
+def test_the_schema_version_is_the_number_of_steps():
+    assert len(migrations.STEPS) == rawsql.SCHEMA_VERSION
+
+
+def test_a_new_database_is_stamped_with_the_schema_version(db_url):
+    Store(db_url).count()
+    assert _version(db_url) == str(rawsql.SCHEMA_VERSION)
+
+
+def test_a_database_from_before_versions_is_migrated_and_stamped(db_url):
+    store = Store(db_url)
+    before = store.cards()
+    with store.engine.begin() as con:
+        con.exec_driver_sql('alter table collection_entry drop column "price"')
+    _set_version(store, None)
+    assert Store(db_url).cards() == before
+    assert _version(db_url) == str(rawsql.SCHEMA_VERSION)
+    assert Collections(Store(db_url)).holdings("main") is not None  # the price column is back
+
+
+@pytest.mark.parametrize("hot_path", [True, False])
+def test_a_database_of_a_newer_deckcheck_is_refused(db_url, hot_path):
+    """Refused by the sqlite3 read of `check --db` and by the SQLAlchemy path alike, with nothing changed."""
+    if hot_path and not db_url.startswith("sqlite"):
+        pytest.skip("the sqlite3 hot path reads SQLite files only")
+    store = Store(db_url)
+    store.count()
+    _set_version(store, rawsql.SCHEMA_VERSION + 1)
+    newer = Store(db_url)
+    with pytest.raises(DatabaseError, match=rf"newer deckcheck \(schema version {rawsql.SCHEMA_VERSION + 1}; this "
+                                            rf"one knows up to {rawsql.SCHEMA_VERSION}\); nothing was changed"):
+        newer.cards() if hot_path else newer.count()
+    newer.dispose()
+    engine = create_engine(db_url)  # past deckcheck's checks: what the refused database holds
+    with engine.connect() as con:
+        assert con.exec_driver_sql(rawsql.SCHEMA_SQL).scalar_one() == str(rawsql.SCHEMA_VERSION + 1)
+    engine.dispose()
+
+
+def test_entries_of_before_the_defaults_are_merged_into_the_default_ones(db_url):
+    """Step 5: an entry whose empty condition and language mean NM and English joins the entry that says so."""
+    from deckcheck.collection import DEFAULT_CONDITION, Holding
+    store = Store(db_url)
+    card = store.cards()[0]
+    collections = Collections(store)
+    collections.apply("main", {h.key: h for h in [Holding(card, quantity=2)]})
+    with store.engine.begin() as con:
+        con.exec_driver_sql("insert into collection_entry (collection_id, card_id, condition, language, foil, "
+                            "quantity, trade_quantity, want_quantity, location, notes, price) select collection_id, "
+                            "card_id, '', '', foil, 3, 0, 0, 'box 2', '', '' from collection_entry")
+    _set_version(store, rawsql.SCHEMA_VERSION - 1)
+    [held] = Collections(Store(db_url)).holdings("main")
+    assert (held.quantity, held.condition, held.location) == (5, DEFAULT_CONDITION, "box 2")
