@@ -6,9 +6,9 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
-from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy import Connection, CursorResult, case, delete, func, insert, select, update
 
 from deckcheck.cards import Card
 from deckcheck.collection import (MAX_QUANTITY, Holding, Holdings, Key, deck_name)
@@ -118,13 +118,13 @@ def content_digest(holdings: Mapping[Key, Holding]) -> str:
     return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
 
 
-def _entry_key(collection_id: int | None, card_id: str, condition: str, language: str, foil: bool) -> list:
+def _entry_key(collection_id: int | None, card_id: str, condition: str, language: str, foil: bool) -> list[Any]:
     """The WHERE clauses naming one entry by its key (the table's unique key)."""
     e = COLLECTION_ENTRIES
     return [e.c[k] == v for k, v in zip(KEY_COLUMNS, (collection_id, card_id, condition, language, foil), strict=True)]
 
 
-def entry_upsert(con, mode: str):
+def entry_upsert(con: Connection, mode: str) -> Any:
     """The INSERT of collection entries (values in KEY_COLUMNS + VALUE_COLUMNS order) that an import runs: on an
     entry that exists, `replace` sets its values, `merge` adds the quantities and keeps a stored location, note or
     price where the row has none."""
@@ -140,23 +140,26 @@ def entry_upsert(con, mode: str):
     return upsert.on_conflict_do_update(index_elements=[e.c[k] for k in KEY_COLUMNS], set_=values)
 
 
-def _one_row(result, name: str) -> None:
+def _one_row(result: CursorResult[Any], name: str) -> None:
     """A hand edit's write must meet the entry it read: otherwise it is refused whole, never reported as done."""
     if result.rowcount != 1:
         raise DeckcheckError(f"the collection {name!r} was changed by another program at the same moment; nothing "
                              "was changed, try again")
 
 
-def _counts(values: tuple | None) -> tuple[int, int, int, int]:
+def _counts(values: tuple[Any, ...] | None) -> tuple[int, int, int, int]:
     """(entries, copies, for trade, wanted) that one stored entry adds to the totals."""
     return (0, 0, 0, 0) if values is None else (1, values[0], values[1], values[2])
 
 
-def _listed(values: tuple | None) -> list | None:
+def _listed(values: tuple[Any, ...] | None) -> list[Any] | None:
     return None if values is None else list(values)
 
 
-def undone_values(before: tuple | None, after: tuple | None, now: tuple | None) -> tuple | None:
+Values = tuple[Any, ...]  # an entry's VALUE_COLUMNS (and, read back, its id)
+
+
+def undone_values(before: Values | None, after: Values | None, now: Values | None) -> Values | None:
     """An entry's values once one import is taken back and every later change kept (None: no entry).
 
     The counts lose what the import added (or get back what it took); a text the import set goes back to what it
@@ -175,7 +178,7 @@ def undone_values(before: tuple | None, after: tuple | None, now: tuple | None) 
     return counts + texts if any(counts) else None
 
 
-def _after(now: tuple | None, h: Holding, mode: str, present: set[str] | None) -> tuple:
+def _after(now: tuple[Any, ...] | None, h: Holding, mode: str, present: set[str] | None) -> tuple[Any, ...]:
     """An entry's values after an import row (`now`: as stored, None for a new entry): added to in merge mode;
     in replace mode the row's values, but for the columns its sheet does not have (`present`)."""
     new = (h.quantity, h.trade_quantity, h.want_quantity, h.location, h.notes, h.price)
@@ -188,7 +191,7 @@ def _after(now: tuple | None, h: Holding, mode: str, present: set[str] | None) -
                  for i, (c, v) in enumerate(zip(VALUE_COLUMNS, new, strict=True)))
 
 
-def _totals(current: Mapping[Key, tuple], writes: list[tuple[Holding, tuple]], gone: list[tuple[Key, tuple]]
+def _totals(current: Mapping[Key, Values], writes: list[tuple[Holding, Values]], gone: list[tuple[Key, Values]]
             ) -> tuple[dict[str, int], dict[str, int]]:
     """A collection's TOTALS before and after an import that writes these entries and removes those."""
     before = [0, 0, 0, 0]
@@ -217,19 +220,19 @@ class Collections:
             self._cards = {c.id: c for c in self.store.cards()}
         return self._cards
 
-    def _collection_id(self, con, name: str, create: bool) -> int | None:
+    def _collection_id(self, con: Connection, name: str, create: bool) -> int | None:
         c = COLLECTIONS
         find = select(c.c.id).where(c.c.name == name)
         row = con.execute(find).first()
         if row is not None:
-            return row[0]
+            return int(row[0])
         if not create:
             return None
         # another import may create the same collection at this moment: its row is then the one (never a 500)
         con.execute(dialect_insert(con)(c).values(name=name).on_conflict_do_nothing(index_elements=[c.c.name]))
-        return con.execute(find).scalar_one()
+        return int(con.execute(find).scalar_one())
 
-    def _locked_id(self, con, name: str, create: bool) -> int | None:
+    def _locked_id(self, con: Connection, name: str, create: bool) -> int | None:
         """The collection's id, its row locked (FOR UPDATE) until the transaction ends: the undos and hand edits of
         one collection take turns on PostgreSQL, each reading what the one before it left (under READ COMMITTED an
         entry's own lock is not enough: a row rewritten by the other reads as gone). SQLite's writers already take
@@ -264,7 +267,7 @@ class Collections:
         return Holdings(Holding(cards[r[0]], r[1], r[2], bool(r[3]), r[4], r[5], r[6], r[7], r[8], r[9], r[10])
                         for r in rows)
 
-    def _current(self, con, collection_id: int, lock: bool = False) -> dict[Key, tuple]:
+    def _current(self, con: Connection, collection_id: int, lock: bool = False) -> dict[Key, tuple[Any, ...]]:
         e = COLLECTION_ENTRIES
         query = select(e.c.card_id, e.c.condition, e.c.language, e.c.foil, *[e.c[v] for v in VALUE_COLUMNS],
                        e.c.id).where(e.c.collection_id == collection_id)
@@ -300,7 +303,7 @@ class Collections:
             return {name: self._apply(con, name, holdings, mode, dry_run, (keep or {}).get(name, set()), columns,
                                       sample, label, again, stamp) for name, holdings in collections.items()}
 
-    def _apply(self, con, name: str, holdings: Mapping[Key, Holding], mode: str, dry_run: bool,
+    def _apply(self, con: Connection, name: str, holdings: Mapping[Key, Holding], mode: str, dry_run: bool,
                keep: set[str | None], present: set[str] | None, sample: int = SAMPLE, label: str = "",
                again: bool = True, stamp: str = "") -> Change:
         """One collection's change, inside the caller's transaction."""
@@ -317,7 +320,7 @@ class Collections:
                                       imports.c.undone == "")
                                .order_by(imports.c.id.desc())).first()
             change.imported_before = PastImport(*past) if past else None
-        journal: list[tuple[Key, tuple | None, tuple | None]] = []
+        journal: list[tuple[Key, tuple[Any, ...] | None, tuple[Any, ...] | None]] = []
         writes, too_many = [], []
         for key, h in holdings.items():
             now = current.get(key)
@@ -342,7 +345,7 @@ class Collections:
         if too_many:
             raise DeckcheckError(f"collection {name!r}: " + "; ".join(h.describe() for h in too_many[:5]) +
                                  f" would hold more than {MAX_QUANTITY:,} copies; nothing was imported")
-        gone: list[tuple[Key, tuple]] = []
+        gone: list[tuple[Key, tuple[Any, ...]]] = []
         if mode == "replace":
             left = [(key, now) for key, now in current.items() if key not in holdings]
             gone = [(key, now) for key, now in left if None not in keep and key[0] not in keep]
@@ -357,7 +360,7 @@ class Collections:
             return change
         if change.imported_before is not None and mode == "merge" and not again:
             raise AlreadyImported(name, change.imported_before, label)
-        change.import_id = con.execute(insert(imports).values(
+        change.import_id = con.execute(insert(imports).values(  # type: ignore[index]  # an INSERT has its key
             collection_id=cid, digest=digest, label=label[:200], mode=mode, at=stamp, created=existed is None,
             before=json.dumps([[*key, _listed(b), _listed(a)] for key, b, a in journal], ensure_ascii=False),
             changes=change.added + change.updated + change.removed)).inserted_primary_key[0]
@@ -372,7 +375,7 @@ class Collections:
         rawsql.executemany(con, entry_upsert(con, mode), KEY_COLUMNS + VALUE_COLUMNS, rows, BATCH)
         return change
 
-    def _holding(self, key: Key, values: tuple, name: str) -> Holding:
+    def _holding(self, key: Key, values: tuple[Any, ...], name: str) -> Holding:
         return Holding(self.cards[key[0]], key[1], key[2], key[3], values[0], values[1], values[2], values[3],
                        values[4], name, values[5])
 
@@ -451,7 +454,7 @@ class Collections:
         return past
 
     @staticmethod
-    def _import_row(con, name: str, cid: int | None, import_id: int | None):
+    def _import_row(con: Connection, name: str, cid: int | None, import_id: int | None) -> Any:
         """The journal row an undo means: the collection's last standing import, or the one `import_id` names."""
         i = IMPORTS
         columns = select(i.c.id, i.c.collection_id, i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.created,
@@ -471,8 +474,8 @@ class Collections:
                               f"already undone (at {row.undone[:16].replace('T', ' ')} UTC); nothing was changed")
         return row
 
-    def _blocked(self, past: PastImport, key: Key, made: tuple | None, held: tuple | None, name: str,
-                 later: list) -> str:
+    def _blocked(self, past: PastImport, key: Key, made: tuple[Any, ...] | None, held: tuple[Any, ...] | None,
+                 name: str, later: Sequence[Any]) -> str:
         """Why an entry cannot be taken back: what the import left in it, what it holds now, and who changed it."""
         zero = (0,) * COUNTS + ("",) * (len(VALUE_COLUMNS) - COUNTS)
         what = self._holding(key, made or zero, name).describe().split(" x ", 1)[-1]
@@ -516,7 +519,7 @@ class Collections:
             q = (now[0] if now else 0) + sign * holding.quantity
             t = max(0, (now[1] if now else 0) + sign * holding.trade_quantity)
             w = max(0, (now[2] if now else 0) + sign * holding.want_quantity)
-            if sign < 0 and q < 0:
+            if sign < 0 and q < 0 and now is not None:
                 raise DeckcheckError(f"the collection holds {now[0]} of {holding.card.name}; cannot remove "
                                      f"{holding.quantity}")
             if max(q, t, w) > MAX_QUANTITY:
@@ -591,12 +594,12 @@ class Collections:
             con.execute(delete(dc).where(dc.c.deck_name == name))
             con.execute(delete(d).where(d.c.name == name))
 
-    def used_by_decks(self) -> dict[tuple, int]:
+    def used_by_decks(self) -> dict[tuple[Any, ...], int]:
         """Copies of each card (as the rules see it) that the saved decks use, all decks together."""
         dc = SAVED_DECK_CARDS
         with self.store.engine.connect() as con:
             rows = con.execute(select(dc.c.card_id, dc.c.quantity)).all()
-        used: dict[tuple, int] = {}
+        used: dict[tuple[Any, ...], int] = {}
         for card_id, q in rows:
             if card_id not in self.cards:  # a game's own card an earlier deckcheck kept: no collection counts it
                 continue

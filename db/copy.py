@@ -19,11 +19,18 @@ import datetime as _dt
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
+
+from sqlalchemy import Connection, MetaData, Table, false, func, inspect, select
+from sqlalchemy.engine import make_url
+from sqlmodel import SQLModel
 
 from deckcheck.errors import DatabaseError
 
+from . import models  # noqa: F401  (registers every table in SQLModel.metadata)
 from . import rawsql
+from .engine import sqlite_path
+from .models import META
 from .store import Store
 
 BATCH = 2000
@@ -87,21 +94,19 @@ def _hex(total: int) -> str:
     return f"{total:032x}"
 
 
-def _tables(metadata) -> list:
+def _tables(metadata: MetaData) -> list[Table]:
     return list(metadata.sorted_tables)  # parents before children (foreign keys)
 
 
-def _columns(con, table) -> list[str]:
+def _columns(con: Connection, table: Table) -> list[str]:
     """The table's columns that the database has (an older database may lack a column a later version added:
     the target then takes its default)."""
-    from sqlalchemy import inspect
     have = {c["name"] for c in inspect(con).get_columns(table.name)}
     return [c.name for c in table.columns if c.name in have]
 
 
-def _stream(con, table, columns: list[str]) -> Iterator[list]:
+def _stream(con: Connection, table: Table, columns: list[str]) -> Iterator[Sequence[Any]]:
     """Every row of a table, BATCH at a time, without holding the table in memory."""
-    from sqlalchemy import select
     result = con.execution_options(stream_results=True, yield_per=BATCH).execute(
         select(*[table.c[c] for c in columns]))
     while True:
@@ -111,7 +116,7 @@ def _stream(con, table, columns: list[str]) -> Iterator[list]:
         yield rows
 
 
-def checksums(con, metadata) -> dict[str, tuple[int, str]]:
+def checksums(con: Connection, metadata: MetaData) -> dict[str, tuple[int, str]]:
     """Rows and checksum of every deckcheck table, read through `con`."""
     found = {}
     for table in _tables(metadata):
@@ -126,7 +131,6 @@ def checksums(con, metadata) -> dict[str, tuple[int, str]]:
 
 
 def _open(url: str, what: str, must_exist: bool) -> Store:
-    from .engine import sqlite_path
     store = Store(url)
     path = sqlite_path(store.url)
     if must_exist and path is not None and (not path.is_file() or path.stat().st_size == 0):
@@ -144,10 +148,7 @@ def copy_database(source: str, target: str, replace: bool = False,
     not empty (without replace), or when the two are the same database; nothing is changed then.
     `progress(table, rows)` is called after each batch written.
     """
-    from sqlalchemy import func, select
-    from sqlmodel import SQLModel
 
-    from . import models  # noqa: F401  (registers every table)
     src = _open(source, "source", must_exist=True)
     dst = _open(target, "target", must_exist=False)
     result = CopyResult(src.where(), dst.where())
@@ -165,6 +166,9 @@ def copy_database(source: str, target: str, replace: bool = False,
             else:
                 rcon = rcon.execution_options(isolation_level="REPEATABLE READ")
             with dst.begin() as wcon:
+                # the target's own schema stamp (deckcheck.db.migrations) is its set-up, not content: the
+                # source's, at the same version (both were opened by Store), takes its place
+                wcon.execute(META.delete().where(META.c.key == rawsql.SCHEMA_KEY))
                 held = {t.name: wcon.execute(select(func.count()).select_from(t)).scalar_one() for t in tables}
                 if any(held.values()) and not replace:
                     shown = ", ".join(f"{name} {n:,}" for name, n in held.items() if n)
@@ -200,7 +204,7 @@ def copy_database(source: str, target: str, replace: bool = False,
     return result
 
 
-def _verify(con, src: Store, result: CopyResult, tables: list) -> None:
+def _verify(con: Connection, src: Store, result: CopyResult, tables: list[Table]) -> None:
     """The target's checksum of each table over the columns the source had (a column the source lacked is the
     target's default, outside the comparison)."""
     with src.engine.connect() as rcon:
@@ -214,10 +218,9 @@ def _verify(con, src: Store, result: CopyResult, tables: list) -> None:
         entry.target_checksum = _hex(total)
 
 
-def _reset_sequences(con, tables: list) -> None:
+def _reset_sequences(con: Connection, tables: list[Table]) -> None:
     """PostgreSQL: each serial id's sequence continues after the largest id copied (else the next insert
     would take an id that exists)."""
-    from sqlalchemy import false, func, select
     for table in tables:
         for column in table.primary_key.columns:
             if column.autoincrement is True or (column.autoincrement == "auto" and column.type.python_type is int
@@ -229,14 +232,12 @@ def _reset_sequences(con, tables: list) -> None:
 
 
 def _same_database(a: Store, b: Store) -> bool:
-    from .engine import sqlite_path
     pa, pb = sqlite_path(a.url), sqlite_path(b.url)
     if pa is not None and pb is not None:
         try:
             return pa.resolve() == pb.resolve() or (pb.exists() and pa.samefile(pb))
         except OSError:
             return False
-    from sqlalchemy.engine import make_url
     try:
         ua, ub = make_url(a.url), make_url(b.url)
     except Exception:

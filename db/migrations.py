@@ -9,8 +9,8 @@ it is refused, nothing changed (an older deckcheck would write rows the newer on
 """
 from __future__ import annotations
 
+import os
 from typing import Any, Callable
-from uuid import uuid4
 
 from sqlalchemy import Connection, bindparam, case, delete, func, inspect, or_, select, update
 from sqlalchemy.exc import DBAPIError
@@ -52,7 +52,7 @@ def _card_extra(con: Connection) -> None:
     if rows:
         con.execute(update(CARDS).where(CARDS.c.id == bindparam("card")).values(extra=bindparam("extra")),
                     [{"card": r[0], "extra": extra_to_text(zip(legacy, r[1:], strict=True))} for r in rows])
-        _set_meta(con, {"cards_version": uuid4().hex})  # the cards changed: running servers read them again
+        _set_meta(con, {"cards_version": os.urandom(16).hex()})  # the cards changed: running servers read them again
 
 
 def _set_meta(con: Connection, values: dict[str, str]) -> None:

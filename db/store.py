@@ -9,13 +9,13 @@ import csv
 import datetime as _dt
 import hashlib
 import logging
+import os
 import re
 import sqlite3
-import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from urllib.parse import parse_qs, urlsplit
 
 from deckcheck import __version__
@@ -27,6 +27,9 @@ from deckcheck.errors import DatabaseError, DeckcheckError
 from . import rawsql
 from .engine import (BUNDLED_DIR, BUNDLED_SHEETS, LOCK_WAIT_S, foreign_sqlite_problem, ready_sqlite, resolve_url,
                      sqlite_path, trouble, writer_turn)
+if TYPE_CHECKING:  # annotations only: SQLAlchemy is imported where it runs (see above)
+    from sqlalchemy import Connection, Engine, MetaData
+
 from .repository import CARD_COLUMNS, card_to_values, cards_from_tuples
 
 # CONTRACTS §5: a command that creates a database says once where. The library logs it (INFO on this
@@ -36,7 +39,8 @@ log = logging.getLogger("deckcheck.db")
 _CHUNK = 500  # ids in one IN (...) list
 
 
-def card_rows(con, game: str | None = None, ids: Iterable[str] | None = None) -> list[tuple]:
+def card_rows(con: Connection, game: str | None = None, ids: Iterable[str] | None = None
+              ) -> list[tuple[Any, ...]]:
     """The model path to the card table: rows in CARD_COLUMNS order, of every card (of one game) in a stable
     order, or of the cards of these ids. deckcheck.db.rawsql.read_cards is the one other read of cards (the
     hot path of `check`), and tests/db/test_queries.py proves the two agree."""
@@ -54,12 +58,12 @@ def card_rows(con, game: str | None = None, ids: Iterable[str] | None = None) ->
     return rows
 
 
-def read_cards(con, ids: Iterable[str]) -> dict[str, Card]:
+def read_cards(con: Connection, ids: Iterable[str]) -> dict[str, Card]:
     """The stored cards of these ids (those that exist), by id, on a connection (inside a caller's transaction)."""
     return {c.id: c for c in cards_from_tuples(card_rows(con, ids=ids))}
 
 
-def read_meta(con, keys: Iterable[str] | None = None) -> dict[str, str]:
+def read_meta(con: Connection, keys: Iterable[str] | None = None) -> dict[str, str]:
     """The database's own facts (deckcheck_meta): every key, or these."""
     from sqlalchemy import select
 
@@ -70,7 +74,7 @@ def read_meta(con, keys: Iterable[str] | None = None) -> dict[str, str]:
     return {k: v for k, v in con.execute(stmt).all()}
 
 
-def write_meta(con, values: dict[str, str]) -> None:
+def write_meta(con: Connection, values: dict[str, str]) -> None:
     """Set facts of the database (each key replaced or added), on SQLite and PostgreSQL alike."""
     from .models import META, dialect_insert
     stmt = dialect_insert(con)(META)
@@ -125,9 +129,9 @@ def bundled_sets() -> list[CardSet]:
 CARDS_VERSION_KEY = "cards_version"
 
 
-def bump_cards_version(con) -> None:
+def bump_cards_version(con: Connection) -> None:
     """Say, in the transaction that writes the card table, that the cards changed (a new CARDS_VERSION_KEY token)."""
-    write_meta(con, {CARDS_VERSION_KEY: uuid.uuid4().hex})
+    write_meta(con, {CARDS_VERSION_KEY: os.urandom(16).hex()})
 
 
 @lru_cache(maxsize=1)
@@ -139,9 +143,10 @@ def _cards_version_select() -> Any:
     return select(META.c.value).where(META.c.key == CARDS_VERSION_KEY)
 
 
-def cards_version(con) -> str | None:
+def cards_version(con: Connection) -> str | None:
     """The token of the card table's last write (None: never written since the database had it)."""
-    return con.execute(_cards_version_select()).scalar()
+    found = con.execute(_cards_version_select()).scalar()
+    return None if found is None else str(found)
 
 
 BUNDLE_KEY = "bundle"  # deckcheck_meta: the digest of the bundled sheets the database was filled from
@@ -194,7 +199,7 @@ def bundled_cards() -> list[Card]:
     return [row.card for row in bundled_rows()]
 
 
-def _create_tables(engine, metadata, attempts: int = 5) -> None:
+def _create_tables(engine: Engine, metadata: MetaData, attempts: int = 5) -> None:
     """Create the missing tables. Two processes may do it at once (first use): the loser tries again."""
     from sqlalchemy.exc import DatabaseError as SQLError
     for attempt in range(attempts):
@@ -211,12 +216,12 @@ class Store:
 
     def __init__(self, url: str | None = None):
         self.url = resolve_url(url)
-        self._engine: Any = None  # a sqlalchemy Engine, created on first use
+        self._engine: Engine | None = None  # created on first use
         self.last_meta: dict[str, str] | None = None  # the meta read with the cards (deckcheck.db.indexcache keeps it)
 
     # -- set-up ---------------------------------------------------------------------------------
     @property
-    def engine(self):
+    def engine(self) -> Engine:
         """The SQLAlchemy engine; creating it creates the tables and loads the bundled cards if new."""
         if self._engine is None:
             self._engine = self._connect()
@@ -224,7 +229,7 @@ class Store:
                 log.info("created the database %s with the bundled cards", self.where())
         return self._engine
 
-    def _connect(self):
+    def _connect(self) -> Engine:
         from sqlalchemy import create_engine
         from sqlalchemy.exc import ArgumentError, NoSuchModuleError
         from sqlmodel import SQLModel
@@ -232,7 +237,7 @@ class Store:
         from . import models  # noqa: F401  (registers the tables)
         from .migrations import migrate
         path = sqlite_path(self.url)
-        connect_args: dict = {}
+        connect_args: dict[str, Any] = {}
         if path is not None:
             try:
                 ours = {name: [c.name for c in table.columns] for name, table in SQLModel.metadata.tables.items()}
@@ -305,7 +310,7 @@ class Store:
             return "(unreadable URL)"
 
     @contextmanager
-    def begin(self, write: bool = True):
+    def begin(self, write: bool = True) -> Iterator[Connection]:
         """A write transaction: all of it or (on any failure) none; database troubles become DatabaseError.
 
         On SQLite the transaction takes the write lock when it starts (BEGIN IMMEDIATE): two writers
@@ -326,7 +331,7 @@ class Store:
 
     def is_initialized(self) -> bool:
         """Whether the bundled cards were loaded (or the database was set up empty)."""
-        with self._engine.connect() as con:
+        with self.engine.connect() as con:
             return "initialized" in read_meta(con, ["initialized"])
 
     def init(self, empty: bool = False) -> bool:
@@ -344,7 +349,7 @@ class Store:
 
         from .models import META
         try:
-            with self.translated_errors(), self._engine.begin() as con:
+            with self.translated_errors(), self.engine.begin() as con:
                 if not empty:
                     from .sources import write_sources  # SQLAlchemy: see the module's docstring
                     rows = bundled_rows()
@@ -392,7 +397,7 @@ class Store:
 
         from .models import CARDS
         with self.engine.connect() as c:
-            return c.execute(select(func.count()).select_from(CARDS)).scalar_one()
+            return int(c.execute(select(func.count()).select_from(CARDS)).scalar_one())
 
     # -- writing --------------------------------------------------------------------------------
     def import_cards(self, cards: Iterable[Card], source: str, dry_run: bool = False) -> ImportResult:
@@ -416,7 +421,7 @@ class Store:
                 self._upsert(con, changed, source)
         return result
 
-    def _upsert(self, con, cards: list[Card], source: str) -> None:
+    def _upsert(self, con: Connection, cards: list[Card], source: str) -> None:
         from .models import CARDS as table
         from .models import dialect_insert
         insert = dialect_insert(con)
@@ -458,7 +463,7 @@ def refuse_nul(engine: Any) -> None:
     from sqlalchemy import event
 
     @event.listens_for(engine, "before_cursor_execute")
-    def _no_nul(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001
+    def _no_nul(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool) -> None:
         rows = parameters if executemany else [parameters]
         for row in rows or ():
             pairs = row.items() if isinstance(row, dict) else enumerate(row or ())

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Sequence, Union
+from typing import Any, Sequence, Union, cast
 
 from ..check import check_raw, choose_format
 from ..db.events import EventTables
@@ -60,7 +60,7 @@ class Row:
     warnings: int
     persona: str
     submissions: int
-    checks: tuple[dict, ...] = ()  # the deck checks of this player, oldest first
+    checks: tuple[dict[str, Any], ...] = ()  # the deck checks of this player, oldest first
     unverified: int = 0  # how many rules card data kept from deciding (CONTRACTS §3 revision 3)
     name_shared: bool = False  # another player gave the same name (one of them is numbered: "Anna (2)")
 
@@ -90,7 +90,8 @@ def unverified_count(report_json: str | None) -> int:
 class Desk:
     """The tournament desk on one database (SQLite or PostgreSQL; several processes may share it)."""
 
-    def __init__(self, db_url: str | None = None, catalog=None, rate_limit: RateLimit | None = None):
+    def __init__(self, db_url: str | None = None, catalog: Catalog | None = None,
+                 rate_limit: RateLimit | None = None):
         self.catalog = catalog if catalog is not None else Catalog(db_url)
         self.store = self.catalog.store
         self.rate_limit = rate_limit or RateLimit()
@@ -104,14 +105,18 @@ class Desk:
         return self._tables
 
     # -- events ---------------------------------------------------------------------------------
-    def create_event(self, name: object, format: str, deadline=None, expected=(), tz_offset: int = 0
+    def create_event(self, name: object, format: str, deadline: datetime | None = None,
+                     expected: object = (),
+                     tz_offset: int = 0
                      ) -> tuple[Event, str]:
         """A new event and its organiser token (shown once; only its hash is stored). DeskError when the name
         (or an expected player's) is empty, too long or not text. `tz_offset`: the organiser's time zone,
         minutes east of UTC."""
         fmt = get_format(format)  # UnknownFormatError: a typed input error
         event = Event(id=new_id(), name=clean_name(name, "event name", MAX_EVENT_NAME), format=fmt.name,
-                      deadline=deadline, expected=tuple(expected_players(expected)), created_at=now(),
+                      deadline=deadline, created_at=now(),
+                      # a JSON body's value, whatever it is: expected_players refuses what is not names
+                      expected=tuple(expected_players(cast("str | list[str] | None", expected))),
                       closed_at=None, tz_offset=tz_offset)
         token = new_token()
         self.tables.add_event(event, hash_token(token))
@@ -262,7 +267,7 @@ class Desk:
         """The organiser's table: each player's current deck, filtered by verdict and by words in name or persona."""
         words = search.casefold().split()
         event = self.event(event_id)
-        checks: dict[str, list[dict]] = {}
+        checks: dict[str, list[dict[str, Any]]] = {}
         for c in self.tables.deckchecks(event_id):
             checks.setdefault(c.get("player_key", ""), []).append(c)
         current = self.tables.current(event_id)
@@ -326,7 +331,7 @@ class Desk:
         each came, how many decks the player sent, and the deck checks made of it."""
 
         event = self.event(event_id)
-        checks: dict[str, list[dict]] = {}
+        checks: dict[str, list[dict[str, Any]]] = {}
         for c in self.tables.deckchecks(event_id):
             checks.setdefault(c.get("player_key", ""), []).append(public_check(c))
         current = self.list_submissions(event_id)
@@ -348,7 +353,7 @@ class Desk:
         return event, found
 
     def deck_check(self, event_id: str, player: object, judge: object, counts: object, note: object = "",
-                   extra: object = None) -> dict:
+                   extra: object = None) -> dict[str, Any]:
         """Count a player's locked list at the table and keep the result: who, when, the counts, the differences,
         the note. `counts`: {card name as in a decklist: copies}; a registered card not named counts 0.
 
@@ -405,12 +410,12 @@ class Desk:
             counted[card] = counted.get(card, 0) + n
         return counted, sections
 
-    def deckchecks(self, event_id: str) -> list[dict]:
+    def deckchecks(self, event_id: str) -> list[dict[str, Any]]:
         """Every deck check of the event, oldest first (their JSON objects)."""
         self.event(event_id)
         return [public_check(c) for c in self.tables.deckchecks(event_id)]
 
-    def draw(self, event_id: str, n: object, seed: object = None) -> dict:
+    def draw(self, event_id: str, n: object, seed: object = None) -> dict[str, Any]:
         """A fair draw of `n` players for deck checks among those with a locked list not yet checked: the same
         seed (shown) gives the same draw. DeskError for an n that is not a whole number from 1 to 1000."""
         if isinstance(n, bool) or not isinstance(n, (int, str)) or not is_digits(str(n).strip()) \
@@ -438,6 +443,6 @@ class Desk:
             return path.read_bytes()
 
 
-def public_check(data: dict) -> dict:
+def public_check(data: dict[str, Any]) -> dict[str, Any]:
     """A stored deck check as the API answers it (without the key it is found by)."""
     return {k: v for k, v in data.items() if k != "player_key"}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from .. import provenance as prov
 from ..cards import Card
@@ -129,7 +129,7 @@ def parse_values(card: Card, values: object) -> dict[str, str]:
             text = "0"
         out[field] = text
     row: dict[str, object] = {"id": card.id, "name": card.name, "game": card.game, **out}
-    problems: list = []
+    problems: list[Any] = []
     item = sheet_card_from_row(row, 1, problems)
     if problems or item is None:
         first = problems[0] if problems else None
@@ -157,7 +157,7 @@ class Proposal:
     decided_by: str = ""
     decided_at: str = ""
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON object of CONTRACTS §6 (revision 3), plus what the review page shows."""
         return {"id": self.id, "card": self.card_id, "name": self.card, "field": self.field, "old": self.old,
                 "old_source": self.old_source, "value": self.value, "by": self.by, "at": self.at,
@@ -178,7 +178,7 @@ class Change:
     at: str
     accepted_by: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"card": self.card_id, "field": self.field, "old": self.old, "new": self.new,
                 "old_source": self.old_source or None, "source": self.new_source or None, "at": self.at,
                 "accepted_by": self.accepted_by or None}
@@ -188,10 +188,10 @@ class Change:
 class Submitted:
     """What an answer did: values applied at once (personal server) or proposals made (club server)."""
 
-    applied: list[dict]
+    applied: list[dict[str, Any]]
     proposals: list[Proposal]
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"applied": self.applied, "proposals": [p.as_dict() for p in self.proposals]}
 
 

@@ -136,7 +136,7 @@ def test_an_empty_database_updated_holds_the_bundle_from_then_on(tmp_path):
     store.init(empty=True)
     assert update_from_bundle(store).added and store.count() > 1000
     with store.begin() as con:
-        meta = dict(con.execute(text("select key, value from deckcheck_meta")).all())
+        meta: dict[str, str] = dict(con.execute(text("select key, value from deckcheck_meta")).all())
     assert (meta["bundled"], meta[BUNDLE_KEY]) == ("yes", bundle_digest())
 
 
