@@ -28,6 +28,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import deckcheck
+
 from .engine import read_head, sqlite_path
 
 CACHE_ENV = "DECKCHECK_CACHE_DIR"
@@ -55,7 +57,6 @@ def database_stamp(url: str) -> str | None:
 def code_stamp() -> str:
     """The code that builds indexes and the bundled data it compares with: every module of the package and the
     bundled card sheets, by name, size and time."""
-    import deckcheck
     roots = [Path(deckcheck.__file__).parent, Path(__file__).parent]
     parts = []
     for root in roots:
@@ -112,7 +113,7 @@ def save(url: str, stamp: str, indexes: dict[str, Any]) -> None:
     file = _file_of(url)
     if file is None:
         return
-    import tempfile
+    import tempfile  # only when an index is kept (the first check after a change), not on every check
     try:
         file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         data = pickle.dumps({"key": (_FORMAT, stamp, code_stamp()), "indexes": indexes},
