@@ -1,36 +1,45 @@
 """The library calls behind the CLI: cards from the database plus card sheets, and checking files.
 
-Not part of the pure core: it reaches the database (deckcheck.db) and files (deckcheck.importers),
-importing them only when called.
+Not part of the pure core: it reaches the database (deckcheck.db) and files (deckcheck.importers). What a
+`deckcheck check` does not load (collections, card statistics, tournaments, card-sheet reading) is imported
+where it is used.
 """
 from __future__ import annotations
 
+import os
+import stat
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, Unpack
 
 from ..cards import Card
+from ..cardsheet import SheetCard, match_by_name
 from ..catalog import CardIndex
-from ..db.store import bundled_rows, bundled_sets
-from ..check import check_raw
-from ..errors import DeckcheckError
+from ..check import check_raw, choose_format, validate
+from ..db import indexcache
+from ..db.engine import resolve_url
+from ..db.store import BUNDLE_KEY, Store, bundle_digest, bundled_rows, bundled_sets, set_names
+from ..decklist import split_set
+from ..decks import build_deck
+from ..errors import CardSheetError, DeckcheckError, UnknownCardError
 from ..formats import AnyFormat
+from ..games import get_format, parse_text
+from ..importers.decklists import READERS, read_decklists  # READERS: the one table of decklist suffixes
 from ..report import UNREADABLE, InputProblem, Report
+from ..text import and_more
+from ..todo import Todo, collect
 
 if TYPE_CHECKING:  # imported where used: `deckcheck check` needs none of them
-    from ..cardsheet import SheetCard
     from ..cardstats import FieldStat
     from ..collection import (CollectionStats, Holding, HoldingCounts, HoldingFields, Holdings, Key, Missing, RowReader,
                              Surplus)
     from ..db.collections import Change, PastImport
-    from ..db.store import Store
     from ..decklist import RawDeck
     from ..decks import Deck
     from ..errors import RowProblem
     from ..provenance import Provenance
-    from ..todo import Todo
     from ..tournament import Tournament
 
 
@@ -44,12 +53,10 @@ class CardSource:
     def __init__(self, overlay: Iterable[Card] = (), sheets: Sequence[str | Path] = ()):
         self.overlay: list[SheetCard] = []
         if overlay:
-            from ..cardsheet import SheetCard
             self.overlay = [SheetCard(c) for c in overlay]  # a whole card states every field
         self.notices: list[str] = []  # what the card sheets held that was ignored (unknown columns)
         self._sheets = [str(s) for s in sheets]
         for sheet in sheets:
-            from dataclasses import replace
 
             from .. import provenance
             from ..importers.cardsheet import read_card_sheet
@@ -66,7 +73,6 @@ class CardSource:
         """This run's rows, those without an id matched by name to the stored cards (CONTRACTS §2), once."""
         if self._matched is None:
             if any(not row.id_stated for row in self.overlay):
-                from ..cardsheet import match_by_name
                 where = f"--cards {', '.join(self._sheets)}"
                 self._matched = match_by_name(self.overlay, self.stored(None), where, bundled_sets())
             else:
@@ -118,7 +124,6 @@ class CardSource:
 
         UnknownCardError (with suggestions) when nothing matches, as a decklist line would get it.
         """
-        from ..errors import UnknownCardError
         index = self.index_all()
         found = [c for c in index.cards if c.id == name] or index.matches(name)
         if not found:
@@ -128,7 +133,6 @@ class CardSource:
 
     def set_counts(self) -> list[SetCount]:
         """Every set with how many of these cards it holds (`cards sets`)."""
-        from collections import Counter
         index = self.index_all()
         held = Counter(index.set_code(c.set) for c in index.cards if c.set)
         return [SetCount(s.code, s.name, s.edition, s.year, held.get(s.code, 0)) for s in index.sets]
@@ -180,7 +184,6 @@ class Catalog(CardSource):
     """The cards a command sees: the stored database (CONTRACTS §5), overlaid by this run's cards and sheets."""
 
     def __init__(self, db_url: str | None = None, sheets: Sequence[str | Path] = (), cards: Iterable[Card] = ()):
-        from ..db.engine import resolve_url
         self.url = resolve_url(db_url)
         self._store: Store | None = None
         super().__init__(cards, sheets)
@@ -189,7 +192,6 @@ class Catalog(CardSource):
     def store(self) -> Store:
         """The database (deckcheck.db.store.Store), opened on first use: a check whose index was kept needs none."""
         if self._store is None:
-            from ..db.store import Store
             self._store = Store(self.url)
         return self._store
 
@@ -202,7 +204,6 @@ class Catalog(CardSource):
         else built now and kept. This run's cards and sheets (the overlay) are never kept."""
         if self.overlay:
             return build()
-        from ..db import indexcache
         url = self.url
         stamp = indexcache.database_stamp(url)
         if stamp is None:
@@ -217,7 +218,6 @@ class Catalog(CardSource):
         index = build()
         meta = getattr(self.store, "last_meta", None)
         if isinstance(meta, dict) and indexcache.database_stamp(url) == stamp:  # no write while the cards were read
-            from ..db.store import BUNDLE_KEY, bundle_digest
             stale = meta.get("bundled") == "yes" and meta.get(BUNDLE_KEY) != bundle_digest()
             indexcache.save(url, stamp, {**kept, key: index, "meta": meta, "stale": stale})
         return index
@@ -292,10 +292,7 @@ def expand_paths(paths: Iterable[str | Path | UnreadableFolder]) -> list[Path | 
 
 def _folder_files(folder: Path) -> list[Path | UnreadableFolder]:
     """The decklist files under a folder, sorted; unreadable subfolders are listed in their place."""
-    import os
-    import stat
 
-    from ..importers.decklists import READERS  # the one table of decklist suffixes and their readers
     found: list[tuple[str, Path | UnreadableFolder]] = []
 
     def failed(exc: OSError) -> None:
@@ -327,7 +324,6 @@ def unreadable(source: str, exc: Exception, fmt_name: str = "") -> Report:
 def check_files(paths: Iterable[str | Path | UnreadableFolder], catalog: CardSource, fmt: str | None = None,
                 progress: Callable[[int], None] | None = None, details: bool = False) -> Iterator[Report]:
     """Check every deck in the files and folders; a file that cannot be read is a report with its error."""
-    from ..importers.decklists import read_decklists
     for path in expand_paths(paths):
         if isinstance(path, UnreadableFolder):
             yield unreadable(path.folder, path, fmt or "")
@@ -346,10 +342,6 @@ def check_files(paths: Iterable[str | Path | UnreadableFolder], catalog: CardSou
 def undecided_cards(paths: Iterable[str | Path], catalog: Catalog, fmt: str | None = None) -> tuple[Todo, list[str]]:
     """The cards and columns that kept rules undecided in these decks (deckcheck.todo.Todo), and the
     sources skipped because they could not be read or resolved."""
-    from ..check import choose_format, validate
-    from ..decks import build_deck
-    from ..importers.decklists import read_decklists
-    from ..todo import Todo, collect
     todo, skipped = Todo(), list[str]()
     for path in expand_paths(paths):
         if isinstance(path, UnreadableFolder):
@@ -378,7 +370,6 @@ def check_tournament(inputs: Sequence[str | Path], fmt: str | None = None, sheet
     and how many there are (the CLI draws its progress bar with it; the library draws nothing)."""
     from ..tournament import Tournament
     if fmt:
-        from ..games import get_format
         get_format(fmt)
     catalog = Catalog(db_url, sheets)
     paths = expand_paths(inputs)
@@ -439,7 +430,6 @@ class CollectionApp:
     def reader(self) -> RowReader:
         """A row reader for collection sheets, knowing set names as well as codes."""
         from ..collection import RowReader
-        from ..db.store import set_names
         return RowReader(self.index(), set_names())
 
     def import_sheet(self, path: str | Path, collection: str = "main", mode: str = "merge", dry_run: bool = False,
@@ -453,7 +443,6 @@ class CollectionApp:
         says so in each Change's `imported_before`). `label`: the file's name in the journal (default: its
         name on disk)."""
         from ..collection import combine
-        from ..errors import CardSheetError
         from ..importers.collection import read_collection_rows
         sheet = read_collection_rows(path)
         reader = self.reader()
@@ -499,11 +488,8 @@ class CollectionApp:
                language: str | None, foil: bool | None,
                **values: Unpack[HoldingCounts]) -> tuple[Holding | None, Holding]:
         """Remove copies from the one entry that matches what was given; DeckcheckError listing them if several do."""
-        from dataclasses import replace
 
         from ..collection import language_name
-        from ..decklist import split_set
-        from ..text import and_more
         card = self.index().lookup(card_text, set_code)
         any_printing = set_code is None and not split_set(card_text)[1]
         found = self.collections.find(collection, card, any_printing,
@@ -524,8 +510,6 @@ class CollectionApp:
 
     def resolved(self, raw: RawDeck, fmt_name: str | None = None) -> tuple[Deck, AnyFormat]:
         """(deck, format) of a raw decklist; DeckcheckError naming every line that did not resolve."""
-        from ..check import choose_format
-        from ..decks import build_deck
         fmt = choose_format(raw, fmt_name)
         deck, problems = build_deck(raw, self.catalog.index(fmt), fmt)
         if problems:
@@ -535,7 +519,6 @@ class CollectionApp:
 
     def decks_named(self, names: Sequence[str]) -> dict[str, list[tuple[Card, int]]]:
         """Decks from decklist files or folders, or saved decks by name; DeckcheckError if one cannot be read."""
-        from ..importers.decklists import read_decklists
         out: dict[str, list[tuple[Card, int]]] = {}
         for name in names:
             if Path(name).exists():
@@ -575,7 +558,6 @@ class CollectionApp:
     def saved_deck(self, name: str) -> tuple[Deck, AnyFormat, str]:
         """A saved deck read back from its decklist text, as the web's link reads it: (deck, its format, the text).
         The text keeps what the stored cards cannot (an Item's `@ Hunter`, a table's players, a game's own cards)."""
-        from ..games import parse_text
         fmt, text, _entries = self.collections.deck(name)
         deck, found = self.resolved(parse_text(text, name), fmt)
         return deck, found, text
@@ -590,9 +572,7 @@ class CollectionApp:
 
     def save_deck(self, name: str, path: str, fmt_name: str | None = None) -> tuple[bool, Report]:
         """Resolve a decklist file and keep it under a name; return (replaced, its check report)."""
-        from ..check import validate
         from ..collection import deck_name
-        from ..importers.decklists import read_decklists
         deck_name(name)  # before any work: a name past the limit is refused at once
         raws = read_decklists(path)
         if len(raws) != 1:
@@ -605,7 +585,6 @@ class CollectionApp:
 
 def _own_cards(fmt: str) -> bool:
     """Whether a format's game brings cards of its own (a format no longer registered: no)."""
-    from ..games import get_format
     try:
         return get_format(fmt).builtin_cards is not None
     except DeckcheckError:
