@@ -670,8 +670,8 @@ def collection_undo(import_id: Annotated[Optional[str], typer.Argument(
     left = app_.collections.last_import(collection)
     _console().print(f"collection {collection!r}: undid the import of {past.label or 'a file'} from {past.when} "
                      f"(import {past.id}, {plural(past.changes, 'change')} taken back, later edits kept)"
-                     + (f"; the last import still standing: {left.label or 'a file'} from {left.when} (import {left.id})"
-                        if left else ""), soft_wrap=True, markup=False)
+                     + (f"; the last import still standing: {left.label or 'a file'} from {left.when} "
+                        f"(import {left.id})" if left else ""), soft_wrap=True, markup=False)
 
 
 @collection_app.command("imports")
