@@ -275,9 +275,8 @@ def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],
 def _marks(con) -> str:
     """What marks a SQLite file as made by a program even with no table in it ("" for none): a view, index or
     trigger, a user_version or an application_id (deckcheck sets neither). Only a file with none of them is empty."""
-    objects = sorted(f"{kind} {name}" for kind, name in con.execute("select type, name from sqlite_master "
-                                                                    "where type != 'table'"))
-    stamps = [f"{p} {v}" for p in ("user_version", "application_id") for (v,) in con.execute(f"pragma {p}") if v]
+    objects = sorted(f"{kind} {name}" for kind, name in con.execute(rawsql.OBJECTS_SQL))
+    stamps = [f"{sql.split()[-1]} {v}" for sql in rawsql.STAMPS_SQL for (v,) in con.execute(sql) if v]
     return ", ".join(objects[:5] + stamps)
 
 

@@ -68,6 +68,8 @@ def read_cards(con: Any, game: str | None = None, mark: str = "?") -> tuple[list
 INITIALIZED_SQL = "select value from deckcheck_meta where key = 'initialized'"
 TABLES_SQL = "select name from sqlite_master where type = 'table'"
 PROBE_SQL = "select count(*) from sqlite_master"  # the first read: replays a hot journal, or says it cannot
+OBJECTS_SQL = "select type, name from sqlite_master where type != 'table'"  # views, indexes, triggers
+STAMPS_SQL = ("pragma user_version", "pragma application_id")  # a program's marks on a file (deckcheck sets neither)
 
 
 def columns_sql(table: str) -> str:

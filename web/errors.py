@@ -20,6 +20,7 @@ from deckcheck.importers.tables import SheetError
 from deckcheck.importers.writers import OutputError
 from deckcheck.library.api import NotAFile, UnreadableFolder
 from deckcheck.library.statsapi import NoSavedDeckError, UnreadableDeckError
+from deckcheck.rates import RateError
 from deckcheck.registered import DeckCheckError
 from deckcheck.stats import DrawSizeError
 
@@ -66,7 +67,7 @@ ERROR_STATUS: dict[type[BaseException], int] = {
     # bad input of any kind: the message quotes it
     DeckcheckError: 400, InputFileError: 400, UnknownFormatError: 400, CardSheetError: 400, DecklistError: 400,
     CardNotFoundError: 400, UnknownCardError: 400, NameMiss: 400, AmbiguousCardError: 400, DrawSizeError: 400,
-    DeckCheckError: 400,
+    DeckCheckError: 400, RateError: 400,
     UnreadableFolder: 400, NotAFile: 400, UnreadableDeckError: 400, TextWithNul: 400, FactError: 400,
     AlreadyImported: 400, SheetError: 400, OutputError: 400, BadRequest: 400, UnreadableUpload: 400, GuardError: 400,
     SettingsError: 400, PreviewFolderError: 400, DeskError: 400,

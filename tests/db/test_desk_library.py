@@ -10,6 +10,8 @@ import uuid
 
 import pytest
 
+from deckcheck.rates import RateError
+
 from deckcheck.library.desk import MAX_DECKLIST_BYTES, Desk, RateLimit
 from deckcheck.errors import UnknownFormatError
 from deckcheck.desk import (DeskError, EventClosed, EventNotFound, NotAuthorised, RateLimited, TooLarge, WrongToken,
@@ -200,7 +202,7 @@ def test_rate_limit_setting():
     assert RateLimit.parse("10/30") == RateLimit(10, 30)
     assert RateLimit.parse("0") == RateLimit(0, 60)
     for bad in ("ten", "5/0", "-1/60"):
-        with pytest.raises(DeskError):
+        with pytest.raises(RateError):
             RateLimit.parse(bad)
 
 
