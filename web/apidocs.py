@@ -51,7 +51,8 @@ def rendered(text: str) -> Markup:
 def examples() -> dict[str, dict[str, Any]]:
     """The real request and answer of each endpoint, by "METHOD /path" (api_examples.json)."""
     try:
-        return json.loads(EXAMPLES.read_text(encoding="utf-8"))
+        found: dict[str, dict[str, Any]] = json.loads(EXAMPLES.read_text(encoding="utf-8"))
+        return found
     except (OSError, ValueError):
         return {}
 
@@ -78,7 +79,8 @@ def endpoints(schema: dict[str, Any]) -> list[dict[str, Any]]:
 def _type(schema: dict[str, Any]) -> str:
     if "anyOf" in schema:
         return " or ".join(_type(s) for s in schema["anyOf"] if s.get("type") != "null")
-    return schema.get("type", "")
+    kind: str = schema.get("type", "")
+    return kind
 
 
 @router.get("/api", summary="The JSON API, described")

@@ -20,10 +20,11 @@ from deckcheck.cardsheet import COLUMNS, UNKNOWABLE, card_json, card_to_row, is_
 from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
+from deckcheck.db.collections import Collections
 from deckcheck.library.facts import Facts, shown
 
 from . import models
-from .deps import CatalogDep, CollectionsDep, KeeperDep, PagesDep, ServerDep, SettingsDep
+from .deps import CatalogDep, CollectionsDep, Deckcheck, KeeperDep, PagesDep, ServerDep, SettingsDep
 
 router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Cards", "/cards")]
@@ -177,7 +178,7 @@ def the_card(catalog: Catalog, card_id: str) -> Card:
     return card
 
 
-def card_detail(catalog: Catalog, collections, card: Card, keeper: bool = True) -> dict[str, Any]:
+def card_detail(catalog: Catalog, collections: Collections, card: Card, keeper: bool = True) -> dict[str, Any]:
     """Everything the card page shows: the card, its printings, owned copies and saved decks using it (their
     ids, secret links, only to the server's keeper: to others `decks` is empty and `decks_hidden` counts them)."""
     cards = catalog.cards()
@@ -269,7 +270,7 @@ WHO_MAX = 60
 VALUE_MAX = 2000
 
 
-def edit_card(app_state, card: Card, changes: dict[str, str], who: str) -> list[str]:
+def edit_card(app_state: Deckcheck, card: Card, changes: dict[str, str], who: str) -> list[str]:
     """Change some fields of a card through the partial card-sheet update (§1a); return the fields changed.
 
     Each changed value is stored with its provenance, a web edit by `who` now. Bad values raise a

@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from deckcheck.check import choose_format
 from deckcheck.db.collections import Collections
+from deckcheck.library.facts import clean_by
 from deckcheck.decklist import rewrite_line, rewrite_row
 from deckcheck.decks import build_deck
 from deckcheck.errors import DeckcheckError
@@ -22,7 +23,7 @@ from . import decks as reading, models
 from .checkinput import (DECK_ID, MAX_FIELDS, ApiInput, CheckInput, api_input, check_input,  # noqa: F401
                          format_choices, page_context, read_input, saved_deck_data)
 from .deps import CatalogDep, CollectionsDep, PagesDep, ServerDep, SettingsDep
-from .facts import check_as, clean_by, form_context, own_check, own_saved_report
+from .facts import check_as, form_context, own_check, own_saved_report
 from .errors import BadRequest
 from .security import check_csrf
 

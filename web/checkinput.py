@@ -13,7 +13,7 @@ from starlette.datastructures import FormData, UploadFile
 from deckcheck.db.collections import Collections
 from deckcheck.errors import DeckcheckError
 from deckcheck.games import all_formats
-from deckcheck.library.api import Catalog
+from deckcheck.library.api import CardSource, Catalog
 from deckcheck.library.statsapi import NoSavedDeckError
 from deckcheck.report import Report
 
@@ -106,7 +106,7 @@ async def read_input(request: Request, limit: int) -> tuple[CheckInput, FormData
     return got, form
 
 
-def check_input(catalog, got: CheckInput, details: bool = False) -> list[Report]:
+def check_input(catalog: CardSource, got: CheckInput, details: bool = False) -> list[Report]:
     """Check what a request sent: one report per deck, an unreadable file being a report with its cause."""
     if got.file_data is not None:
         label = got.file_label or "upload"

@@ -8,6 +8,7 @@ confirmation claims the sheet first (an atomic rename), so that confirmations ar
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import re
@@ -23,8 +24,8 @@ from starlette.exceptions import HTTPException
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from deckcheck.db.collections import AlreadyImported, Collections, import_id
-from deckcheck.collection import Holding, missing, money, parse_price, value
+from deckcheck.db.collections import AlreadyImported, Collections, PastImport, import_id
+from deckcheck.collection import Holding, Missing, missing, money, parse_price, value
 from deckcheck.errors import DeckcheckError
 from deckcheck.text import normalize
 
@@ -100,7 +101,7 @@ def collection_data(collections: Collections, name: str, entry_filter: EntryFilt
             "last_import": _past_json(collections.last_import(name))}
 
 
-def saved_decks_missing(collections: Collections, name: str):
+def saved_decks_missing(collections: Collections, name: str) -> Missing:
     """deckcheck.collection.missing for every saved deck against the collection."""
     decks = {deck: [(card, q) for card, _section, q in collections.deck(deck)[2]]
              for deck, _fmt, _saved, _n in collections.decks()}
@@ -234,7 +235,7 @@ def _counts_json(h: Holding | None) -> dict[str, Any] | None:
                                    "want_quantity": h.want_quantity}
 
 
-def _past_json(past) -> dict[str, Any] | None:
+def _past_json(past: PastImport | None) -> dict[str, Any] | None:
     return None if past is None else {"at": past.at, "when": past.when, "label": past.label, "mode": past.mode,
                                       "changes": past.changes, "id": past.id}
 
@@ -368,7 +369,7 @@ def _query(**params: str) -> str:
 
 
 # -- downloads ------------------------------------------------------------------------------------
-def _download(write, filename: str) -> FileResponse:
+def _download(write: Callable[[Path], object], filename: str) -> FileResponse:
     """Write a sheet into a fresh temporary folder and send it; the folder goes when the answer is sent."""
     folder = tempfile.TemporaryDirectory(prefix="deckcheck-export-")
     path = Path(folder.name) / filename

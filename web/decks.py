@@ -13,6 +13,7 @@ from pathlib import Path, PurePath
 from deckcheck.check import check_raw
 from deckcheck.decklist import RawDeck
 from deckcheck.errors import DeckcheckError, DecklistError, InputFileError
+from deckcheck.library.api import CardSource
 from deckcheck.report import Report
 from deckcheck.textlimits import parse_checked
 
@@ -90,7 +91,7 @@ def read_upload(label: str, data: bytes) -> list[RawDeck]:
     return raws
 
 
-def check_raws(raws: list[RawDeck], catalog, fmt: str | None, details: bool = False) -> list[Report]:
+def check_raws(raws: list[RawDeck], catalog: CardSource, fmt: str | None, details: bool = False) -> list[Report]:
     """Each raw deck resolved against the catalogue and validated, as `deckcheck check` does."""
     return [check_raw(raw, catalog.index, fmt or None, details) for raw in raws]
 

@@ -14,9 +14,10 @@ from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from deckcheck.library.api import Catalog
+from deckcheck.library.api import Catalog, CollectionApp
 from deckcheck.db.collections import Collections
 from deckcheck.library.desk import Desk
+from deckcheck.db.store import Store
 from deckcheck.rates import Rate
 
 from .settings import Settings
@@ -31,18 +32,17 @@ class Deckcheck:
     """
 
     settings: Settings
-    _library: Any = None
+    _library: CollectionApp | None = None
     _cards_stamp: str | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
-    def library(self):
+    def library(self) -> CollectionApp:
         """The CollectionApp of the server's database, made on first use, made again when its cards changed
         (see fresh)."""
         if self._library is None:
             with self._lock:
                 if self._library is None:
-                    from deckcheck.library.api import CollectionApp
                     library = CollectionApp(self.settings.db_url)
                     self._cards_stamp = cards_stamp(library.catalog.store)  # read before the cards are
                     self._library = library
@@ -68,7 +68,7 @@ class Deckcheck:
         """The collections and saved decks (deckcheck.db.collections.Collections)."""
         return self.library.collections
 
-    def catalog_collections(self):
+    def catalog_collections(self) -> Collections:
         """The collections and saved decks (the name the statistics panel calls)."""
         return self.collections
 
@@ -78,7 +78,7 @@ class Deckcheck:
             self._library = None
 
 
-def cards_stamp(store) -> str | None:
+def cards_stamp(store: Store) -> str | None:
     """The token of the last write of the database's cards, by any process (deckcheck.db.store.CARDS_VERSION_KEY)."""
     from deckcheck.db.store import cards_version
     with store.engine.connect() as con:
@@ -88,7 +88,8 @@ def cards_stamp(store) -> str | None:
 # -- dependencies ----------------------------------------------------------------------------------
 def server(request: Request) -> Deckcheck:
     """The state every request of this server shares (settings, library): the one lookup in the app's state."""
-    return request.app.state.deckcheck.fresh()
+    srv: Deckcheck = request.app.state.deckcheck
+    return srv.fresh()
 
 
 ServerDep = Annotated[Deckcheck, Depends(server)]
@@ -146,7 +147,8 @@ KeeperDep = Annotated[bool, Depends(keeper)]
 
 def templates(request: Request) -> Jinja2Templates:
     """The app's templates (its own folder and every router's TEMPLATES)."""
-    return request.app.state.templates
+    env: Jinja2Templates = request.app.state.templates
+    return env
 
 
 class Pages:

@@ -18,8 +18,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from deckcheck.library.desk import MAX_DECKLIST_BYTES, PASTED, PASTED_BEFORE, REPORT_KINDS, Decklist, Desk
-from deckcheck.desk import (DeskError, Event, EventClosed, NotAuthorised, TooLarge, deadline_offset, parse_deadline,
-                            parse_offset, text_field)
+from deckcheck.desk import (DeskError, Event, EventClosed, NotAuthorised, Submission, TooLarge, deadline_offset,
+                            parse_deadline, parse_offset, text_field)
 from deckcheck.errors import DeckcheckError
 
 from . import decks as reading, models
@@ -141,7 +141,7 @@ async def json_body(request: Request, example: str) -> dict[str, Any]:
     return data
 
 
-def submission_json(request: Request, submission, event: Event) -> dict[str, Any]:
+def submission_json(request: Request, submission: Submission, event: Event) -> dict[str, Any]:
     """The §3 report of a submitted deck plus its player, id, private link, time (in the event's time zone),
     number of submissions, the cleaned list (what a deck check counts) and its fingerprint, and the source (the
     file's name, or pasted)."""
@@ -357,7 +357,7 @@ async def player_submit(request: Request, desk: DeskDep, pages: PagesDep, event_
                                           "limit_kb": MAX_DECKLIST_BYTES // 1024}, 201)
 
 
-def suggested_fixes(submission) -> list[dict[str, Any]]:
+def suggested_fixes(submission: Submission) -> list[dict[str, Any]]:
     """For each suggestion under a line that could not be read: that line as written and as it reads with the
     suggested name (the check page's rewrite: quantity, [SET] and the rest stay). The player's page turns
     those suggestions into buttons that rewrite the line in the form below. Only for a decklist kept as

@@ -109,7 +109,8 @@ def form_counts(submission: Submission, values: dict[str, str]) -> list[tuple[st
     return counts
 
 
-def read_form_counts(desk: Desk, event: Event, submission: Submission, values: dict[str, str]):
+def read_form_counts(desk: Desk, event: Event, submission: Submission,
+                     values: dict[str, str]) -> tuple[dict[str, int], dict[str, str]]:
     """The counts of the form read as Desk.read_counts reads the API's."""
     return desk.read_counts(event, submission, form_counts(submission, values))
 

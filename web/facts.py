@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -29,6 +30,7 @@ from deckcheck.cardsheet import SheetCard
 from deckcheck.library.facts import (FACT_FIELDS, FORM_FIELDS, LABELS, MAX_BY, FactError, Facts, clean_by, facts_sheet,
                                 shown, value_text)
 from deckcheck.errors import DeckcheckError
+from deckcheck.provenance import Provenance
 from deckcheck.rates import Rate, Windows
 from deckcheck.report import Report
 from deckcheck.text import is_digits
@@ -114,7 +116,7 @@ def count_answer(request: Request) -> None:
 class WithAnswers(CardSource):
     """A catalogue seen with one person's pending answers laid over it (their own check on a club server)."""
 
-    def __init__(self, base: CardSource, rows: list[SheetCard]):
+    def __init__(self, base: CardSource, rows: list[SheetCard]) -> None:
         super().__init__()
         self.base = base
         self.overlay = rows
@@ -122,7 +124,7 @@ class WithAnswers(CardSource):
     def stored(self, game: str | None = None) -> list[Card]:
         return self.base.cards(game)
 
-    def stored_sources(self, ids=None):
+    def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
         return self.base.sources(ids)
 
 
@@ -142,7 +144,7 @@ def counted_notice(by: str, n: int) -> str:
             "(they count in your own checks only, until accepted)")
 
 
-def check_as(srv: Deckcheck, got, by: str) -> list[Report]:
+def check_as(srv: Deckcheck, got: checking.CheckInput, by: str) -> list[Report]:
     """Check what a page sent, with `by`'s pending answers on a club server (a notice says how many)."""
     catalog, counted = catalog_for(srv, by)
     reports = checking.check_input(catalog, got, True)
@@ -152,12 +154,13 @@ def check_as(srv: Deckcheck, got, by: str) -> list[Report]:
     return reports
 
 
-def own_check(request: Request, srv: Deckcheck, got) -> list[Report]:
+def own_check(request: Request, srv: Deckcheck, got: checking.CheckInput) -> list[Report]:
     """The check page's check: with this browser's pending answers on a club server."""
     return check_as(srv, got, known_by(request))
 
 
-def saved_report(srv: Deckcheck, deck_id: str, by: str, missing: str = "no saved deck has that link"):
+def saved_report(srv: Deckcheck, deck_id: str, by: str,
+                 missing: str = "no saved deck has that link") -> tuple[checking.CheckInput, Report]:
     """A saved deck and its report, with `by`'s pending answers on a club server (NoSavedDeckError: none)."""
     got, report = checking.saved_deck_data(srv.catalog, srv.collections, deck_id, missing)
     if by and is_club(srv):
@@ -166,7 +169,7 @@ def saved_report(srv: Deckcheck, deck_id: str, by: str, missing: str = "no saved
     return got, report
 
 
-def own_saved_report(request: Request, srv: Deckcheck, deck_id: str):
+def own_saved_report(request: Request, srv: Deckcheck, deck_id: str) -> tuple[checking.CheckInput, Report]:
     """A saved deck and its report, with this browser's pending answers on a club server."""
     return saved_report(srv, deck_id, known_by(request))
 

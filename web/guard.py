@@ -32,6 +32,8 @@ from deckcheck.desk import wait_words
 from deckcheck.errors import DeckcheckError
 from deckcheck.rates import Rate, Windows
 
+from .settings import Settings
+
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
@@ -51,7 +53,7 @@ class GuardSettings:
     event_rate: Rate = Rate(30, 3600)
 
     @classmethod
-    def of(cls, settings) -> GuardSettings:
+    def of(cls, settings: Settings) -> GuardSettings:
         """The guards' options of a deckcheck.web.settings.Settings (no host names: the loopback ones)."""
         names = tuple(h for h in settings.allowed_hosts.split(",") if h) or LOOPBACK_NAMES
         return cls(allowed_hosts=names, check_rate=Rate.parse(settings.check_rate, "--check-rate"),
@@ -343,7 +345,8 @@ def is_keeper(client_host: str | None, authorization: str | None, admin_token: s
 def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
-            return value.decode("latin-1").strip()
+            text: str = value.decode("latin-1").strip()
+            return text
     return None
 
 

@@ -77,7 +77,7 @@ class _Timer:
 class GuardedHttpTools(HttpToolsProtocol):
     """uvicorn's httptools protocol with a bound on header bytes and lines, a header-read and a body-read timeout."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.header_bytes = 0  # the bytes received since the head began (whole reads)
         self.head_bytes = 0    # the head's bytes the parser has read, in this read or earlier ones
@@ -94,7 +94,7 @@ class GuardedHttpTools(HttpToolsProtocol):
         self.counted: str | None = None  # the client address this connection counts against
 
     # timer and connection count ---------------------------------------------------------------------
-    def connection_made(self, transport) -> None:
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         address = self.client[0] if self.client else None  # None: a Unix socket, not capped
         cap = connections_per_address()

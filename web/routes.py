@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 
 from starlette.exceptions import HTTPException
-from starlette.routing import BaseRoute, Route, Router, get_route_path
+from starlette._utils import get_route_path
+from starlette.routing import BaseRoute, Route, Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # Routes that show one person's data (a secret link's deck, a collection, the review of players' answers, a name

@@ -11,6 +11,7 @@ from http.cookies import SimpleCookie
 
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..text import is_digits
@@ -113,7 +114,7 @@ class CsrfCookie:
         await self.app(scope, receive, with_cookie)
 
 
-def check_csrf(request, form: FormData | None = None) -> None:
+def check_csrf(request: Request, form: FormData | None = None) -> None:
     """Raise 403 unless the form field (or X-CSRF-Token header) equals the visitor's CSRF cookie."""
     cookie = request.cookies.get(csrf_cookie_name(request.scope), "")
     sent = (form.get(CSRF_FIELD) if form is not None else None) or request.headers.get(CSRF_HEADER, "")
@@ -137,7 +138,8 @@ def _is_token(value: str) -> bool:
 def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
-            return value.decode("latin-1").strip()
+            text: str = value.decode("latin-1").strip()
+            return text
     return None
 
 

@@ -5,11 +5,13 @@ import os
 import sys
 from pathlib import Path
 
+from fastapi import FastAPI
+
 from .app import create_app
 from .settings import Settings
 
 
-def app_from_env():
+def app_from_env() -> FastAPI:
     """The app a uvicorn worker serves, set up from the environment that `serve` wrote (Settings.as_env)."""
     return create_app(Settings.from_env())
 

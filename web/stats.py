@@ -22,6 +22,8 @@ from starlette.concurrency import run_in_threadpool
 from deckcheck.library.api import Catalog
 from deckcheck.db.collections import Collections
 from deckcheck.deckdiff import DeckDiff, diff_decks
+from deckcheck.decks import Deck
+from deckcheck.formats import AnyFormat
 from deckcheck.stats import EXERTION, HAND, DeckStats, check_draw
 from deckcheck.library.statsapi import NoSavedDeckError, resolve, saved_deck, stats_in
 
@@ -43,7 +45,7 @@ def deck_id_of(text: str) -> str:
     return tail
 
 
-def saved(collections: Collections, text: str):
+def saved(collections: Collections, text: str) -> tuple[Deck, AnyFormat]:
     """(deck, format) of a saved deck named by id or link, its source its link; NoSuchDeck when there is none."""
     deck_id = deck_id_of(text)
     try:
