@@ -14,12 +14,13 @@ ln -s ../../importers "$tree/importers"
 ln -s ../../web "$tree/web"
 "$PY" -m mypy
 # mypy --strict, by rule rather than by list (issue 21): every module of deckcheck/ except the terminal skin
-# (deckcheck/cli/), and the file readers and writers (importers/); a new file there is checked from the start.
-# db/ and web/ (the storage and web adapters) are checked by the run above only.
-strict=$(find deckcheck importers -name '*.py' -not -path 'deckcheck/cli/*' | sort \
-         | sed -e 's|^importers/|deckcheck/importers/|' -e 's|^|.typecheck/|')
+# (deckcheck/cli/), the file readers and writers (importers/) and the web app (web/, issue 29); a new file there is
+# checked from the start. db/ (the storage adapter) is checked by the run above only.
+strict=$(find deckcheck importers web -name '*.py' -not -path 'deckcheck/cli/*' | sort \
+         | sed -e 's|^importers/|deckcheck/importers/|' -e 's|^web/|deckcheck/web/|' -e 's|^|.typecheck/|')
 if ! found=$("$PY" -m mypy --strict --follow-imports=silent $strict 2>&1); then
-  echo "$found" | sed -e 's|^\.typecheck/deckcheck/importers/|importers/|' -e 's|^\.typecheck/||' -e 's/^/mypy --strict: /'
+  echo "$found" | sed -e 's|^\.typecheck/deckcheck/importers/|importers/|' -e 's|^\.typecheck/deckcheck/web/|web/|' \
+                      -e 's|^\.typecheck/||' -e 's/^/mypy --strict: /'
   exit 1
 fi
-echo "mypy --strict (deckcheck/ without cli/, importers/): ${found##*$'\n'}"
+echo "mypy --strict (deckcheck/ without cli/, importers/, web/): ${found##*$'\n'}"
