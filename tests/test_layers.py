@@ -4,9 +4,11 @@
                                                db/, importers/ (storage and files, used by the library)
 
 Every `from ... import` of a deckcheck module is read, at module level and inside functions alike (the lazy
-imports are the ones that drift), and mapped to the part it lands in. The import graph of the modules has no
-cycle (the generic core never imports a game: the games depend on it), and the core imports at the top of each
-module but for the few listed in LAZY, each with the start-up cost it saves.
+imports are the ones that drift), and mapped to the part it lands in. The import graph of every module (core,
+library, cli, db, importers, web) has no cycle (the generic core never imports a game: the games depend on it),
+nothing imports a part above its own (db/ never imports the library), the CLI and the web reach storage through
+the library only, and every module imports at the top but for the few listed in LAZY, each with the start-up cost
+it saves.
 """
 from __future__ import annotations
 
@@ -24,10 +26,10 @@ PARTS = ("cli", "library", "db", "importers", "web")
 ALLOWED = {
     "core": set(),
     "library": {"db", "importers"},
-    "db": {"importers", "library"},  # the desk's library calls (db/desk.py) and the bundle's rows live in db/
+    "db": {"importers"},  # storage only: the desk's and the facts' business rules live in the library
     "importers": set(),
     "web": {"library", "db", "importers"},
-    "cli": {"library", "db", "importers"},
+    "cli": {"library", "importers"},  # storage through the library's calls, never Store or Collections
 }
 # the few crossings that are the design, each with its reason
 EXCEPTIONS = {
@@ -131,8 +133,9 @@ def test_the_terminal_skin_is_one_folder():
 
 
 def module_name(path: Path) -> str:
-    """The dotted name a file of deckcheck/ is imported as."""
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    """The dotted name a file of the checkout is imported as (db/store.py: deckcheck.db.store)."""
+    folder, *parts = path.relative_to(ROOT).with_suffix("").parts
+    parts = FOLDERS[folder].split(".") + parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -168,6 +171,34 @@ def import_graph(paths: list[Path]) -> dict[str, set[str]]:
     return graph
 
 
+def tangles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected parts of the graph with more than one module (each holds a cycle), in sorted order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            part = set()
+            while (top := stack.pop()) != node:
+                part.add(top)
+            if part:
+                found.append(part | {node})
+    for start in sorted(graph):
+        if start not in index:
+            visit(start)
+    return sorted(found, key=min)
+
+
 def find_cycle(graph: dict[str, set[str]]) -> list[str]:
     """One cycle of the graph as [a, b, ..., a] (the first found, in sorted order), or [] when it has none."""
     state: dict[str, int] = {}  # 1: on the path being walked, 2: done
@@ -197,11 +228,28 @@ def core_files(*, library: bool) -> list[Path]:
     return sorted(paths)
 
 
-def test_the_core_has_no_import_cycle():
-    """The core and the library import one another's modules in one direction only: the generic core
-    (parser, resolver, formats, rules engine, reports) never imports a game, nor the house built on the games."""
-    cycle = find_cycle(import_graph(core_files(library=True)))
-    assert not cycle, "import cycle: " + " -> ".join(cycle)
+def all_files() -> list[Path]:
+    """Every module of the product: the core, the library, the CLI, db/, importers/ and web/."""
+    return sorted(p for folder in FOLDERS for p in (ROOT / folder).rglob("*.py"))
+
+
+def test_no_import_cycle_anywhere():
+    """Every module imports the others in one direction only, counting imports inside functions: the generic core
+    (parser, resolver, formats, rules engine, reports) never imports a game nor the house built on the games, db/
+    never imports the library that uses it, web/check.py and web/facts.py do not import each other. Each tangle of
+    modules is named by one of its cycles."""
+    graph = import_graph(all_files())
+    found = [f"{len(part)} modules import one another ({', '.join(sorted(part))}), e.g. "
+             + " -> ".join(find_cycle({m: graph[m] & part for m in part})) for part in tangles(graph)]
+    assert not found, "import cycles:\n" + "\n".join(found)
+
+
+def test_the_tangle_finder_finds_every_tangle():
+    graph = {"a": {"b"}, "b": {"a", "c"}, "c": {"d"}, "d": {"c"}, "e": {"a"}}
+    assert tangles(graph) == [{"a", "b"}, {"c", "d"}]
+    assert tangles({"a": {"b"}, "b": set()}) == []
+    graph = import_graph(all_files())
+    assert "deckcheck.db.store" in graph["deckcheck.library.api"]  # a folder mapped to its installed package
 
 
 def test_the_cycle_finder_finds_a_cycle_and_names_it():
@@ -250,11 +298,31 @@ def function_level_imports(path: Path) -> list[tuple[str, int]]:
     return found
 
 
-def test_the_core_imports_at_the_top_of_each_module():
-    """An import inside a function of the core hides a layer; each one left saves a measured start-up cost (LAZY)."""
-    seen = {(p.relative_to(ROOT).as_posix(), module): line for p in core_files(library=False)
-            for module, line in function_level_imports(p)}
+@pytest.mark.parametrize("part", ("core",) + PARTS)
+def test_each_module_imports_at_the_top(part):
+    """An import inside a function hides a layer; each one left (at the CLI and web edge, in the core's few) saves
+    a measured start-up cost (LAZY)."""
+    files = [p for p in all_files() if source_part(p.relative_to(ROOT).as_posix()) == part]
+    seen = {(p.relative_to(ROOT).as_posix(), module): line for p in files for module, line in function_level_imports(p)}
     unlisted = [f"{rel}:{line} imports {module} inside a function" for (rel, module), line in sorted(seen.items())
                 if (rel, module) not in LAZY]
-    assert not unlisted, "\n".join(unlisted)
-    assert set(LAZY) <= set(seen), set(LAZY) - set(seen)  # a reason nobody needs any more goes
+    assert not unlisted, f"{len(unlisted)} function-level imports without a reason in LAZY:\n" + "\n".join(unlisted)
+    listed = {key for key in LAZY if source_part(key[0]) == part}
+    assert listed <= set(seen), listed - set(seen)  # a reason nobody needs any more goes
+
+
+@pytest.mark.parametrize("folder", ("deckcheck/cli", "web"))
+def test_the_cli_and_the_web_reach_storage_through_the_library(folder):
+    """The CLI and the web call the library, never `Store` or `Collections` (db/'s storage classes) directly."""
+    reached = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names, line = [a.name for a in node.names], node.lineno
+            elif isinstance(node, ast.Attribute):  # `store.Store`, `app.collections.Collections`
+                names, line = [node.attr], node.lineno
+            else:
+                continue
+            reached += [f"{path.relative_to(ROOT).as_posix()}:{line} uses {name}" for name in names
+                        if name in ("Store", "Collections")]
+    assert not reached, "\n".join(reached)
