@@ -582,6 +582,32 @@ class CollectionApp:
         replaced = self.collections.save_deck(name, fmt.name, deck_text(fmt.name, deck), entries)
         return replaced, validate(deck, fmt)
 
+    def imports(self, collection: str = "main") -> list[PastImport]:
+        """The imports into a collection that can be undone (the last 100, the last first)."""
+        return self.collections.imports(collection)
+
+    def last_import(self, collection: str = "main") -> PastImport | None:
+        """The last import into a collection that can be undone, if any."""
+        return self.collections.last_import(collection)
+
+    def holdings(self, collection: str | None = "main") -> Holdings:
+        """A collection's entries; every collection's (each entry naming its collection) when None."""
+        return self.collections.holdings(collection)
+
+    def add(self, collection: str, holding: Holding) -> Holding | None:
+        """Add a holding's copies to a collection; the entry as it is now."""
+        return self.collections.edit(collection, holding, 1)
+
+    def delete_deck(self, name: str) -> None:
+        """Delete a saved deck."""
+        self.collections.delete_deck(name)
+
+
+def parse_import_id(text: object) -> int:
+    """An import's id as `collection imports` lists it; DeckcheckError for anything else."""
+    from ..db.collections import import_id
+    return import_id(text)
+
 
 def _own_cards(fmt: str) -> bool:
     """Whether a format's game brings cards of its own (a format no longer registered: no)."""
