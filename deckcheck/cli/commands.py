@@ -1,7 +1,8 @@
 """The `deckcheck` commands (typer): each parses options, calls one library function and renders.
 
-Heavy modules (SQLAlchemy, xlsxwriter, calamine) are imported inside the commands that need them.
-The entry point is deckcheck.cli.main, which also maps every DeckcheckError to exit code 2.
+The database calls, the sheet readers and the web app are imported inside the commands that need them (their
+start-up costs are listed in tests/test_layers.py). The entry point is deckcheck.cli.main, which also maps every
+DeckcheckError to exit code 2.
 """
 from __future__ import annotations
 
@@ -11,12 +12,26 @@ from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from typing_extensions import Annotated
 
-from .. import limits
-
-from . import options
+from .. import limits, provenance
+from ..cardsheet import card_json
+from ..cardstats import lint
+from ..check import validate, with_details
+from ..collection import Holding, money
 from ..errors import DeckcheckError
+from ..games import GAMES, all_formats, data_unknown_ids, game_of, get_format, taktik
+from ..importers.writers import SheetSpec, check_target, write_csv, write_csv_to, write_xlsx
+from ..library.api import Catalog, CollectionApp, parse_import_id, undecided_cards
+from ..library.statsapi import diff_named, stats_named
+from ..text import and_more
+from . import options
+from .plain import plural
+from .render import card_panel, console, esc, report_panel, simple_table
+from .render_stats import print_diff, print_stats
+from .options import version_line
+from .runner import run_check, run_tournament
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}  # inherited by every sub-command
 app = typer.Typer(help="Deck-construction validator and collection manager for Highlander: The Card Game.",
@@ -46,7 +61,6 @@ CardsOption = Annotated[Optional[List[Path]], declared(options.CARDS)]
 
 def _show_version(value: bool) -> None:
     if value:
-        from .runner import version_line
         typer.echo(version_line())
         raise typer.Exit()
 
@@ -57,22 +71,6 @@ def main(version: Annotated[bool, typer.Option("--version", "-V", callback=_show
     """Deck-construction validator and collection manager for Highlander: The Card Game."""
 
 
-def _plural(n: int, word: str, words: str | None = None) -> str:
-    from .plain import plural
-    return plural(n, word, words)
-
-
-def _console(stderr: bool = False):
-    from .render import console
-    return console(stderr)
-
-
-def esc(value: object) -> str:
-    """User text inside a markup string (see render.esc)."""
-    from .render import esc as escape
-    return escape(value)
-
-
 @app.command()
 def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or folders (.txt .dec .deck .json "
                                                             ".csv .tsv .xlsx .xlsm .ods; - for standard input).")],
@@ -81,17 +79,13 @@ def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or fol
           quiet: Annotated[bool, declared(options.CHECK["quiet"])] = False,
           cards: CardsOption = None, db: DbOption = None) -> None:
     """Check decklists against a format: exit 0 legal, 1 not legal, 2 could not be checked."""
-    from .runner import run_check
     raise typer.Exit(run_check(decks, format, as_json, cards or (), db, quiet))
 
 
 @app.command()
 def formats(name: Annotated[Optional[str], typer.Argument(help="A format name or alias.")] = None) -> None:
     """List the formats and their rules (id, severity, one line)."""
-    from ..games import all_formats, get_format
-    from ..games import data_unknown_ids, game_of
-    from .render import simple_table
-    out = _console()
+    out = console()
     chosen = [get_format(name)] if name else all_formats()
     for fmt in chosen:
         aliases = f" (aliases: {', '.join(fmt.aliases)})" if fmt.aliases else ""
@@ -119,15 +113,12 @@ def stats(deck: Annotated[str, typer.Argument(help="A decklist file (any form ch
                                                 "line).")] = False,
           cards: CardsOption = None, db: DbOption = None) -> None:
     """What a deck holds and how it draws: types, squares covered, exact opening-hand and Exertion odds."""
-    from ..library.api import Catalog
-    from ..library.statsapi import stats_named
     found = stats_named(deck, Catalog(db, cards or ()), format, hand, exertion)
     if as_json:
         for s in found:
             sys.stdout.write(json.dumps(s.as_dict(), ensure_ascii=False) + "\n")
         return
-    from .render_stats import print_stats
-    out = _console()
+    out = console()
     for s in found:
         print_stats(out, s)
 
@@ -139,14 +130,11 @@ def diff(a: Annotated[str, typer.Argument(help="The deck before: a decklist file
          as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as one JSON object.")] = False,
          cards: CardsOption = None, db: DbOption = None) -> None:
     """Compare two decks: cards added and removed, the verdict and the odds before and after."""
-    from ..library.api import Catalog
-    from ..library.statsapi import diff_named
     result = diff_named(a, b, Catalog(db, cards or ()), format, hand, exertion)
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
         return
-    from .render_stats import print_diff
-    print_diff(_console(), result)
+    print_diff(console(), result)
 
 
 @app.command()
@@ -226,7 +214,6 @@ def tournament_check(inputs: Annotated[List[str], typer.Argument(help="Folders o
                      as_json: Annotated[bool, declared(options.TOURNAMENT_CHECK["as_json"])] = False,
                      cards: CardsOption = None, db: DbOption = None) -> None:
     """Check every deck of a tournament: exit 0 all legal, 1 some illegal, 2 some unreadable."""
-    from .runner import run_tournament
     raise typer.Exit(run_tournament(inputs, format, str(out) if out else None, as_json, cards or (), db))
 
 
@@ -243,7 +230,6 @@ def taktik_deal(hands: Annotated[Optional[Path], typer.Argument(help="Each playe
                                                      "LP or fewer redeal until above 10.")] = False,
                 as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Life Points, Shield, who may redeal and who begins, from the opening deal."""
-    from ..games import taktik
     if hands is not None:
         from ..importers.deals import read_deal
         opening = taktik.opening(read_deal(hands))
@@ -254,13 +240,12 @@ def taktik_deal(hands: Annotated[Optional[Path], typer.Argument(help="Each playe
     if as_json:
         sys.stdout.write(json.dumps(opening.as_dict(), ensure_ascii=False) + "\n")
         return
-    from .render import simple_table
     rows = []
     for h in opening.hands:
         rows.append((h.player, " ".join(taktik.short_name(c) for c in h.life_cards), h.life_points,
                      taktik.short_name(h.shield_card), h.shield, "yes" if h.may_redeal else "no",
                      len(h.redeals) or "", "begins" if h.player == opening.starter else ""))
-    out = _console()
+    out = console()
     out.print(simple_table("Opening deal", ("player", "LP cards", "LP", "Shield card", "Shield", "may redeal",
                                             "redeals", "start"), rows, justify_right=("LP", "Shield")))
     if opening.starter:
@@ -282,15 +267,13 @@ def cards_import(sheet: Path, skip_bad: Annotated[bool, typer.Option("--skip-bad
                                                          "source); without it they are kept and listed.")] = False,
                  db: DbOption = None) -> None:
     """Add cards, or update the fields a card sheet states (CSV/XLSX), by id. All rows or none."""
-    from .. import provenance
-    from ..db.store import Store
-    from ..db.updates import update_cards
     from ..importers.cardsheet import read_card_sheet
-    out, err = _console(), _console(stderr=True)
+    from ..library.database import import_cards
+    out, err = console(), console(stderr=True)
     data = read_card_sheet(sheet, skip_bad=skip_bad)
     for notice in data.notices:
         err.print(f"[yellow]notice:[/] {esc(notice)}")
-    result = update_cards(Store(db), data.rows, provenance.sheet(sheet.name), dry_run=dry_run, overwrite=overwrite)
+    result = import_cards(db, data.rows, provenance.sheet(sheet.name), dry_run=dry_run, overwrite=overwrite)
     verb = "would add" if dry_run else "added"
     out.print(f"{sheet}: {verb} {len(result.added)}, {'would update' if dry_run else 'updated'} "
               f"{len(result.updated)}, unchanged {result.unchanged}", soft_wrap=True, markup=False)
@@ -305,7 +288,7 @@ def cards_import(sheet: Path, skip_bad: Annotated[bool, typer.Option("--skip-bad
         for change in result.kept:
             out.print(f"  conflict: {change}", soft_wrap=True, markup=False)
     if data.problems:
-        err.print(f"[red]{_plural(len(data.problems), 'bad row')} skipped:[/]")
+        err.print(f"[red]{plural(len(data.problems), 'bad row')} skipped:[/]")
         for p in data.problems:
             err.print(f"  {p}", soft_wrap=True, markup=False)
         raise typer.Exit(2)
@@ -318,26 +301,23 @@ def cards_export(sheet: Path, game: Annotated[Optional[str], typer.Option(help="
                                                             "import reads them back.")] = False,
                  db: DbOption = None) -> None:
     """Write the card database to a card sheet (.csv or .xlsx)."""
-    from ..db.store import Store
-    from ..db.sources import stored_sources
     from ..importers.cardsheet import write_card_sheet
-    store = Store(db)
-    n = write_card_sheet(sheet, store.cards(game), stored_sources(store) if with_sources else None)
-    _console().print(f"wrote {n} cards to {sheet}", soft_wrap=True, markup=False)
+    from ..library.database import card_sources, stored_cards
+    n = write_card_sheet(sheet, stored_cards(db, game), card_sources(db) if with_sources else None)
+    console().print(f"wrote {n} cards to {sheet}", soft_wrap=True, markup=False)
 
 
 @facts_app.command("export")
 def cards_facts_export(sheet: Path, db: DbOption = None) -> None:
     """Write every stored value that did not come from the bundle (.csv or .xlsx), with its provenance
     (FIELD_source), so that another server's `cards import` takes it and keeps who said what."""
-    from ..library.facts import facts_sheet
-    from ..db.store import Store
     from ..importers.cardsheet import write_facts_sheet
-    header, rows = facts_sheet(Store(db))
+    from ..library.database import facts_rows
+    header, rows = facts_rows(db)
     n = write_facts_sheet(sheet, header, rows)
     k = (len(header) - 3) // 2  # game, id, name, then the fields, then their sources
     values = sum(1 for row in rows for i in range(k) if row[3 + i] != "" or row[3 + k + i] != "")
-    _console().print(f"wrote {n} cards ({values} values not from the bundle) to {sheet}", soft_wrap=True,
+    console().print(f"wrote {n} cards ({values} values not from the bundle) to {sheet}", soft_wrap=True,
                      markup=False)
 
 
@@ -349,14 +329,10 @@ def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most thi
     """Find cards by words in their name, title, Immortal, weapon, type, set or text: any order, typos
     allowed (`back away kurgan`, `dunkan persona`), best first. Exit 1 when no card matches, 2 when the text
     holds nothing to search for."""
-    import json
 
     if not any(c.isalnum() for c in text):  # exit 2 like any bad input; 1 is for text that matches no card
         raise DeckcheckError(f"nothing to search for in {text!r}: give a word of a card's name, title, Immortal, "
                              "type or set")
-    from ..library.api import Catalog
-    from ..cardsheet import card_json
-    from .render import simple_table
     catalog = Catalog(db, cards or ())
     found = catalog.search(text)
     if as_json:
@@ -365,12 +341,12 @@ def cards_search(text: str, limit: Annotated[int, typer.Option(help="At most thi
     elif found:
         rows = [(c.name, c.set, c.type or "unknown", c.immortal or "", c.edition, c.id) for c in found[:limit]]
         shown = f", first {limit}" if len(found) > limit else ""
-        _console().print(simple_table(f"{_plural(len(found), 'card')} match {text!r}, best first{shown}",
+        console().print(simple_table(f"{plural(len(found), 'card')} match {text!r}, best first{shown}",
                                       ("name", "set", "type", "Immortal", "ed.", "id"), rows))
     else:
         closest = catalog.index_all().closest(text)
         hint = f"; the closest names: {', '.join(closest)}" if closest else ""
-        _console().print(f"no card matches {text!r}{hint}", soft_wrap=True, markup=False)
+        console().print(f"no card matches {text!r}{hint}", soft_wrap=True, markup=False)
     if not found:
         raise typer.Exit(1)
 
@@ -381,11 +357,9 @@ def cards_show(name: str, show_all: Annotated[bool, typer.Option("--all", help="
                cards: CardsOption = None, db: DbOption = None) -> None:
     """Show a card with its rules data and grid; when a name matches several cards, one table of them
     (`--all`: every card in full)."""
-    from ..library.api import Catalog
-    from .render import card_panel, simple_table
     catalog = Catalog(db, cards or ())
     found = catalog.find(name)
-    out = _console()
+    out = console()
     if len(found) > 1 and not show_all:
         rows = [(c.id, c.name, c.set or "", c.type or "unknown", "-" if c.restriction == 0 else _yes_no(c.restriction),
                  _yes_no(c.reserved), _yes_no(c.signature), _yes_no(c.hand_icons), c.edition) for c in found]
@@ -412,15 +386,13 @@ def _yes_no(value: object) -> str:
 def cards_sets(as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines.")] = False,
                cards: CardsOption = None, db: DbOption = None) -> None:
     """List the sets: code, name, edition, year and how many cards. Write `[CODE]` or `[Name]` after a card."""
-    from ..library.api import Catalog
-    from .render import simple_table
     sets = Catalog(db, cards or ()).set_counts()
     if as_json:
         for s in sets:
             typer.echo(json.dumps(s.as_dict(), ensure_ascii=False))
         return
     rows = [(s.code, s.name, s.edition or "", s.year or "", s.cards) for s in sets]
-    _console().print(simple_table(f"{len(rows)} sets", ("code", "name", "edition", "year", "cards"), rows,
+    console().print(simple_table(f"{len(rows)} sets", ("code", "name", "edition", "year", "cards"), rows,
                                   justify_right=("cards",)))
 
 
@@ -434,39 +406,33 @@ def cards_todo(decks: Annotated[List[str], typer.Argument(help="Decklist files o
 
     Fill it in and import it (deckcheck cards import), or give it to check as --cards: those rules decide.
     """
-    from ..library.api import Catalog, undecided_cards
     todo, unreadable = undecided_cards(decks, Catalog(db, cards or ()), format)
-    err = _console(stderr=True)
+    err = console(stderr=True)
     for source in unreadable:
         err.print(f"skipped {source}: it has input errors (deckcheck check shows them)", soft_wrap=True,
                   markup=False)
     header, rows = todo.header(), todo.rows()
     if out is None or out == "-":
-        from ..importers.writers import write_csv_to
         write_csv_to(sys.stdout, header, rows)
     else:
-        from ..importers.writers import SheetSpec, check_target, write_csv, write_xlsx
         target = Path(out)
         if check_target(target, (".csv", ".tsv", ".xlsx")) != "xlsx":
             write_csv(target, header, rows)
         else:
             write_xlsx(target, [SheetSpec("cards", header, rows)])
-        err.print(f"wrote {_plural(len(rows), 'card')} to fill in ({', '.join(header[2:]) or 'nothing'}) to {out}",
+        err.print(f"wrote {plural(len(rows), 'card')} to fill in ({', '.join(header[2:]) or 'nothing'}) to {out}",
                   soft_wrap=True, markup=False)
 
 
 @cards_app.command("stats")
 def cards_stats(cards: CardsOption = None, db: DbOption = None) -> None:
     """How many cards, by game, edition, set and type, and for how many each rules field is known."""
-    from ..library.api import Catalog
-    from .render import simple_table
     found = Catalog(db, cards or ()).card_stats()
-    out = _console()
+    out = console()
     out.print(f"[bold]{found.cards} cards[/]")
     for key, counter in found.counts.items():
         rows = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
         out.print(simple_table(f"by {key}", (key, "cards"), rows, justify_right=("cards",)))
-    from ..games import GAMES
     games = " and ".join(g.title for g in GAMES if g.field_stats)
     out.print(simple_table(f"{games} rules data: how much is known, and from which kind of source",
                            ("field", "applies to", "known", "of", "%", "from"),
@@ -482,9 +448,7 @@ def cards_lint(sheet: Annotated[Optional[Path], typer.Option("--sheet", help="Li
                limit: Annotated[int, typer.Option(help="Show at most this many problems.")] = 100,
                db: DbOption = None) -> None:
     """List data problems: Attacks/Blocks with no grid, Personas with no Master allowance, bad sheet cells."""
-    from ..cardstats import lint
-    from .render import simple_table
-    out = _console()
+    out = console()
     problems = []
     if sheet is not None:
         from ..importers.cardsheet import read_card_sheet
@@ -492,11 +456,11 @@ def cards_lint(sheet: Annotated[Optional[Path], typer.Option("--sheet", help="Li
         problems += [(f"row {p.row}", p.column, str(p.value), p.message) for p in data.problems]
         all_cards = data.cards
     else:
-        from ..db.store import Store
-        all_cards = Store(db).cards()
+        from ..library.database import stored_cards
+        all_cards = stored_cards(db)
     problems += [(l.card_id, "", l.name, l.problem) for l in lint(all_cards)]
     shown = f", first {limit}" if len(problems) > limit else ""
-    out.print(simple_table(_plural(len(problems), "data problem") + shown,
+    out.print(simple_table(plural(len(problems), "data problem") + shown,
                            ("where", "column", "card / value", "problem"), problems[:limit]))
     raise typer.Exit(1 if problems else 0)
 
@@ -506,12 +470,10 @@ def cards_lint(sheet: Annotated[Optional[Path], typer.Option("--sheet", help="Li
 def db_init(empty: Annotated[bool, typer.Option("--empty", help="Create the tables without the bundled "
                                                 "cards.")] = False, db: DbOption = None) -> None:
     """Create the tables and load the bundled cards into a new database."""
-    from ..db.store import Store
-    store = Store(db)
-    done = store.init(empty=empty)
-    n = store.count()
-    _console().print(f"{store.url}: {'initialised' if done else 'already initialised'}, {n} cards", soft_wrap=True,
-                     markup=False)
+    from ..library.database import init_database
+    done = init_database(db, empty=empty)
+    console().print(f"{done.url}: {'initialised' if done.created else 'already initialised'}, {done.cards} cards",
+                    soft_wrap=True, markup=False)
 
 
 @db_app.command("update")
@@ -522,31 +484,28 @@ def db_update(dry_run: Annotated[bool, typer.Option("--dry-run", help="List ever
                                                       "source; without it they are kept and listed.")] = False,
               db: DbOption = None) -> None:
     """Bring this version's bundled cards (new cards, newly known values, their sources) into a database."""
-    from ..db.store import Store
-    from ..db.updates import update_from_bundle
-    from ..db.engine import sqlite_path
-    store = Store(db)
-    missing = sqlite_path(store.url)
-    if dry_run and missing is not None and not missing.exists():  # a dry run creates nothing, not even the file
-        _console(stderr=True).print(f"deckcheck: no database at {str(missing)!r}: nothing to update (`deckcheck db "
+    from ..library.database import missing_database, update_bundle
+    missing = missing_database(db)
+    if dry_run and missing is not None:  # a dry run creates nothing, not even the file
+        console(stderr=True).print(f"deckcheck: no database at {str(missing)!r}: nothing to update (`deckcheck db "
                                     "init` creates one with the bundled cards)", soft_wrap=True, markup=False)
         raise typer.Exit(2)
-    result = update_from_bundle(store, dry_run=dry_run, overwrite=overwrite)
-    from ..text import and_more
-    out = _console()
+    update = update_bundle(db, dry_run=dry_run, overwrite=overwrite)
+    result = update.result
+    out = console()
     values = [c for c in result.changes if c.old != c.new]
     credited = len(result.changes) - len(values)
     verb = ("would add", "would update", "would record") if dry_run else ("added", "updated", "recorded")
-    out.print(f"{store.where()}: {verb[0]} {_plural(len(result.added), 'card')}, {verb[1]} "
-              f"{_plural(len(values), 'value')} of {_plural(len(result.updated), 'card')}, {verb[2]} the source of "
-              f"{_plural(credited, 'value')} already equal; {result.unchanged:,} cards unchanged", soft_wrap=True,
+    out.print(f"{update.where}: {verb[0]} {plural(len(result.added), 'card')}, {verb[1]} "
+              f"{plural(len(values), 'value')} of {plural(len(result.updated), 'card')}, {verb[2]} the source of "
+              f"{plural(credited, 'value')} already equal; {result.unchanged:,} cards unchanged", soft_wrap=True,
               markup=False)
     lines = [f"  new card {i}" for i in result.added] + [f"  {c}" for c in values]
     shown = len(lines) if dry_run else min(len(lines), 50)  # --dry-run lists every one
     for line in and_more(lines[:shown], shown, len(lines)):
         out.print(line if line.startswith("  ") else "  " + line, soft_wrap=True, markup=False)
     if result.kept:
-        out.print(f"{_plural(len(result.kept), 'value')} kept: set by you or stored without a recorded source "
+        out.print(f"{plural(len(result.kept), 'value')} kept: set by you or stored without a recorded source "
                   "(--overwrite takes the bundled value):", soft_wrap=True, markup=False)
         for change in result.kept:
             out.print(f"  conflict: {change}", soft_wrap=True, markup=False)
@@ -561,10 +520,10 @@ def db_copy(source: Annotated[str, typer.Argument(help="The database to copy: a 
                                                   "refused).")] = False) -> None:
     """Copy a whole database (cards and their sources, collections, saved decks, events) into another, e.g. a
     personal SQLite file to a club's PostgreSQL or back; verify row counts and checksums of every table."""
-    from ..db.copy import copy_database
-    err = _console(stderr=True)
+    from ..library.database import copy_database
+    err = console(stderr=True)
     result = copy_database(source, target, replace=replace)
-    out = _console()
+    out = console()
     if result.replaced:
         err.print(f"deleted the {result.replaced:,} rows the target held (--replace)", soft_wrap=True,
                   markup=False)
@@ -587,8 +546,7 @@ app.add_typer(deck_app, name="deck")
 CollectionOption = Annotated[str, typer.Option("--collection", "-c", help="The collection's name.")]
 
 
-def _collection_app(db):
-    from ..library.api import CollectionApp
+def _collection_app(db: str | None) -> CollectionApp:
     return CollectionApp(db)
 
 
@@ -608,18 +566,14 @@ def collection_import(sheet: Path,
 
     A file whose content was imported into the collection before is named as such and not imported
     again in merge mode (exit 2, nothing changed) unless --again."""
-    from .render import console
     app_ = _collection_app(db)
     err = console(stderr=True)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     with Progress(TextColumn("reading rows"), BarColumn(), MofNCompleteColumn(), console=err, transient=True,
                   disable=not err.is_terminal) as bar:
         task = bar.add_task("rows", total=None)
         layout, changes, problems, rows = app_.import_sheet(sheet, collection, mode, dry_run, skip_bad,
                                                             progress=lambda n: bar.advance(task, n), again=again)
-    from .plain import plural
-    from ..text import and_more
-    out = _console()
+    out = console()
     out.print(f"{sheet}: {plural(rows, 'row')}, layout detected: {layout}", soft_wrap=True, markup=False)
     for name, change in changes.items():
         verb = "would change" if dry_run else "changed"
@@ -662,13 +616,11 @@ def collection_undo(import_id: Annotated[Optional[str], typer.Argument(
 
     Refused (exit 2, nothing changed) when the import was undone already, or when a later change took away
     copies it added; the message names that change."""
-    from ..db.collections import import_id as parse_id
-    wanted = None if import_id is None else parse_id(import_id)
+    wanted = None if import_id is None else parse_import_id(import_id)
     app_ = _collection_app(db)
     past = app_.undo_import(collection, wanted)
-    from .plain import plural
-    left = app_.collections.last_import(collection)
-    _console().print(f"collection {collection!r}: undid the import of {past.label or 'a file'} from {past.when} "
+    left = app_.last_import(collection)
+    console().print(f"collection {collection!r}: undid the import of {past.label or 'a file'} from {past.when} "
                      f"(import {past.id}, {plural(past.changes, 'change')} taken back, later edits kept)"
                      + (f"; the last import still standing: {left.label or 'a file'} from {left.when} "
                         f"(import {left.id})" if left else ""), soft_wrap=True, markup=False)
@@ -678,12 +630,11 @@ def collection_undo(import_id: Annotated[Optional[str], typer.Argument(
 def collection_imports(collection: CollectionOption = "main", db: DbOption = None) -> None:
     """List the imports into the collection that can be undone (the last 100, the last first), with the id
     `collection undo` takes."""
-    from .plain import plural
-    found = _collection_app(db).collections.imports(collection)
+    found = _collection_app(db).imports(collection)
     if not found:
-        _console().print(f"collection {collection!r}: no import to undo", soft_wrap=True, markup=False)
+        console().print(f"collection {collection!r}: no import to undo", soft_wrap=True, markup=False)
     for past in found:
-        _console().print(f"{past.id:>6}  {past.when}  {past.mode:<7}  {plural(past.changes, 'change'):>12}  "
+        console().print(f"{past.id:>6}  {past.when}  {past.mode:<7}  {plural(past.changes, 'change'):>12}  "
                          f"{past.label or 'a file'}", soft_wrap=True, markup=False)
 
 
@@ -694,19 +645,17 @@ def collection_export(sheet: Path, all_collections: Annotated[bool, typer.Option
                       collection: CollectionOption = "main", db: DbOption = None) -> None:
     """Write a collection sheet (.csv or .xlsx); nothing in it runs as a formula."""
     from ..importers.collection import SHEET_SUFFIXES, write_collection
-    from ..importers.writers import check_target
     check_target(sheet, SHEET_SUFFIXES)
     app_ = _collection_app(db)
-    holdings = app_.collections.holdings(None if all_collections else collection)
+    holdings = app_.holdings(None if all_collections else collection)
     n = write_collection(sheet, holdings, by_collection=all_collections)
-    from .plain import plural
-    _console().print(f"wrote {plural(n, 'row')} to {sheet}", soft_wrap=True, markup=False)
+    console().print(f"wrote {plural(n, 'row')} to {sheet}", soft_wrap=True, markup=False)
 
 
-def _show_entry(collection: str, h, now) -> None:
+def _show_entry(collection: str, h: Holding, now: Holding | None) -> None:
     name = f"{h.card.name} [{h.card.set}]" if h.card.set else h.card.name
     what = f"{name} {h.condition} {h.language}{' foil' if h.foil else ''}"
-    _console().print(f"{collection}: {what}: " + (f"{now.quantity} owned, {now.trade_quantity} for trade, "
+    console().print(f"{collection}: {what}: " + (f"{now.quantity} owned, {now.trade_quantity} for trade, "
                                                   f"{now.want_quantity} wanted" if now else "removed"),
                      soft_wrap=True, markup=False)
 
@@ -732,7 +681,7 @@ def collection_add(card: str, qty: QtyOption = 1,
     app_ = _collection_app(db)
     h = app_.holding(card, set_code, condition=condition, language=language, foil=foil, quantity=qty,
                      trade_quantity=trade, want_quantity=want, location=location, notes=notes, price=price)
-    _show_entry(collection, h, app_.collections.edit(collection, h, 1))
+    _show_entry(collection, h, app_.add(collection, h))
 
 
 @collection_app.command("remove")
@@ -756,12 +705,10 @@ def collection_list(filter_text: Annotated[Optional[str], typer.Option("--filter
                     limit: Annotated[int, typer.Option(help="At most this many rows.")] = 200,
                     collection: CollectionOption = "main", db: DbOption = None) -> None:
     """List what a collection holds."""
-    from .render import simple_table
     holdings = _collection_app(db).entries(collection, filter_text)
     rows = [(h.card.name, h.card.set, h.quantity, h.condition, h.language, "foil" if h.foil else "",
              h.trade_quantity or "", h.want_quantity or "", h.location) for h in holdings[:limit]]
-    from .plain import plural
-    _console().print(simple_table(f"{collection}: {plural(len(holdings), 'entry', 'entries')}" + (f", first {limit}" if
+    console().print(simple_table(f"{collection}: {plural(len(holdings), 'entry', 'entries')}" + (f", first {limit}" if
                                                                                        len(holdings) > limit else ""),
                                   ("card", "set", "qty", "cond.", "language", "foil", "trade", "want", "location"),
                                   rows, justify_right=("qty", "trade", "want")))
@@ -770,14 +717,11 @@ def collection_list(filter_text: Annotated[Optional[str], typer.Option("--filter
 @collection_app.command("stats")
 def collection_stats(collection: CollectionOption = "main", db: DbOption = None) -> None:
     """Cards, distinct cards, by set and edition, and how complete each 1st-edition set is."""
-    from .plain import plural
-    from .render import simple_table
     found = _collection_app(db).stats(collection)
-    out = _console()
+    out = console()
     out.print(f"{collection}: {plural(found.cards, 'card')}, {plural(found.distinct, 'distinct card')}, "
               f"{plural(found.printings, 'distinct printing')}", soft_wrap=True, markup=False)
     if found.value or found.unpriced:
-        from ..collection import money
         unpriced = f" ({plural(found.unpriced, 'entry', 'entries')} without a price)" if found.unpriced else ""
         out.print(f"value: {money(found.value) or 'unknown'}{unpriced}", soft_wrap=True, markup=False)
     out.print(simple_table("by set", ("set", "cards"), list(found.by_set.items()), justify_right=("cards",)))
@@ -796,22 +740,19 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
                                                                    "collection import reads back.")] = None,
                        collection: CollectionOption = "main", db: DbOption = None) -> None:
     """What each deck, and all of them together, still lack: needed, owned, short."""
-    from ..collection import Holding
     if out is not None:
         from ..importers.collection import SHEET_SUFFIXES
-        from ..importers.writers import check_target
         check_target(out, SHEET_SUFFIXES)
     result = _collection_app(db).missing(decks, collection)
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict(collection), ensure_ascii=False) + "\n")
     else:
-        from .render import simple_table
-        console = _console()
+        screen = console()
         tables = list(result.per_deck.items())
         if len(tables) != 1:  # one deck: its table is the whole answer
             tables.append(("all decks together", result.together))
         for name, needs in tables:
-            console.print(simple_table(f"{name}: {_plural(sum(n.short for n in needs), 'card')} short",
+            screen.print(simple_table(f"{name}: {plural(sum(n.short for n in needs), 'card')} short",
                                        ("card", "set", "needed", "owned", "short"),
                                        [(n.card.name, n.card.set, n.needed, n.owned, n.short) for n in needs],
                                        justify_right=("needed", "owned", "short")))
@@ -819,8 +760,7 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
         from ..importers.collection import write_collection
         wants = [Holding(n.card, want_quantity=n.short, quantity=0) for n in result.together]
         write_collection(out, wants)
-        from .plain import plural
-        _console(stderr=True).print(f"wrote a want list of {plural(len(wants), 'card')} to {out}", soft_wrap=True,
+        console(stderr=True).print(f"wrote a want list of {plural(len(wants), 'card')} to {out}", soft_wrap=True,
                                     markup=False)
 
 
@@ -832,8 +772,7 @@ def collection_trades(as_json: Annotated[bool, typer.Option("--json", help="Prin
     if as_json:
         sys.stdout.write(json.dumps([s.as_dict() for s in found]) + "\n")
         return
-    from .render import simple_table
-    _console().print(simple_table(f"{collection}: {len(found)} cards to trade", ("card", "set", "owned",
+    console().print(simple_table(f"{collection}: {len(found)} cards to trade", ("card", "set", "owned",
                                                                                 "used by decks", "spare",
                                                                                 "marked for trade"),
                                   [(s.card.name, s.card.set, s.owned, s.used, s.spare, s.marked) for s in found],
@@ -845,27 +784,24 @@ def deck_save(name: str, decklist: Path, format: Annotated[Optional[str], typer.
               db: DbOption = None) -> None:
     """Keep a decklist in the database under a name."""
     replaced, report = _collection_app(db).save_deck(name, str(decklist), format)
-    verdict = {True: "legal", False: "not legal"}[report.legal]
-    _console().print(f"{'replaced' if replaced else 'saved'} deck {name!r} ({report.format}, "
+    verdict = "legal" if report.legal else "not legal"
+    console().print(f"{'replaced' if replaced else 'saved'} deck {name!r} ({report.format}, "
                      f"{sum(report.counts.values())} cards, {verdict})", soft_wrap=True, markup=False)
 
 
 @deck_app.command("list")
 def deck_list(db: DbOption = None) -> None:
     """The saved decks."""
-    from .render import simple_table
     rows = _collection_app(db).saved_decks()
-    _console().print(simple_table(_plural(len(rows), "saved deck"), ("name", "format", "saved", "cards"), rows,
+    console().print(simple_table(plural(len(rows), "saved deck"), ("name", "format", "saved", "cards"), rows,
                                   justify_right=("cards",)))
 
 
 @deck_app.command("show")
 def deck_show(name: str, db: DbOption = None) -> None:
     """A saved deck: its list and its check report."""
-    from ..check import validate, with_details
-    from .render import report_panel
     deck, fmt, text = _collection_app(db).saved_deck(name)
-    out = _console()
+    out = console()
     out.print(text, markup=False, highlight=False)
     out.print(report_panel(with_details(deck, fmt, validate(deck, fmt))))
 
@@ -881,11 +817,11 @@ def deck_export(name: str, path: Annotated[Path, typer.Argument(help="A .txt, .c
         sys.stdout.write(text)
         return
     write_decklist(path, fmt.name, text, [(e.card, e.section, e.quantity) for e in deck.entries])
-    _console().print(f"wrote deck {name!r} to {path}", soft_wrap=True, markup=False)
+    console().print(f"wrote deck {name!r} to {path}", soft_wrap=True, markup=False)
 
 
 @deck_app.command("delete")
 def deck_delete(name: str, db: DbOption = None) -> None:
     """Delete a saved deck."""
-    _collection_app(db).collections.delete_deck(name)
-    _console().print(f"deleted deck {name!r}", soft_wrap=True, markup=False)
+    _collection_app(db).delete_deck(name)
+    console().print(f"deleted deck {name!r}", soft_wrap=True, markup=False)

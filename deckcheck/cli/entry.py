@@ -9,13 +9,13 @@ deckcheck.cli.runner (a test runs both paths on the same arguments and compares 
 """
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from typing import Sequence
 
 from ..errors import DeckcheckError
-from .options import CHECK, TOURNAMENT_CHECK, BadArguments, argparse_parser, flags
-from .runner import run_check, run_tournament, version_line
+from .options import CHECK, TOURNAMENT_CHECK, BadArguments, argparse_parser, flags, version_line
 
 FAST_PATH_OFF = "DECKCHECK_NO_FAST_PATH"
 
@@ -40,6 +40,7 @@ def fast_path(argv: Sequence[str]) -> int | None:
         args = argparse_parser(prog, positional, table).parse_args(rest)
     except BadArguments:
         return None
+    from .runner import run_check, run_tournament
     if argv[0] == "check":
         return run_check(args.decks, args.format, args.as_json, args.cards, args.db, args.quiet)
     return run_tournament(args.inputs, args.format, args.out, args.as_json, args.cards, args.db)
@@ -48,7 +49,6 @@ def fast_path(argv: Sequence[str]) -> int | None:
 def show_notices() -> None:
     """The library's one-time notices (INFO on the "deckcheck" logger: where a new database was created)
     as `deckcheck: ...` lines on stderr; once, however often main() runs in one process."""
-    import logging
     logger = logging.getLogger("deckcheck")
     if not any(getattr(h, "deckcheck_cli", False) for h in logger.handlers):
         handler = logging.StreamHandler()  # sys.stderr as it is when a line is written

@@ -2,11 +2,13 @@
 
 Both commands have two front ends: the argparse fast path of deckcheck.cli.entry (no typer import: checking a deck
 costs less than importing typer) and the typer commands of deckcheck.cli.commands (help, usage errors, every
-other command). Each builds its options from these tables, so the two cannot drift apart.
+other command). Each builds its options from these tables, so the two cannot drift apart; both print
+`version_line()` for --version.
 """
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import dataclass
 from typing import Mapping, NoReturn
 
@@ -53,7 +55,6 @@ def flags(options: Mapping[str, Option]) -> frozenset[str]:
 def argparse_parser(prog: str, positional: str, options: Mapping[str, Option]) -> argparse.ArgumentParser:
     """A parser of the options (each stored under its table name), without help and without exiting: an error
     raises BadArguments, so that typer reports it with its usage text."""
-    import os
     parser = argparse.ArgumentParser(prog=prog, add_help=False)
     parser.add_argument(positional, nargs="+")
     for name, option in options.items():
@@ -74,3 +75,12 @@ class BadArguments(Exception):
 
 def _no_exit(message: str) -> NoReturn:
     raise BadArguments(message)
+
+
+def version_line() -> str:
+    """`deckcheck 0.1.0` (the installed distribution's version)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return f"deckcheck {version('deckcheck')}"
+    except PackageNotFoundError:
+        return "deckcheck (not installed)"

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..report import Report, is_data_unknown
+from ..report import Issue, Report, is_data_unknown
+from ..unverified import unverified, verdict_text
 
 VERDICTS = {True: "LEGAL", False: "NOT LEGAL", None: "UNREADABLE"}
 
@@ -24,7 +25,7 @@ def safe(text: str) -> str:
     return "".join(ch if ch.isprintable() or ch in "\t" else ascii(ch)[1:-1] for ch in text)
 
 
-def short_message(issue) -> str:
+def short_message(issue: Issue) -> str:
     """An issue's message; for a data-unknown warning without the list of cards (JSON keeps it): one line per rule."""
     if issue.cards and is_data_unknown(issue.rule):
         listed = ": " + ", ".join(issue.cards)
@@ -37,7 +38,6 @@ def quiet_line(report: Report) -> str:
     """`PATH: LEGAL|NOT LEGAL|UNREADABLE — N errors, M warnings` (input errors count as errors when unreadable)."""
     errors = len(report.input_errors) if report.legal is None else len(report.errors)
     what = "input error" if report.legal is None else "error"
-    from ..unverified import verdict_text
     return (f"{safe(report.deck)}: {verdict_text(VERDICTS[report.legal], report)} — {plural(errors, what)}, "
             f"{plural(len(report.warnings), 'warning')}")
 
@@ -74,7 +74,6 @@ def _quoted(path: str) -> str:
 
 def report_text(report: Report) -> str:
     """A whole report as lines of plain text: verdict, counts, input errors, issues with their fix, notices."""
-    from ..unverified import unverified, verdict_text
     verdict = verdict_text(VERDICTS[report.legal], report) if report.legal is not None else "NOT CHECKED"
     head = [f"{safe(report.deck)}: {verdict}", report.format]
     if report.player and report.player not in report.deck:

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import re
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
@@ -16,12 +16,16 @@ from ..games import EXTRA_COLUMNS
 from .plain import short_message
 from ..provenance import Provenance
 from ..report import AMBIGUOUS_CARD, Report
+from ..unverified import unverified, verdict_text
+
+if TYPE_CHECKING:  # a check's report panel needs no tournament
+    from ..tournament import Tournament
 
 # control characters (ESC starts terminal escape sequences; CR rewrites the line), bidi overrides, lone surrogates
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
-def _escape_char(m: re.Match) -> str:
+def _escape_char(m: re.Match[str]) -> str:
     return m.group().encode("unicode_escape").decode("ascii")
 
 
@@ -57,7 +61,6 @@ def grid_text(mask: int, label: str) -> Text:
 def report_panel(report: Report) -> Panel:
     """One deck's report: verdict, counts, issues by severity with rule, cards, numbers and fix."""
     verdict, style = VERDICT[report.legal]
-    from ..unverified import unverified, verdict_text
     head = Text()
     head.append(verdict_text(verdict, report), style=style)
     head.append(f"  {clean(report.format)}")
@@ -67,7 +70,7 @@ def report_panel(report: Report) -> Panel:
         head.append(f"  {clean(report.details.no_persona)}")
     if report.counts:
         head.append("  " + ", ".join(f"{k} {v}" for k, v in report.counts.items()))
-    parts: list = [head]
+    parts: list[RenderableType] = [head]
     if report.input_errors:
         table = Table(title="Input errors", title_style="bold yellow", show_header=True, expand=True)
         table.add_column("line", justify="right", width=5)
@@ -121,7 +124,7 @@ def report_panel(report: Report) -> Panel:
 def card_panel(card: Card, sources: Mapping[str, Provenance] | None = None) -> Panel:
     """A readable card: every rules field, unknowns marked, the grid drawn; with `sources`, where each
     value came from, beside it."""
-    def show(value) -> Text:
+    def show(value: object) -> Text:
         if value is None:
             return Text("unknown", style="yellow")
         if value is True:
@@ -166,7 +169,7 @@ def card_panel(card: Card, sources: Mapping[str, Provenance] | None = None) -> P
             where = sources.get(column) if column and shown is not None else None
             cells.append(plain(where.describe() if where else ("" if shown is None or not column else "not recorded")))
         table.add_row(*cells)
-    parts: list = [table]
+    parts: list[RenderableType] = [table]
     if card.type in ("Attack", "Block", "Special Attack", "Dodge") or card.grid is not None:
         if card.grid is None:
             parts.append(Text("grid: unknown", style="yellow"))
@@ -177,7 +180,8 @@ def card_panel(card: Card, sources: Mapping[str, Provenance] | None = None) -> P
     return Panel(Group(*parts), title=plain(card.name), title_align="left")
 
 
-def simple_table(title: str, header: Sequence[str], rows: Sequence[Sequence[object]], justify_right=()) -> Table:
+def simple_table(title: str, header: Sequence[str], rows: Sequence[Sequence[object]],
+                 justify_right: Sequence[str] = ()) -> Table:
     """A plain rich table with a title."""
     table = Table(title=plain(title), title_justify="left")
     for h in header:
@@ -194,7 +198,7 @@ class SafeConsole(Console):
     markup=False); the cleaning is safe there because markup tags hold no control characters.
     """
 
-    def print(self, *objects, **kwargs) -> None:
+    def print(self, *objects: Any, **kwargs: Any) -> None:
         """Print as rich does, strings cleaned first."""
         super().print(*(clean(o) if isinstance(o, str) else o for o in objects), **kwargs)
 
@@ -204,7 +208,7 @@ def console(stderr: bool = False) -> Console:
     return SafeConsole(stderr=stderr, highlight=False)
 
 
-def tournament_table(tournament, full: bool = False) -> Group:
+def tournament_table(tournament: Tournament, full: bool = False) -> Group:
     """One line per deck (coloured by verdict) and the totals.
 
     Plain aligned text rather than a rich Table: measuring a thousand-row Table took longer than

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from rich.columns import Columns
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -149,7 +149,7 @@ def stats_panel(stats: DeckStats) -> Panel:
     grids = Columns([_rich_grid(title, {s: Text(percent(float(p)), style=heat(float(p)))
                                         for s, p in stats.odds[kind].items()})
                      for kind, title in odds_titles(stats).items()], padding=(0, 2))
-    parts: list = [Text(_headline(stats)), top, grids]
+    parts: list[RenderableType] = [Text(_headline(stats)), top, grids]
     if stats.unknown_grid:
         parts.append(Text(_unknown_line(stats), style="yellow"))
     return Panel(Group(*parts), title=Text(stats.deck), title_align="left", expand=False)  # a name, not markup

@@ -9,9 +9,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from ..errors import DeckcheckError
+from ..games import get_format
+from ..library.api import Catalog, check_files, check_tournament
+from ..report import worst_exit_code
+from .plain import quiet_line, report_text, summary_line, todo_hint
 
 _LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
@@ -28,17 +33,13 @@ def json_line(obj: object) -> str:
     return line.translate(_LINE_BREAKS) + "\n"
 
 
-def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Sequence, db: str | None,
+def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Sequence[str | Path], db: str | None,
               quiet: bool = False) -> int:
     """Check decklists and print their reports; return the exit code (the worst of the decks).
 
     In a terminal each report is a panel; to a pipe or a file it is plain text, never cut to a
     terminal's width; with quiet, one line per deck and, after several, a summary line.
     """
-    from ..library.api import Catalog, check_files
-    from ..games import get_format
-    from .plain import quiet_line, report_text, summary_line, todo_hint
-    from ..report import worst_exit_code
     if fmt:
         get_format(fmt)
     catalog = Catalog(db, cards)
@@ -70,13 +71,12 @@ def run_check(decks: Sequence[str], fmt: str | None, as_json: bool, cards: Seque
     return worst_exit_code(reports)
 
 
-def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_json: bool, cards: Sequence,
+def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_json: bool, cards: Sequence[str | Path],
                    db: str | None) -> int:
     """Check every deck of a tournament, print the summary (or JSON lines), write the report.
 
     `--out -` writes the summary as CSV to standard output instead of the table.
     """
-    from ..library.api import check_tournament
     from .render import console
     if out == "-":
         if as_json:
@@ -111,12 +111,3 @@ def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_j
         kind = write_tournament_report(out, tournament)
         err.print(f"wrote the {kind} report to {out}", soft_wrap=True, markup=False)
     return tournament.exit_code
-
-
-def version_line() -> str:
-    """`deckcheck 0.1.0` (the installed distribution's version)."""
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return f"deckcheck {version('deckcheck')}"
-    except PackageNotFoundError:
-        return "deckcheck (not installed)"
