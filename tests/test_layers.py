@@ -47,6 +47,17 @@ LAZY = {
     ("deckcheck/games/highlander/__init__.py", "deckcheck.stats"):
         "fractions and decimal, 3-10 ms; a check without statistics does not need them",
     ("deckcheck/records.py", "deckcheck.library.frames"): "pandas, hundreds of ms; only to_frame() needs it",
+    # storage: `check --db FILE` reads a SQLite file with sqlite3 alone (db/store.py), without SQLAlchemy (0.5-1 s here)
+    ("db/store.py", "sqlalchemy"): "0.5-1 s here: only a write, or a database not a ready SQLite file, needs it",
+    ("db/store.py", "sqlmodel"): "SQLAlchemy's models: as sqlalchemy",
+    ("db/store.py", "deckcheck.db.models"): "the table classes, SQLAlchemy underneath: as sqlalchemy",
+    ("db/store.py", "deckcheck.db.sources"): "the provenance tables' queries, SQLAlchemy underneath: as sqlalchemy",
+    ("db/store.py", "deckcheck.db.migrations"): "the schema's migrations, SQLAlchemy underneath: as sqlalchemy",
+    ("db/engine.py", "fcntl"): "POSIX only: the writers' turn on a file, not on Windows",
+    ("db/engine.py", "platformdirs"): "40 ms here: only when no database is named (the user's default file)",
+    ("db/indexcache.py", "platformdirs"): "40 ms here: only when a name index is kept in the user's cache folder",
+    ("db/indexcache.py", "tempfile"): "only where an index is written",
+    ("db/indexcache.py", "deckcheck"): "the package's version, for the cache's stamp: only where an index is kept",
     # the CLI edge: `deckcheck check` and `tournament check` run without typer (cli/entry.py's fast path, and
     # bench/bench_validate.py's `check / import typer`); every other command pays typer and rich, not these
     ("deckcheck/cli/__init__.py", "deckcheck.cli.entry"):
