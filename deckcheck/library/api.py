@@ -586,14 +586,6 @@ class CollectionApp:
         """The imports into a collection that can be undone (the last 100, the last first)."""
         return self.collections.imports(collection)
 
-    def last_import(self, collection: str = "main") -> PastImport | None:
-        """The last import into a collection that can be undone, if any."""
-        return self.collections.last_import(collection)
-
-    def holdings(self, collection: str | None = "main") -> Holdings:
-        """A collection's entries; every collection's (each entry naming its collection) when None."""
-        return self.collections.holdings(collection)
-
     def add(self, collection: str, holding: Holding) -> Holding | None:
         """Add a holding's copies to a collection; the entry as it is now."""
         return self.collections.edit(collection, holding, 1)
