@@ -272,7 +272,7 @@ def foreign_sqlite_problem(path: Path, ours: Mapping[str, Iterable[str]],
     return None
 
 
-def _marks(con) -> str:
+def _marks(con: sqlite3.Connection) -> str:
     """What marks a SQLite file as made by a program even with no table in it ("" for none): a view, index or
     trigger, a user_version or an application_id (deckcheck sets neither). Only a file with none of them is empty."""
     objects = sorted(f"{kind} {name}" for kind, name in con.execute(rawsql.OBJECTS_SQL))
