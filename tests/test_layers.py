@@ -57,7 +57,6 @@ LAZY = {
     ("db/engine.py", "platformdirs"): "40 ms here: only when no database is named (the user's default file)",
     ("db/indexcache.py", "platformdirs"): "40 ms here: only when a name index is kept in the user's cache folder",
     ("db/indexcache.py", "tempfile"): "only where an index is written",
-    ("db/indexcache.py", "deckcheck"): "the package's version, for the cache's stamp: only where an index is kept",
     # the CLI edge: `deckcheck check` and `tournament check` run without typer (cli/entry.py's fast path, and
     # bench/bench_validate.py's `check / import typer`); every other command pays typer and rich, not these
     ("deckcheck/cli/__init__.py", "deckcheck.cli.entry"):
@@ -80,6 +79,102 @@ LAZY = {
                                                            "only `serve`",
     ("deckcheck/cli/commands.py", "deckcheck.web.settings"): "pydantic's settings and the web extra: only `serve`",
 }
+# What issue 29 left (2026-12-02): function-level imports of library/, db/, importers/ and web/ not yet moved to the
+# top or given a measured reason in LAZY (83, from about 510 before), and the web's direct uses of db/'s storage
+# classes. Each entry goes when its file is reworked: the tests fail when an import or a use is added that is not
+# here, and when one listed here is gone (so these lists only shrink).
+LEFT_INSIDE = {
+    ('deckcheck/library/__init__.py', 'deckcheck.importers.cardsheet'),
+    ('deckcheck/library/__init__.py', 'deckcheck.importers.decklists'),
+    ('deckcheck/library/api.py', 'deckcheck'),
+    ('deckcheck/library/api.py', 'deckcheck.cardstats'),
+    ('deckcheck/library/api.py', 'deckcheck.collection'),
+    ('deckcheck/library/api.py', 'deckcheck.db.collections'),
+    ('deckcheck/library/api.py', 'deckcheck.db.sources'),
+    ('deckcheck/library/api.py', 'deckcheck.importers.cardsheet'),
+    ('deckcheck/library/api.py', 'deckcheck.importers.collection'),
+    ('deckcheck/library/api.py', 'deckcheck.tournament'),
+    ('deckcheck/library/frames.py', 'pandas'),
+    ('deckcheck/library/statsapi.py', 'deckcheck.db.collections'),
+    ('deckcheck/library/statsapi.py', 'deckcheck.formats'),
+    ('deckcheck/library/statsapi.py', 'deckcheck.games'),
+    ('deckcheck/library/statsapi.py', 'deckcheck.importers.decklists'),
+    ('deckcheck/library/statsapi.py', 'deckcheck.library'),
+    ('db/store.py', 'deckcheck.db'),
+    ('db/store.py', 'sqlalchemy.engine'),
+    ('db/store.py', 'sqlalchemy.exc'),
+    ('importers/decklists.py', 'deckcheck.importers.writers'),
+    ('importers/limits.py', 'xml.etree.ElementTree'),
+    ('importers/limits.py', 'zipfile'),
+    ('importers/tables.py', 'python_calamine'),
+    ('importers/writers.py', 'xlsxwriter'),
+    ('importers/writers.py', 'xlsxwriter.exceptions'),
+    ('web/app.py', 'deckcheck'),
+    ('web/app.py', 'deckcheck.library.database'),
+    ('web/app.py', 'deckcheck.unverified'),
+    ('web/app.py', 'deckcheck.web.security'),
+    ('web/app.py', 'json'),
+    ('web/app.py', 'sqlalchemy.exc'),
+    ('web/app.py', 'sys'),
+    ('web/cardface.py', 'deckcheck.games'),
+    ('web/cards.py', 'deckcheck'),
+    ('web/cards.py', 'deckcheck.db.updates'),
+    ('web/cards.py', 'deckcheck.games'),
+    ('web/cards.py', 'deckcheck.web.cardface'),
+    ('web/cards.py', 'deckcheck.web.security'),
+    ('web/cards.py', 'hmac'),
+    ('web/cards.py', 'starlette.concurrency'),
+    ('web/cards.py', 'urllib.parse'),
+    ('web/collection.py', 'deckcheck.importers.collection'),
+    ('web/collection.py', 'urllib.parse'),
+    ('web/decks.py', 'deckcheck.importers'),
+    ('web/decks.py', 'deckcheck.importers.decklists'),
+    ('web/decks.py', 'deckcheck.library.api'),
+    ('web/deps.py', 'deckcheck.db.store'),
+    ('web/deps.py', 'deckcheck.web.guard'),
+    ('web/desk.py', 'deckcheck.games'),
+    ('web/desk.py', 'deckcheck.web.check'),
+    ('web/desk.py', 'deckcheck.web.errors'),
+    ('web/desk.py', 'io'),
+    ('web/desk.py', 'ipaddress'),
+    ('web/desk.py', 'segno'),
+    ('web/desk.py', 'urllib.parse'),
+    ('web/facts.py', 'deckcheck.importers.cardsheet'),
+    ('web/facts.py', 'deckcheck.importers.writers'),
+    ('web/facts.py', 'deckcheck.unverified'),
+    ('web/facts.py', 'deckcheck.web.cards'),
+    ('web/facts.py', 'io'),
+    ('web/facts.py', 'pathlib'),
+    ('web/facts.py', 'tempfile'),
+    ('web/formats.py', 'dataclasses'),
+    ('web/formats.py', 'deckcheck.games'),
+    ('web/formats.py', 're'),
+    ('web/guard.py', 'deckcheck.web.security'),
+    ('web/guard.py', 'hmac'),
+    ('web/guard.py', 'logging'),
+    ('web/guard.py', 'starlette.requests'),
+    ('web/models.py', 'pydantic'),
+    ('web/protocol.py', 'deckcheck.web.settings'),
+    ('web/security.py', 'html'),
+    ('web/server.py', 'deckcheck.db.store'),
+    ('web/server.py', 'deckcheck.web'),
+    ('web/server.py', 'deckcheck.web.guard'),
+    ('web/server.py', 'deckcheck.web.protocol'),
+    ('web/server.py', 'resource'),
+    ('web/server.py', 'shutil'),
+    ('web/server.py', 'uvicorn'),
+    ('web/settings.py', 'deckcheck.web.guard'),
+    ('web/settings.py', 'stat'),
+    ('web/settings.py', 'sys'),
+    ('web/stats.py', 'deckcheck.check'),
+}
+LEFT_STORAGE = {
+    ("web/cards.py", "Collections"), ("web/check.py", "Collections"), ("web/checkinput.py", "Collections"),
+    ("web/collection.py", "Collections"), ("web/deps.py", "Collections"), ("web/deps.py", "Store"),
+    ("web/server.py", "Store"), ("web/stats.py", "Collections"),
+}
+
+
 CORE = ("deckcheck/*.py", "deckcheck/rules/**/*.py", "deckcheck/games/**/*.py")
 
 
@@ -337,10 +432,10 @@ def test_each_module_imports_at_the_top(part):
     files = [p for p in all_files() if source_part(p.relative_to(ROOT).as_posix()) == part]
     seen = {(p.relative_to(ROOT).as_posix(), module): line for p in files for module, line in function_level_imports(p)}
     unlisted = [f"{rel}:{line} imports {module} inside a function" for (rel, module), line in sorted(seen.items())
-                if (rel, module) not in LAZY]
+                if (rel, module) not in LAZY and (rel, module) not in LEFT_INSIDE]
     assert not unlisted, f"{len(unlisted)} function-level imports without a reason in LAZY:\n" + "\n".join(unlisted)
-    listed = {key for key in LAZY if source_part(key[0]) == part}
-    assert listed <= set(seen), listed - set(seen)  # a reason nobody needs any more goes
+    listed = {key for key in LAZY.keys() | LEFT_INSIDE if source_part(key[0]) == part}
+    assert listed <= set(seen), listed - set(seen)  # a reason nobody needs any more goes, and so does a leftover
 
 
 @pytest.mark.parametrize("folder", ("deckcheck/cli", "web"))
@@ -355,6 +450,9 @@ def test_the_cli_and_the_web_reach_storage_through_the_library(folder):
                 names, line = [node.attr], node.lineno
             else:
                 continue
-            reached += [f"{path.relative_to(ROOT).as_posix()}:{line} uses {name}" for name in names
-                        if name in ("Store", "Collections")]
-    assert not reached, "\n".join(reached)
+            rel = path.relative_to(ROOT).as_posix()
+            reached += [(rel, name, line) for name in names if name in ("Store", "Collections")]
+    new = [f"{rel}:{line} uses {name}" for rel, name, line in reached if (rel, name) not in LEFT_STORAGE]
+    assert not new, "\n".join(new)
+    gone = {key for key in LEFT_STORAGE if key[0].startswith(folder + "/")} - {(r, n) for r, n, _l in reached}
+    assert not gone, f"no longer used, take them out of LEFT_STORAGE: {sorted(gone)}"

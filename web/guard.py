@@ -23,6 +23,7 @@ import socket
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -32,7 +33,9 @@ from deckcheck.desk import wait_words
 from deckcheck.errors import DeckcheckError
 from deckcheck.rates import Rate, Windows
 
-from .settings import Settings
+if TYPE_CHECKING:  # settings.py imports this module (clean_host_name): Settings is named in annotations only
+    from .settings import Settings
+
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
