@@ -15,6 +15,7 @@ import pytest
 
 from conftest import free_port
 from serving import Server
+from test_web_limits import read_all  # what the server says until it closes the connection
 
 EXE = str(Path(sys.executable).with_name("deckcheck"))
 CAP = 4
@@ -68,19 +69,6 @@ def ask(s: socket.socket, close: bool = True) -> bytes:
     if close:
         s.close()
     return out
-
-
-def until_closed(s: socket.socket) -> bytes:
-    """What the server says on the connection until it closes it (or 10 s pass)."""
-    out = b""
-    while True:
-        try:
-            chunk = s.recv(65536)
-        except (ConnectionResetError, socket.timeout):
-            return out
-        if not chunk:
-            return out
-        out += chunk
 
 
 def hold(port: int) -> list[socket.socket]:
@@ -168,7 +156,7 @@ def test_stalled_bodies_hold_the_address_no_longer_than_the_body_timeout(server)
         start = time.monotonic()
         time.sleep(0.3)
         assert ask(connect(server)).startswith(b"HTTP/1.1 429 ")
-        answers = [until_closed(s) for s in held]  # each ends at its 408
+        answers = [read_all(s) for s in held]  # each ends at its 408
         assert all(a.startswith(b"HTTP/1.1 408 ") for a in answers), [a[:100] for a in answers]
         assert time.monotonic() - start < BODY_TIMEOUT * 5
     finally:
