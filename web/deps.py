@@ -17,6 +17,7 @@ from fastapi.templating import Jinja2Templates
 from deckcheck.library.api import Catalog, CollectionApp
 from deckcheck.db.collections import Collections
 from deckcheck.library.desk import Desk
+from deckcheck.library.people import ANONYMOUS, KEEPER, Person
 from deckcheck.db.store import Store
 from deckcheck.rates import Rate
 
@@ -143,6 +144,14 @@ def keeper(request: Request, config: SettingsDep) -> bool:
 
 
 KeeperDep = Annotated[bool, Depends(keeper)]
+
+
+def person(is_keeper: KeeperDep) -> Person:
+    """Who the request is (CONTRACTS §9): the keeper (deckcheck.web.guard.is_keeper), else an anonymous visitor."""
+    return KEEPER if is_keeper else ANONYMOUS
+
+
+PersonDep = Annotated[Person, Depends(person)]
 
 
 def templates(request: Request) -> Jinja2Templates:
