@@ -66,9 +66,9 @@ def test_export_provenance_columns_read_back(db, tmp_path):
 def test_stats_by_kind_of_source(db):
     r = run(db, "cards", "stats")
     assert r.returncode == 0, r.stderr
-    grid = next(ln for ln in r.stdout.splitlines() if ln.startswith("│ grid of Attacks") or "grid of Attacks" in ln)
+    grid = next(ln for ln in r.stdout.splitlines() if ln.startswith("grid of Attacks\t"))  # a pipe: tab-separated
     assert "derived: grid from name 40" in grid
-    restriction = next(ln for ln in r.stdout.splitlines() if "│ restriction" in ln)
+    restriction = next(ln for ln in r.stdout.splitlines() if ln.startswith("restriction\t"))
     assert "source 10" in restriction
 
 

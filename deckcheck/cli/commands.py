@@ -364,9 +364,11 @@ def cards_show(name: str, show_all: Annotated[bool, typer.Option("--all", help="
         rows = [(c.id, c.name, c.set or "", c.type or "unknown", "-" if c.restriction == 0 else _yes_no(c.restriction),
                  _yes_no(c.reserved), _yes_no(c.signature), _yes_no(c.hand_icons), c.edition) for c in found]
         out.print(simple_table(f"{len(found)} cards match {name!r}", ("id", "name", "set", "type", "restr.",
-                                                                    "reserved", "signature", "hands", "ed."), rows))
-        out.print(f"one card in full: deckcheck cards show {found[0].id}  (every card in full: --all)",
-                  soft_wrap=True, markup=False)
+                                                                    "reserved", "signature", "hands", "ed."), rows,
+                               keep=2))
+        hint = console() if out.is_terminal else console(stderr=True)  # a pipe gets one line a card
+        hint.print(f"one card in full: deckcheck cards show {found[0].id}  (every card in full: --all)",
+                   soft_wrap=True, markup=False)
         return
     sources = catalog.sources([c.id for c in found])
     for card in found:

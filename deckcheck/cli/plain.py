@@ -25,6 +25,16 @@ def safe(text: str) -> str:
     return "".join(ch if ch.isprintable() or ch in "\t" else ascii(ch)[1:-1] for ch in text)
 
 
+def tsv_cell(text: str) -> str:
+    """A cell of a tab-separated line: its tabs and line breaks written as escapes (\\t, \\n), so it stays one cell."""
+    return safe(text).replace("\t", "\\t").replace("\n", "\\n")
+
+
+def tsv_lines(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """A table for a pipe or a file: `# title`, the heading, then one tab-separated line a row."""
+    return [f"# {tsv_cell(title)}"] + ["\t".join(tsv_cell(c) for c in row) for row in (header, *rows)]
+
+
 def short_message(issue: Issue) -> str:
     """An issue's message; for a data-unknown warning without the list of cards (JSON keeps it): one line per rule."""
     if issue.cards and is_data_unknown(issue.rule):

@@ -1,10 +1,13 @@
 """Terminal rendering with rich: check reports, card details, tables. Imported only by the CLI."""
 from __future__ import annotations
 
+import os
 import re
+import textwrap
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from rich.console import Console, Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
@@ -13,7 +16,7 @@ from rich.text import Text
 from .. import grid as gridmod
 from ..cards import Card
 from ..games import EXTRA_COLUMNS
-from .plain import short_message
+from .plain import plural, short_message, tsv_lines
 from ..provenance import Provenance
 from ..report import AMBIGUOUS_CARD, Report
 from ..unverified import unverified, verdict_text
@@ -181,14 +184,68 @@ def card_panel(card: Card, sources: Mapping[str, Provenance] | None = None) -> P
 
 
 def simple_table(title: str, header: Sequence[str], rows: Sequence[Sequence[object]],
-                 justify_right: Sequence[str] = ()) -> Table:
-    """A plain rich table with a title."""
-    table = Table(title=plain(title), title_justify="left")
-    for h in header:
-        table.add_column(h, justify="right" if h in justify_right else "left")
-    for row in rows:
-        table.add_row(*[plain(v) for v in row])
-    return table
+                 justify_right: Sequence[str] = (), keep: int = 1) -> FitTable:
+    """A table with a title that fits the console it is printed on (FitTable); the first `keep` columns stay on
+    each row's first line."""
+    return FitTable(title, header, rows, justify_right, keep)
+
+
+class FitTable:
+    """A table that fits: on a terminal, one line a row in aligned columns, the widest columns past the first `keep`
+    folded onto a second line (`heading: value`) until the first line fits the width, no cell ever cut; elsewhere (a
+    pipe, a file) a `# title` line, then the heading and one line a row, tab-separated (deckcheck.cli.plain)."""
+
+    def __init__(self, title: str, header: Sequence[str], rows: Sequence[Sequence[object]],
+                 justify_right: Sequence[str] = (), keep: int = 1, styles: Sequence[str] = ()):
+        self.title = clean(title)
+        self.styles = list(styles)  # each row's style on a terminal (default: none)
+        self.header = [clean(h) for h in header]
+        self.rows = [["" if v is None else clean(v) for v in row] for row in rows]
+        self.right = {i for i, h in enumerate(header) if h in justify_right}
+        self.keep = keep
+
+    def text(self, terminal: bool, width: int) -> Text:
+        """What is printed: aligned and folded to `width` on a terminal, tab-separated lines elsewhere."""
+        if not terminal:
+            return Text("\n".join(tsv_lines(self.title, self.header, self.rows)))
+        widths = [max([cell_len(h)] + [cell_len(r[i]) for r in self.rows]) for i, h in enumerate(self.header)]
+        shown, folded = fold_columns(widths, width, self.keep)
+        out = Text()
+        out.append(wrapped(self.title, width) + "\n", style="bold")
+        out.append(self._line(self.header, shown, widths) + "\n", style="bold")
+        for n, row in enumerate(self.rows):
+            out.append(self._line(row, shown, widths) + "\n", style=self.styles[n] if n < len(self.styles) else "")
+            below = "  ".join(f"{self.header[i]}: {row[i]}" for i in folded if row[i])
+            if below:
+                out.append(wrapped(below, width, "    ") + "\n", style="dim")
+        out.rstrip()
+        return out
+
+    def _line(self, cells: Sequence[str], shown: Sequence[int], widths: Sequence[int]) -> str:
+        padded = [" " * (widths[i] - cell_len(cells[i])) + cells[i] if i in self.right else
+                  cells[i] + " " * (widths[i] - cell_len(cells[i])) for i in shown]
+        return "  ".join(padded).rstrip()
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.text(console.is_terminal, options.max_width)
+
+
+def wrapped(text: str, width: int, indent: str = "") -> str:
+    """Text broken at spaces into lines of `width`, each after `indent`; a word longer than a line is kept whole."""
+    return "\n".join(textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent,
+                                    break_long_words=False, break_on_hyphens=False)) or indent
+
+
+def fold_columns(widths: Sequence[int], width: int, keep: int = 1) -> tuple[list[int], list[int]]:
+    """(the columns on a row's first line, the columns folded onto its second): the widest columns past the first
+    `keep` are folded, one at a time, until the first line (two spaces between columns) fits `width`."""
+    shown = list(range(len(widths)))
+    folded = []
+    while len(shown) > keep and sum(widths[i] for i in shown) + 2 * (len(shown) - 1) > width:
+        widest = max(shown[keep:], key=lambda i: (widths[i], i))
+        shown.remove(widest)
+        folded.append(widest)
+    return shown, sorted(folded)
 
 
 class SafeConsole(Console):
@@ -199,56 +256,55 @@ class SafeConsole(Console):
     """
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
-        """Print as rich does, strings cleaned first."""
+        """Print as rich does, strings cleaned first. A FitTable: its lines as they are (it fits a terminal; a pipe
+        gets its tabs). On a terminal, text asked not to wrap (for a pipe's sake) is wrapped at the width all the
+        same: every line is readable in 80 columns."""
+        if any(isinstance(o, FitTable) for o in objects):
+            for o in objects:
+                if isinstance(o, FitTable) and not self.is_terminal:
+                    self.file.write(o.text(False, self.width).plain + "\n")
+                else:
+                    super().print(o, soft_wrap=True)
+            return
+        if self.is_terminal:
+            kwargs.pop("soft_wrap", None)
         super().print(*(clean(o) if isinstance(o, str) else o for o in objects), **kwargs)
 
 
 def console(stderr: bool = False) -> Console:
-    """A rich console on standard output (or error), without syntax highlighting; user text is cleaned."""
-    return SafeConsole(stderr=stderr, highlight=False)
+    """A rich console on standard output (or error), without syntax highlighting; user text is cleaned. FORCE_TERMINAL
+    set: a terminal whatever the stream is (as `check` reads it)."""
+    forced = True if os.environ.get("FORCE_TERMINAL") else None
+    return SafeConsole(stderr=stderr, highlight=False, force_terminal=forced)
 
 
-def tournament_table(tournament: Tournament, full: bool = False) -> Group:
-    """One line per deck (coloured by verdict) and the totals.
+def tournament_table(tournament: Tournament) -> tuple[FitTable, Text]:
+    """One line per deck (coloured by verdict on a terminal; tab-separated to a pipe), and the totals line.
 
-    Plain aligned text rather than a rich Table: measuring a thousand-row Table took longer than
-    checking the thousand decks. `full` (a pipe or a file): no cell is shortened.
+    A FitTable rather than a rich Table: measuring a thousand-row Table took longer than checking the thousand decks.
     """
     colours = {"legal": "green", "NOT LEGAL": "red", "unreadable": "yellow"}
     shown = tournament.summary_columns.index("first error")  # it and what follows: in the report
     columns = tournament.summary_columns[:shown]
     summary = [row[:shown] for row in tournament.summary_rows()]
-    rows = [[clean(v) for v in row] for row in summary]
+    rows = [["" if v is None else str(v) for v in row] for row in summary]
     for row in rows:
         row[1] = row[1].replace("\\", "/").rsplit("/", 1)[-1]  # the file name; report files keep the path
     labels = {"legal": "verdict", "errors": "err", "warnings": "warn"}
     for game in tournament.games:
         labels.update(game.summary_labels)
     header = [labels.get(c, c) for c in columns]
-    # a column of counts is right-aligned, as wide as its heading; text columns have room for a name
-    numeric = {i for i in range(3, len(columns)) if columns[i] != "legal"
-               and all(isinstance(row[i], int) or row[i] == "" for row in summary)}
-    caps = [18, 30, 7] + [len(header[i]) if i in numeric else (10 if columns[i] == "legal" else 18)
-                          for i in range(3, len(columns))]
+    # a column of counts is right-aligned
+    numeric = [header[i] for i in range(3, len(columns)) if columns[i] != "legal"
+               and all(isinstance(row[i], int) or row[i] == "" for row in summary)]
     verdict = columns.index("legal")
-    widths = [max([len(header[i])] + [len(r[i]) for r in rows]) for i in range(len(caps))]
-    if not full:
-        widths = [min(cap, width) for cap, width in zip(caps, widths, strict=True)]
-
-    def line(cells: list[str]) -> str:
-        out = []
-        for i, cell in enumerate(cells):
-            cell = cell if len(cell) <= widths[i] else cell[: widths[i] - 1] + "…"
-            out.append(cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i]))
-        return "  ".join(out).rstrip()
-    text = Text(line(header) + "\n", style="bold", no_wrap=True, overflow="ignore")
-    for row in rows:
-        text.append(line(row) + "\n", style=colours[row[verdict]])
+    table = FitTable(f"{plural(len(rows), 'deck')} checked", header, rows, numeric,
+                     styles=[colours[row[verdict]] for row in rows])
     totals = tournament.totals()
-    text.append(f"{totals['decks']} decks: ")
+    text = Text(f"{totals['decks']} decks: ")
     text.append(f"{totals['legal']} legal", style="green")
     text.append(", ")
     text.append(f"{totals['not legal']} not legal", style="red")
     text.append(", ")
     text.append(f"{totals['unreadable']} unreadable", style="yellow")
-    return Group(text)
+    return table, text

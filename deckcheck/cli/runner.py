@@ -104,8 +104,9 @@ def run_tournament(inputs: Sequence[str], fmt: str | None, out: str | None, as_j
     else:
         from .render import tournament_table
         screen = console()
-        piped = not screen.is_terminal  # a pipe or a file: whole lines, whatever COLUMNS says
-        screen.print(tournament_table(tournament, full=piped), soft_wrap=piped, crop=not piped)
+        table, totals = tournament_table(tournament)
+        screen.print(table)
+        screen.print(totals, soft_wrap=True)
     if out is not None:
         from ..importers.reports import write_tournament_report
         kind = write_tournament_report(out, tournament)
