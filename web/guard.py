@@ -7,7 +7,8 @@
   this server's own pages: `Origin` (or, without it, `Sec-Fetch-Site`) names this server, else 403.
   Programs (curl, scripts) send neither header and are not refused.
 - `RateLimits`: checks (`POST /api/check`, `POST /check`) and event creation (`POST /api/events`,
-  `POST /desk`) per client address and window, 429 with `Retry-After` past the limit.
+  `POST /desk`) per client address and window, 429 with `Retry-After` past the limit; on a server listening on
+  loopback, requests from this machine (not relayed by a proxy) are not counted.
 - `QuietDisconnect`: a client gone before its request's body arrived (it closed the connection, or the server's
   body timeout did) is one line in the log, not an error with a traceback.
 - `ProtocolFixes`: `HEAD` on every `GET` (and in the router's `Allow` of a 405), `WWW-Authenticate: Bearer` on 401,
@@ -54,13 +55,20 @@ class GuardSettings:
     allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES
     check_rate: Rate = Rate(300, 60)
     event_rate: Rate = Rate(30, 3600)
+    personal: bool = False  # listening on loopback only: the rates are for other machines, not its own user
 
     @classmethod
     def of(cls, settings: Settings) -> GuardSettings:
         """The guards' options of a deckcheck.web.settings.Settings (no host names: the loopback ones)."""
         names = tuple(h for h in settings.allowed_hosts.split(",") if h) or LOOPBACK_NAMES
         return cls(allowed_hosts=names, check_rate=Rate.parse(settings.check_rate, "--check-rate"),
-                   event_rate=Rate.parse(settings.event_rate, "--event-rate"))
+                   event_rate=Rate.parse(settings.event_rate, "--event-rate"), personal=loopback_bind(settings.host))
+
+
+def loopback_bind(bind: str) -> bool:
+    """Whether a server listening on `bind` is reached from this machine only (127.0.0.1, ::1, localhost)."""
+    bind = bind.strip().strip("[]").lower()
+    return bind == "localhost" or _is_loopback(bind)
 
 
 def clean_host_name(name: str) -> str:
@@ -87,7 +95,7 @@ def hosts_for_bind(bind: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
     bind = bind.strip().strip("[]").lower()
     wildcard = bind in WILDCARD_BINDS
     names: list[str] = ["0.0.0.0" if bind == "" else bind]
-    if wildcard or _is_loopback(bind) or bind == "localhost":
+    if wildcard or loopback_bind(bind):
         names += LOOPBACK_NAMES
     if wildcard:
         machine = socket.gethostname().lower().rstrip(".")
@@ -260,18 +268,33 @@ LIMITED = {("POST", "/api/check"): "check", ("POST", "/check"): "check",
 WHAT = {"check": ("checks", "check again"), "event": ("new events", "create the event again")}
 
 
+# headers a reverse proxy adds: a request with one came from elsewhere, whatever address the proxy has
+FORWARDED = (b"forwarded", b"x-forwarded-for", b"x-real-ip")
+
+
+def own_user(scope: Scope) -> bool:
+    """Whether a request comes from this machine itself: a loopback client address, not relayed by a proxy."""
+    client = scope.get("client") or ("", 0)
+    host = str(client[0])
+    if not (host == "localhost" or _is_loopback(host)):
+        return False
+    return not any(name.lower() in FORWARDED for name, _value in scope.get("headers", ()))
+
+
 class RateLimits:
-    """429 with Retry-After for checks and event creation past the rates of GuardSettings (per address)."""
+    """429 with Retry-After for checks and event creation past the rates of GuardSettings (per address); a personal
+    server (listening on loopback) never throttles its own user (deckcheck.web.guard.own_user)."""
 
     def __init__(self, app: ASGIApp, settings: GuardSettings):
         self.app = app
         self.rates = {"check": settings.check_rate, "event": settings.event_rate}
         self.windows = Windows()
+        self.personal = settings.personal
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = LIMITED.get((scope.get("method", ""), scope.get("path", ""))) if scope["type"] == "http" else None
         rate = self.rates.get(kind or "")
-        if kind is not None and rate is not None and not rate.off:
+        if kind is not None and rate is not None and not rate.off and not (self.personal and own_user(scope)):
             client = scope.get("client") or ("", 0)
             wait = self.windows.hit(kind, str(client[0]), rate)
             if wait:

@@ -84,9 +84,10 @@ class Settings(BaseModel):
                                            "(deckcheck.web.guard.hosts_for_bind).")
     check_rate: str = Field(default="300/60", json_schema_extra=_option("DECKCHECK_CHECK_RATE"),
                             description="Checks (POST /api/check, /check) per client address: N/SECONDS, or 0 for no "
-                                        "limit.")
+                                        "limit; a server on loopback does not count this machine's own.")
     event_rate: str = Field(default="30/3600", json_schema_extra=_option("DECKCHECK_EVENT_RATE"),
-                            description="New desk events per client address: N/SECONDS, or 0 for no limit.")
+                            description="New desk events per client address: N/SECONDS, or 0 for no limit; a server "
+                                        "on loopback does not count this machine's own.")
     preview_dir: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_PREVIEW_DIR"),
                                     description="A private folder (yours, mode 700) where uploaded collection sheets "
                                                 "wait for their confirmation; default: a new one in the temporary "
