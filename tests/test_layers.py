@@ -75,9 +75,11 @@ LAZY = {
     ("deckcheck/cli/commands.py", "deckcheck.importers.collection"): "35 ms: only collection sheets",
     ("deckcheck/cli/commands.py", "deckcheck.importers.deals"): "15 ms: only `taktik deal` from a file",
     ("deckcheck/cli/commands.py", "deckcheck.importers.decklists"): "30 ms: only `deck export` writes a decklist",
+    ("web/__init__.py", "deckcheck.web.app"): "FastAPI, Starlette and every route (8-9 s against 1.1-1.5 s for "
+                                              "deckcheck.web.settings alone, loaded machine): `serve --help` needs "
+                                              "only the settings",
     ("deckcheck/cli/commands.py", "deckcheck.web.server"): "FastAPI and uvicorn, about 1 s, and an optional extra: "
                                                            "only `serve`",
-    ("deckcheck/cli/commands.py", "deckcheck.web.settings"): "pydantic's settings and the web extra: only `serve`",
 }
 # What issue 29 left (2026-12-02): function-level imports of library/, db/, importers/ and web/ not yet moved to the
 # top or given a measured reason in LAZY (83, from about 510 before), and the web's direct uses of db/'s storage

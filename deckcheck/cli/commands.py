@@ -6,6 +6,7 @@ DeckcheckError to exit code 2.
 """
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -32,18 +33,24 @@ from .render import card_panel, console, esc, report_panel, simple_table
 from .render_stats import print_diff, print_stats
 from .options import version_line
 from .runner import run_check, run_tournament
+from ..web.settings import ServeOption, Settings, serve_options
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}  # inherited by every sub-command
-app = typer.Typer(help="Deck-construction validator and collection manager for Highlander: The Card Game.",
-                  no_args_is_help=True, pretty_exceptions_enable=False, add_completion=True,
-                  context_settings=HELP_OPTIONS)
-tournament_app = typer.Typer(help="Tournament deck checking: many decklists in, one report out.",
-                             no_args_is_help=True)
-taktik_app = typer.Typer(help="Taktisches Kartenspiel: the opening deal.", no_args_is_help=True)
-cards_app = typer.Typer(help="The card database: import, export, search, show, stats, lint.", no_args_is_help=True)
-db_app = typer.Typer(help="Database set-up.", no_args_is_help=True)
-facts_app = typer.Typer(help="Card facts players gave (web answers, card sheets): share them with other servers.",
-                        no_args_is_help=True)
+
+
+def group(help: str, **settings: Any) -> typer.Typer:
+    """A command group with click's own help layout, not rich's: rich's cut long option names at 80 columns
+    ("--connections-per-add…") and read a help text's "[default: 8000]" as markup (it printed "Port to listen on .")."""
+    return typer.Typer(help=help, no_args_is_help=True, rich_markup_mode=None, **settings)
+
+
+app = group("Deck-construction validator and collection manager for Highlander: The Card Game.",
+            pretty_exceptions_enable=False, add_completion=True, context_settings=HELP_OPTIONS)
+tournament_app = group("Tournament deck checking: many decklists in, one report out.")
+taktik_app = group("Taktisches Kartenspiel: the opening deal.")
+cards_app = group("The card database: import, export, search, show, stats, lint.")
+db_app = group("Database set-up.")
+facts_app = group("Card facts players gave (web answers, card sheets): share them with other servers.")
 cards_app.add_typer(facts_app, name="facts")
 app.add_typer(cards_app, name="cards")
 app.add_typer(db_app, name="db")
@@ -137,71 +144,29 @@ def diff(a: Annotated[str, typer.Argument(help="The deck before: a decklist file
     print_diff(console(), result)
 
 
-@app.command()
-def serve(host: Annotated[Optional[str], typer.Option(help="Address to listen on (127.0.0.1: this machine only) "
-                                                          "[default: 127.0.0.1].")] = None,
-          port: Annotated[Optional[int], typer.Option(help="Port to listen on [default: 8000].")] = None,
-          workers: Annotated[Optional[int], typer.Option(min=1, help="Server processes (a process that dies is "
-                                                                    "replaced) [default: 1].")] = None,
-          admin_token_file: Annotated[Optional[str], typer.Option(
-              "--admin-token-file", help="A file holding the admin token, which lets whoever gives it edit card data "
-                                         "on the card pages; without one the cards are read-only [env var: "
-                                         "DECKCHECK_ADMIN_TOKEN_FILE, or the token itself in "
-                                         "DECKCHECK_ADMIN_TOKEN].")] = None,
-          admin_token: Annotated[Optional[str], typer.Option(
-              "--admin-token", help="The admin token itself: every user of this machine can read it in the process "
-                                    "list; prefer --admin-token-file.")] = None,
-          allowed_host: Annotated[Optional[List[str]], typer.Option(
-              "--allowed-host", help="Another host name the server answers to (repeatable; *.example.org for its "
-                                     "subdomains): its name on the LAN or behind a proxy. Always answered: the "
-                                     "address it listens on, localhost when that is this machine, any IP address "
-                                     "with --host 0.0.0.0 [env var: DECKCHECK_ALLOWED_HOSTS, comma "
-                                     "separated].")] = None,
-          check_rate: Annotated[Optional[str], typer.Option("--check-rate", help="Checks (POST /api/check, /check) "
-                                                            "per client address: N/SECONDS, or 0 for no limit "
-                                                            "[default: 300/60; env var: "
-                                                            "DECKCHECK_CHECK_RATE].")] = None,
-          event_rate: Annotated[Optional[str], typer.Option("--event-rate", help="New desk events per client "
-                                                            "address: N/SECONDS, or 0 for no limit [default: 30/3600; "
-                                                            "env var: DECKCHECK_EVENT_RATE].")] = None,
-          preview_dir: Annotated[Optional[str], typer.Option("--preview-dir", help="A private folder (yours, mode "
-                                                             "700) where uploaded collection sheets wait for their "
-                                                             "confirmation [default: a new one in the temporary "
-                                                             "folder; env var: DECKCHECK_PREVIEW_DIR].")] = None,
-          header_timeout: Annotated[Optional[float], typer.Option("--header-timeout", help="Seconds a connection has "
-                                                                  "to send a request's line and headers (then 408) "
-                                                                  "[default: 15; env var: "
-                                                                  "DECKCHECK_HEADER_TIMEOUT].")] = None,
-          body_timeout: Annotated[Optional[float], typer.Option("--body-timeout", help="Seconds a request has to "
-                                                                "send its body, after its headers (then 408) "
-                                                                "[default: 60; env var: "
-                                                                "DECKCHECK_BODY_TIMEOUT].")] = None,
-          connections_per_address: Annotated[Optional[int], typer.Option(
-              "--connections-per-address", min=0, help="Connections one client address may hold open at once, in "
-                                                       "each server process (past it: 429); behind a reverse proxy "
-                                                       "every client has the proxy's address; 0 for no cap "
-                                                       "[default: 64; env var: "
-                                                       "DECKCHECK_CONNECTIONS_PER_ADDRESS].")] = None,
-          upload_limit: Annotated[Optional[int], typer.Option("--upload-limit", min=1024, help="Largest request body "
-                                                              "in bytes (larger: HTTP 413) [default: 2097152; env "
-                                                              "var: DECKCHECK_UPLOAD_LIMIT].")] = None,
-          desk_rate: Annotated[Optional[str], typer.Option("--desk-rate", help="Tournament desk submissions per "
-                                                           "client address: N/SECONDS, or 0 for no limit [default: "
-                                                           "60/60; env var: DECKCHECK_DESK_RATE].")] = None,
-          db: DbOption = None) -> None:
+def serve(**values: Any) -> None:
     """Start the web app: check decks, browse cards, keep a collection, in a browser (needs the web extra)."""
-    # Each option's default and environment variable are declared once, in deckcheck.web.settings.Settings.
     from ..web.server import serve as run_server
-    from ..web.settings import Settings
-    if admin_token:
+    if values.get("admin_token"):
         sys.stderr.write("deckcheck: warning: --admin-token puts the token in the process list, where every user of "
                          "this machine can read it; use --admin-token-file PATH or $DECKCHECK_ADMIN_TOKEN\n")
-    run_server(Settings.from_env(host=host, port=port, workers=workers, db_url=db, admin_token=admin_token,
-                                 admin_token_file=admin_token_file, upload_limit=upload_limit, desk_rate=desk_rate,
-                                 allowed_hosts=",".join(allowed_host) if allowed_host else None,
-                                 check_rate=check_rate, event_rate=event_rate, header_timeout=header_timeout,
-                                 body_timeout=body_timeout, connections_per_address=connections_per_address,
-                                 preview_dir=preview_dir))
+    joined = {o.field: (",".join(values[o.field]) or None) if o.multiple and values[o.field] is not None
+              else values[o.field] for o in SERVE_OPTIONS}
+    run_server(Settings.from_env(None, **joined))
+
+
+def serve_parameter(option: ServeOption) -> inspect.Parameter:
+    """The typer option of one Settings field: its flag, type, bound and help ("[default: ...; env var: ...]")."""
+    kind: Any = List[option.type] if option.multiple else option.type  # type: ignore[name-defined]
+    declared_option = typer.Option(option.flag, help=option.help, min=option.min, show_default=False)
+    return inspect.Parameter(option.field, inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation=Annotated[Optional[kind], declared_option])
+
+
+# Each option's flag, default, help and environment variable are declared once, in deckcheck.web.settings.Settings.
+SERVE_OPTIONS = serve_options()
+serve.__signature__ = inspect.Signature([serve_parameter(o) for o in SERVE_OPTIONS])  # type: ignore[attr-defined]
+app.command()(serve)
 
 
 # -- tournament -----------------------------------------------------------------------------------
@@ -541,8 +506,8 @@ def db_copy(source: Annotated[str, typer.Argument(help="The database to copy: a 
 
 
 # -- collections ----------------------------------------------------------------------------------
-collection_app = typer.Typer(help="What you own, trade and want; what your decks still need.", no_args_is_help=True)
-deck_app = typer.Typer(help="Decks saved in the database.", no_args_is_help=True)
+collection_app = group("What you own, trade and want; what your decks still need.")
+deck_app = group("Decks saved in the database.")
 app.add_typer(collection_app, name="collection")
 app.add_typer(deck_app, name="deck")
 CollectionOption = Annotated[str, typer.Option("--collection", "-c", help="The collection's name.")]
