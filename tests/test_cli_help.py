@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from typing import Any
 
-import click
 import pytest
+import typer.core
 import typer.main
 
 from deckcheck.cli.commands import app
@@ -15,11 +16,11 @@ from deckcheck.web.settings import serve_options
 from inproc import run_cli
 
 
-def commands() -> dict[str, click.Command]:
-    """Every leaf command by its words (`cards facts export`)."""
-    found: dict[str, click.Command] = {}
+def commands() -> dict[str, Any]:
+    """Every leaf command (typer's own click) by its words (`cards facts export`)."""
+    found: dict[str, Any] = {}
 
-    def walk(cmd: click.Command, path: tuple[str, ...]) -> None:
+    def walk(cmd: Any, path: tuple[str, ...]) -> None:
         subs = getattr(cmd, "commands", None)
         if subs:
             for name, sub in subs.items():
@@ -28,6 +29,16 @@ def commands() -> dict[str, click.Command]:
             found[" ".join(path)] = cmd
     walk(typer.main.get_command(app), ())
     return found
+
+
+def flags_of(words: str) -> list[str]:
+    """The option names of a command (--db, -f, ...)."""
+    return [flag for p in commands()[words].params if isinstance(p, typer.core.TyperOption) for flag in p.opts]
+
+
+def test_the_option_names_are_found():
+    assert {"--connections-per-address", "--port", "--db"} <= set(flags_of("serve"))
+    assert {"--format", "-f", "--json", "-q"} <= set(flags_of("check"))
 
 
 def help_text(monkeypatch, words: str) -> str:
@@ -42,9 +53,8 @@ def test_help_shows_every_option_whole_in_80_columns(monkeypatch, words):
     text = help_text(monkeypatch, words)
     lines = text.splitlines()
     assert max(map(len, lines)) <= 80 and "…" not in text, text
-    for param in (p for p in commands()[words].params if isinstance(p, click.Option)):
-        for flag in param.opts:
-            assert any(f" {flag} " in f" {line} " or f" {flag}," in f" {line}" for line in lines), (flag, text)
+    for flag in flags_of(words):
+        assert any(f" {flag} " in f" {line} " or f" {flag}," in f" {line}" for line in lines), (flag, text)
     # a help text's "[default: ...]" read as markup left "Port to listen on ." and empty brackets
     assert not re.search(r"\w \.(\s|$)", text) and "[]" not in text, text
 
@@ -62,7 +72,7 @@ def test_serve_help_shows_each_settings_default_and_variable(monkeypatch):
 def test_serve_takes_its_options_as_settings(monkeypatch):
     """The generated options reach Settings: a value given, a list joined, a bound refused."""
     import deckcheck.web.server as server
-    got = []
+    got: list[Any] = []
     monkeypatch.setattr(server, "serve", got.append)
     r = run_cli("serve", "--port", "9001", "--allowed-host", "a.example", "--allowed-host", "b.example",
                 "--check-rate", "0", "--db", "x.db")
