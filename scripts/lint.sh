@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ruff (with C901, complexity 20, over the product: pyproject.toml) and mypy over the whole checkout; fails on any
-# finding (scripts/test.sh runs it before pytest).
+# ruff (with C901, complexity 20, over the product: pyproject.toml), mypy over the whole checkout and the documentation
+# site's strict build (mkdocs.yml); fails on any finding (scripts/test.sh runs it before pytest).
 # The package maps db/, importers/ and web/ to deckcheck.db, deckcheck.importers and deckcheck.web (pyproject.toml), which
 # mypy cannot follow on its own: it checks a tree of symlinks with the installed layout instead.
 set -euo pipefail
@@ -24,3 +24,6 @@ if ! found=$("$PY" -m mypy --strict --follow-imports=silent $strict 2>&1); then
   exit 1
 fi
 echo "mypy --strict (deckcheck/, db/, importers/, web/): ${found##*$'\n'}"
+# the documentation site: a broken link, a page missing from the nav's files or a bad anchor fails (its examples run in
+# tests/test_readme.py and tests/test_readme_python.py)
+NO_MKDOCS_2_WARNING=1 "$PY" -m mkdocs build --strict --quiet --site-dir .site

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import docs_pages
 import deckcheck
 from deckcheck.report import AMBIGUOUS_CARD, BAD_LINE, UNKNOWN_CARD, UNKNOWN_FORMAT, UNREADABLE, WRONG_SECTION
 
@@ -103,7 +104,7 @@ def test_a_file_that_cannot_be_read_is_an_unreadable_report(tmp_path):
 
 
 def test_every_problem_kind_is_documented():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = docs_pages.text()
     from deckcheck.report import PROBLEM_KINDS
     assert BAD_LINE in PROBLEM_KINDS
     for kind in PROBLEM_KINDS:
@@ -194,14 +195,12 @@ def test_package_is_typed():
 
 
 def test_readme_python_section_runs(tmp_path, monkeypatch):
-    """The README's 'From Python' example, run as written from the checkout."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## From Python", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    """The library page's examples (docs/library.md), run as written from the checkout."""
+    blocks = re.findall(r"```python\n(.*?)```", docs_pages.page("library.md"), re.S)
     assert blocks
     monkeypatch.chdir(ROOT)
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+        exec(compile(block, "docs/library.md", "exec"), {"__name__": "readme"})
 
 
 @pytest.mark.parametrize("text", ["\tstarts with a tab", "=1+1", "+3 Ability", "-1 Exertion", "@home", "'quoted",
@@ -316,7 +315,7 @@ def test_every_readable_decklist_kind_is_written_here():
     """A suffix added to the readers' table needs a file of that kind in the tests below, and a word in the README."""
     from deckcheck.importers.decklists import READERS
     assert sorted(READERS) == sorted(DECK_WRITERS)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = docs_pages.text()
     assert [s for s in READERS if f"`{s}`" not in readme] == []
 
 

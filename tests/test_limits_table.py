@@ -4,15 +4,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import docs_pages
 from deckcheck import limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def readme_limits() -> dict[str, str]:
-    """README "Limits of what deckcheck reads": {what: limit} of its table's rows."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Limits of what deckcheck reads", 1)[1].split("\n## ", 1)[0]
+    """docs/limits.md "Limits of what deckcheck reads": {what: limit} of its table's rows."""
+    section = docs_pages.page("limits.md").split("# Limits of what deckcheck reads", 1)[1].split("\n## ", 1)[0]
     rows = [line.strip("|").split("|") for line in section.splitlines() if line.startswith("| ")]
     return {cells[0].strip(): cells[1].strip() for cells in rows[1:] if len(cells) >= 3}
 

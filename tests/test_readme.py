@@ -1,6 +1,6 @@
-"""Every command in the README runs, with the exit code the README gives it, and prints what the README shows
-under it (doctest-style: the lines that follow a `$ deckcheck ...` line in a console block, up to the next
-command or the end of the block)."""
+"""Every command of the README and of the documentation pages (docs/, tests/docs_pages.py) runs, with the exit code
+the page gives it, and prints what the page shows under it (doctest-style: the lines that follow a `$ deckcheck ...`
+line in a console block, up to the next command or the end of the block)."""
 from __future__ import annotations
 
 import os
@@ -10,16 +10,26 @@ import subprocess
 import sys
 from pathlib import Path
 
+import docs_pages
+
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE = re.compile(r"^\$ (deckcheck .*?)(?:\s+#\s*exits (\d))?$")
 
 
 def readme_commands() -> list[tuple[str, int, list[str]]]:
-    """(command, exit code, the output lines shown under it, [] when none are shown)."""
+    """(command, exit code, the output lines shown under it, [] when none are shown), page after page."""
+    out: list[tuple[str, int, list[str]]] = []
+    for page in docs_pages.pages():
+        out += page_commands(page.read_text(encoding="utf-8"))
+    return out
+
+
+def page_commands(text: str) -> list[tuple[str, int, list[str]]]:
+    """The commands of one page."""
     out: list[tuple[str, int, list[str]]] = []
     in_console = False
-    for line in (ROOT / "README.md").read_text().splitlines():
+    for line in text.splitlines():
         if line.startswith("```"):
             in_console = line.strip() == "```console"
             continue
@@ -33,6 +43,7 @@ def readme_commands() -> list[tuple[str, int, list[str]]]:
 
 def test_readme_has_commands():
     assert len(readme_commands()) >= 10
+    assert len(page_commands((ROOT / "README.md").read_text(encoding="utf-8"))) >= 2  # a taste on the first page
 
 
 def test_readme_commands_in_order(tmp_path, shared_db):
@@ -75,3 +86,12 @@ def test_demo_script_runs_the_main_job(shared_db):
     assert len(lines) <= 30 and "14 of 14 came out as intended. One report in full:" in lines
     venv = ROOT / ".venv" / "bin" / "python"
     assert subprocess.run([str(venv), "-c", "import fastapi, uvicorn"], timeout=60).returncode == 0
+
+
+def test_the_readme_is_one_or_two_screens_and_links_every_page():
+    """README.md: what it is, the two commands, a taste, links (under 250 lines); the rest is in docs/."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) < 250
+    pages = [p for p in docs_pages.pages()[1:] if p.parent == docs_pages.DOCS and p.name != "index.md"]
+    assert len(pages) >= 12
+    assert [docs_pages.where(p) for p in pages if f"]({docs_pages.where(p)})" not in readme] == []

@@ -1,5 +1,6 @@
-"""Every Python block of the README runs as written, in order, in a folder holding the examples, and what a
-`print(...)  # OUTPUT` line prints is what its comment shows (`...` stands for the rest)."""
+"""Every Python block of the README and of the documentation pages (tests/docs_pages.py) runs as written, in order,
+in a folder holding the examples, and what a `print(...)  # OUTPUT` line prints is what its comment shows (`...`
+stands for the rest)."""
 from __future__ import annotations
 
 import ast
@@ -11,14 +12,20 @@ from pathlib import Path
 
 import pytest
 
+import docs_pages
+
 ROOT = Path(__file__).resolve().parent.parent
 BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 
-def readme_blocks() -> list[tuple[int, str]]:
-    """(line of the README where it starts, code) of each ```python block."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return [(text[:m.start()].count("\n") + 2, m.group(1)) for m in BLOCK.finditer(text)]
+def readme_blocks() -> list[tuple[str, str]]:
+    """(page:line where it starts, code) of each ```python block of every page."""
+    out = []
+    for page in docs_pages.pages():
+        text = page.read_text(encoding="utf-8")
+        out += [(f"{docs_pages.where(page)}:{text[:m.start()].count(chr(10)) + 2}", m.group(1))
+                for m in BLOCK.finditer(text)]
+    return out
 
 
 LITERAL = r"""(?:[\[\('"{]|-?\d|True\b|False\b|None\b)"""
@@ -56,7 +63,7 @@ def test_the_readme_has_python_blocks():
     assert len(readme_blocks()) >= 3
 
 
-@pytest.mark.parametrize("start, code", readme_blocks(), ids=lambda v: f"line-{v}" if isinstance(v, int) else "")
+@pytest.mark.parametrize("start, code", readme_blocks(), ids=lambda v: v if ":" in v and "\n" not in v else "")
 def test_readme_python_block_runs_and_prints_what_it_says(start, code, reader_folder):
     tree = ast.parse(code)
     lines = code.splitlines()
@@ -66,10 +73,11 @@ def test_readme_python_block_runs_and_prints_what_it_says(start, code, reader_fo
     for node in tree.body:  # statement by statement, so that each print is caught with its line
         out = io.StringIO()
         with redirect_stdout(out):
-            exec(compile(ast.Module(body=[node], type_ignores=[]), f"README.md:{start}", "exec"), namespace)
+            exec(compile(ast.Module(body=[node], type_ignores=[]), start, "exec"), namespace)
         if node.lineno in checks:
             printed[node.lineno] = out.getvalue().strip()
-    wrong = {f"README.md line {start + n - 1}": (checks[n], printed.get(n)) for n in checks
+    page, first = start.rsplit(":", 1)
+    wrong = {f"{page} line {int(first) + n - 1}": (checks[n], printed.get(n)) for n in checks
              if not matches(checks[n], printed.get(n, ""))}
     assert not wrong, wrong
 
