@@ -1,8 +1,8 @@
 """Every limit deckcheck holds input to, in one table: its number, what it bounds and why.
 
 The readers take their numbers from here (deckcheck.textlimits, importers.limits, the decklist parser, the
-collection reader, the CLI's options, the check page), and README's table "Limits of what deckcheck reads"
-is tested against this one (tests/test_limits_table.py): a number changed here shows in the README or fails.
+collection reader, the CLI's options, the check page), and the table of docs/limits.md
+is tested against this one (tests/test_limits_table.py): a number changed here shows in the docs or fails.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Limit:
-    """One limit: its number, the unit it counts (`bytes` are shown as KiB/MiB), what it bounds (the README
+    """One limit: its number, the unit it counts (`bytes` are shown as KiB/MiB), what it bounds (docs/limits.md
     row's first cell) and why it is that number."""
 
     value: int
@@ -20,7 +20,7 @@ class Limit:
     why: str
 
     def shown(self) -> str:
-        """The number as the README writes it: `4 MiB`, `4,096 characters`."""
+        """The number as docs/limits.md writes it: `4 MiB`, `4,096 characters`."""
         if self.unit == "bytes":
             return size_text(self.value)
         return f"{self.value:,} {self.unit}".strip()

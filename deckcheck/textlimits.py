@@ -3,7 +3,7 @@
 A file's bytes are decoded by importers.limits; text handed over as a string (deckcheck.check_text,
 deck_stats, deck_diff, a decklist pasted into the web app) skips that step, so both call
 `checked_text`, and a text past a limit is refused with the same InputFileError and the same words
-wherever it came from. Why each number is what it is (README "Limits of what deckcheck reads"):
+wherever it came from. Why each number is what it is (docs/limits.md):
 
 - TEXT_MAX_BYTES: a decklist is about 2 KB and a registration sheet of 500 players about 1.5 MB;
   4 MiB leaves room for both and for a benchmark file of 100,000 lines, and bounds what one text

@@ -1,4 +1,4 @@
-"""The limits of every file reader, checked before the expensive work starts (README: "Limits").
+"""The limits of every file reader, checked before the expensive work starts (docs/limits.md).
 
 A file past a limit is refused with a one-line message that names it and the limit (exit code 2);
 nothing is read whole before its size is known. Why each number is what it is:
@@ -45,7 +45,7 @@ from deckcheck.textlimits import TEXT_MAX_BYTES as TEXT_MAX_BYTES
 from deckcheck.textlimits import check_characters as check_characters
 from deckcheck.textlimits import check_line_lengths as check_line_lengths
 from deckcheck.textlimits import too_big
-# the numbers: deckcheck.limits (the one table, which README's is tested against)
+# the numbers: deckcheck.limits (the one table, which docs/limits.md is tested against)
 JSON_MAX_DEPTH = LIMITS.JSON_DEPTH.value
 SHEET_MAX_BYTES = LIMITS.SHEET_BYTES.value
 CSV_FIELD_MAX_CHARS = LIMITS.CSV_FIELD_CHARS.value

@@ -1,4 +1,4 @@
-"""The layers of the package, kept apart: which part may import which (README "Layout").
+"""The layers of the package, kept apart: which part may import which (docs/layout.md).
 
     core (deckcheck/*.py, rules/, games/)  <-  library/  <-  cli/, web/
                                                db/, importers/ (storage and files, used by the library)

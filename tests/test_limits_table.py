@@ -1,4 +1,4 @@
-"""One table of limits (deckcheck.limits): the README's table says the same numbers, and the readers use them."""
+"""One table of limits (deckcheck.limits): docs/limits.md's table says the same numbers, and the readers use them."""
 from __future__ import annotations
 
 import re
@@ -20,7 +20,7 @@ def readme_limits() -> dict[str, str]:
 def test_every_limit_is_in_the_readme_with_its_number():
     table = readme_limits()
     for limit in limits.LIMITS:
-        assert limit.what in table, f"README's limits table has no row {limit.what!r}"
+        assert limit.what in table, f"docs/limits.md's table has no row {limit.what!r}"
         shown = r"(^|\s)" + re.escape(limit.shown()) + r"\b"
         assert re.search(shown, table[limit.what]), (limit.what, table[limit.what])
 
