@@ -45,8 +45,11 @@ def test_a_bad_setting_is_refused_naming_its_flag_and_variable(values, words):
 
 def test_every_setting_is_a_serve_option_and_every_serve_option_a_setting():
     """One declaration: `deckcheck serve`'s options are the Settings fields, by the flag each field names."""
-    from deckcheck.cli.commands import serve
-    flags = {"--db" if name == "db" else f"--{name.replace('_', '-')}" for name in inspect.signature(serve).parameters}
+    import typer.main
+    from deckcheck.cli.commands import app, serve
+    assert list(inspect.signature(serve).parameters) == list(Settings.model_fields)
+    command = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
+    flags = {flag for param in command.params for flag in param.opts}
     assert flags == {Settings.flag(f) for f in Settings.model_fields}
 
 
