@@ -23,6 +23,7 @@ from sqlalchemy.exc import DBAPIError
 from deckcheck.desk import (Event, EventClosed, EventNotFound, Submission, from_stamp, now, numbered, player_key,
                             report_from_dict, stamp)
 from deckcheck.errors import DatabaseError
+from deckcheck.swiss import TIEBREAKERS
 
 from .engine import sqlite_path, trouble, writer_turn
 from .models import CHECKS, ENTRIES, EVENTS, RATES, SUBMISSIONS, dialect_insert
@@ -32,7 +33,8 @@ def _event(row: Any) -> Event:
     return Event(id=row.id, name=row.name, format=row.format,
                  deadline=from_stamp(row.deadline) if row.deadline else None,
                  expected=tuple(json.loads(row.expected or "[]")), created_at=from_stamp(row.created_at),
-                 closed_at=from_stamp(row.closed_at) if row.closed_at else None, tz_offset=row.tz_offset or 0)
+                 closed_at=from_stamp(row.closed_at) if row.closed_at else None, tz_offset=row.tz_offset or 0,
+                 tiebreakers=tuple(t for t in (row.tiebreakers or "").split(",") if t) or TIEBREAKERS)
 
 
 _SUBMISSION_COLUMNS = ("id", "event_id", "player", "player_key", "submitted_at", "source", "text", "report")
@@ -91,7 +93,7 @@ class EventTables:
                 id=event.id, name=event.name, format=event.format, tz_offset=event.tz_offset,
                 deadline=stamp(event.deadline) if event.deadline else None,
                 expected=json.dumps(list(event.expected), ensure_ascii=False), token_hash=token_hash,
-                created_at=stamp(event.created_at), closed_at=None))
+                created_at=stamp(event.created_at), closed_at=None, tiebreakers=",".join(event.tiebreakers)))
 
     def event(self, event_id: str) -> tuple[Event, str]:
         """The event and its token hash; EventNotFound when there is none."""

@@ -99,9 +99,14 @@ def _entry_defaults(con: Connection) -> None:
         con.execute(delete(e).where(e.c.id == r.id))
 
 
+def _event_tiebreakers(con: Connection) -> None:
+    """6: an event's tie-breaker order (its rounds, pairings and drops are tables of their own, created as new)."""
+    _add_column(con, "desk_event", "tiebreakers")
+
+
 # Step n brings a database at version n - 1 to version n. A new step is appended, never inserted.
 STEPS: tuple[Callable[[Connection], None], ...] = (_card_extra, _entry_price, _import_undone, _event_time_zone,
-                                                   _entry_defaults)
+                                                   _entry_defaults, _event_tiebreakers)
 assert len(STEPS) == SCHEMA_VERSION, "rawsql.SCHEMA_VERSION is the number of steps"
 
 

@@ -208,6 +208,7 @@ class EventRow(SQLModel, table=True):
     created_at: str
     closed_at: Optional[str] = None
     tz_offset: int = 0  # minutes east of UTC (added later: store.add_column brings older databases up to date)
+    tiebreakers: str = "omw,gw,ogw"  # the standings' order after points (deckcheck.swiss.KNOWN_TIEBREAKERS)
 
 
 class SubmissionRow(SQLModel, table=True):
@@ -259,6 +260,53 @@ class DeckCheckRow(SQLModel, table=True):
     data: str = "{}"
 
 
+class RoundRow(SQLModel, table=True):
+    """One round of an event (Swiss or the top cut): one row per (event, number), so two servers starting the
+    next round at once cannot both start it."""
+
+    __tablename__ = "desk_round"
+    __table_args__ = (UniqueConstraint("event_id", "number", name="desk_round_number"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: str = Field(foreign_key="desk_event.id", index=True)
+    number: int
+    top: bool = False
+    seed: str = ""
+    started_at: str = ""
+
+
+class PairingRow(SQLModel, table=True):
+    """One table of a round: players by entry key (`b_key` "" is a bye) and its result once reported."""
+
+    __tablename__ = "desk_pairing"
+    __table_args__ = (UniqueConstraint("event_id", "round", "table_no", name="desk_pairing_table"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: str = Field(foreign_key="desk_event.id", index=True)
+    round: int
+    table_no: int
+    a_key: str
+    b_key: str = ""
+    a_wins: Optional[int] = None
+    b_wins: Optional[int] = None
+    draws: Optional[int] = None
+    reported_by: str = ""
+    reported_at: str = ""
+
+
+class DropRow(SQLModel, table=True):
+    """A player who left the event: paired in no round after `after_round`."""
+
+    __tablename__ = "desk_drop"
+    __table_args__ = (UniqueConstraint("event_id", "player_key", name="desk_drop_player"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: str = Field(foreign_key="desk_event.id", index=True)
+    player_key: str
+    after_round: int = 0
+    at: str = ""
+
+
 class RateRow(SQLModel, table=True):
     """Submissions from one address in one time window (shared by every server process)."""
 
@@ -275,6 +323,9 @@ SUBMISSIONS: Table = SubmissionRow.__table__  # type: ignore[attr-defined]
 ENTRIES: Table = EntryRow.__table__  # type: ignore[attr-defined]
 RATES: Table = RateRow.__table__  # type: ignore[attr-defined]
 CHECKS: Table = DeckCheckRow.__table__  # type: ignore[attr-defined]
+ROUNDS: Table = RoundRow.__table__  # type: ignore[attr-defined]
+PAIRINGS: Table = PairingRow.__table__  # type: ignore[attr-defined]
+DROPS: Table = DropRow.__table__  # type: ignore[attr-defined]
 
 
 def dialect_insert(con: Any) -> Any:

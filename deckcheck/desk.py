@@ -18,6 +18,7 @@ from .decklist import RawDeck
 from .errors import DeckcheckError
 from .registered import Registered
 from .report import InputProblem, Issue, Report
+from .swiss import TIEBREAKERS
 from .tournament import verdict
 
 TOKEN_BYTES = 32  # organiser tokens: 256 random bits, stored only as their SHA-256
@@ -48,6 +49,14 @@ class EventClosed(DeskError):
 
 class ListsNotLocked(DeskError):
     """Deck checks count a locked list: not before the deadline or the organiser's close."""
+
+
+class RoundRefused(DeskError):
+    """A round, result or drop the state of the event refuses (the last round lacks results; the top cut is over)."""
+
+
+class RoundTaken(DeskError):
+    """Another request started this round meanwhile: nothing was stored."""
 
 
 class NotAuthorised(DeskError):
@@ -298,6 +307,7 @@ class Event:
     created_at: _dt.datetime
     closed_at: _dt.datetime | None
     tz_offset: int = 0  # minutes east of UTC: the organiser's time zone, for times on pages, printouts, reports
+    tiebreakers: tuple[str, ...] = TIEBREAKERS  # the standings' order after points
 
     def is_open(self, moment: _dt.datetime | None = None) -> bool:
         """Whether submissions are taken: not closed, and the deadline (if any) not passed."""

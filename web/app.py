@@ -44,7 +44,7 @@ ADMIN_TOKEN_ENV = Settings.env_names()["admin_token"]
 # as card ids by the card page's /cards/{id:path}.
 ROUTERS = ["deckcheck.web.check", "deckcheck.web.stats", "deckcheck.web.facts", "deckcheck.web.cards",
            "deckcheck.web.collection", "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.deskcheck",
-           "deckcheck.web.apidocs"]
+           "deckcheck.web.rounds", "deckcheck.web.apidocs"]
 
 
 def state(request: Request) -> Deckcheck:

@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from deckcheck.library.rounds import Rounds
 from deckcheck.library.desk import MAX_DECKLIST_BYTES, PASTED, PASTED_BEFORE, REPORT_KINDS, Decklist, Desk
 from deckcheck.desk import (DeskError, Event, EventClosed, NotAuthorised, Submission, TooLarge, deadline_offset,
                             parse_deadline, parse_offset, text_field)
@@ -378,14 +379,18 @@ def suggested_fixes(submission: Submission) -> list[dict[str, Any]]:
 
 
 @router.get("/desk/{event_id}/decks/{deck_id}", response_class=HTMLResponse)
-def player_deck(desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str) -> Response:
-    """A player's private link: their deck's report, and the form to fix and resubmit it."""
+def player_deck(desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str, reported: str = "",
+                result_error: str = "") -> Response:
+    """A player's private link: their deck's report, the form to fix and resubmit it, and once the rounds have
+    started their table and the form to report its result."""
     event = desk.event(event_id)
     submission = desk.submission(event_id, deck_id)
     history = desk.history(submission)
+    my_table = Rounds(desk).table_of(event_id, deck_id) if event.locked_at else None
     return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": False,
                                           "fixes": suggested_fixes(submission), "history": history,
-                                          "limit_kb": MAX_DECKLIST_BYTES // 1024})
+                                          "limit_kb": MAX_DECKLIST_BYTES // 1024, "my_table": my_table,
+                                          "reported": bool(reported), "result_error": result_error[:200]})
 
 
 # -- pages: the organiser -----------------------------------------------------------------------

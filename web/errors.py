@@ -12,7 +12,7 @@ from deckcheck.db.collections import AlreadyImported, NoSuchImport, UndoRefused
 from deckcheck.library.facts import FactError, ProposalDecided, ProposalNotFound
 from deckcheck.db.store import TextWithNul
 from deckcheck.desk import (DeskError, EventClosed, EventNotFound, ListsNotLocked, NotAuthorised, RateLimited,
-                            TooLarge, WrongToken)
+                            RoundRefused, RoundTaken, TooLarge, WrongToken)
 from deckcheck.catalog import NameMiss
 from deckcheck.errors import (AmbiguousCardError, CardNotFoundError, CardSheetError, DatabaseError, DeckcheckError,
                               DecklistError, InputFileError, UnknownCardError, UnknownFormatError)
@@ -76,7 +76,7 @@ ERROR_STATUS: dict[type[BaseException], int] = {
     NoSavedDeckError: 404, NoSuchDeck: 404,  # a saved-deck id or link that names no deck
     EventNotFound: 404, ProposalNotFound: 404, NotFound: 404, NoSuchImport: 404,
     EventClosed: 409,                        # the deadline passed or the organiser closed the event
-    ListsNotLocked: 409, ProposalDecided: 409, UndoRefused: 409,
+    ListsNotLocked: 409, ProposalDecided: 409, UndoRefused: 409, RoundRefused: 409, RoundTaken: 409,
     TooLarge: 413, PreviewsTooLarge: 413,
     WrongMedia: 415,
     RateLimited: 429, TooMany: 429, TooManyPreviews: 429, PreviewsFull: 429,

@@ -437,6 +437,74 @@ class Draw(Shape):
     candidates: int = Field(description="How many players were not checked yet.")
 
 
+class RoundRequest(Shape):
+    seed: str | None = Field(None, description="Round 1's seed (later rounds use it too); random when missing.")
+    top: int | None = Field(None, description="Start a top cut of 2, 4, 8, 16 or 32 players instead of a Swiss round.")
+
+
+class RoundPairing(Shape):
+    table: int
+    a: str
+    b: str | None = Field(description="null: a bye (a match won 2-0).")
+    a_wins: int | None = None
+    b_wins: int | None = None
+    draws: int | None = None
+    reported_by: str | None = None
+
+
+class RoundStarted(Shape):
+    round: int
+    top: bool = False
+    seed: str = ""
+    pairings: list[RoundPairing]
+
+
+class RoundInfo(Shape):
+    round: int
+    top: bool
+    done: bool
+    pairings: list[RoundPairing]
+
+
+class PairingExport(RoundPairing):
+    round: int
+    top: bool
+
+
+class ResultRequest(Shape):
+    table: int
+    a_wins: int
+    b_wins: int
+    draws: int = 0
+
+
+class ResultStored(RoundPairing):
+    round: int
+
+
+class DropRequest(Shape):
+    player: str
+
+
+class Dropped(Shape):
+    player: str
+    dropped_after: int = Field(description="The player is paired in no round after this one.")
+
+
+class StandingLine(Shape):
+    rank: int
+    player: str
+    points: int
+    matches: int
+    omw: float = Field(description="Opponents' match-win %, as a fraction, each opponent's at least 0.33.")
+    gw: float = Field(description="Game-win %, as a fraction, at least 0.33.")
+    ogw: float = Field(description="Opponents' game-win %, as a fraction, each opponent's at least 0.33.")
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    dropped: bool = False
+
+
 class TournamentEntry(Report):
     """One deck of a tournament report (report.json, `deckcheck tournament check --out`): its §3 report and player."""
 

@@ -79,6 +79,18 @@ def test_entries_of_before_the_defaults_are_merged_into_the_default_ones(db_url)
         con.exec_driver_sql("insert into collection_entry (collection_id, card_id, condition, language, foil, "
                             "quantity, trade_quantity, want_quantity, location, notes, price) select collection_id, "
                             "card_id, '', '', foil, 3, 0, 0, 'box 2', '', '' from collection_entry")
-    _set_version(store, rawsql.SCHEMA_VERSION - 1)
+    _set_version(store, 4)  # before step 5
     [held] = Collections(Store(db_url)).holdings("main")
     assert (held.quantity, held.condition, held.location) == (5, DEFAULT_CONDITION, "box 2")
+
+
+def test_an_event_of_before_tiebreakers_gets_the_default_order(db_url):
+    """Step 6: an event stored before tie-breakers were kept ranks by OMW, GW, OGW; its rounds' tables are new."""
+    from deckcheck.library.desk import Desk
+    desk = Desk(db_url)
+    event, _token = desk.create_event("Old Open", "type1e")
+    with desk.store.engine.begin() as con:
+        con.exec_driver_sql('alter table desk_event drop column "tiebreakers"')
+    _set_version(desk.store, 5)
+    assert Desk(db_url).event(event.id).tiebreakers == ("omw", "gw", "ogw")
+    assert _version(db_url) == str(rawsql.SCHEMA_VERSION)

@@ -176,6 +176,20 @@ def test_real_answers_of_every_api_route_match_the_schema(api):
     call("post", f"/api/events/{eid}/draw", 200, headers=auth, json={"n": 1, "seed": "s"})
     call("post", f"/api/events/{eid}/draw", 400, headers=auth, json={"n": 0})
     call("get", f"/api/events/{eid}/report.json", 200, headers=auth)  # with the deck check
+    # rounds and standings (Ann and Bob)
+    call("post", f"/api/events/{eid}/rounds", 201, headers=auth, json={"seed": "s"})
+    call("post", f"/api/events/{eid}/rounds", 409, headers=auth, json={})
+    call("post", f"/api/events/{eid}/rounds/1/results", 200, headers=auth, json={"table": 1, "a_wins": 2, "b_wins": 1})
+    call("post", f"/api/events/{eid}/rounds/1/results", 400, headers=auth, json={"table": 1, "a_wins": -1, "b_wins": 0})
+    call("get", f"/api/events/{eid}/rounds", 200, headers=auth)
+    call("post", f"/api/events/{eid}/drops", 200, headers=auth, json={"player": "Bob"})
+    call("post", f"/api/events/{eid}/drops", 404, headers=auth, json={"player": "Nobody"})
+    call("get", f"/api/events/{eid}/standings", 200, headers=auth)
+    call("get", f"/api/events/{eid}/standings", 401)
+    for what in ("standings", "pairings"):
+        for kind in ("json", "csv", "xlsx"):
+            call("get", f"/api/events/{eid}/{what}.{kind}", 200, headers=auth)
+        call("get", f"/api/events/{eid}/{what}.pdf", 404, headers=auth)
 
     # card facts from players (no admin token here: answers apply at once, nothing to review)
     call("post", f"/api/cards/{card_id}/facts", 200, json={"by": "Ann", "values": {"restriction": "2"}})

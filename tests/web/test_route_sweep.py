@@ -133,6 +133,17 @@ class Context:
             assert r.status_code == 200, r.text
         return event["id"], event["organiser_token"]
 
+    def paired(self, started: bool) -> tuple[str, str, str]:
+        """A locked event of Anna and Bob (id, organiser token, Anna's deck id); started: round 1 under way."""
+        event = self.setup("/api/events", json={"name": f"Sweep {next(self.n)}", "format": "type1e"}).json()
+        anna = self.setup(f"/api/events/{event['id']}/decks", json={"player": "Anna", "decklist": LEGAL}).json()
+        self.setup(f"/api/events/{event['id']}/decks", json={"player": "Bob", "decklist": LEGAL})
+        for path in ("close", "rounds")[:1 + started]:
+            r = self.send("POST", Prepared(f"/api/events/{event['id']}/{path}", {"json": {}},
+                                           event["organiser_token"]), DESK_BEARER)
+            assert r.status_code < 300, r.text
+        return event["id"], event["organiser_token"], anna["deck_id"]
+
     def deck(self) -> str:
         """A saved deck's id."""
         location = self.setup("/decks", data={"decklist": LEGAL}).headers["location"]
@@ -162,6 +173,13 @@ class Context:
         r = self.setup(f"/api/cards/{CARD}/facts", json={"by": f"Sweeper {next(self.n)}",
                                                          "values": {"restriction": "3"}})
         return str(r.json()["proposals"][0]["id"])
+
+
+def _rounds(path: str, started: bool, **body: Any) -> Callable[[Context], Prepared]:
+    def prepare(ctx: Context) -> Prepared:
+        event_id, token, deck_id = ctx.paired(started)
+        return Prepared(path.format(event_id=event_id, number=1, deck_id=deck_id), body, token)
+    return prepare
 
 
 def _desk(path: str, locked: bool, **body: Any) -> Callable[[Context], Prepared]:
@@ -229,6 +247,25 @@ CALLS: dict[tuple[str, str], Call] = {
                                                    201, credential=DESK_COOKIE_CRED),
     ("POST", "/desk/{event_id}/admin/draw"): Call(_desk("/desk/{event_id}/admin/draw", True, data={"n": "1"}), 200,
                                                   credential=DESK_COOKIE_CRED),
+    ("POST", "/api/events/{event_id}/rounds"): Call(_rounds("/api/events/{event_id}/rounds", False, json={}), 201,
+                                                    csrf=API, credential=DESK_BEARER),
+    ("POST", "/api/events/{event_id}/rounds/{number}/results"): Call(
+        _rounds("/api/events/{event_id}/rounds/{number}/results", True,
+                json={"table": 1, "a_wins": 2, "b_wins": 0}), 200, csrf=API, credential=DESK_BEARER),
+    ("POST", "/api/events/{event_id}/drops"): Call(_rounds("/api/events/{event_id}/drops", False,
+                                                           json={"player": "Bob"}), 200, csrf=API,
+                                                   credential=DESK_BEARER),
+    ("POST", "/desk/{event_id}/admin/rounds"): Call(_rounds("/desk/{event_id}/admin/rounds", False), 303,
+                                                    credential=DESK_COOKIE_CRED),
+    ("POST", "/desk/{event_id}/admin/rounds/{number}/results"): Call(
+        _rounds("/desk/{event_id}/admin/rounds/{number}/results", True,
+                data={"table": "1", "a_wins": "2", "b_wins": "0"}), 303, credential=DESK_COOKIE_CRED),
+    ("POST", "/desk/{event_id}/admin/drops"): Call(_rounds("/desk/{event_id}/admin/drops", False,
+                                                           data={"player": "Bob"}), 303, credential=DESK_COOKIE_CRED),
+    ("POST", "/desk/{event_id}/admin/tiebreakers"): Call(_rounds("/desk/{event_id}/admin/tiebreakers", False,
+                                                                 data={"t1": "gw"}), 303, credential=DESK_COOKIE_CRED),
+    ("POST", "/desk/{event_id}/decks/{deck_id}/result"): Call(
+        _rounds("/desk/{event_id}/decks/{deck_id}/result", True, data={"mine": "2", "theirs": "0"}), 303),
 }
 WITH_TOKEN = [k for k, c in CALLS.items() if c.csrf is True]
 WITH_CREDENTIAL = [k for k, c in CALLS.items() if c.credential is not None]
