@@ -34,7 +34,8 @@ def _event(row: Any) -> Event:
                  deadline=from_stamp(row.deadline) if row.deadline else None,
                  expected=tuple(json.loads(row.expected or "[]")), created_at=from_stamp(row.created_at),
                  closed_at=from_stamp(row.closed_at) if row.closed_at else None, tz_offset=row.tz_offset or 0,
-                 tiebreakers=tuple(t for t in (row.tiebreakers or "").split(",") if t) or TIEBREAKERS)
+                 tiebreakers=tuple(t for t in (row.tiebreakers or "").split(",") if t) or TIEBREAKERS,
+                 owner_id=row.owner_id)
 
 
 _SUBMISSION_COLUMNS = ("id", "event_id", "player", "player_key", "submitted_at", "source", "text", "report")
@@ -93,7 +94,8 @@ class EventTables:
                 id=event.id, name=event.name, format=event.format, tz_offset=event.tz_offset,
                 deadline=stamp(event.deadline) if event.deadline else None,
                 expected=json.dumps(list(event.expected), ensure_ascii=False), token_hash=token_hash,
-                created_at=stamp(event.created_at), closed_at=None, tiebreakers=",".join(event.tiebreakers)))
+                created_at=stamp(event.created_at), closed_at=None, tiebreakers=",".join(event.tiebreakers),
+                owner_id=event.owner_id))
 
     def event(self, event_id: str) -> tuple[Event, str]:
         """The event and its token hash; EventNotFound when there is none."""
@@ -103,6 +105,12 @@ class EventTables:
         if row is None:
             raise EventNotFound(f"no event {event_id[:40]!r}")
         return _event(row), row.token_hash
+
+    def events(self, limit: int) -> list[Event]:
+        """The newest events, at most `limit` of them, newest first."""
+        with self.engine.connect() as con:
+            rows = con.execute(select(EVENTS).order_by(EVENTS.c.created_at.desc()).limit(limit)).all()
+        return [_event(r) for r in rows]
 
     def close(self, event_id: str) -> Event:
         """Close the event now (a closed event stays closed); return it."""

@@ -36,7 +36,7 @@ def _add_column(con: Connection, table: str, column: str) -> bool:
     if column in _columns(con, table):
         return False
     declared = META.metadata.tables[table].c[column]
-    default = getattr(declared.default, "arg", "")  # the Python default of the field ('' or 0)
+    default = None if declared.nullable else getattr(declared.default, "arg", "")  # the field's ('' or 0)
     con.exec_driver_sql(rawsql.add_column_sql(table, column, declared.type.compile(con.dialect), default))
     return True
 
@@ -100,8 +100,10 @@ def _entry_defaults(con: Connection) -> None:
 
 
 def _event_tiebreakers(con: Connection) -> None:
-    """6: an event's tie-breaker order (its rounds, pairings and drops are tables of their own, created as new)."""
+    """6: an event's tie-breaker order and its owner (its rounds, pairings and drops are tables of their own,
+    created as new); an event of before has the keeper for owner."""
     _add_column(con, "desk_event", "tiebreakers")
+    _add_column(con, "desk_event", "owner_id")
 
 
 # Step n brings a database at version n - 1 to version n. A new step is appended, never inserted.

@@ -209,6 +209,7 @@ class EventRow(SQLModel, table=True):
     closed_at: Optional[str] = None
     tz_offset: int = 0  # minutes east of UTC (added later: store.add_column brings older databases up to date)
     tiebreakers: str = "omw,gw,ogw"  # the standings' order after points (deckcheck.swiss.KNOWN_TIEBREAKERS)
+    owner_id: Optional[int] = None  # the account that made it (CONTRACTS §9); None: the server's keeper
 
 
 class SubmissionRow(SQLModel, table=True):

@@ -79,7 +79,10 @@ def columns_sql(table: str) -> str:
 
 # -- 3. schema migration -----------------------------------------------------------------------------------
 def add_column_sql(table: str, column: str, type_sql: str, default: object) -> str:
-    """ALTER TABLE adding a NOT NULL column with its default (a string or a number, as the table class says)."""
+    """ALTER TABLE adding a NOT NULL column with its default (a string or a number, as the table class says), or
+    (`default` None) a column that may be NULL, NULL in every row."""
+    if default is None:
+        return f'alter table "{table}" add column "{column}" {type_sql}'
     if isinstance(default, bool):
         literal = "1" if default else "0"
     elif isinstance(default, (int, float)):
@@ -106,7 +109,8 @@ BEGIN_IMMEDIATE = "BEGIN IMMEDIATE"
 SCHEMA_KEY = "schema_version"  # deckcheck_meta: the schema version the database is at
 SCHEMA_VERSION = 6  # the number of migration steps (deckcheck.db.migrations.STEPS)
 LATE_COLUMNS = (("card", "extra"), ("collection_entry", "price"), ("collection_import", "undone"),
-                ("desk_event", "tz_offset"), ("desk_event", "tiebreakers"))  # added after the first release
+                ("desk_event", "tz_offset"), ("desk_event", "tiebreakers"),
+                ("desk_event", "owner_id"))  # added after the first release
 SCHEMA_SQL = f"select value from deckcheck_meta where key = '{SCHEMA_KEY}'"
 BEGIN = "BEGIN"
 

@@ -147,6 +147,12 @@ def player_key(name: str) -> str:
     return _SPACES.sub(" ", name).strip().casefold()
 
 
+def folded(name: str) -> str:
+    """A name as names are matched: case, accents and spacing folded ("Björn  Svensson" -> "bjorn svensson")."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return player_key("".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
 def numbered(name: str, n: int) -> str:
     """The name of the n-th player to give a name (`Anna`, then `Anna (2)`): a name is not a key, and a player who
     types a name another submission holds gets a deck of their own under it, numbered."""
@@ -308,6 +314,7 @@ class Event:
     closed_at: _dt.datetime | None
     tz_offset: int = 0  # minutes east of UTC: the organiser's time zone, for times on pages, printouts, reports
     tiebreakers: tuple[str, ...] = TIEBREAKERS  # the standings' order after points
+    owner_id: int | None = None  # the account that made it (CONTRACTS §9); None: the server's keeper
 
     def is_open(self, moment: _dt.datetime | None = None) -> bool:
         """Whether submissions are taken: not closed, and the deadline (if any) not passed."""
@@ -349,9 +356,10 @@ class Event:
         return f"UTC{sign}{abs(self.tz_offset) // 60:02d}:{abs(self.tz_offset) % 60:02d}"
 
     def display_name(self, given: str) -> str:
-        """How a player is shown: the expected player's spelling when the name folds to one, else as given."""
-        key = player_key(given)
-        return next((name for name in self.expected if player_key(name) == key), given)
+        """How a player is shown: the expected player's spelling when the name folds to one (case, accents and
+        spacing aside: "bjorn  svensson" is "Björn Svensson"), else as given."""
+        key = folded(given)
+        return next((name for name in self.expected if folded(name) == key), given)
 
 
 @dataclass(frozen=True)

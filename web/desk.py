@@ -25,7 +25,9 @@ from deckcheck.errors import DeckcheckError
 
 from . import decks as reading, models
 from .app import looks_like_json, request_json, wants_json
-from .deps import DeskDep, Pages, PagesDep
+from deckcheck.library.people import Person
+
+from .deps import DeskDep, Pages, PagesDep, PersonDep, keeper, person, server
 from .security import check_csrf
 
 COOKIE = "deckcheck_desk"
@@ -165,11 +167,29 @@ def event_json(event: Event) -> dict[str, Any]:
 
 
 def organiser(request: Request, desk: Desk, event_id: str) -> Event:
-    """The event of an organiser page, by the event's cookie (401 without, 403 when wrong)."""
+    """The event of an organiser page, by the event's cookie (401 without, 403 when wrong), or for the person who
+    owns it (CONTRACTS §9: on a personal server its keeper, who sees every event listed at /desk)."""
     token = request.cookies.get(COOKIE)
-    if not token:
-        raise NotAuthorised("this page is the organiser's: open the organiser link (the one ending in ?token=...)")
-    return desk.authorise(event_id, token)
+    if token:
+        return desk.authorise(event_id, token)
+    who = requester(request)
+    if who.known:
+        event = desk.event(event_id)
+        if who.owns(event.owner_id):
+            return event
+    raise NotAuthorised("this page is the organiser's: open the organiser link (the one ending in ?token=...)")
+
+
+def requester(request: Request) -> Person:
+    """Who a request is (deckcheck.web.deps.person), for the helpers that are not routes."""
+    return person(keeper(request, server(request).settings))
+
+
+def organiser_cookie(response: Response, request: Request, event_id: str, token: str) -> Response:
+    """The organiser's token as an HttpOnly cookie for this event's pages only."""
+    response.set_cookie(COOKIE, token, path=f"/desk/{event_id}", httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https")
+    return response
 
 
 # -- JSON API -----------------------------------------------------------------------------------
@@ -186,7 +206,7 @@ NO_STORE = [Depends(no_store)]
              summary="Tournament desk: create an event",
              response_model=models.EventCreated, responses=models.errors(400),
              openapi_extra=models.body(models.EventRequest))
-async def api_create_event(request: Request, desk: DeskDep) -> dict[str, Any]:
+async def api_create_event(request: Request, desk: DeskDep, who: PersonDep) -> dict[str, Any]:
     """Create an event: {"name", "format", "deadline"?, "expected"?} -> id, organiser token and links."""
     data = await json_body(request, '{"name": ..., "format": ...}')
     deadline = parse_deadline(data.get("deadline"))
@@ -195,7 +215,7 @@ async def api_create_event(request: Request, desk: DeskDep) -> dict[str, Any]:
     offset = parse_offset(given) if given not in (None, "") else (deadline_offset(data.get("deadline")) or 0)
     event, token = await run_in_threadpool(desk.create_event, data.get("name"),
                                            text_field(data.get("format"), "format"), deadline, data.get("expected"),
-                                           offset)
+                                           offset, who.owner_id)
     return {"id": event.id, "organiser_token": token, **links(request, event, token)}
 
 
@@ -278,15 +298,17 @@ def report_response(desk: Desk, event_id: str, kind: str) -> Response:
 
 # -- pages: creating an event -------------------------------------------------------------------
 @router.get("/desk", response_class=HTMLResponse)
-def new_event_page(pages: PagesDep) -> Response:
-    """The form that creates an event."""
+def new_event_page(desk: DeskDep, pages: PagesDep, who: PersonDep) -> Response:
+    """The form that creates an event, and the events of the person asking (on a personal server every one)."""
     from deckcheck.games import all_formats
-    return page(pages, "new.html", {"formats": all_formats(), "values": {}})
+    events = desk.events_of(who) if who.known else []
+    return page(pages, "new.html", {"formats": all_formats(), "values": {}, "events": events})
 
 
 @router.post("/desk", response_class=HTMLResponse)
-async def create_event_page(request: Request, desk: DeskDep, pages: PagesDep) -> Response:
-    """Create an event and show its two links and the QR code (the organiser link only this once)."""
+async def create_event_page(request: Request, desk: DeskDep, pages: PagesDep, who: PersonDep) -> Response:
+    """Create an event, then (POST-redirect-GET: a reload creates nothing) the page of its two links and the QR
+    code; the organiser's cookie is set on the way, so that page can show the organiser link again."""
     from deckcheck.games import all_formats
     form = await request.form(max_files=0, max_fields=20)
     check_csrf(request, form)
@@ -299,12 +321,22 @@ async def create_event_page(request: Request, desk: DeskDep, pages: PagesDep) ->
         deadline = parse_deadline(values.get("deadline"), minutes)
         event, token = await run_in_threadpool(desk.create_event, values.get("name", ""),
                                                values.get("format", ""), deadline, values.get("expected", ""),
-                                               parse_offset(minutes))
+                                               parse_offset(minutes), who.owner_id)
     except ValueError as exc:  # a DeckcheckError, or a deadline past what datetime holds: the form again
-        return page(pages, "new.html", {"formats": all_formats(), "values": values, "error": str(exc)}, 400)
-    urls = links(request, event, token)
+        return page(pages, "new.html", {"formats": all_formats(), "values": values, "error": str(exc), "events": []},
+                    400)
+    response = RedirectResponse(f"/desk/{event.id}/admin/created", status_code=303, headers=SECURITY_HEADERS)
+    return organiser_cookie(response, request, event.id, token)
+
+
+@router.get("/desk/{event_id}/admin/created", response_class=HTMLResponse)
+def created_page(request: Request, desk: DeskDep, pages: PagesDep, event_id: str) -> Response:
+    """An event's two links and its QR code, as often as the organiser opens it (their cookie holds the token the
+    organiser link is made of)."""
+    event = organiser(request, desk, event_id)
+    urls = links(request, event, request.cookies.get(COOKIE))
     return page(pages, "created.html", {"event": event, "urls": urls, "qr": qr_svg(urls["submit_url"]),
-                                        "loopback": only_this_machine(request)}, 201)
+                                        "loopback": only_this_machine(request)})
 
 
 @router.get("/desk/{event_id}/qr.svg")
@@ -401,9 +433,7 @@ def dashboard(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, t
     if token is not None:
         desk.authorise(event_id, token)
         response = RedirectResponse(f"/desk/{event_id}/admin", status_code=303, headers=SECURITY_HEADERS)
-        response.set_cookie(COOKIE, token, path=f"/desk/{event_id}", httponly=True, samesite="lax",
-                            secure=request.url.scheme == "https")
-        return response
+        return organiser_cookie(response, request, event_id, token)
     event = organiser(request, desk, event_id)
     return page(pages, "dashboard.html", dashboard_context(desk, event, verdict, q)
                 | {"urls": links(request, event), "loopback": only_this_machine(request)})

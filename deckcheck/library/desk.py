@@ -22,10 +22,11 @@ from ..decklist import RawDeck
 from ..decks import build_deck
 from ..desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, EventClosed, EventNotFound, ListsNotLocked,
                     NotAuthorised, RateLimited, Submission, TooLarge, WrongToken, clean_name, decklist_text,
-                    expected_players, from_stamp, hash_token, is_id, new_id, new_token, now, player_key, shared_names,
-                    stamp, text_field, token_matches, wait_words)
+                    expected_players, folded, from_stamp, hash_token, is_id, new_id, new_token, now, player_key,
+                    shared_names, stamp, text_field, token_matches, wait_words)
 from ..errors import CardNotFoundError, DecklistError
 from ..games import get_format
+from .people import Person
 from ..importers.reports import write_tournament_report
 from ..registered import MAX_EXTRA_CARDS, MAX_NOTE, Registered, compare_counts, count_value
 from ..rates import Rate
@@ -42,6 +43,7 @@ REPORT_KINDS = ("xlsx", "csv", "json")
 PASTED = "pasted"  # the source of a pasted decklist (CONTRACTS §6); decks stored earlier say "pasted decklist"
 PASTED_BEFORE = "pasted decklist"
 MAX_DRAW = 1000
+MAX_LISTED = 500  # events listed at /desk
 Decklist = Union[str, Sequence[RawDeck], Report]
 
 
@@ -107,7 +109,7 @@ class Desk:
     # -- events ---------------------------------------------------------------------------------
     def create_event(self, name: object, format: str, deadline: datetime | None = None,
                      expected: object = (),
-                     tz_offset: int = 0
+                     tz_offset: int = 0, owner_id: int | None = None
                      ) -> tuple[Event, str]:
         """A new event and its organiser token (shown once; only its hash is stored). DeskError when the name
         (or an expected player's) is empty, too long or not text. `tz_offset`: the organiser's time zone,
@@ -117,10 +119,14 @@ class Desk:
                       deadline=deadline, created_at=now(),
                       # a JSON body's value, whatever it is: expected_players refuses what is not names
                       expected=tuple(expected_players(cast("str | list[str] | None", expected))),
-                      closed_at=None, tz_offset=tz_offset)
+                      closed_at=None, tz_offset=tz_offset, owner_id=owner_id)
         token = new_token()
         self.tables.add_event(event, hash_token(token))
         return event, token
+
+    def events_of(self, person: Person) -> list[Event]:
+        """The events this person may open (their own; on a personal server every event), newest first."""
+        return [e for e in self.tables.events(MAX_LISTED) if person.owns(e.owner_id)]
 
     def event(self, event_id: str) -> Event:
         """The event (EventNotFound when there is none)."""
@@ -241,8 +247,19 @@ class Desk:
 
     def counting(self, event: Event, player: object) -> Submission | None:
         """The deck that counts for a player (by name, folded as names are), None when they sent none."""
-        found = self.tables.current_of(event.id, player_key(clean_name(player, "player name", MAX_PLAYER_NAME)))
+        key = self.key_of(event, player)
+        found = self.tables.current_of(event.id, key) if key is not None else None
         return self._shown(event, found) if found is not None else None
+
+    def key_of(self, event: Event, player: object) -> str | None:
+        """The entry of a player by name: the name's own key, else the entry whose shown name folds to the name
+        (the expected spelling "Björn Svensson" finds the deck sent as "bjorn svensson"); None for no player."""
+        name = clean_name(player, "player name", MAX_PLAYER_NAME)
+        current = {r.player_key: event.display_name(r.first_spelling or r.player)
+                   for r in self.tables.current(event.id)}
+        if player_key(name) in current:
+            return player_key(name)
+        return next((k for k, shown in current.items() if folded(shown) == folded(name)), None)
 
     def counting_of(self, event: Event, deck_id: object) -> Submission | None:
         """The deck that counts for the player whose earlier deck this is (their private link), None without one."""
@@ -284,9 +301,10 @@ class Desk:
         return rows
 
     def missing(self, event: Event, rows: list[Row] | None = None) -> list[str]:
-        """Expected players who have not submitted a deck yet (rows: the event's table, when already read)."""
-        have = {player_key(r.player) for r in (self.rows(event.id) if rows is None else rows)}
-        return [name for name in event.expected if player_key(name) not in have]
+        """Expected players who have not submitted a deck yet (rows: the event's table, when already read), their
+        names folded as names are matched (case, accents, spacing)."""
+        have = {folded(r.player) for r in (self.rows(event.id) if rows is None else rows)}
+        return [name for name in event.expected if folded(name) not in have]
 
     def list_submissions(self, event_id: str) -> list[Submission]:
         """Every player's current deck in full (under their display name), in order of arrival."""
@@ -337,7 +355,7 @@ class Desk:
         current = self.list_submissions(event_id)
         return Tournament(reports=[replace(s.report, player=s.player) for s in current],
                           arrivals=[Arrival(event.iso(s.submitted_at), s.number,
-                                            checks.get(player_key(s.player), [])) for s in current])
+                                            checks.get(s.key, [])) for s in current])
 
     # -- deck checks ----------------------------------------------------------------------------
     def locked(self, event_id: str, player: object) -> tuple[Event, Submission]:
@@ -367,7 +385,7 @@ class Desk:
         counted, sections = self.read_counts(event, submission, counts)
         comparison = compare_counts(submission.registered, counted, sections)
         check_id, moment = new_id(), now()
-        data = {"id": check_id, "player": submission.player, "player_key": player_key(submission.player),
+        data = {"id": check_id, "player": submission.player, "player_key": submission.key,
                 "deck_id": submission.id, "fingerprint": submission.fingerprint, "judge": judge_name,
                 "at": event.iso(moment), "matches": comparison.matches,
                 "differences": [d.as_dict() for d in comparison.differences], "totals": comparison.totals,
@@ -427,8 +445,7 @@ class Desk:
             raise DeskError(f"seed must be text of at most 64 printable characters, not {seed!r:.40}")
         event = self.event(event_id)
         checked = {c.get("player_key") for c in self.tables.deckchecks(event_id)}
-        candidates = sorted((player_key(s.player), s.player) for s in self.list_submissions(event_id)
-                            if player_key(s.player) not in checked)
+        candidates = sorted((s.key, s.player) for s in self.list_submissions(event_id) if s.key not in checked)
         chosen = random.Random(f"{event.id}:{seed}").sample(candidates, min(int(n), len(candidates)))
         return {"seed": seed, "players": [name for _key, name in chosen], "candidates": len(candidates)}
 

@@ -16,8 +16,7 @@ from typing import Any
 
 from .. import swiss
 from ..db.rounds import RoundTables, StoredRound
-from ..desk import (MAX_PLAYER_NAME, DeskError, Event, EventNotFound, ListsNotLocked, RoundRefused, clean_name, now,
-                    player_key, stamp)
+from ..desk import DeskError, Event, EventNotFound, ListsNotLocked, RoundRefused, now, stamp
 from ..importers.writers import SheetSpec, write_csv_to, write_xlsx
 from .desk import Desk
 
@@ -208,12 +207,8 @@ class Rounds:
         return {"player": self.players(event)[key], "dropped_after": self.tables.drops(event_id)[key]}
 
     def key_of(self, event: Event, player: object) -> str:
-        """The entry key of a checked-in player by name (as typed, or their display name)."""
-        wanted = player_key(clean_name(player, "player name", MAX_PLAYER_NAME))
-        players = self.players(event)
-        if wanted in players:
-            return wanted
-        found = next((k for k, name in players.items() if player_key(name) == wanted), None)
+        """The entry key of a checked-in player by name (as typed, or their display name, folded)."""
+        found = self.desk.key_of(event, player)
         if found is None:
             raise EventNotFound(f"no player {str(player)[:40]!r} in this event")
         return found

@@ -243,11 +243,38 @@ def test_reports_equal_the_cli_on_the_same_decks(client, tmp_path):
 def create_by_form(client, **values) -> tuple[str, str]:
     form = {"name": "Club night", "format": "type1e", "deadline": "", "tz_offset": "0", "expected": "",
             "csrf_token": csrf(client), **values}
-    r = client.post("/desk", data=form)
-    assert r.status_code == 201, r.text
+    r = client.post("/desk", data=form, follow_redirects=False)
+    assert r.status_code == 303, r.text  # POST-redirect-GET: a reload of the page shown creates nothing
+    r = client.get(r.headers["location"])
+    assert r.status_code == 200 and "Event created" in r.text
     link = found(r'value="(http[^"]+/admin\?token=[^"]+)"', r.text)
     assert "<svg" in r.text  # the QR code is on the page
     return link.split("/desk/")[1].split("/")[0], link.replace("http://testserver", "")
+
+
+def test_reloading_the_created_page_creates_nothing_and_shows_the_organiser_link_again(client):
+    event_id, link = create_by_form(client, name="Reload Open")
+    counted = client.get("/desk").text.count("Reload Open")  # the test client is not the keeper: no list
+    again = client.get(f"/desk/{event_id}/admin/created")
+    assert again.status_code == 200 and link.split("token=")[1] in again.text
+    assert client.get("/desk").text.count("Reload Open") == counted == 0
+    client.cookies.clear()
+    assert client.get(f"/desk/{event_id}/admin/created").status_code == 401
+
+
+def test_the_keeper_sees_every_event_listed_and_opens_its_dashboard(desk_app):
+    from fastapi.testclient import TestClient
+    with TestClient(desk_app, client=("127.0.0.1", 5000)) as keeper:
+        form = {"name": "Keeper Cup", "format": "type1e", "csrf_token": csrf(keeper)}
+        r = keeper.post("/desk", data=form, follow_redirects=False)
+        event_id = r.headers["location"].split("/")[2]
+        keeper.cookies.clear()
+        listed = keeper.get("/desk").text
+        assert 'id="desk-events"' in listed and f'href="/desk/{event_id}/admin">Keeper Cup</a>' in listed
+        assert keeper.get(f"/desk/{event_id}/admin").status_code == 200  # no token: the keeper owns it
+    with TestClient(desk_app, client=("203.0.113.9", 5000)) as stranger:
+        assert "Keeper Cup" not in stranger.get("/desk").text
+        assert stranger.get(f"/desk/{event_id}/admin").status_code == 401
 
 
 @pytest.mark.parametrize("offset, hour", [("120", 8), ("-300", 15), ("0", 10), ("\u00b2", 10), ("--5", 10),
@@ -259,6 +286,7 @@ def test_the_forms_deadline_is_in_the_browsers_time_and_odd_offsets_count_as_utc
 
 def test_pages_create_submit_watch_and_close(client):
     event_id, link = create_by_form(client, expected="Anna\nBob\nZoe")
+    client.cookies.clear()  # the creating browser's organiser cookie: this test opens the link as another would
     assert client.post("/desk", data={"name": "x", "format": "type1e"}).status_code == 403  # no CSRF token
     r = client.post(f"/desk/{event_id}", data={"player": "<script>alert(1)</script>", "decklist": ILLEGAL,
                                                "csrf_token": csrf(client)})
@@ -311,6 +339,7 @@ def test_a_player_page_sent_json_with_a_token_of_the_wrong_kind_is_403(client, t
 def test_organiser_pages_refuse_another_events_cookie(client):
     one, link_one = create_by_form(client)
     two, _ = create_by_form(client)
+    client.cookies.clear()  # the cookies creating them set: only the link of the first one opened below
     client.get(link_one)
     assert client.get(f"/desk/{one}/admin").status_code == 200
     assert client.get(f"/desk/{two}/admin").status_code == 401  # the cookie is scoped to its event's pages
@@ -617,8 +646,9 @@ def test_links_made_on_a_loopback_address_are_flagged(desk_app, host, warned):
 
 def _links_flagged(client, host: str, warned: bool) -> None:
     form = {"name": "Club night", "format": "type1e", "csrf_token": csrf(client)}
-    r = client.post("/desk", data=form, headers={"host": host})
-    assert r.status_code == 201
+    r = client.post("/desk", data=form, headers={"host": host}, follow_redirects=False)
+    assert r.status_code == 303
+    r = client.get(r.headers["location"], headers={"host": host})
     assert ('id="desk-loopback"' in r.text) is warned
     link = found(r'value="(http[^"]+/admin\?token=[^"]+)"', r.text)
     assert link.startswith(f"http://{host}/desk/")

@@ -329,3 +329,26 @@ def test_the_live_table_brings_the_draw_form_once_the_lists_lock(client):  # noq
         assert r.status_code == 200 and 'id="draw-form"' in r.text and "<script>" not in r.text
     page = client.get(f"/desk/{event['id']}/admin").text  # without JavaScript: a reload shows it
     assert 'id="draw-form"' in page and "hx-swap-oob" not in page and "reload it" in page
+
+
+def test_expected_names_match_folding_case_accents_and_spaces(client):  # noqa: F811
+    """'bjorn  svensson' typed on a phone is the expected Björn Svensson: not missing, shown with the expected
+    spelling on the dashboard, the reports and the printout, and found by either spelling for a deck check."""
+    event = new_event(client, expected=["Björn Svensson", "Zoë Ng"])
+    sent = submit(client, event, "bjorn  SVENSSON", LEGAL)
+    assert sent["player"] == "Björn Svensson"
+    organiser_cookie(client, event)
+    dashboard = client.get(f"/desk/{event['id']}/admin").text
+    assert "Missing" in dashboard and "Zoë Ng" in dashboard
+    missing = dashboard[dashboard.index("Missing"):][:300]
+    assert "Björn" not in missing
+    report = client.get(f"/api/events/{event['id']}/report.json", headers=auth(event)).json()
+    assert [d["player"] for d in report] == ["Björn Svensson"]
+    assert 'data-player="Björn Svensson"' in client.get(f"/desk/{event['id']}/admin/print").text
+    assert client.post(f"/api/events/{event['id']}/close", headers=auth(event)).status_code == 200
+    for name in ("Björn Svensson", "bjorn svensson"):
+        check = client.post(f"/api/events/{event['id']}/deckchecks", headers=auth(event),
+                            json={"player": name, "judge": "J", "counts": {}})
+        assert check.status_code == 201 and check.json()["player"] == "Björn Svensson"
+    drawn = client.post(f"/api/events/{event['id']}/draw", headers=auth(event), json={"n": 5}).json()
+    assert drawn["players"] == []  # checked under the entry, whichever spelling the judge typed

@@ -237,7 +237,7 @@ CALLS: dict[tuple[str, str], Call] = {
         csrf=API, credential=DESK_BEARER),
     ("POST", "/api/events/{event_id}/draw"): Call(_desk("/api/events/{event_id}/draw", True, json={"n": 1}), 200,
                                                   csrf=API, credential=DESK_BEARER),
-    ("POST", "/desk"): Call(lambda ctx: Prepared("/desk", {"data": {"name": "Open", "format": "type1e"}}), 201),
+    ("POST", "/desk"): Call(lambda ctx: Prepared("/desk", {"data": {"name": "Open", "format": "type1e"}}), 303),
     ("POST", "/desk/{event_id}"): Call(_desk("/desk/{event_id}", False, data={"player": "Bea", "decklist": LEGAL}),
                                        201),
     ("POST", "/desk/{event_id}/admin/close"): Call(_desk("/desk/{event_id}/admin/close", False), 303,
