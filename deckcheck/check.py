@@ -92,6 +92,22 @@ def choose_format(raw: RawDeck, requested: str | None, games: Registry | None = 
     return games.get_format(requested or raw.declared_format or games.default_format)
 
 
+def provisional(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], requested: str | None = None,
+                games: Registry | None = None) -> Report | None:
+    """The rules' report on the lines of a deck that read, when some did not (None when every line read, none did,
+    or the format is unknown): shown apart from the deck's verdict (it has none), so that a typo is told from an
+    illegal deck."""
+    games = registry() if games is None else games
+    try:
+        fmt = choose_format(raw, requested, games)
+    except UnknownFormatError:
+        return None
+    deck, problems = build_deck(raw, index_for(fmt), fmt)
+    if not problems or not deck.entries:
+        return None
+    return _checked(deck, fmt, games)[0]
+
+
 def check_raw(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], requested: str | None = None,
               details: bool = False, games: Registry | None = None) -> Report:
     """Resolve and validate a raw decklist. Unreadable lines become input errors (and no verdict). `games`: the

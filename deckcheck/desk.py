@@ -277,7 +277,9 @@ def report_from_dict(data: Mapping[str, Any]) -> Report:
     return Report(deck=data.get("deck", ""), format=data.get("format", ""), persona=data.get("persona"),
                   counts=dict(data.get("counts", {})), issues=issues, input_errors=problems,
                   player=data.get("player"), notices=list(data.get("notices", [])),
-                  registered=Registered.from_dict(data["registered"]) if "registered" in data else None)
+                  registered=Registered.from_dict(data["registered"]) if "registered" in data else None,
+                  provisional=report_from_dict(data["provisional"]) if isinstance(data.get("provisional"), dict)
+                  else None)
 
 
 def decklist_text(raw: RawDeck) -> str:

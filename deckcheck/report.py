@@ -143,6 +143,20 @@ class Report(Records):
     notices: list[str] = field(default_factory=list)  # read but not an issue (cards under Sideboard:)
     # the cleaned list of what was read (deckcheck.registered.Registered), not part of the §3 object
     registered: Registered | None = field(default=None, compare=False, repr=False)
+    # a deck with unreadable lines: the rules' report on the lines that read (check.provisional), not part of §3
+    provisional: Report | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def provisional_text(self) -> str:
+        """"NOT CHECKED — and 3 errors in the lines that read" (or "— the lines that read break no rule") for a
+        deck with a provisional report, else ""."""
+        p = self.provisional
+        if p is None or self.legal is not None:
+            return ""
+        n = len(p.errors)
+        tail = f"and {n} error{'s' if n != 1 else ''} in the lines that read" if n else \
+            "the lines that read break no rule"
+        return f"NOT CHECKED — {tail}"
 
     @property
     def legal(self) -> bool | None:

@@ -15,13 +15,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Sequence, Union, cast
 
-from ..check import check_raw, choose_format
+from ..check import check_raw, choose_format, provisional
 from ..db.events import EventTables
 from ..deckdiff import DeckDiff, diff_decks
 from ..decklist import RawDeck
 from ..decks import build_deck
 from ..desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, EventClosed, EventNotFound, ListsNotLocked,
                     NotAuthorised, RateLimited, Submission, TooLarge, WrongToken, clean_name, decklist_text,
+                    report_from_dict,
                     expected_players, folded, from_stamp, hash_token, is_id, new_id, new_token, now, player_key,
                     shared_names, stamp, text_field, token_matches, wait_words)
 from ..errors import CardNotFoundError, DecklistError
@@ -65,6 +66,7 @@ class Row:
     checks: tuple[dict[str, Any], ...] = ()  # the deck checks of this player, oldest first
     unverified: int = 0  # how many rules card data kept from deciding (CONTRACTS §3 revision 3)
     name_shared: bool = False  # another player gave the same name (one of them is numbered: "Anna (2)")
+    provisional: str = ""  # an unreadable deck's verdict on the lines that read (Report.provisional_text)
 
     @property
     def check_outcome(self) -> str:
@@ -72,6 +74,17 @@ class Row:
         if not self.checks:
             return ""
         return "matches" if self.checks[-1].get("matches") else "differs"
+
+
+def provisional_text(report_json: str | None) -> str:
+    """Report.provisional_text of a stored report ("" for a deck that read, or one stored before)."""
+    try:
+        data = json.loads(report_json or "{}")
+    except ValueError:
+        return ""
+    if not isinstance(data, dict) or not isinstance(data.get("provisional"), dict) or not data.get("input_errors"):
+        return ""
+    return report_from_dict(data).provisional_text
 
 
 def unverified_count(report_json: str | None) -> int:
@@ -201,6 +214,8 @@ class Desk:
                 report.registered = Registered((), (f"{source}: {len(raws)} decklists",))
             else:
                 report = check_raw(raws[0], self.catalog.index, event.format)
+                if report.input_errors:
+                    report.provisional = provisional(raws[0], self.catalog.index, event.format)
         report.deck, report.player = source, player
         report.format = report.format or event.format
         return report, shown
@@ -225,6 +240,8 @@ class Desk:
         data = report.as_dict() | {"player": name}
         if report.registered is not None:
             data["registered"] = report.registered.as_dict()
+        if report.provisional is not None:
+            data["provisional"] = report.provisional.as_dict()
         number, stored, key = self.tables.add_submission({
             "id": deck_id, "event_id": event_id, "player": name, "player_key": player_key(name),
             "submitted_at": moment, "address": address[:100], "source": source, "text": shown,
@@ -292,7 +309,7 @@ class Desk:
         rows = [Row(r.id, event.display_name(r.first_spelling or r.player), from_stamp(r.submitted_at), r.verdict,
                     r.errors, r.warnings, r.persona, r.submissions,
                     checks=tuple(checks.get(r.player_key, ())), unverified=unverified_count(r.report),
-                    name_shared=r.player_key in shared)
+                    name_shared=r.player_key in shared, provisional=provisional_text(r.report))
                 for r in current]
         if verdicts:
             rows = [r for r in rows if r.verdict in verdicts]

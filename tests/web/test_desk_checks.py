@@ -352,3 +352,23 @@ def test_expected_names_match_folding_case_accents_and_spaces(client):  # noqa: 
         assert check.status_code == 201 and check.json()["player"] == "Björn Svensson"
     drawn = client.post(f"/api/events/{event['id']}/draw", headers=auth(event), json={"n": 5}).json()
     assert drawn["players"] == []  # checked under the entry, whichever spelling the judge typed
+
+
+def test_a_deck_with_unreadable_lines_gets_a_provisional_verdict_apart(client):  # noqa: F811
+    """One bad line leaves the deck unreadable (no verdict), but the organiser and the player see what the lines
+    that read would give: an illegal deck with a typo apart from a legal deck with a typo."""
+    from deckcheck.library.desk import provisional_text
+    event = new_event(client)
+    bad = submit(client, event, "Kurgan", ILLEGAL + "\n3 Uper Left Atack\n")
+    typo = submit(client, event, "Carl", LEGAL + "\n1 Uper Left Atack\n")
+    assert bad["legal"] is None and typo["legal"] is None and "provisional" not in bad  # §3 as it was
+    organiser_cookie(client, event)
+    table = client.get(f"/desk/{event['id']}/admin").text.replace("\u2014", "-")
+    errors = re.search(r"NOT CHECKED - and (\d+) errors? in the lines that read", table)
+    assert errors is not None and int(errors.group(1)) >= 1
+    assert "NOT CHECKED - the lines that read break no rule" in table
+    mine = client.get(f"/desk/{event['id']}/decks/{bad['deck_id']}").text
+    assert 'id="desk-provisional"' in mine and "This is not a verdict" in mine
+    legal = submit(client, event, "Anna", LEGAL)
+    assert 'id="desk-provisional"' not in client.get(f"/desk/{event['id']}/decks/{legal['deck_id']}").text
+    assert provisional_text("not json") == provisional_text(None) == ""
