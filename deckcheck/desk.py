@@ -341,6 +341,18 @@ class Event:
         local = self.local(moment)
         return local.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M") + f" ({self.zone_name})"
 
+    def words(self, moment: _dt.datetime | str) -> str:
+        """A time as people say it, in the event's time zone: "Tuesday 1 December 2026 at 22:47 (UTC+01:00)"
+        (an ISO 8601 text too: a deck check's `at`; text that is not a time is given back as it is)."""
+        if isinstance(moment, str):
+            try:
+                parsed = _dt.datetime.fromisoformat(moment)
+            except ValueError:
+                return moment
+            moment = parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=_dt.timezone.utc)
+        local = self.local(moment)
+        return f"{local:%A} {local.day} {local:%B %Y} at {local:%H:%M} ({self.zone_name})"
+
     def clock(self, moment: _dt.datetime) -> str:
         """The time of day alone in the event's time zone ("09:30:12")."""
         return self.local(moment).strftime("%H:%M:%S")

@@ -409,6 +409,11 @@ class SectionTotal(Shape):
     counted: int
 
 
+class AsCounted(Shape):
+    verdict: str = Field(description="legal, NOT LEGAL, unreadable (or empty: nothing counted).")
+    rules: list[str] = Field(description="The rules the deck as counted breaks.")
+
+
 class DeckCheck(Shape):
     """A player's physical deck counted against their locked list."""
 
@@ -424,6 +429,7 @@ class DeckCheck(Shape):
     counts: dict[str, int]
     note: str
     lines: list[str] = Field(description='Each difference in words ("Thrust: registered 3, counted 2").')
+    as_counted: AsCounted | None = Field(None, description="The deck as counted checked on its own.")
 
 
 class DrawRequest(Shape):

@@ -29,7 +29,7 @@ from ..errors import CardNotFoundError, DecklistError
 from ..games import get_format
 from .people import Person
 from ..importers.reports import write_tournament_report
-from ..registered import MAX_EXTRA_CARDS, MAX_NOTE, Registered, compare_counts, count_value
+from ..registered import MAX_EXTRA_CARDS, MAX_NOTE, Line, Registered, compare_counts, count_value
 from ..rates import Rate
 from ..report import InputProblem, Issue, Report
 from ..stats import EXERTION, HAND, check_draw
@@ -406,11 +406,26 @@ class Desk:
                 "deck_id": submission.id, "fingerprint": submission.fingerprint, "judge": judge_name,
                 "at": event.iso(moment), "matches": comparison.matches,
                 "differences": [d.as_dict() for d in comparison.differences], "totals": comparison.totals,
-                "counts": counted, "note": note_text, "lines": comparison.lines()}
+                "counts": counted, "note": note_text, "lines": comparison.lines(),
+                "as_counted": self.as_counted(event, submission, counted, sections)}
         self.tables.add_deckcheck({"id": check_id, "event_id": event.id, "player_key": data["player_key"],
                                    "deck_id": submission.id, "at": stamp(moment), "matches": comparison.matches,
                                    "data": json.dumps(data, ensure_ascii=False)})
         return public_check(data)
+
+    def as_counted(self, event: Event, submission: Submission, counted: dict[str, int],
+                   sections: dict[str, str]) -> dict[str, Any]:
+        """The verdict of the deck as counted (its own check, in the list's sections): {"verdict", "rules"}, the
+        rules it breaks ("as counted: NOT LEGAL — HL-TITLE-MAX")."""
+        left = dict(counted)
+        lines = [Line(line.section, line.card, left.pop(line.card, 0)) for line in submission.registered.lines]
+        lines += [Line(sections.get(card, ""), card, n) for card, n in left.items()]
+        text = Registered(tuple(line for line in lines if line.quantity), ()).text()
+        if not text:
+            return {"verdict": "empty", "rules": []}
+        report = check_raw(parse_checked(text, "as counted"), self.catalog.index,
+                           submission.report.format or event.format)
+        return {"verdict": verdict(report), "rules": sorted({i.rule for i in report.errors})}
 
     def read_counts(self, event: Event, submission: Submission, counts: object) -> tuple[dict[str, int],
                                                                                         dict[str, str]]:

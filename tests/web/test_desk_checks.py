@@ -372,3 +372,28 @@ def test_a_deck_with_unreadable_lines_gets_a_provisional_verdict_apart(client): 
     legal = submit(client, event, "Anna", LEGAL)
     assert 'id="desk-provisional"' not in client.get(f"/desk/{event['id']}/decks/{legal['deck_id']}").text
     assert provisional_text("not json") == provisional_text(None) == ""
+
+
+def test_a_deck_check_counts_its_differences_once_and_says_the_counted_deck_s_verdict(client):  # noqa: F811
+    """Four lines off: the sheet before saving and the saved check both say 4 differences (the section totals are
+    listed, not counted again); the deck as counted gets its own verdict; the time is in words."""
+    event = closed_event(client, "Anna")
+    organiser_cookie(client, event)
+    sheet = client.get(f"/desk/{event['id']}/admin/check", params={"player": "Anna"}).text
+    cards = re.findall(r'name="count:([^"]+)" value="(\d+)"', html_unescape(sheet))[:4]
+    form = {"csrf_token": csrf(client), "player": "Anna", "judge": "Ines",
+            **{f"count:{card}": str(int(n) + 1) for card, n in cards}}
+    computed = client.post(f"/desk/{event['id']}/admin/check", data={**form, "action": "compute"}).text
+    assert "4 differences:" in computed and "counted, " in computed  # a section total line, not counted
+    saved = client.post(f"/desk/{event['id']}/admin/check", data={**form, "action": "save"})
+    assert saved.status_code == 201 and "4 differences from the registered list" in saved.text
+    check = client.get(f"/api/events/{event['id']}/deckchecks", headers=auth(event)).json()[-1]
+    assert check["as_counted"]["verdict"] == "NOT LEGAL" and check["as_counted"]["rules"]
+    assert f"As counted: NOT LEGAL — {check['as_counted']['rules'][0]}" in html_unescape(saved.text)
+    moment = dt.datetime.fromisoformat(check["at"])
+    assert f"{moment:%A} {moment.day} {moment:%B %Y} at {moment:%H:%M} (UTC)" in saved.text
+
+
+def html_unescape(text: str) -> str:
+    import html
+    return html.unescape(text)

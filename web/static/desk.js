@@ -106,6 +106,7 @@
       var name = row.querySelector("input[type=text]").value.trim(), n = counted(row.querySelector("input[type=number]"));
       if (name && n !== 0) { lines.push(name + ": not registered, counted " + (n === null ? 1 : n)); }
     });
+    var differing = lines.length;  // the cards that differ: the one count of differences (totals are listed after)
     order.forEach(function (section) {
       var total = form.querySelector(".count-total[data-section='" + section.replace(/'/g, "\\'") + "']");
       var registered = total ? parseInt(total.dataset.registered, 10) : totals[section];
@@ -117,7 +118,7 @@
     box.textContent = "";
     var head = document.createElement("p");
     head.className = lines.length ? "check-differs" : "check-matches";
-    head.textContent = lines.length ? lines.length + " difference" + (lines.length === 1 ? "" : "s") + ":"
+    head.textContent = lines.length ? differing + " difference" + (differing === 1 ? "" : "s") + ":"
       : "Matches the registered list.";
     box.appendChild(head);
     if (lines.length) {
