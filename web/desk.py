@@ -513,7 +513,8 @@ def print_decklists(request: Request, desk: DeskDep, pages: PagesDep, event_id: 
         submissions = [s for s in submissions if s.id == deck]
         if not submissions:
             raise DeskError(f"no current deck {deck[:40]!r} in this event")
-    return page(pages, "print.html", {"event": event, "submissions": submissions, "raw": raw})
+    return page(pages, "print.html", {"event": event, "submissions": submissions, "raw": raw,
+                                      "checks": desk.checks_by_entry(event_id)})
 
 
 @router.get("/desk/{event_id}/admin/report.{kind}")

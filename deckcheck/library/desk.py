@@ -301,9 +301,7 @@ class Desk:
         """The organiser's table: each player's current deck, filtered by verdict and by words in name or persona."""
         words = search.casefold().split()
         event = self.event(event_id)
-        checks: dict[str, list[dict[str, Any]]] = {}
-        for c in self.tables.deckchecks(event_id):
-            checks.setdefault(c.get("player_key", ""), []).append(c)
+        checks = self.checks_by_entry(event_id)
         current = self.tables.current(event_id)
         shared = shared_names([r.player_key for r in current])
         rows = [Row(r.id, event.display_name(r.first_spelling or r.player), from_stamp(r.submitted_at), r.verdict,
@@ -366,13 +364,11 @@ class Desk:
         each came, how many decks the player sent, and the deck checks made of it."""
 
         event = self.event(event_id)
-        checks: dict[str, list[dict[str, Any]]] = {}
-        for c in self.tables.deckchecks(event_id):
-            checks.setdefault(c.get("player_key", ""), []).append(public_check(c))
+        checks = self.checks_by_entry(event_id)
         current = self.list_submissions(event_id)
         return Tournament(reports=[replace(s.report, player=s.player) for s in current],
                           arrivals=[Arrival(event.iso(s.submitted_at), s.number,
-                                            checks.get(s.key, [])) for s in current])
+                                            [public_check(c) for c in checks.get(s.key, [])]) for s in current])
 
     # -- deck checks ----------------------------------------------------------------------------
     def locked(self, event_id: str, player: object) -> tuple[Event, Submission]:
@@ -459,6 +455,13 @@ class Desk:
                     sections[card] = fmt.section_of(None, found) or next(iter(fmt.sections), "")
             counted[card] = counted.get(card, 0) + n
         return counted, sections
+
+    def checks_by_entry(self, event_id: str) -> dict[str, list[dict[str, Any]]]:
+        """The event's deck checks by the entry key of the player checked, oldest first (as stored)."""
+        checks: dict[str, list[dict[str, Any]]] = {}
+        for c in self.tables.deckchecks(event_id):
+            checks.setdefault(c.get("player_key", ""), []).append(c)
+        return checks
 
     def deckchecks(self, event_id: str) -> list[dict[str, Any]]:
         """Every deck check of the event, oldest first (their JSON objects)."""

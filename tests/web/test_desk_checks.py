@@ -397,3 +397,16 @@ def test_a_deck_check_counts_its_differences_once_and_says_the_counted_deck_s_ve
 def html_unescape(text: str) -> str:
     import html
     return html.unescape(text)
+
+
+def test_the_printout_carries_the_recorded_deck_check_and_one_total_per_section(client):  # noqa: F811
+    event = closed_event(client, "Anna", "Bob")
+    r = client.post(f"/api/events/{event['id']}/deckchecks", headers=auth(event),
+                    json={"player": "anna", "judge": "Ines", "counts": {THRUST: 3}, "note": "sleeves"})
+    assert r.status_code == 201
+    organiser_cookie(client, event)
+    printout = html_unescape(client.get(f"/desk/{event['id']}/admin/print").text)
+    anna, bob = printout.split('data-player="Bob"')
+    assert "Deck check</strong> by <bdi>Ines</bdi>" in anna and "Note: sleeves" in anna and f"{THRUST}: registered 4, counted 3" in anna
+    assert "Matches: yes / no" not in anna and "Matches: yes / no" in bob  # a blank line only where none is kept
+    assert "<tfoot>" not in printout and printout.count("Endurance total") == 2
