@@ -2,15 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Hashable
+from typing import Any, Callable, Hashable
 
 from .errors import DeckcheckError, clipped
+from .fields import ATTRIBUTE, CORE, HEAD, MAX_NUMBER, TAIL, Field, as_written, tags, whole_number
 from .text import has_master_word, normalize
 
-# The largest number a card-sheet cell or a deck-building modifier may hold: far above any card's (a
-# Restriction, gems, Hand icons, a deck minimum), and within every database's INTEGER. A cell is checked
-# before it is converted: a number of thousands of digits is a bad cell, not Python's 4,300-digit limit.
-MAX_NUMBER = 1_000_000_000
 
 # The game of a card sheet row with no `game` (CONTRACTS §1): the one place outside deckcheck.games that names a
 # game, since every card sheet written before there were other games means it.
@@ -278,6 +275,24 @@ class Card:
 
     def __str__(self) -> str:
         return self.name
+
+
+def _core(name: str, place: int, write: Callable[[Any], str] = str, read: Callable[[str], Any] = as_written,
+          **words: Any) -> Field:
+    return Field(name, read, write, kept=ATTRIBUTE, place=place, **words)
+
+
+# The fields every game's cards have (deckcheck.fields); each game declares its own (Game.fields). The card sheet
+# reads these itself (deckcheck.cardsheet.card_from_row): a name, an id and a title derive from one another.
+CORE_FIELDS = (
+    _core("game", HEAD), _core("id", HEAD, rules=False), _core("name", HEAD, rules=False), _core("title", HEAD),
+    _core("version", CORE, blank=None), _core("edition", CORE, read=whole_number, numeric=True, blank=1, type=int),
+    _core("set", CORE, blank=None, rules=False), _core("type", CORE, blank=None, label="Type", asked=7,
+                                                       settle="the card type printed on the card"),
+    _core("subtype", CORE, ";".join, read=tags, blank=()),
+    _core("rarity", TAIL, blank=None, rules=False),
+    _core("text", TAIL, blank=None, label="Text", asked=6, form=("Text", "the card's text as printed"), fact=True),
+)
 
 
 # Facts a public source states about one printing (card-facts.tsv) or that one printing's era settles (no

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
 
-from .cards import MAX_NUMBER, Card
+from .cards import Card
 from .errors import DeckcheckError, UnknownFormatError
+from .fields import EXTRA, Field, number_field
+from .fields import parse_whole as parse_whole, whole_number as whole_number  # their old home
 from .report import DATA_UNKNOWN_SUFFIX, Coverage
 from .rules import Params, Rule
 from .text import normalize
@@ -95,52 +98,13 @@ class Format(Generic[ParamsT, ViewT]):
 AnyFormat = Format[Any, Any]  # a format of any game: its parameters and view are its own
 
 
-@dataclass(frozen=True)
-class Column:
-    """A card-sheet column a game adds to the core ones; its values live in `Card.extra`.
-
-    `read` turns a filled cell's text into the value (None: unknown), raising DeckcheckError with
-    what a good cell is; `write` turns a known value back into the cell's text; `numeric`: a
-    spreadsheet export writes it as a number.
-    """
-
-    name: str
-    read: Callable[[str], object]
-    write: Callable[[Any], str] = str
-    numeric: bool = False
+# A card-sheet column a game adds: a field of the game (deckcheck.fields), its value kept in Card.extra.
+Column = Field
 
 
-_UNKNOWN_WORDS = frozenset({"unknown", "?"})
-
-
-def whole_number(text: str) -> int | None:
-    """A cell holding a whole number of zero or more ('3', '3.0'); None for 'unknown' or '?'."""
-    if text.lower() in _UNKNOWN_WORDS:
-        return None
-    number = parse_whole(text)
-    if number < 0:
-        raise DeckcheckError("must not be negative")
-    return number
-
-
-def number_column(name: str) -> Column:
+def number_column(name: str, **words: Any) -> Field:
     """A column holding a whole number of zero or more, blank or 'unknown' when unknown."""
-    return Column(name, whole_number, str, numeric=True)
-
-
-def parse_whole(text: str) -> int:
-    """A whole number as a sheet writes it ('3', '3.0', '-2'), at most MAX_NUMBER either way; DeckcheckError
-    'not a whole number' or 'too large' (told by its digits before any conversion)."""
-    digits = text.strip().lstrip("+-").lstrip("0").split(".")[0]
-    if len(digits) > len(str(MAX_NUMBER)):
-        raise DeckcheckError(f"too large: a number here is at most {MAX_NUMBER:,}")
-    try:
-        number = int(float(text)) if re.fullmatch(r"\d+(\.0+)?", text) else int(text)
-    except (ValueError, OverflowError):
-        raise DeckcheckError("not a whole number") from None
-    if abs(number) > MAX_NUMBER:
-        raise DeckcheckError(f"too large: a number here is at most {MAX_NUMBER:,}")
-    return number
+    return number_field(name, **words)
 
 
 def one_of(name: str, values: tuple[str, ...], aliases: Mapping[str, str], fold: Callable[[str], str],
@@ -203,6 +167,9 @@ class Game:
     - `limit_words`: its formats' numbers as a player says them on the web's formats page, by parameter name
       (`{n}` the number, `[s]` what a number other than 1 adds: "At most {n} Weapon[s] of Choice"); a parameter
       named here is shown whatever its name, others when they end in `_min`, `_max`, `_factor` or `_extra`;
+    - `fields`: its card fields (deckcheck.fields.Field): their columns, how a cell is read and written, their
+      words; `columns` (the core columns it claims, then their names), `extra_columns` (default: those kept in
+      Card.extra) and `settle` (over each field's `settle`) are derived from them;
     - `persona`: what it calls the card that leads a deck (Highlander: "Persona"), the column the tournament
       desk shows it in; empty when its decks have none (the desk then has no such column).
 
@@ -216,7 +183,7 @@ class Game:
     title: str = ""  # how messages name the game ("Highlander"); default: its name
     full_title: str = ""  # its whole name, on a card's page ("Highlander: The Card Game"); default: the title
     columns: tuple[str, ...] = ()
-    extra_columns: tuple[Column, ...] = ()
+    extra_columns: tuple[Field, ...] = ()
     # rule function -> the columns it needs when it reports unknown data
     rule_columns: Mapping[Callable[..., Iterable[Issue]], tuple[str, ...]] = field(default_factory=dict)
     headings: Mapping[str, Heading] = field(default_factory=dict)
@@ -233,8 +200,17 @@ class Game:
     settle: Mapping[str, str] = field(default_factory=dict)  # column -> what a player reads off the card to settle it
     limit_words: Mapping[str, str] = field(default_factory=dict)  # parameter -> "At most {n} Persona[s]"
     persona: str = ""  # what the card leading a deck is called ("Persona"); "": its decks have none
+    fields: tuple[Field, ...] = ()
 
     def __post_init__(self) -> None:
+        if not self.fields:  # a game of before the field table: its extra columns are its fields
+            object.__setattr__(self, "fields", self.extra_columns)
+        elif not self.extra_columns:
+            object.__setattr__(self, "extra_columns", tuple(f for f in self.fields if f.kept == EXTRA))
+        object.__setattr__(self, "columns", tuple(dict.fromkeys(self.columns + tuple(f.name for f in self.fields))))
+        words = {f.name: f.settle for f in self.fields if f.settle}
+        if words:
+            object.__setattr__(self, "settle", MappingProxyType({**words, **self.settle}))
         if not self.title:
             object.__setattr__(self, "title", self.name)
         if not self.full_title:

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from .cards import CORE_FIELDS
 from .decklist import Grammar
+from .fields import Field
 from .formats import DEFAULT_FORMAT, AnyFormat, Column, Game, find_format
 from .rules import declared
 
@@ -23,6 +25,8 @@ class Registry:
     formats: tuple[AnyFormat, ...] = field(init=False, repr=False)
     extra_columns: tuple[Column, ...] = field(init=False, repr=False)
     """The card-sheet columns the games add, stored in Card.extra (in card-sheet order)."""
+    fields: tuple[Field, ...] = field(init=False, repr=False)
+    """Every card field: the core's and the games' (the first game's of a name), in card-sheet order (Field.place)."""
     grammar: Grammar = field(init=False, repr=False)
     rule_columns: dict[str, tuple[str, ...]] = field(init=False, repr=False)
     """The card-sheet columns each rule (by id) reads when it reports that data is missing (Game.rule_columns)."""
@@ -35,6 +39,10 @@ class Registry:
         setter = object.__setattr__
         setter(self, "formats", tuple(fmt for game in self.games for fmt in game.formats))
         setter(self, "extra_columns", tuple(column for game in self.games for column in game.extra_columns))
+        named: dict[str, Field] = {}
+        for f in CORE_FIELDS + tuple(f for game in self.games for f in game.fields):
+            named.setdefault(f.name, f)
+        setter(self, "fields", tuple(sorted(named.values(), key=lambda f: f.place)))
         setter(self, "grammar", Grammar.of(self.games, self.default_format))
         setter(self, "_by_name", {game.name: game for game in self.games})
         rules = [r for fmt in self.formats for r in fmt.rules]

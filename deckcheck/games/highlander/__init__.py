@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ...cards import DEFAULT_GAME, ENDURANCE_TYPES, PREGAME_TYPES, Card
 from ...formats import Format, Game, Heading, find_format
 from . import rules as hl
+from .fields import FIELDS
 from .view import ENDURANCE, PREGAME, HighlanderView
 
 if TYPE_CHECKING:  # the statistics are imported when asked for (tests/test_layers.py: LAZY)
@@ -60,16 +61,6 @@ PLURALS = MappingProxyType({"ally": "allies", "defense": "defenses", "defence": 
 HEADING_HELP = ("Pre-Game, Endurance (Deck, Main), kinds of card (Attacks, Blocks, Persona, ...), "
                 "Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author")
 
-# What a player reads off a card to settle a column (each rule's own words and columns are on its @rule).
-SETTLE = MappingProxyType({
-    "restriction": "the Restriction number printed on the card (or that none is printed)",
-    "reserved": "whether the card shows the Reserved sword",
-    "signature": "whether the card shows the Signature sword with an S",
-    "hand_icons": "the number of Hand icons printed on the card",
-    "grid": "the squares of the grid printed on the card",
-    "unique": "whether the card is marked unique",
-    "gem_master": "the Master allowance printed on the Persona card",
-})
 # The formats' numbers as a player says them (the web's formats page).
 LIMIT_WORDS = MappingProxyType({
     "deck_min": "An Endurance of at least {n} cards",
@@ -123,11 +114,9 @@ TYPE2 = Format(
 )
 
 GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TYPES,
-            columns=("immortal", "weapon", "version", "edition", "basic", "grid", "grid_inferred", "restriction",
-                     "reserved", "signature", "unique", "hand_icons", "gem_master", "gem_agility", "gem_strength",
-                     "gem_toughness", "gem_empathy", "gem_reason", "requires", "deckbuilding"),
+            fields=FIELDS, columns=("version", "edition"),
             headings=HEADINGS, plurals=PLURALS, heading_help=HEADING_HELP, data_unknown="HL-DATA-UNKNOWN",
             summary=("persona", "endurance", "pre_game"), summary_of=summary,
             summary_labels=MappingProxyType({"endurance": "End.", "pre_game": "Pre"}),
             stats=deck_stats, field_stats=True, title="Highlander", full_title="Highlander: The Card Game",
-            settle=SETTLE, limit_words=LIMIT_WORDS, persona="Persona")
+            limit_words=LIMIT_WORDS, persona="Persona")

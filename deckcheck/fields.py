@@ -1,0 +1,168 @@
+"""A card field, declared once: its card-sheet column, how a cell is read and written, its words for a player.
+
+The generic card's fields (deckcheck.cards.CORE_FIELDS) and a game's own (Game.fields) are values of one type, from
+which the card sheet's columns (deckcheck.cardsheet), the provenance columns, the facts forms, the database's
+columns and the API's card model are derived. Stdlib only: the core's readers of a cell live here.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .errors import DeckcheckError
+
+# The largest number a card-sheet cell or a deck-building modifier may hold: far above any card's (a
+# Restriction, gems, Hand icons, a deck minimum), and within every database's INTEGER. A cell is checked
+# before it is converted: a number of thousands of digits is a bad cell, not Python's 4,300-digit limit.
+MAX_NUMBER = 1_000_000_000
+
+UNKNOWN = "unknown"
+UNKNOWN_WORDS = frozenset({"unknown", "?"})
+TRUE = frozenset({"yes", "y", "true", "1", "x"})
+FALSE = frozenset({"no", "n", "false", "0", ""})
+
+# Where a field's value is kept: an attribute of the Card with its own database column, or Card.extra (a JSON
+# object in the database's `extra` column, so a game's new field needs no migration).
+ATTRIBUTE = "attribute"
+EXTRA = "extra"
+# The places of the card sheet's columns (Field.place): a game's identity fields after the core's title, its
+# rules fields after the core's type; fields of a place keep the order their games declare them in.
+HEAD, IDENTITY, CORE, RULES, GAME, TAIL = 0, 10, 20, 30, 40, 50
+
+
+def _text(value: object) -> str:
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One card field (a card-sheet column).
+
+    `read` turns a filled cell's text into the value (None: unknown), raising DeckcheckError with what a good
+    cell is; `write` turns a known value back into the cell's text; `numeric`: a spreadsheet export writes it as a
+    number. `blank`: the value of a blank cell; `unknown`: how the sheet writes an unknown value. `kept`: ATTRIBUTE
+    (the Card's attribute `attribute`, default its name, and a database column) or EXTRA (Card.extra). `place`:
+    where the column sits in the card sheet (HEAD ... TAIL). `label`: how a page names it ("Signature sword"): a
+    player may answer it (the facts API), in the order of `asked`; `form`: the fill-in form's title and hint of
+    its group (the form asks it); `settle`: what a player reads off the card to settle it; `fact`: a fact a source
+    states about one printing (a reprint whose fact is unknown is still the same card); `rules`: the rules read it
+    (part of Card.rules_key); `type`: the Python type of a known value. Where a card's type changes them:
+    `blank_of` (the blank cell's value for a card of that type) and `show` (the cell of a card).
+    """
+
+    name: str
+    read: Callable[[str], Any]
+    write: Callable[[Any], str] = _text
+    numeric: bool = False
+    blank: Any = None
+    unknown: str = ""
+    kept: str = EXTRA
+    attribute: str = ""
+    place: int = GAME
+    label: str = ""
+    asked: int = 0
+    form: tuple[str, str] = ("", "")
+    settle: str = ""
+    fact: bool = False
+    rules: bool = True
+    type: type = object
+    blank_of: Callable[[str | None], Any] | None = None
+    show: Callable[[Any], str] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.attribute:
+            object.__setattr__(self, "attribute", self.name)
+        if self.kept not in (ATTRIBUTE, EXTRA):
+            raise ValueError(f"the field {self.name}: kept is {ATTRIBUTE!r} or {EXTRA!r}, not {self.kept!r}")
+
+    @property
+    def in_extra(self) -> bool:
+        """Whether its value is kept in Card.extra."""
+        return self.kept == EXTRA
+
+    def blank_value(self, card_type: str | None) -> Any:
+        """The value of a blank cell on a card of this type."""
+        return self.blank if self.blank_of is None else self.blank_of(card_type)
+
+    def value(self, card: Any) -> object:
+        """The card's value of this field (None: unknown)."""
+        return card.extra_value(self.name) if self.kept == EXTRA else getattr(card, self.attribute)
+
+    def cell(self, card: Any) -> str:
+        """The card's cell of this column in a card sheet."""
+        if self.show is not None:
+            return self.show(card)
+        value = self.value(card)
+        return self.unknown if value is None else self.write(value)
+
+
+def whole_number(text: str) -> int | None:
+    """A cell holding a whole number of zero or more ('3', '3.0'); None for 'unknown' or '?'."""
+    if text.lower() in UNKNOWN_WORDS:
+        return None
+    number = parse_whole(text)
+    if number < 0:
+        raise DeckcheckError("must not be negative")
+    return number
+
+
+def parse_whole(text: str) -> int:
+    """A whole number as a sheet writes it ('3', '3.0', '-2'), at most MAX_NUMBER either way; DeckcheckError
+    'not a whole number' or 'too large' (told by its digits before any conversion)."""
+    digits = text.strip().lstrip("+-").lstrip("0").split(".")[0]
+    if len(digits) > len(str(MAX_NUMBER)):
+        raise DeckcheckError(f"too large: a number here is at most {MAX_NUMBER:,}")
+    try:
+        number = int(float(text)) if re.fullmatch(r"\d+(\.0+)?", text) else int(text)
+    except (ValueError, OverflowError):
+        raise DeckcheckError("not a whole number") from None
+    if abs(number) > MAX_NUMBER:
+        raise DeckcheckError(f"too large: a number here is at most {MAX_NUMBER:,}")
+    return number
+
+
+def flag(text: str) -> bool | None:
+    """A yes/no cell ('yes', 'n', 'x', ...); None for 'unknown' or '?'."""
+    folded = text.lower()
+    if folded in TRUE:
+        return True
+    if folded in FALSE:
+        return False
+    if folded in UNKNOWN_WORDS:
+        return None
+    raise DeckcheckError("expected yes or no")
+
+
+def known_flag(text: str) -> bool:
+    """A yes/no cell that may not be unknown."""
+    value = flag(text)
+    if value is None:
+        raise DeckcheckError("expected yes or no")
+    return value
+
+
+def yes_no(value: bool) -> str:
+    """A known flag as a card sheet writes it."""
+    return "yes" if value else "no"
+
+
+def tags(text: str) -> tuple[str, ...]:
+    """A cell of tags separated by ';'."""
+    return tuple(t.strip() for t in text.split(";") if t.strip())
+
+
+def tag_set(text: str) -> frozenset[str]:
+    """A cell of tags separated by ';', as a set."""
+    return frozenset(tags(text))
+
+
+def number_field(name: str, **words: Any) -> Field:
+    """A game's field holding a whole number of zero or more, blank or 'unknown' when unknown (kept in Card.extra)."""
+    return Field(name, whole_number, str, numeric=True, type=int, **words)
+
+
+
+def as_written(cell: str) -> str:
+    """A cell of text, kept as written."""
+    return cell

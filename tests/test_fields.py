@@ -1,0 +1,52 @@
+"""The card field table (deckcheck.fields): one declaration per field, from which the card sheet's columns and the
+games' words are derived, in the order the card sheet has always had them (CONTRACTS §1)."""
+from __future__ import annotations
+
+import pytest
+
+from deckcheck import cardsheet
+from deckcheck.cards import CORE_FIELDS, Card
+from deckcheck.errors import DeckcheckError
+from deckcheck.fields import Field, flag, known_flag, whole_number
+from deckcheck.games import registry
+
+# The §1 columns as the contract lists them: a change of the field table must not move one.
+SHEET = ("game", "id", "name", "title", "immortal", "weapon", "version", "edition", "set", "type", "subtype", "basic",
+         "grid", "grid_inferred", "restriction", "reserved", "signature", "unique", "hand_icons", "gem_master",
+         "gem_agility", "gem_strength", "gem_toughness", "gem_empathy", "gem_reason", "requires", "deckbuilding",
+         "renown", "health", "skill", "rank", "suit", "rarity", "text")
+
+
+def test_the_sheet_columns_are_the_field_table_in_contract_order() -> None:
+    assert tuple(f.name for f in registry().fields) == SHEET == cardsheet.COLUMNS
+
+
+def test_a_field_is_declared_once() -> None:
+    names = [f.name for f in CORE_FIELDS] + [f.name for game in registry().games for f in game.fields]
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.parametrize(("text", "value"), [("yes", True), ("X", True), ("n", False), ("?", None), ("unknown", None)])
+def test_flag(text: str, value: bool | None) -> None:
+    assert flag(text) is value
+
+
+@pytest.mark.parametrize("text", ["maybe", "unknown", "?"])
+def test_known_flag_refuses_what_is_not_yes_or_no(text: str) -> None:
+    with pytest.raises(DeckcheckError, match="expected yes or no"):
+        known_flag(text)
+
+
+def test_whole_number() -> None:
+    assert whole_number("3.0") == 3 and whole_number("?") is None
+    with pytest.raises(DeckcheckError, match="negative"):
+        whole_number("-1")
+
+
+def test_a_field_reads_its_value_where_it_is_kept() -> None:
+    card = Card(id="x", name="X", title="X", game="raven", extra=(("renown", 4),))
+    renown = next(f for f in registry().fields if f.name == "renown")
+    assert renown.value(card) == 4 and renown.cell(card) == "4"
+    assert next(f for f in registry().fields if f.name == "set").cell(card) == ""
+    with pytest.raises(ValueError, match="kept"):
+        Field("odd", str, kept="elsewhere")
