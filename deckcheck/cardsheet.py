@@ -13,13 +13,13 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from . import grid as gridmod
 from . import provenance as prov
-from .cards import DEFAULT_GAME, GEM_COLOURS, Card, Modifiers, parse_modifiers, same_card
+from .cards import DEFAULT_GAME, Card, same_card
 from .cells import CellError
 from .catalog import CardIndex
 from .errors import CardNotFoundError, CardSheetError, DeckcheckError, RowProblem
-from .formats import parse_whole
+from .fields import IDENTITY as NAMES_THE_CARD, UNKNOWN_WORDS, Field, parse_whole
+from .fields import UNKNOWN as UNKNOWN  # what card_json writes for an unknown value
 from .formula import cell_text
 from .games import registry
 from .text import normalize, slug
@@ -27,18 +27,19 @@ from .text import normalize, slug
 if TYPE_CHECKING:
     from .catalog import CardSet
 
-COLUMNS = ("game", "id", "name", "title", "immortal", "weapon", "version", "edition", "set", "type", "subtype",
-           "basic", "grid", "grid_inferred", "restriction", "reserved", "signature", "unique", "hand_icons",
-           "gem_master", "gem_agility", "gem_strength", "gem_toughness", "gem_empathy", "gem_reason",
-           "requires", "deckbuilding") + tuple(c.name for c in registry().extra_columns) + ("rarity", "text")
-"""Every column, in the order exports write them: the core ones, the games' own (deckcheck.games, stored
-in Card.extra), rarity and text. `grid_inferred` is deckcheck's addition."""
-EXTRA = frozenset(c.name for c in registry().extra_columns)
+FIELDS = registry().fields
+COLUMNS = tuple(f.name for f in FIELDS)
+"""Every column, in the order exports write them: the core ones, the games' own (deckcheck.fields: Game.fields, kept
+as Card attributes or in Card.extra), rarity and text. `grid_inferred` is deckcheck's addition."""
+EXTRA = frozenset(f.name for f in FIELDS if f.in_extra)
+# The order a card's row (card_to_row, the API's JSON) has always listed its columns in: the card sheet's, but the
+# games' own values kept in Card.extra after the others, and the columns a card's type writes (Field.show) last.
+ROW_ORDER = tuple(f.name for f in sorted(FIELDS, key=lambda f: (f.show is not None, f.in_extra)))
+# The core columns card_from_row reads itself (a name, an id, a title and a version derive from one another); every
+# other column is read by its field.
+_READ_HERE = frozenset({"game", "id", "name", "title", "version", "edition", "set", "type"})
 
-UNKNOWN = "unknown"
-_UNKNOWN_WORDS = frozenset({"unknown", "?"})
-_TRUE = frozenset({"yes", "y", "true", "1", "x"})
-_FALSE = frozenset({"no", "n", "false", "0", ""})
+_UNKNOWN_WORDS = UNKNOWN_WORDS
 
 
 @lru_cache(maxsize=1)
@@ -68,14 +69,15 @@ def duplicate_columns(columns: Mapping[int, str]) -> list[str]:
     return sorted(c for c, n in Counter(columns.values()).items() if n > 1)
 
 
-def derive_title(name: str, immortal: str | None, weapon: str | None) -> tuple[str, str | None]:
-    """The title and version marker read off a name, given the card's Immortal and Weapon."""
+def derive_title(name: str, *prefixes: str | None) -> tuple[str, str | None]:
+    """The title and version marker read off a name, given what a card's name may start with or end in brackets
+    (its game's identity fields: a Highlander card's Immortal and Weapon)."""
     title = name.strip()
     version = None
     m = _VERSION_SUFFIX.search(title)
     if m:
         version, title = m.group(1), title[:m.start()].strip()
-    for prefix in (immortal, weapon):
+    for prefix in prefixes:
         if not prefix:
             continue
         if normalize(title).startswith(normalize(prefix) + " "):
@@ -126,19 +128,16 @@ class _Row:
             self.bad(column, "must not be negative")
         return number
 
-    def flag(self, column: str, unknown_ok: bool = True) -> bool | None:
-        text = self.text(column).lower()
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        if text in _UNKNOWN_WORDS and unknown_ok:
-            return None
-        self.bad(column, "expected yes or no")
-        return False
-
-    def tags(self, column: str) -> tuple[str, ...]:
-        return tuple(t.strip() for t in self.text(column).split(";") if t.strip())
+    def field(self, f: Field, card_type: str | None) -> Any:
+        """The value of a field's cell: its blank value when the cell is blank or bad (then a problem is said)."""
+        text = self.text(f.name)
+        if not text:
+            return f.blank_value(card_type)
+        try:
+            return f.read(text)
+        except DeckcheckError as exc:
+            self.bad(f.name, str(exc))
+            return f.blank_value(card_type)
 
 
 def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[RowProblem] | None = None) -> Card | None:
@@ -165,61 +164,40 @@ def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[Row
     if edition not in (1, 2, 3):
         r.bad("edition", "edition is 1, 2 or 3")
         edition = 1
-    grid_text = r.text("grid")
-    grid = None
-    if grid_text.lower() == "none":
-        grid = 0
-    elif grid_text and grid_text.lower() not in _UNKNOWN_WORDS:
-        try:
-            grid = gridmod.parse_grid(grid_text)
-        except DeckcheckError as exc:
-            r.bad("grid", str(exc))
-    modifiers = Modifiers()
-    if r.text("deckbuilding"):
-        try:
-            modifiers = parse_modifiers(r.text("deckbuilding"))
-        except DeckcheckError as exc:
-            r.bad("deckbuilding", str(exc))
+    stated: dict[str, Any] = {}
     extra = []
-    for column in registry().extra_columns:  # every game's columns, on any row (a sheet says what it says)
-        text = r.text(column.name)
-        if text:
-            try:
-                extra.append((column.name, column.read(text)))
-            except DeckcheckError as exc:
-                r.bad(column.name, str(exc))
-    is_persona = card_type == "Persona"
-    gems: dict[str, Any] = {f"gem_{c}": r.integer(f"gem_{c}", None if is_persona else 0) for c in GEM_COLOURS}
-    immortal = r.text("immortal") or None
-    weapon = r.text("weapon") or None
-    title, derived_version = derive_title(name, immortal, weapon)
+    for f in FIELDS:  # every game's fields, on any row (a sheet says what it says)
+        if f.name in _READ_HERE:
+            continue
+        value = r.field(f, card_type)
+        if not f.in_extra:
+            stated[f.attribute] = value
+        elif r.text(f.name):
+            extra.append((f.name, value))
+    title, derived_version = derive_title(name, *(stated[f.attribute] for f in FIELDS if f.place == NAMES_THE_CARD))
     title = r.text("title") or title
     version = r.text("version") or derived_version
     set_code = r.text("set") or None
-    card = Card(
-        id=r.text("id") or derive_id(game, set_code, name), name=name, title=title, game=game,
-        immortal=immortal, weapon=weapon, version=version, edition=edition, set=set_code, type=card_type,
-        subtype=r.tags("subtype"), basic=bool(r.flag("basic", unknown_ok=False)), grid=grid,
-        grid_inferred=bool(r.flag("grid_inferred", unknown_ok=False)), restriction=r.integer("restriction", 0),
-        reserved=r.flag("reserved"), signature=r.flag("signature"), unique=r.flag("unique"),
-        hand_icons=r.integer("hand_icons", 0), requires=frozenset(r.tags("requires")), modifiers=modifiers,
-        extra=tuple(extra), rarity=r.text("rarity") or None, text=r.text("text") or None, **gems)
+    card = Card(id=r.text("id") or derive_id(game, set_code, name), name=name, title=title, game=game,
+                version=version, edition=edition, set=set_code, type=card_type, extra=tuple(extra), **stated)
     if problems is not None:
         problems.extend(own)
     return None if own else card
 
 
-ATTRIBUTE = {"deckbuilding": "modifiers"}  # sheet column -> Card attribute, where the names differ
+BY_NAME = {f.name: f for f in FIELDS}
 
 
 def attribute(column: str) -> str:
     """The Card attribute a sheet column sets."""
-    return ATTRIBUTE.get(column, column)
+    f = BY_NAME.get(column)
+    return column if f is None else f.attribute
 
 
 def value_of(card: Card, column: str) -> object:
     """The value of a card a sheet column states (a game's own column: from Card.extra)."""
-    return card.extra_value(column) if column in EXTRA else getattr(card, attribute(column))
+    f = BY_NAME.get(column)
+    return getattr(card, column) if f is None else f.value(card)
 
 
 @dataclass(frozen=True)
@@ -305,45 +283,21 @@ def cards_from_rows(rows: Iterable[tuple[int, Mapping[str, object]]], source: st
     return [item.card for item in found], problems
 
 
-def _yes_no(value: bool | None) -> str:
-    return UNKNOWN if value is None else ("yes" if value else "no")
-
-
-def _number(value: int | None, empty: int | None = 0) -> str:
-    if value is None:
-        return UNKNOWN
-    return "" if value == empty else str(value)
-
-
 def provenance_to_row(sources: Mapping[str, prov.Provenance]) -> dict[str, str]:
     """The provenance columns of a card (empty where a value has none recorded)."""
     return {prov.column(f): str(sources[f]) if f in sources else "" for f in prov.FIELDS}
 
 
 def card_to_row(card: Card) -> dict[str, str]:
-    """The sheet row of a card: every column of COLUMNS as text; unknown values as 'unknown'."""
-    row = {
-        "game": card.game, "id": card.id, "name": card.name, "title": card.title,
-        "immortal": card.immortal or "", "weapon": card.weapon or "", "version": card.version or "",
-        "edition": str(card.edition), "set": card.set or "", "type": card.type or "",
-        "subtype": ";".join(card.subtype), "basic": _yes_no(card.basic),
-        "grid": "" if card.grid is None else (gridmod.format_grid(card.grid) or "none"),
-        "grid_inferred": _yes_no(card.grid_inferred), "restriction": _number(card.restriction),
-        "reserved": _yes_no(card.reserved), "signature": _yes_no(card.signature), "unique": _yes_no(card.unique),
-        "hand_icons": _number(card.hand_icons, empty=None),
-        "requires": ";".join(sorted(card.requires)), "deckbuilding": str(card.modifiers),
-        "rarity": card.rarity or "", "text": card.text or "",
-    }
-    for column in registry().extra_columns:
-        value = card.extra_value(column.name)
-        row[column.name] = "" if value is None else column.write(value)
-    for colour in GEM_COLOURS:
-        value = card.gem(colour)
-        row[f"gem_{colour}"] = ("" if card.is_persona else UNKNOWN) if value is None else str(value)
-    return row
+    """The sheet row of a card: every column of COLUMNS as text (in ROW_ORDER); unknown values as 'unknown'."""
+    return {f.name: f.cell(card) for f in _ROW_FIELDS}
 
 
-IDENTITY = ("edition", "title", "immortal", "weapon", "version")  # what makes a card that card, beyond its name
+_ROW_FIELDS = tuple(f for name in ROW_ORDER for f in FIELDS if f.name == name)
+
+
+# What makes a card that card, beyond its name: its edition, title, version and its game's identity fields.
+IDENTITY = ("edition", "title") + tuple(f.name for f in FIELDS if f.place == NAMES_THE_CARD) + ("version",)
 
 
 def match_by_name(items: Iterable[SheetCard], stored: Iterable[Card], where: str, sets: Iterable[CardSet] = ()

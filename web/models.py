@@ -15,7 +15,7 @@ from typing import Any, Literal
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from deckcheck.cardsheet import COLUMNS, EXTRA
+from deckcheck.cardsheet import ROW_ORDER
 from deckcheck.stats import EXERTION, HAND, MAX_DRAW
 
 
@@ -199,9 +199,8 @@ class DeckDiff(Shape):
 
 
 # -- §1, §6: cards and formats ------------------------------------------------------------------------
-# The keys in the order deckcheck.cardsheet.card_to_row writes them (FastAPI sends a model's keys in its order):
-# the core columns, the games' own, then the gems.
-ROW_ORDER = sorted(COLUMNS, key=lambda c: (c.startswith("gem_"), c in EXTRA))
+# Derived from the card field table: the keys in the order deckcheck.cardsheet.card_to_row writes them (FastAPI
+# sends a model's keys in its order).
 CardRow: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "CardRow", __config__=ConfigDict(extra="forbid"), __doc__="A card as a row of the card sheet (CONTRACTS §1): "
     "every column as text, unknown values written `unknown`.", **{c: (str, ...) for c in ROW_ORDER})
