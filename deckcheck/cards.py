@@ -285,7 +285,8 @@ def _core(name: str, place: int, write: Callable[[Any], str] = str, read: Callab
 # The fields every game's cards have (deckcheck.fields); each game declares its own (Game.fields). The card sheet
 # reads these itself (deckcheck.cardsheet.card_from_row): a name, an id and a title derive from one another.
 CORE_FIELDS = (
-    _core("game", HEAD), _core("id", HEAD, rules=False), _core("name", HEAD, rules=False), _core("title", HEAD),
+    _core("game", HEAD, sourced=False), _core("id", HEAD, rules=False, sourced=False),
+    _core("name", HEAD, rules=False, sourced=False), _core("title", HEAD),
     _core("version", CORE, blank=None), _core("edition", CORE, read=whole_number, numeric=True, blank=1, type=int),
     _core("set", CORE, blank=None, rules=False), _core("type", CORE, blank=None, label="Type", asked=7,
                                                        settle="the card type printed on the card"),

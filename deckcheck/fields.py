@@ -47,8 +47,9 @@ class Field:
     player may answer it (the facts API), in the order of `asked`; `form`: the fill-in form's title and hint of
     its group (the form asks it); `settle`: what a player reads off the card to settle it; `fact`: a fact a source
     states about one printing (a reprint whose fact is unknown is still the same card); `rules`: the rules read it
-    (part of Card.rules_key); `type`: the Python type of a known value. Where a card's type changes them:
-    `blank_of` (the blank cell's value for a card of that type) and `show` (the cell of a card).
+    (part of Card.rules_key); `sourced`: its value carries a provenance (deckcheck.provenance); `type`: the Python
+    type of a known value. Where a card's type changes them: `blank_of` (the blank cell's value for a card of that
+    type) and `show` (the cell of a card).
     """
 
     name: str
@@ -66,6 +67,7 @@ class Field:
     settle: str = ""
     fact: bool = False
     rules: bool = True
+    sourced: bool = True
     type: type = object
     blank_of: Callable[[str | None], Any] | None = None
     show: Callable[[Any], str] | None = None

@@ -30,12 +30,9 @@ KIND_NAMES = {"default": "the card sheet's default", "derived": "derived",
               "sheet": "a card sheet", "web": "a web edit", "source": "a named public source"}
 MAX_TEXT = 2000  # a provenance cell longer than this is refused: an address or a file name is far shorter
 
-# The rules fields that carry a provenance, named as their card-sheet columns (grid_inferred goes with grid).
-# The games' own columns (deckcheck.games) carry one too, in card-sheet order.
-FIELDS = ("title", "immortal", "weapon", "version", "edition", "set", "type", "subtype", "basic", "grid",
-          "restriction", "reserved", "signature", "unique", "hand_icons", "gem_master", "gem_agility",
-          "gem_strength", "gem_toughness", "gem_empathy", "gem_reason", "requires", "deckbuilding"
-          ) + tuple(c.name for c in registry().extra_columns) + ("rarity", "text")
+# The fields that carry a provenance, named as their card-sheet columns, in card-sheet order (deckcheck.fields:
+# Field.sourced; a grid's says where grid_inferred came from too).
+FIELDS = tuple(f.name for f in registry().fields if f.sourced)
 SUFFIX = "_source"
 
 

@@ -50,3 +50,8 @@ def test_a_field_reads_its_value_where_it_is_kept() -> None:
     assert next(f for f in registry().fields if f.name == "set").cell(card) == ""
     with pytest.raises(ValueError, match="kept"):
         Field("odd", str, kept="elsewhere")
+
+
+def test_the_provenance_columns_are_the_fields_that_carry_one() -> None:
+    from deckcheck import provenance
+    assert provenance.FIELDS == tuple(c for c in SHEET if c not in ("game", "id", "name", "grid_inferred"))

@@ -52,7 +52,8 @@ FIELDS = (
     Field("grid", read_grid, write_grid, blank=None, kept=ATTRIBUTE, place=RULES, label="Grid", asked=5,
           form=("Grid", "tap the squares the card covers"), settle="the squares of the grid printed on the card",
           type=int),
-    Field("grid_inferred", known_flag, yes_no, blank=False, kept=ATTRIBUTE, place=RULES, rules=False, type=bool),
+    Field("grid_inferred", known_flag, yes_no, blank=False, kept=ATTRIBUTE, place=RULES, rules=False, type=bool,
+          sourced=False),  # its provenance is the grid's
     Field("restriction", whole_number, restriction_cell, numeric=True, blank=0, unknown=UNKNOWN, kept=ATTRIBUTE,
           place=RULES, label="Restriction", asked=1, fact=True, type=int,
           form=("Restriction number", "the number printed on the card; “none printed” when there is none"),
