@@ -2,19 +2,21 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from deckcheck.cards import NO_MODIFIERS, Card, parse_modifiers
+from deckcheck.cards import Card
+from deckcheck.fields import CELL, FLAG, TAIL, Field
+from deckcheck.games import registry
 
-# The card table's columns, in order; `set_code` stores the card's `set`.
-CARD_COLUMNS = ("id", "game", "name", "title", "immortal", "weapon", "version", "edition", "set_code", "type",
-                "subtype", "basic", "grid", "grid_inferred", "restriction", "reserved", "signature", "unique",
-                "hand_icons", "gem_master", "gem_agility", "gem_strength", "gem_toughness", "gem_empathy",
-                "gem_reason", "requires", "deckbuilding", "extra", "rarity", "text")
+# The card table's columns, in order: a column for each field kept as a Card attribute (deckcheck.fields; `set_code`
+# stores the card's `set`), and `extra` for the fields a game keeps in Card.extra, so that a game's new field is
+# stored without a migration. The order is the model path's and the fast path's alike.
+_STORED = tuple(f for f in registry().fields if not f.in_extra)
+CARD_COLUMNS = tuple(f.column for f in _STORED if f.place < TAIL) + ("extra",) + tuple(
+    f.column for f in _STORED if f.place >= TAIL)
 # `extra` holds a card's game columns (Card.extra) as a JSON object. The columns that held Raven's and
 # Taktik's values before it (renown ... suit) stay in older databases, unused (store.migrate copies them).
 LEGACY_EXTRA = ("renown", "health", "skill", "rank", "suit")
-_BOOLS = ("reserved", "signature", "unique")
 SELECT_LIST = ", ".join(f'"{c}"' for c in CARD_COLUMNS)  # quoted: "unique" is an SQL keyword
 
 
@@ -31,36 +33,35 @@ def extra_from_text(text: object) -> tuple[tuple[str, object], ...]:
 
 def card_to_values(card: Card, source: str = "") -> dict[str, Any]:
     """The column values of a card's row."""
-    values = {
-        "id": card.id, "game": card.game, "name": card.name, "title": card.title, "immortal": card.immortal,
-        "weapon": card.weapon, "version": card.version, "edition": card.edition, "set_code": card.set,
-        "type": card.type, "subtype": ";".join(card.subtype), "basic": card.basic, "grid": card.grid,
-        "grid_inferred": card.grid_inferred, "restriction": card.restriction, "reserved": card.reserved,
-        "signature": card.signature, "unique": card.unique, "hand_icons": card.hand_icons,
-        "requires": ";".join(sorted(card.requires)), "deckbuilding": str(card.modifiers),
-        "extra": extra_to_text(card.extra), "rarity": card.rarity,
-        "text": card.text, "source": source,
-    }
-    for colour in ("master", "agility", "strength", "toughness", "empathy", "reason"):
-        values[f"gem_{colour}"] = card.gem(colour)
+    values: dict[str, Any] = {f.column: _to_column(f, getattr(card, f.attribute)) for f in _STORED}
+    values["extra"] = extra_to_text(card.extra)
+    values["source"] = source
     return values
 
 
+def _to_column(f: Field, value: Any) -> Any:
+    if f.db == CELL:
+        return f.write(value)
+    return value
+
+
+def _from_column(f: Field) -> Callable[[Any], Any]:
+    """How a field's attribute is read back from its column (booleans may come back as 0/1 from sqlite3)."""
+    if f.db == FLAG:
+        return lambda v: v if v is None else bool(v)
+    return lambda v: f.read(v) if v else f.blank
+
+
+_PLAIN = tuple((f.column, f.attribute) for f in _STORED if f.db not in (FLAG, CELL))
+_CONVERTED = tuple((f.column, f.attribute, _from_column(f)) for f in _STORED if f.db in (FLAG, CELL))
+
+
 def card_from_values(row: Mapping[str, object]) -> Card:
-    """The core Card of a stored row (booleans may come back as 0/1 from sqlite3)."""
-    values: dict[str, Any] = {k: row[k] for k in CARD_COLUMNS}
-    values["set"] = values.pop("set_code")
-    values["subtype"] = tuple(s for s in (values["subtype"] or "").split(";") if s)
-    values["requires"] = frozenset(s for s in (values["requires"] or "").split(";") if s)
-    text = values.pop("deckbuilding") or ""
-    values["modifiers"] = parse_modifiers(text) if text else NO_MODIFIERS
-    values["extra"] = extra_from_text(values["extra"])
-    values["basic"] = bool(values["basic"])
-    values["grid_inferred"] = bool(values["grid_inferred"])
-    for key in _BOOLS:
-        if values[key] is not None:
-            values[key] = bool(values[key])
-    return Card(**values)
+    """The core Card of a stored row."""
+    values: dict[str, Any] = {attribute: row[column] for column, attribute in _PLAIN}
+    for column, attribute, read in _CONVERTED:
+        values[attribute] = read(row[column])
+    return Card(**values, extra=extra_from_text(row["extra"]))
 
 
 def cards_from_tuples(rows: Iterable[Sequence[Any]]) -> list[Card]:

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable
 
 from .errors import DeckcheckError, clipped
-from .fields import ATTRIBUTE, CORE, HEAD, MAX_NUMBER, TAIL, Field, as_written, tags, whole_number
+from .fields import ATTRIBUTE, CELL, CORE, HEAD, MAX_NUMBER, TAIL, Field, as_written, tags, whole_number
 from .text import has_master_word, normalize
 
 
@@ -288,9 +288,9 @@ CORE_FIELDS = (
     _core("game", HEAD, sourced=False), _core("id", HEAD, rules=False, sourced=False),
     _core("name", HEAD, rules=False, sourced=False), _core("title", HEAD),
     _core("version", CORE, blank=None), _core("edition", CORE, read=whole_number, numeric=True, blank=1, type=int),
-    _core("set", CORE, blank=None, rules=False), _core("type", CORE, blank=None, label="Type", asked=7,
-                                                       settle="the card type printed on the card"),
-    _core("subtype", CORE, ";".join, read=tags, blank=()),
+    _core("set", CORE, blank=None, rules=False, column="set_code"),
+    _core("type", CORE, blank=None, label="Type", asked=7, settle="the card type printed on the card"),
+    _core("subtype", CORE, ";".join, read=tags, blank=(), db=CELL),
     _core("rarity", TAIL, blank=None, rules=False),
     _core("text", TAIL, blank=None, label="Text", asked=6, form=("Text", "the card's text as printed"), fact=True),
 )

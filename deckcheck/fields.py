@@ -26,6 +26,9 @@ FALSE = frozenset({"no", "n", "false", "0", ""})
 # object in the database's `extra` column, so a game's new field needs no migration).
 ATTRIBUTE = "attribute"
 EXTRA = "extra"
+# How a database column holds an attribute's value: as it is (text, a number, NULL for unknown), as 0/1 (a flag),
+# or as the text its card-sheet cell holds (Field.write, read back by Field.read: tags, modifiers).
+VALUE, FLAG, CELL = "value", "flag", "cell"
 # The places of the card sheet's columns (Field.place): a game's identity fields after the core's title, its
 # rules fields after the core's type; fields of a place keep the order their games declare them in.
 HEAD, IDENTITY, CORE, RULES, GAME, TAIL = 0, 10, 20, 30, 40, 50
@@ -39,17 +42,18 @@ def _text(value: object) -> str:
 class Field:
     """One card field (a card-sheet column).
 
-    `read` turns a filled cell's text into the value (None: unknown), raising DeckcheckError with what a good
-    cell is; `write` turns a known value back into the cell's text; `numeric`: a spreadsheet export writes it as a
+    `read` turns a filled cell's text into the value (None: unknown), raising DeckcheckError with what a good cell
+    is; `write` turns a known value back into the cell's text; `numeric`: a spreadsheet export writes it as a
     number. `blank`: the value of a blank cell; `unknown`: how the sheet writes an unknown value. `kept`: ATTRIBUTE
     (the Card's attribute `attribute`, default its name, and a database column) or EXTRA (Card.extra). `place`:
     where the column sits in the card sheet (HEAD ... TAIL). `label`: how a page names it ("Signature sword"): a
-    player may answer it (the facts API), in the order of `asked`; `form`: the fill-in form's title and hint of
-    its group (the form asks it); `settle`: what a player reads off the card to settle it; `fact`: a fact a source
-    states about one printing (a reprint whose fact is unknown is still the same card); `rules`: the rules read it
-    (part of Card.rules_key); `sourced`: its value carries a provenance (deckcheck.provenance); `type`: the Python
-    type of a known value. Where a card's type changes them: `blank_of` (the blank cell's value for a card of that
-    type) and `show` (the cell of a card).
+    player may answer it (the facts API), in the order of `asked`; `form`: the fill-in form's title and hint of its
+    group (the form asks it), `choices` what it offers (none: a line of text); `settle`: what a player reads off the
+    card to settle it; `fact`: a fact a source states about one printing (a reprint whose fact is unknown is still
+    the same card); `rules`: the rules read it (part of Card.rules_key); `sourced`: its value carries a provenance
+    (deckcheck.provenance); `type`: the Python type of a known value; `column` (default: its name) and `db`: the
+    database column of an attribute and how it holds the value (VALUE, FLAG, CELL). Where a card's type changes
+    them: `blank_of` (the blank cell's value for a card of that type) and `show` (the cell of a card).
     """
 
     name: str
@@ -64,17 +68,22 @@ class Field:
     label: str = ""
     asked: int = 0
     form: tuple[str, str] = ("", "")
+    choices: tuple[str, ...] = ()
     settle: str = ""
     fact: bool = False
     rules: bool = True
     sourced: bool = True
     type: type = object
+    column: str = ""
+    db: str = VALUE
     blank_of: Callable[[str | None], Any] | None = None
     show: Callable[[Any], str] | None = None
 
     def __post_init__(self) -> None:
         if not self.attribute:
             object.__setattr__(self, "attribute", self.name)
+        if not self.column:
+            object.__setattr__(self, "column", self.name)
         if self.kept not in (ATTRIBUTE, EXTRA):
             raise ValueError(f"the field {self.name}: kept is {ATTRIBUTE!r} or {EXTRA!r}, not {self.kept!r}")
 

@@ -27,8 +27,8 @@ from starlette.exceptions import HTTPException
 from deckcheck.library.api import CardSource
 from deckcheck.cards import Card
 from deckcheck.cardsheet import SheetCard
-from deckcheck.library.facts import (FACT_FIELDS, FORM_FIELDS, LABELS, MAX_BY, FactError, Facts, clean_by, facts_sheet,
-                                shown, value_text)
+from deckcheck.library.facts import (CHOICES, FACT_FIELDS, FORM_FIELDS, GROUP_WORDS, LABELS, MAX_BY, FactError, Facts,
+                                     clean_by, facts_sheet, form_fields_of, shown, value_text)
 from deckcheck.errors import DeckcheckError
 from deckcheck.provenance import Provenance
 from deckcheck.rates import Rate, Windows
@@ -49,10 +49,8 @@ ADMIN_COOKIE = "deckcheck_admin"
 MAX_CARDS = 60  # cards in one fill-in form
 MAX_FORM_FIELDS = MAX_CARDS * 16 + 20
 SQUARES = ("UL", "UC", "UR", "ML", "MC", "MR", "LL", "LC", "LR")
-RESTRICTIONS = ("none", "1", "2", "3", "4", "5", "6")
-HAND_ICONS = ("0", "1", "2")
-CHOICES = {"restriction": RESTRICTIONS, "reserved": ("yes", "no"), "signature": ("yes", "no"),
-           "hand_icons": HAND_ICONS}  # what the form offers; the API takes any value a card sheet takes
+RESTRICTIONS = CHOICES["restriction"]
+HAND_ICONS = CHOICES["hand_icons"]
 ORGANISER = "the organiser"
 PAGE_LIMIT = 500  # answers the review page lists at once (the newest; accepting them brings up the next)
 
@@ -175,14 +173,6 @@ def own_saved_report(request: Request, srv: Deckcheck, deck_id: str) -> tuple[ch
 
 
 # -- the fill-in form -----------------------------------------------------------------------------------
-# The fill-in form's groups, one per thing to read off the cards: its title and what to look for.
-GROUP_WORDS = {"restriction": ("Restriction number",
-                               "the number printed on the card; “none printed” when there is none"),
-               "reserved": ("Reserved sword", "is the Reserved sword printed on the card?"),
-               "signature": ("Signature sword", "is there a sword with an S on the card?"),
-               "hand_icons": ("Hand icons", "how many Hand icons are printed"),
-               "grid": ("Grid", "tap the squares the card covers"),
-               "text": ("Text", "the card's text as printed")}
 OPEN_CARDS = 4  # cards of a group shown at once; the others fold away under a summary (details, no JavaScript)
 
 
@@ -338,7 +328,8 @@ def with_by_cookie(response: Response, by: str) -> Response:
 def form_context(request: Request, srv: Deckcheck, **extra: Any) -> dict[str, Any]:
     """What the fill-in form needs on any page (`facts_here`: this page shows it; `facts_wrap`: in a form of
     its own posting there, rather than inside the checker's form)."""
-    return {"fact_labels": LABELS, "squares": SQUARES, "restrictions": RESTRICTIONS, "hand_icons": HAND_ICONS,
+    return {"fact_labels": LABELS, "fact_choices": CHOICES, "fact_words": GROUP_WORDS, "squares": SQUARES,
+            "restrictions": RESTRICTIONS, "hand_icons": HAND_ICONS,
             "facts_by": known_by(request), "is_club": is_club(srv),
             "form_cards": lambda report: form_cards(report, srv.catalog),
             "by_max": MAX_BY, "facts_here": False, "facts_wrap": "", **extra}
@@ -421,9 +412,10 @@ def card_of(srv: Deckcheck, card_id: str) -> Card:
 def card_facts_context(request: Request, srv: Deckcheck, card: Card, **extra: Any) -> dict[str, Any]:
     facts = facts_of(srv)
     sources = srv.catalog.sources([card.id]).get(card.id, {})
-    current = {f: value_text(card, f) for f in FORM_FIELDS}
+    asked = form_fields_of(card)
+    current = {f: value_text(card, f) for f in asked}
     pending = facts.proposals(status="pending", card_id=card.id) if is_club(srv) else []
-    return form_context(request, srv, the_card=card, current=current, shown=shown, sources=sources,
+    return form_context(request, srv, the_card=card, current=current, shown=shown, sources=sources, asked=asked,
                         history=facts.history(card.id), pending=pending, **extra)
 
 

@@ -16,24 +16,37 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from .. import provenance as prov
-from ..cards import Card
+from ..cards import CORE_FIELDS, Card
 from ..cardsheet import UNKNOWN, SheetCard, card_to_row, sheet_card_from_row, value_of
 from ..db.facts import add_proposal, change_rows, decide_proposal, proposal_rows
 from ..db.sources import read_sources, stored_sources
 from ..db.store import Store, bundled_rows, read_cards
 from ..db.updates import cards_writers_turn, update_cards, update_cards_on
 from ..errors import DeckcheckError
+from ..games import registry
 from ..provenance import Provenance
 
-# What a player can read off a card, in the order the form asks it.
-FORM_FIELDS = ("restriction", "reserved", "signature", "hand_icons", "grid", "text")
-# What an answer may state: the rules fields printed on a card (the API takes these; the form the first six).
-FACT_FIELDS = FORM_FIELDS + ("type", "unique", "gem_master", "gem_agility", "gem_strength", "gem_toughness",
-                             "gem_empathy", "gem_reason")
-LABELS = {"restriction": "Restriction", "reserved": "Reserved sword", "signature": "Signature sword",
-          "hand_icons": "Hand icons", "grid": "Grid", "text": "Text", "type": "Type", "unique": "Unique",
-          "gem_master": "Master allowance", "gem_agility": "Agility gems", "gem_strength": "Strength gems",
-          "gem_toughness": "Toughness gems", "gem_empathy": "Empathy gems", "gem_reason": "Reason gems"}
+# What a player can read off a card, from the field table (deckcheck.fields: a field with a label may be answered,
+# in the order of Field.asked; one with the form's words is asked by the fill-in form).
+_ANSWERED = tuple(sorted((f for f in registry().fields if f.label), key=lambda f: f.asked))
+# What an answer may state: the rules fields printed on a card (the API takes these; the form those it asks).
+FACT_FIELDS = tuple(f.name for f in _ANSWERED)
+FORM_FIELDS = tuple(f.name for f in _ANSWERED if f.form[0])
+LABELS = {f.name: f.label for f in _ANSWERED}
+# The fill-in form's groups, one per thing to read off the cards: its title and what to look for.
+GROUP_WORDS = {f.name: f.form for f in _ANSWERED if f.form[0]}
+# What the form offers where it offers a choice; the API takes any value a card sheet takes.
+CHOICES = {f.name: f.choices for f in _ANSWERED if f.choices}
+
+
+def form_fields_of(card: Card) -> tuple[str, ...]:
+    """The fields the fill-in form asks of a card: the core's and its own game's (a Raven card has no Restriction)."""
+    game = next((g for g in registry().games if g.name == card.game), None)
+    own = {f.name for f in game.fields} if game is not None else set()
+    core = {f.name for f in CORE_FIELDS}
+    return tuple(f for f in FORM_FIELDS if f in core or f in own)
+
+
 MAX_BY = 60
 MAX_VALUE = 2000
 MAX_TEXT = 2000
