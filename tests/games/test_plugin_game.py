@@ -439,3 +439,42 @@ def test_a_list_with_no_format_line_is_told_which_game_reads_it(plugin, tmp_path
     highlander.write_text("Thrst\nDodge\n", encoding="utf-8")  # no game reads it: no such notice
     assert not any("no Format: line" in n for n in json.loads(run(plugin, "check", str(highlander), "--json")
                                                                   .stdout)["notices"])
+
+
+def test_a_field_added_to_the_game_is_read_stored_shown_asked_and_answered(tmp_path):
+    """A field the toy game declares (one more entry in its module, no other file changed) is read from a card sheet,
+    kept in the database, shown on the card's page, asked by its fill-in form, listed by /api/cards and answered
+    through the facts API."""
+    folder = tmp_path / "plugin"
+    (folder / "deckcheck_games").mkdir(parents=True)
+    reach = ('number_column("reach", label="Reach", asked=20, form=("Reach", "the Reach printed on the move"), '
+             'settle="the Reach printed on the move")')
+    toy = TOY.replace('COLUMNS = (number_column("power"),)', f'COLUMNS = (number_column("power"), {reach})')
+    assert toy != TOY
+    (folder / "deckcheck_games" / "toy_duel.py").write_text(toy, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")]),
+               DECKCHECK_DB=f"sqlite:///{folder / 'cards.db'}", DECKCHECK_CACHE_DIR=str(folder / "cache"))
+    sheet = tmp_path / "moves.csv"
+    sheet.write_text("game,id,name,type,power,reach\ntoy-duel,toy-kick,Kick,Move,2,3\n"
+                     "toy-duel,toy-lunge,Lunge,Move,1,unknown\n", encoding="utf-8")
+    r = run(env, "cards", "import", str(sheet))
+    assert r.returncode == 0, r.stderr
+    code = textwrap.dedent("""
+        import re
+        from fastapi.testclient import TestClient
+        from deckcheck.db.store import Store
+        from deckcheck.web import create_app
+        stored = {c.id: c.extra_value("reach") for c in Store().cards() if c.game == "toy-duel"}
+        print(stored["toy-kick"], stored["toy-lunge"])
+        with TestClient(create_app()) as client:
+            page = re.sub(r"\\s+", " ", re.sub(r"<[^>]+>", " ", client.get("/cards/toy-kick").text))
+            print("Reach 3" in page)
+            form = client.get("/cards/toy-lunge/facts").text
+            print('name="f0.reach"' in form, "the Reach printed on the move" in form, 'name="f0.restriction"' in form)
+            api = {c["id"]: c["reach"] for c in client.get("/api/cards?game=toy-duel").json()["cards"]}
+            print(api["toy-kick"], api["toy-lunge"])  # a game's own unknown value is a blank cell, as `power`
+            answer = client.post("/api/cards/toy-lunge/facts", json={"by": "Ann", "values": {"reach": "4"}})
+            print(answer.status_code, client.get("/api/cards/toy-lunge").json()["reach"])
+    """)
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.stdout.splitlines() == ["3 None", "True", "True True False", "3 ", "200 4"], r.stderr[-3000:]
