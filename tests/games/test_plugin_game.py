@@ -304,12 +304,11 @@ def test_the_web_pages_name_no_games_rule_ids():
             if RULE_ID.search(p.read_text(encoding="utf-8"))} == {}
 
 
-# -- the README's example plugin (examples/plugin/) --------------------------------------------------------
+# -- the docs' example plugin (examples/plugin/) --------------------------------------------------------
 def test_the_readmes_example_plugin_runs_as_the_readme_shows(tmp_path):
-    """README "Adding a game": the shown command, run with the example folder on the path, prints what is shown;
+    """docs/adding-a-game.md: the shown command, run with the example folder on the path, prints what is shown;
     and the rest of what a user touches works for the example game."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Adding a game"):]
+    section = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
     block = section[section.index("```text\n") + 8:]
     lines = block[:block.index("```")].splitlines()
     command = re.fullmatch(r"\$ PYTHONPATH=(\S+) (deckcheck .*?)\s+# exits (\d)", lines[0])
