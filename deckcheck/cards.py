@@ -307,15 +307,28 @@ _FACT_POSITIONS = frozenset(_RULES_FIELDS.index(f) for f in PRINTING_FACTS)
 
 def same_card(cards: "list[Card] | tuple[Card, ...]") -> bool:
     """Whether printings are one card: equal card keys, and no fact stated with two different values."""
-    if len({c.card_key for c in cards}) > 1:
+    if not one_card(cards):
         return False
+    return not conflicts(cards)
+
+
+def one_card(cards: "list[Card] | tuple[Card, ...]") -> bool:
+    """Whether printings are one card for a line that names no set: equal card keys (a fact two of them state
+    differently is a conflict of that card, unknown in as_one_card, never a second card)."""
+    return len({c.card_key for c in cards}) <= 1
+
+
+def conflicts(cards: "list[Card] | tuple[Card, ...]") -> list[str]:
+    """The facts (PRINTING_FACTS) that printings state with two different values, in that order."""
     columns = zip(*(c.facts() for c in cards), strict=True)
-    return all(len({v for v in column if v is not None}) <= 1 for column in columns)
+    return [f for f, column in zip(PRINTING_FACTS, columns, strict=True)
+            if len({v for v in column if v is not None}) > 1]
 
 
 def as_one_card(cards: "list[Card] | tuple[Card, ...]") -> Card:
-    """The first printing, knowing only what every printing states: a fact known for some printings and not
-    for others is unknown here, since a decklist that names no set may mean any of them."""
+    """The first printing, knowing every fact some printing states: a reprint carries the card's facts, so a fact
+    known for one printing and unknown for another is the card's; one stated with two values is unknown here (a
+    conflict the card page shows)."""
     first = cards[0]
     if len(cards) == 1 or len({c.rules_key for c in cards}) == 1:
         return first
@@ -323,25 +336,27 @@ def as_one_card(cards: "list[Card] | tuple[Card, ...]") -> Card:
     one = first._cache.one_card.get(key)  # the same object for the same printings, as the printings themselves are
     if one is None:
         facts = [c.facts() for c in cards]
-        unknown: dict[str, Any] = {f: None for i, f in enumerate(PRINTING_FACTS) if len({v[i] for v in facts}) > 1}
-        one = first._cache.one_card[key] = replace(first, **unknown) if unknown else first
+        values: dict[str, Any] = {}
+        for i, f in enumerate(PRINTING_FACTS):
+            stated = {v[i] for v in facts if v[i] is not None}
+            if first.facts()[i] is None or len(stated) > 1:
+                values[f] = None if len(stated) != 1 else next(
+                    getattr(c, f) for c, v in zip(cards, facts, strict=True) if v[i] is not None)
+        one = first._cache.one_card[key] = replace(first, **values) if values else first
     return one
 
 
 def card_groups(cards: "list[Card] | tuple[Card, ...]") -> list[list[Card]]:
-    """Printings grouped into cards: by card key, then split where two printings state a fact differently (each
-    printing joins the first group it agrees with, in the order given)."""
+    """Printings grouped into cards by card key, in the order given (a fact two printings state differently is a
+    conflict of one card: one_card)."""
     groups: list[list[Card]] = []
-    by_key: dict[CardKey, list[list[Card]]] = {}
+    by_key: dict[CardKey, list[Card]] = {}
     for card in cards:
-        for group in by_key.setdefault(card.card_key, []):
-            if same_card(group + [card]):
-                group.append(card)
-                break
-        else:
-            group = [card]
-            by_key[card.card_key].append(group)
+        group = by_key.get(card.card_key)
+        if group is None:
+            group = by_key[card.card_key] = []
             groups.append(group)
+        group.append(card)
     return groups
 
 

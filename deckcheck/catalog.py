@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable, Generic, Iterable, Sequence, TypeVar
 
-from .cards import Card, as_one_card, card_groups, same_card
+from .cards import Card, as_one_card, card_groups, one_card, same_card
 from .errors import AmbiguousCardError, CardNotFoundError, UnknownCardError
 from .text import ends_in_bare_number, normalize, split_set
 
@@ -634,13 +634,13 @@ class Suggester(_Built):
 
 
 def _pick(found: Sequence[Card], context: Context) -> Card | None:
-    """The one card of several printings (knowing what all of them state: cards.as_one_card), or the deck's
+    """The one card of several printings (knowing what any of them states: cards.as_one_card), or the deck's
     own Persona's one card; None when ambiguous."""
-    if found and same_card(list(found)):
+    if found and one_card(list(found)):
         return as_one_card(list(found))
     if context.persona:
         own = [c for c in found if c.immortal_key == context.persona]
-        if own and same_card(own):
+        if own and one_card(own):
             return as_one_card(own)
     return None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from deckcheck.catalog import CardIndex
-from deckcheck.errors import AmbiguousCardError, CardNotFoundError
+from deckcheck.errors import CardNotFoundError
 
 
 @pytest.mark.parametrize("written,card_id", [
@@ -204,21 +204,25 @@ def test_a_request_during_the_word_index_build_waits_for_it(bundled_index, monke
     assert results == {"first": expected, "second": expected}
 
 
-def test_a_fact_stated_for_one_printing_keeps_the_printings_one_card():
-    """Printings that agree wherever both know a fact are one card; named without a set, the card knows only
-    what every printing states (the other printing may be the one in the player's hand)."""
-    from deckcheck.cards import Card, as_one_card, card_groups, same_card
+def test_a_fact_stated_for_one_printing_is_the_cards_and_two_values_are_a_conflict_not_two_cards():
+    """Printings of one card key are one card for a line that names no set: a fact one printing states is the
+    card's (a reprint carries the card's facts); a fact two printings state differently is unknown (a conflict),
+    never an ambiguous name."""
+    from deckcheck.cards import Card, as_one_card, card_groups, conflicts, one_card, same_card
     se = Card(id="SE-x", name="X", title="X", set="SE", type="Attack", signature=False, restriction=2)
     tin = Card(id="TIN-x", name="X", title="X", set="TIN", type="Attack", signature=None, restriction=2)
-    other = Card(id="OTH-x", name="X", title="X", set="OTH", type="Attack", signature=True, restriction=None)
-    assert same_card([se, tin]) and same_card([tin, other]) and not same_card([se, other])
-    one = as_one_card([se, tin])
-    assert (one.id, one.signature, one.restriction) == ("SE-x", None, 2) and as_one_card([se, tin]) is one
-    assert [[c.id for c in g] for g in card_groups([se, tin, other])] == [["SE-x", "TIN-x"], ["OTH-x"]]
+    other = Card(id="OTH-x", name="X", title="X", set="OTH", type="Attack", signature=True, restriction=None,
+                 hand_icons=None)
+    assert same_card([se, tin]) and not same_card([se, other]) and one_card([se, tin, other])
+    assert conflicts([se, tin, other]) == ["signature"]
+    one = as_one_card([tin, se])
+    assert (one.id, one.signature, one.restriction) == ("TIN-x", False, 2) and as_one_card([tin, se]) is one
+    mixed = as_one_card([other, se])
+    assert (mixed.id, mixed.signature, mixed.restriction, mixed.hand_icons) == ("OTH-x", None, 2, 0)
+    assert [[c.id for c in g] for g in card_groups([se, tin, other])] == [["SE-x", "TIN-x", "OTH-x"]]
     index = CardIndex([se, tin])
-    assert index.resolve("X").signature is None and index.resolve("X", "SE").signature is False
-    with pytest.raises(AmbiguousCardError):
-        CardIndex([se, other]).resolve("X")
+    assert index.resolve("X").signature is False and index.resolve("X", "TIN").signature is None
+    assert CardIndex([se, other]).resolve("X").signature is None
 
 
 def test_a_changed_copy_of_a_card_computes_its_own_keys(bundled_index):
@@ -233,5 +237,6 @@ def test_a_changed_copy_of_a_card_computes_its_own_keys(bundled_index):
     assert changed.rules_key != before and changed.card_key == key  # restriction is a printing's fact
     retyped = replace(card, type="Block")
     assert retyped.rules_key != before and retyped.card_key != key
-    assert as_one_card([card, changed]).restriction is None  # the printings disagree: unknown, not the first's
+    other = replace(card, restriction=(card.restriction or 0) + 2)
+    assert as_one_card([changed, other]).restriction is None  # the printings disagree: unknown, not the first's
     assert card.rules_key == before  # the original's keys stay its own

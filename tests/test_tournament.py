@@ -109,7 +109,7 @@ def test_csv_and_json_reports(cli_env, tmp_path):
     assert [r["fingerprint"] for r in rows] == [d["fingerprint"] for d in data]
     assert [r["unverified"] for r in rows] == [str(len(d["unverified"])) for d in data]
     assert [d["unverified"] for d in data][:2] == [["HL-HAND-ICONS", "HL-RESTRICTED"],
-                                                  ["HL-HAND-ICONS", "HL-RESTRICTED", "HL-SIGNATURE"]]
+                                                  ["HL-HAND-ICONS", "HL-RESTRICTED"]]
 
 
 def test_json_lines_to_stdout(cli_env, monkeypatch):

@@ -163,3 +163,49 @@ def test_import_lists_conflicts_and_never_replaces_silently(db, tmp_path):
 def test_export_refuses_other_suffixes(db, tmp_path, name):
     r = run_cli("cards", "facts", "export", str(tmp_path / name))
     assert r.code == 2 and r.crash is None and not (tmp_path / name).exists()
+
+
+# -- an answer settles what it was asked for (issue 32): a fact given for a card as the deck names it (a line with no
+# set) applies to every printing the line may mean that does not state otherwise
+DUNCAN = str(ROOT / "examples/decks/type2-duncan-katana.txt")
+KURGAN = str(ROOT / "examples/decks/type1e-kurgan-illegal.txt")
+# plausible values for what a todo sheet asks: no Restriction number printed, one Hand icon, no swords
+PLAUSIBLE = {"restriction": "0", "hand_icons": "1", "signature": "no", "reserved": "no", "unique": "no"}
+
+
+def filled_todo(deck: str, tmp_path: Path) -> Path:
+    """The deck's `cards todo` sheet, every `?` cell filled with a plausible value."""
+    todo = tmp_path / "todo.csv"
+    assert run_cli("cards", "todo", deck, "--out", str(todo)).code == 0
+    with open(todo, encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows
+    for row in rows:
+        for column, value in row.items():
+            if value == "?":
+                row[column] = PLAUSIBLE[column]
+    with open(todo, "w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return todo
+
+
+@pytest.mark.parametrize("deck", [DUNCAN, KURGAN])
+def test_a_filled_todo_sheet_settles_every_rule_it_was_written_for(db, tmp_path, deck):
+    before = json.loads(run_cli("check", deck, "--json").text)
+    assert before["unverified"]
+    after = json.loads(run_cli("check", deck, "--json", "--cards", str(filled_todo(deck, tmp_path))).text)
+    assert after["unverified"] == [] and after["input_errors"] == []
+
+
+def test_a_fact_answered_for_one_printing_decides_a_line_that_names_no_set(db, tmp_path):
+    from deckcheck.db.store import Store
+    from deckcheck.library.facts import Facts
+    store = Store(db)
+    persona = [c for c in store.cards() if c.name == "Duncan MacLeod Persona" and c.set == "SE"][0]
+    deck = tmp_path / "duncan.txt"
+    deck.write_text("Format: type1e\nPre-Game:\nDuncan MacLeod Persona\n", encoding="utf-8")
+    assert "HL-HAND-ICONS" in json.loads(run_cli("check", str(deck), "--json").text)["unverified"]
+    Facts(store).submit(persona, {"hand_icons": "1"}, "Ann", False)
+    assert "HL-HAND-ICONS" not in json.loads(run_cli("check", str(deck), "--json").text)["unverified"]

@@ -14,14 +14,15 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
 from deckcheck.library.api import Catalog
-from deckcheck.cards import Card
+from deckcheck.cards import Card, conflicts
+from deckcheck.errors import DeckcheckError
 from deckcheck.formats import Game
 from deckcheck.cardsheet import COLUMNS, UNKNOWABLE, card_json, card_to_row, is_unknown, value_of
 from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
 from deckcheck.db.collections import Collections
-from deckcheck.library.facts import Facts, shown
+from deckcheck.library.facts import LABELS, Facts, shown, value_text
 
 from . import models
 from .deps import CatalogDep, CollectionsDep, Deckcheck, KeeperDep, PagesDep, ServerDep, SettingsDep
@@ -242,12 +243,25 @@ def card_page(request: Request, catalog: CatalogDep, collections: CollectionsDep
     fields = field_rows(card, shown_columns)
     game = game_of_card(card)
     return pages("card.html", {**detail, "the_card": card, "face": face(card, shown_columns), "fields": fields,
+                               "conflicts": printing_conflicts(catalog, card),
                                "data_unknown": game.data_unknown if game else "DATA-UNKNOWN",
                                "unknown_fields": [r["label"] for r in fields if r["value"] is None],
                                "facts_href": facts_href(request, card),
                                "can_edit": settings.admin_token is not None,
                                "editable": EDITABLE, "edited": edited,
                                "history": Facts(catalog.store).history(card.id), "shown": shown})
+
+
+def printing_conflicts(catalog: Catalog, card: Card) -> list[dict[str, Any]]:
+    """The facts this card's printings (those a line of its name without a set may mean) state with two values:
+    [{"field", "label", "values": [(set, value as a sheet writes it)]}]; a line naming no set leaves them unknown."""
+    try:
+        named = [c for c in catalog.find(card.name) if c.card_key == card.card_key]
+    except DeckcheckError:
+        return []
+    return [{"field": f, "label": LABELS.get(f, f),
+             "values": [(c.set or c.id, value_text(c, f)) for c in named if value_text(c, f) != "unknown"]}
+            for f in conflicts(named)]
 
 
 FACTS_ROUTE = "/cards/{card_id}/facts"  # the fill-in form of card facts (issue 22), where the server has it

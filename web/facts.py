@@ -279,37 +279,6 @@ def decided_message(before: list[str], after: list[str]) -> str:
                                        for r in decided) + "."
 
 
-def other_printings_message(srv: Deckcheck, answers: dict[str, dict[str, str]], report: Report) -> str:
-    """Why an answer did not decide: the deck's line names no set and the card has other printings whose value is
-    still unknown (a line without a set may mean any printing), and how the player says which is theirs."""
-    waiting = {(card.name, card.card_key): columns for card, columns in report.details.unverified_cards}
-    by_id = {c.id: c for c in srv.catalog.cards()}
-    notes = []
-    for card_id, values in answers.items():
-        card = by_id.get(card_id)  # the printing answered for; the report names the card of the deck's line
-        if card is None:
-            continue
-        for field in values:
-            if field in waiting.get((card.name, card.card_key), ()):
-                notes += printing_notes(srv, card, field)
-    return " ".join(dict.fromkeys(notes))
-
-
-def printing_notes(srv: Deckcheck, card: Card, field: str) -> list[str]:
-    """The note of an answer for one printing (`card`) while the line, naming no set, still waits on another's."""
-    try:
-        named = srv.catalog.find(card.name)  # the printings a line of just this name means
-    except DeckcheckError:
-        return []
-    others = sorted({c.set or c.id for c in named if c.card_key == card.card_key and c.id != card.id
-                     and value_text(c, field) == "unknown"})
-    if not (others and card.set):
-        return []
-    return [f"{card.name}: your answer is for its {card.set} printing, but the decklist names no set and "
-            f"{' and '.join(others)} print{'s' if len(others) == 1 else ''} it too, with the {LABELS[field]} "
-            f"unknown; write “{card.name} [{card.set}]” on its line if your copies are {card.set}."]
-
-
 def saved_message(applied: list[Any], proposals: list[Any], by: str) -> str:
     if proposals:
         return (f"Thank you, {by}: {len(proposals)} value{'s' if len(proposals) != 1 else ''} wait for the "
@@ -367,8 +336,7 @@ async def check_facts(request: Request, srv: ServerDep, pages: PagesDep) -> Resp
         message = saved_message(applied, proposals, by) if answers else "No value was given."
     reports = await run_in_threadpool(check_as, srv, got, by or known_by(request)) if got.has_deck else []
     if reports and before:
-        message = " ".join(filter(None, (message, decided_message(before[0].unverified, reports[0].unverified),
-                                         other_printings_message(srv, answers, reports[0]))))
+        message = " ".join(filter(None, (message, decided_message(before[0].unverified, reports[0].unverified))))
     context = checking.page_context(got, reports, **form_context(request, srv, facts_message=message,
                                                                  facts_problems=problems,
                                                                  facts_here=len(reports) == 1))

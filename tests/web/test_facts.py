@@ -466,15 +466,14 @@ def facts_groups(html: str) -> list[dict]:
 def test_a_long_fill_in_form_is_grouped_by_what_is_missing_quickest_first_rest_folded(home):
     html = home.post("/check", data={"decklist": KURGAN, "csrf_token": csrf(home)}).text
     groups = facts_groups(html)
-    assert [(g["title"], g["count"]) for g in groups] == [("Signature sword", 1), ("Hand icons", 2),
-                                                          ("Restriction number", 19)]
-    assert "21 cards wait on a value printed on the card" in html
-    restriction = groups[2]
+    assert [(g["title"], g["count"]) for g in groups] == [("Hand icons", 2), ("Restriction number", 19)]
+    assert "21 cards wait on a value printed on the card" in html  # Signature: one printing states it
+    restriction = groups[1]
     assert len(restriction["shown"]) == 4 and len(restriction["folded"]) == 15
     assert restriction["summary"] == ["15 more cards"]
     assert min(n for _c, n in restriction["shown"]) >= max(n for _c, n in restriction["folded"])  # most played first
     assert restriction["shown"][0] == ("The Kurgan Back Away", 4)
-    assert all(not g["folded"] for g in groups[:2])  # a short group is shown whole
+    assert not groups[0]["folded"]  # a short group is shown whole
     ids = re.findall(r'name="(f\d+)\.id"', html)
     assert len(ids) == len(set(ids)) == 21  # a card asked two things (Power Blow) is one card of the form
     # a folded card is part of the form without JavaScript: its answer is saved like any other
@@ -486,25 +485,16 @@ def test_a_long_fill_in_form_is_grouped_by_what_is_missing_quickest_first_rest_f
                                         f"{n}.id": card_id, f"{n}.restriction": "none"})
     assert r.status_code == 200 and "Saved 1 value from Ann" in r.text
     assert home.get(f"/api/cards/{card_id}").json()["restriction"] == ""  # none printed
-    assert facts_groups(r.text)[2]["count"] == 18  # asked no more
-    # a line without a set may be any printing: the row asks which one the player's copies are, and stores the
-    # answer there; while another printing's value is unknown the page says why the rule still waits, and how to
+    assert facts_groups(r.text)[1]["count"] == 18  # asked no more
+    # a line without a set may be any printing: an answer read off the player's copies (the TIN printing)
+    # settles the line, since the SE printing states nothing else (a reprint carries the card's facts)
     n = found(r'<label for="(f\d+)-restriction"><span class="fact-name">Lower Center Block<', r.text)
-    choice = found(rf'(<select name="{n}\.id">.*?</select>)', r.text.replace("\n", " "))
-    assert re.findall(r'<option value="([^"]+)">([^<]+)</option>', choice) == [
-        ("SE-lower-center-block", "SE"), ("TIN-lower-center-block", "TIN")]
-    assert f'type="hidden" name="{n}.id"' not in r.text
     r = home.post("/check/facts", data={"decklist": KURGAN, "csrf_token": csrf(home), "facts_by": "Ann",
                                         f"{n}.id": "TIN-lower-center-block", f"{n}.restriction": "none"})
     assert home.get("/api/cards/TIN-lower-center-block").json()["restriction"] == ""
     assert home.get("/api/cards/SE-lower-center-block").json()["restriction"] == "unknown"
-    assert ("Lower Center Block: your answer is for its TIN printing, but the decklist names no set and SE prints "
-            "it too, with the Restriction unknown; write “Lower Center Block [TIN]” on its line if your copies are "
-            "TIN.") in r.text
-    assert facts_groups(r.text)[2]["count"] == 18
-    written = KURGAN.replace("3 Lower Center Block", "3 Lower Center Block [TIN]")
-    html = home.post("/check", data={"decklist": written, "csrf_token": csrf(home)}).text
-    assert facts_groups(html)[2]["count"] == 17  # named: decided by the answer
+    assert "your answer is for its TIN printing" not in r.text
+    assert facts_groups(r.text)[1]["count"] == 17
 
 
 ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
@@ -588,3 +578,22 @@ def test_a_405_lists_every_method_of_the_path_and_head_finds_the_route_that_name
         expected = sorted(methods | ({"HEAD"} if "GET" in methods else set()))
         r = club.request("PATCH", path)
         assert r.status_code == 405 and r.headers["allow"] == ", ".join(expected), (path, r.headers.get("allow"))
+
+
+# -- issue 32: an answer settles what it was asked for ---------------------------------------------------------------
+def test_an_answer_on_one_printings_page_decides_the_line_and_two_answers_that_differ_are_a_conflict(home):
+    persona_deck = "Format: type1e\nPre-Game:\nDuncan MacLeod Persona\n"
+    assert "HL-HAND-ICONS" in home.post("/api/check", json={"decklist": persona_deck}).json()["unverified"]
+    r = home.post("/cards/SE-duncan-macleod-persona/facts", data={
+        "csrf_token": csrf(home), "facts_by": "Ann", "f0.id": "SE-duncan-macleod-persona", "f0.hand_icons": "1"})
+    assert r.status_code == 200
+    assert "HL-HAND-ICONS" not in home.post("/api/check", json={"decklist": persona_deck}).json()["unverified"]
+    # two printings answered differently: one card whose Restriction is in conflict, never an ambiguous line
+    for card_id, value in (("SE-lower-center-block", "3"), ("TIN-lower-center-block", "none")):
+        assert home.post(f"/api/cards/{card_id}/facts", json={"by": "Bo", "values": {"restriction": value}}
+                         ).status_code == 200
+    report = home.post("/api/check", json={"decklist": KURGAN}).json()
+    assert report["input_errors"] == [] and report["legal"] is False and "HL-RESTRICTED" in report["unverified"]
+    assert any("Lower Center Block" in i["cards"] for i in report["issues"] if i["rule"] == "HL-DATA-UNKNOWN")
+    page = home.get("/cards/TIN-lower-center-block").text
+    assert "Printings disagree" in page and "SE says 3; TIN says none" in page
