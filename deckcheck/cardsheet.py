@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from . import provenance as prov
 from .cards import DEFAULT_GAME, Card, same_card
-from .cells import CellError
+from .cells import CellError, is_none_word
 from .catalog import CardIndex
 from .errors import CardNotFoundError, CardSheetError, DeckcheckError, RowProblem
 from .fields import IDENTITY as NAMES_THE_CARD, UNKNOWN_WORDS, Field, parse_whole
@@ -119,6 +119,8 @@ class _Row:
             return empty
         if text.lower() in _UNKNOWN_WORDS and unknown_ok:
             return None
+        if unknown_ok and is_none_word(text):  # no number printed
+            return 0
         try:
             number = parse_whole(text)
         except DeckcheckError as exc:

@@ -1,4 +1,6 @@
-"""A spreadsheet cell that holds no value, as sheet readers hand it to the core."""
+"""A spreadsheet cell that holds no value, as sheet readers hand it to the core; how a number that is not printed is
+written (one way everywhere: sheets, forms and the API read `none`, `-` and `none printed` alike, and every page and
+command prints `none`)."""
 from __future__ import annotations
 
 from typing import Iterable
@@ -38,3 +40,19 @@ def cell_problem(cells: Iterable[object]) -> tuple[int, "CellError"] | None:
         if value.__class__ is CellError:
             return i, value
     return None
+
+
+NONE_WORDS = frozenset({"none", "-", "none printed"})  # no number printed (a Restriction number, Hand icons): 0
+NONE = "none"
+
+
+def is_none_word(text: str) -> bool:
+    """Whether a cell says that no number is printed: `none`, `-` or `none printed` (any case and spacing)."""
+    return " ".join(text.lower().split()) in NONE_WORDS
+
+
+def restriction_text(value: int | None, unknown: str = "unknown") -> str:
+    """A Restriction number as every page and command prints it: the number, `none` when none is printed."""
+    if value is None:
+        return unknown
+    return NONE if value == 0 else str(value)

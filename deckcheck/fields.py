@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .cells import is_none_word
 from .errors import DeckcheckError
 
 # The largest number a card-sheet cell or a deck-building modifier may hold: far above any card's (a
@@ -109,9 +110,12 @@ class Field:
 
 
 def whole_number(text: str) -> int | None:
-    """A cell holding a whole number of zero or more ('3', '3.0'); None for 'unknown' or '?'."""
+    """A cell holding a whole number of zero or more ('3', '3.0'); None for 'unknown' or '?'; 0 for `none`, `-`
+    or `none printed` (no number printed: deckcheck.cells.is_none_word)."""
     if text.lower() in UNKNOWN_WORDS:
         return None
+    if is_none_word(text):
+        return 0
     number = parse_whole(text)
     if number < 0:
         raise DeckcheckError("must not be negative")
@@ -121,6 +125,8 @@ def whole_number(text: str) -> int | None:
 def parse_whole(text: str) -> int:
     """A whole number as a sheet writes it ('3', '3.0', '-2'), at most MAX_NUMBER either way; DeckcheckError
     'not a whole number' or 'too large' (told by its digits before any conversion)."""
+    if not re.fullmatch(r"\s*[+-]?\d+(\.\d*)?\s*", text):
+        raise DeckcheckError("not a whole number")
     digits = text.strip().lstrip("+-").lstrip("0").split(".")[0]
     if len(digits) > len(str(MAX_NUMBER)):
         raise DeckcheckError(f"too large: a number here is at most {MAX_NUMBER:,}")

@@ -160,7 +160,7 @@ def _restriction_row(card: Card) -> FieldRow:
     n = card.restriction
     if n is None:
         return "Restriction number", None
-    return "Restriction number", f"{n}: at most {n} cop{'y' if n == 1 else 'ies'} in a deck" if n else "none printed"
+    return "Restriction number", f"{n}: at most {n} cop{'y' if n == 1 else 'ies'} in a deck" if n else "none"
 
 
 def _gem_row(card: Card, column: str) -> FieldRow | None:

@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException
 
 from deckcheck.library.api import CardSource
 from deckcheck.cards import Card
+from deckcheck.cells import NONE, is_none_word
 from deckcheck.cardsheet import SheetCard
 from deckcheck.library.facts import (CHOICES, FACT_FIELDS, FORM_FIELDS, GROUP_WORDS, LABELS, MAX_BY, FactError, Facts,
                                      clean_by, facts_sheet, form_fields_of, shown, value_text)
@@ -245,6 +246,8 @@ def read_fact_form(form: FormData) -> tuple[dict[str, dict[str, str]], list[str]
             raw = form.get(f"f{n}.{field}")
             if not isinstance(raw, str) or not raw.strip():
                 continue
+            if field == "restriction" and is_none_word(raw):  # `none`, `-`, `none printed`: one way to write it
+                raw = NONE
             choices = CHOICES.get(field)
             if choices is not None and raw.strip() not in choices:
                 problems.append(f"{card_id}: {LABELS[field]}: {raw.strip()[:40]!r} is not one of {', '.join(choices)}")

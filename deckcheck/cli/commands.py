@@ -18,6 +18,7 @@ from typing_extensions import Annotated
 
 from .. import limits, provenance
 from ..cardsheet import card_json
+from ..cells import restriction_text
 from ..cardstats import lint
 from ..check import validate, with_details
 from ..collection import Holding, money
@@ -326,7 +327,7 @@ def cards_show(name: str, show_all: Annotated[bool, typer.Option("--all", help="
     found = catalog.find(name)
     out = console()
     if len(found) > 1 and not show_all:
-        rows = [(c.id, c.name, c.set or "", c.type or "unknown", "-" if c.restriction == 0 else _yes_no(c.restriction),
+        rows = [(c.id, c.name, c.set or "", c.type or "unknown", restriction_text(c.restriction, "?"),
                  _yes_no(c.reserved), _yes_no(c.signature), _yes_no(c.hand_icons), c.edition) for c in found]
         out.print(simple_table(f"{len(found)} cards match {name!r}", ("id", "name", "set", "type", "restr.",
                                                                     "reserved", "signature", "hands", "ed."), rows,

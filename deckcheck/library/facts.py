@@ -17,6 +17,7 @@ from typing import Any, Iterable, Mapping
 
 from .. import provenance as prov
 from ..cards import CORE_FIELDS, Card
+from ..cells import NONE, restriction_text
 from ..cardsheet import UNKNOWN, SheetCard, card_to_row, sheet_card_from_row, value_of
 from ..db.facts import add_proposal, change_rows, decide_proposal, proposal_rows
 from ..db.sources import read_sources, stored_sources
@@ -89,12 +90,12 @@ def by_key(name: str) -> str:
 
 
 def value_text(card: Card, field: str) -> str:
-    """A card's value of a field as a card sheet writes it, never blank: `unknown`, `0` for no Restriction
-    number, `none` for a grid covering nothing."""
+    """A card's value of a field as a card sheet writes it, never blank: `unknown`, `none` for no Restriction
+    number and for a grid covering nothing."""
     if value_of(card, field) is None:
         return UNKNOWN
     if field == "restriction":
-        return str(card.restriction)
+        return restriction_text(card.restriction)
     text = card_to_row(card)[field]
     return text if text else ("none" if field == "grid" else "0" if field.startswith(("gem_", "hand")) else "")
 
@@ -102,7 +103,7 @@ def value_text(card: Card, field: str) -> str:
 def shown(field: str, text: str) -> str:
     """A value as people read it (`none` for Restriction 0; a history's blank numbers are their defaults)."""
     if field == "restriction" and text in ("0", ""):
-        return "none"
+        return NONE
     if text == "" and field.startswith(("gem_", "hand_icons")):
         return "0"
     return text or "—"
@@ -110,7 +111,9 @@ def shown(field: str, text: str) -> str:
 
 def sheet_text(field: str, text: str | None) -> str | None:
     """A changed value (deckcheck.db.updates.FieldChange) as a card sheet reads it back: never blank for numbers."""
-    if text == "" and (field == "restriction" or field.startswith(("gem_", "hand_icons"))):
+    if field == "restriction" and text in ("", "0"):
+        return NONE
+    if text == "" and field.startswith(("gem_", "hand_icons")):
         return "0"
     return text or None
 
@@ -119,7 +122,7 @@ def parse_values(card: Card, values: object) -> dict[str, str]:
     """The answers about one card, checked as card-sheet cells: field -> value as a sheet writes it.
 
     FactError (naming the field or value) for anything else: a field that is not a fact printed on a card,
-    a value that is not text or does not read, no value at all. `none` in `restriction` means no number.
+    a value that is not text or does not read, no value at all. `none` (or `-`) in a number means none printed.
     """
     if not isinstance(values, Mapping):
         raise FactError('"values" is an object: {"restriction": "3", ...}')
@@ -138,8 +141,6 @@ def parse_values(card: Card, values: object) -> dict[str, str]:
             raise FactError(f"{field}: the value is empty (write `unknown` for not known)")
         if field == "text" and not all(c.isprintable() or c in "\n\t" for c in text):
             raise FactError("text: it holds a control character")
-        if field == "restriction" and text.lower() == "none":
-            text = "0"
         out[field] = text
     row: dict[str, object] = {"id": card.id, "name": card.name, "game": card.game, **out}
     problems: list[Any] = []

@@ -24,7 +24,7 @@ def card(store, card_id=CARD):
 
 def test_answers_apply_with_provenance_and_history(store):
     done = Facts(store).submit(card(store), {"restriction": "none", "reserved": "no"}, " Ann  Lee ", review=False)
-    assert {(a["field"], a["old"], a["new"]) for a in done.applied} == {("restriction", "unknown", "0"),
+    assert {(a["field"], a["old"], a["new"]) for a in done.applied} == {("restriction", "unknown", "none"),
                                                                          ("reserved", "unknown", "no")}
     assert card(store).restriction == 0 and card(store).reserved is False
     history = Facts(store).history(CARD)
