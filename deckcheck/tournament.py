@@ -150,9 +150,17 @@ class Tournament(Records):
                 for n, r in enumerate(self.reports) for c in self.arrival(n).deckchecks]
 
     def issue_rows(self) -> list[list[object]]:
-        """One row per issue of every deck, in ISSUE_COLUMNS order."""
-        return [[player_of(r), r.deck, i.rule, i.severity, i.message, ", ".join(i.cards), i.limit, i.actual, i.fix]
-                for r in self.reports for i in r.issues]
+        """One row per issue of every deck, in ISSUE_COLUMNS order: a rule card data kept from deciding is one row,
+        its unverified group (in words, its cards, what settles it), after the deck's other issues."""
+        from .unverified import decided_issues, unverified
+        rows: list[list[object]] = []
+        for r in self.reports:
+            rows += [[player_of(r), r.deck, i.rule, i.severity, i.message, ", ".join(i.cards), i.limit, i.actual,
+                      i.fix] for i in decided_issues(r)]
+            said = {i.undecided: i for i in r.issues if i.undecided is not None}  # the game's DATA-UNKNOWN id
+            rows += [[player_of(r), r.deck, said[g.rule].rule, said[g.rule].severity, f"{g.rule} unverified: "
+                      f"{g.words}", ", ".join(g.cards), None, None, f"settled by {g.settle}"] for g in unverified(r)]
+        return rows
 
     def input_error_rows(self) -> list[list[object]]:
         """One row per input error of every deck, in INPUT_ERROR_COLUMNS order."""

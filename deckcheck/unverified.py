@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any, Sequence
 
 from .games import registry
-from .report import Report
+from .report import Issue, Report
 
 # What a player reads off a card to settle a core column (each game words its own: Game.settle).
 SETTLE = {"type": "the card type printed on the card"}
@@ -77,6 +77,12 @@ def unverified(report: Report) -> list[Unverified]:
         settle = "; ".join(dict.fromkeys(settle_of.get(c, f"the card's {c}") for c in columns)) or "the card's data"
         out.append(Unverified(rule, words.get(rule, f"{rule} not checked"), tuple(names), columns, settle))
     return out
+
+
+def decided_issues(report: Report, severity: str | None = None) -> list[Issue]:
+    """The issues a report shows as issues (of one severity, or all): those an unverified group does not already say
+    (a rule card data kept from deciding is one entry, its group, in every report a person reads)."""
+    return [i for i in report.issues if i.undecided is None and (severity is None or i.severity == severity)]
 
 
 def count_text(n: int) -> str:

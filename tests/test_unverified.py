@@ -71,12 +71,12 @@ def test_terminal_json_and_quiet_show_the_count(db):
     assert " and 5 more — settled by the Restriction number printed on the card" in group[0]
     assert group[1] == ("  unverified HL-HAND-ICONS: Hand icons limit not checked: Connor MacLeod Persona, Connor "
                         "MacLeod Premium +1 — settled by the number of Hand icons printed on the card")
-    assert lines.index(group[0]) > max(i for i, ln in enumerate(lines) if ln.startswith("  warning "))
+    assert not [ln for ln in lines if ln.startswith("  warning ")]  # said once: as the unverified lines
     report = json.loads(run_cli("check", CONNOR, "--json").text)
     assert report["unverified"] == ["HL-HAND-ICONS", "HL-RESTRICTED"]
     assert len([i for i in report["issues"] if i["rule"] == "HL-DATA-UNKNOWN"]) == 2
     assert run_cli("check", "-q", CONNOR).text.rstrip().endswith(
-        ": LEGAL — 2 rules unverified — 0 errors, 2 warnings")
+        ": LEGAL — 2 rules unverified — 0 errors, 0 warnings")
     typo = run_cli("check", "-q", str(ROOT / "examples/decks/type1e-typo.txt")).text
     assert "unverified" not in typo
 
@@ -90,6 +90,7 @@ def test_rich_panel_shows_the_count_and_the_group():
     text = console.export_text()
     assert "NOT LEGAL — 1 rule unverified" in text and "Unverified (1)" in text
     assert "copies limit not checked" in text and "and 2 more" in text and "Restriction number printed" in text
+    assert "Warnings" not in text and "DATA-UNKNOWN" not in text  # the rule is one entry: its group
 
 
 def test_tournament_reports_have_an_unverified_column(db, tmp_path):
@@ -209,3 +210,27 @@ def test_a_fact_answered_for_one_printing_decides_a_line_that_names_no_set(db, t
     assert "HL-HAND-ICONS" in json.loads(run_cli("check", str(deck), "--json").text)["unverified"]
     Facts(store).submit(persona, {"hand_icons": "1"}, "Ann", False)
     assert "HL-HAND-ICONS" not in json.loads(run_cli("check", str(deck), "--json").text)["unverified"]
+
+
+# -- a report that says each thing once (issue 32 item 4) --------------------------------------------------------------
+def test_each_undecided_rule_is_one_line_of_the_terminal_report_and_json_keeps_its_issues(db):
+    kurgan = str(ROOT / "examples/decks/type1e-kurgan-illegal.txt")
+    text = run_cli("check", kurgan).text
+    report = json.loads(run_cli("check", kurgan, "--json").text)
+    assert report["unverified"] and all(i["rule"] != "HL-DATA-UNKNOWN" or i["fix"] for i in report["issues"])
+    assert sum(i["rule"] == "HL-DATA-UNKNOWN" for i in report["issues"]) == len(report["unverified"])  # §3 shape
+    lines = text.splitlines()
+    for rule in report["unverified"]:
+        assert sum(rule in line for line in lines) == 1, text
+    assert "HL-DATA-UNKNOWN" not in text
+    quiet = run_cli("check", "-q", kurgan).text
+    assert quiet.startswith(f"{kurgan}: NOT LEGAL — 2 rules unverified — 6 errors, 0 warnings")
+
+
+def test_a_tournament_sheet_gives_an_unverified_rule_one_row_with_what_settles_it():
+    from deckcheck.tournament import Tournament
+    report = unknown_report(3)
+    rows = Tournament([report]).issue_rows()
+    assert [r[2] for r in rows] == ["HL-DECK-MIN", report.issues[1].rule]
+    assert rows[1][4] == "HL-RESTRICTED unverified: copies limit not checked"
+    assert str(rows[1][8]).startswith("settled by the Restriction number") and "deckcheck" not in str(rows[1][8])

@@ -96,8 +96,9 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     templates.env.globals["errors_shown"] = limits.ERRORS_SHOWN.value
     templates.env.globals["error_titles"] = TITLES
     templates.env.globals["all_named"] = lambda message, cards: all(c in message for c in cards)
-    from deckcheck.unverified import names_of, unverified
+    from deckcheck.unverified import decided_issues, names_of, unverified
     templates.env.globals["unverified_groups"] = unverified
+    templates.env.globals["decided_issues"] = decided_issues
     templates.env.globals["unverified_names"] = names_of
     app.state.templates = templates
 

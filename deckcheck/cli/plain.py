@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..report import Issue, Report, is_data_unknown
-from ..unverified import unverified, verdict_text
+from ..unverified import decided_issues, unverified, verdict_text
 
 VERDICTS = {True: "LEGAL", False: "NOT LEGAL", None: "UNREADABLE"}
 
@@ -49,7 +49,7 @@ def quiet_line(report: Report) -> str:
     errors = len(report.input_errors) if report.legal is None else len(report.errors)
     what = "input error" if report.legal is None else "error"
     return (f"{safe(report.deck)}: {verdict_text(VERDICTS[report.legal], report)} — {plural(errors, what)}, "
-            f"{plural(len(report.warnings), 'warning')}")
+            f"{plural(len(decided_issues(report, 'warning')), 'warning')}")
 
 
 def summary_line(reports: Sequence[Report]) -> str:
@@ -104,7 +104,7 @@ def report_text(report: Report) -> str:
         text = safe(e.text)
         colon = "" if text.endswith(":") else ":"  # `Rocks:` reads `Rocks: unknown heading`, not `Rocks::`
         lines.append(f"  {where}: {text}{colon} {safe(e.message)}{hint}")
-    for issue in report.issues:
+    for issue in decided_issues(report):  # a rule card data kept from deciding: once, as its unverified line
         numbers = f" (limit {issue.limit}, actual {issue.actual})" if issue.limit is not None else ""
         fix = f" — {issue.fix}" if issue.fix else ""
         lines.append(f"  {issue.severity} {issue.rule}: {safe(short_message(issue))}{numbers}{fix}")

@@ -15,11 +15,12 @@ from rich.text import Text
 
 from .. import grid as gridmod
 from ..cards import Card
+from ..cells import restriction_text
 from ..games import EXTRA_COLUMNS
 from .plain import plural, short_message, tsv_lines
 from ..provenance import Provenance
 from ..report import AMBIGUOUS_CARD, Report
-from ..unverified import unverified, verdict_text
+from ..unverified import decided_issues, unverified, verdict_text
 
 if TYPE_CHECKING:  # a check's report panel needs no tournament
     from ..tournament import Tournament
@@ -88,7 +89,8 @@ def report_panel(report: Report) -> Panel:
                 continue
             table.add_row("" if e.line is None else str(e.line), plain(e.text), plain(e.message + hint))
         parts.append(table)
-    for title, issues, colour in (("Errors", report.errors, "red"), ("Warnings", report.warnings, "yellow")):
+    for title, issues, colour in (("Errors", decided_issues(report, "error"), "red"),
+                                  ("Warnings", decided_issues(report, "warning"), "yellow")):
         if not issues:
             continue
         table = Table(title=f"{title} ({len(issues)})", title_style=f"bold {colour}", expand=True, show_lines=True)
@@ -148,7 +150,7 @@ def card_panel(card: Card, sources: Mapping[str, Provenance] | None = None) -> P
               ("set", "set", card.set or "—"), ("rarity", "rarity", card.rarity or "—"), ("type", "type", card.type),
               ("subtype", "subtype", ", ".join(card.subtype) or "—"), ("basic", "basic", card.basic),
               ("Master card", "title", card.is_master),
-              ("Restriction", "restriction", "none" if card.restriction == 0 else card.restriction),
+              ("Restriction", "restriction", None if card.restriction is None else restriction_text(card.restriction)),
               ("Reserved", "reserved", card.reserved), ("Signature", "signature", card.signature),
               ("unique", "unique", card.unique), ("Hand icons", "hand_icons", card.hand_icons)]
     gems = [(f"gem {c}", f"gem_{c}", card.gem(c)) for c in ("master", "agility", "strength", "toughness", "empathy",
