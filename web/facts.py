@@ -25,7 +25,7 @@ from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 
 from deckcheck.library.api import CardSource
-from deckcheck.cards import Card
+from deckcheck.cards import Card, conflicts
 from deckcheck.cells import NONE, is_none_word
 from deckcheck.cardsheet import SheetCard
 from deckcheck.library.facts import (CHOICES, FACT_FIELDS, FORM_FIELDS, GROUP_WORDS, LABELS, MAX_BY, FactError, Facts,
@@ -178,13 +178,14 @@ OPEN_CARDS = 4  # cards of a group shown at once; the others fold away under a s
 
 
 def printings_of(catalog: CardSource, card: Card) -> list[Card]:
-    """The printings of a card that a line of its name may mean (the card itself first), when there are several: the
-    player says which one their copies are, so that an answer is stored for the card they read it off."""
+    """The printings of a card that a line of its name may mean (the card itself first), where they truly differ: two
+    of them state a fact differently (cards.conflicts), so the player says which one their copies are. Printings
+    that agree are one question: an answer for the card is every such printing's (a reprint carries its facts)."""
     try:
         named = [c for c in catalog.find(card.name) if c.card_key == card.card_key]
     except DeckcheckError:
         return []
-    if len(named) < 2 or card.id not in {c.id for c in named}:
+    if len(named) < 2 or card.id not in {c.id for c in named} or not conflicts(named):
         return []
     return sorted(named, key=lambda c: c.id != card.id)  # stable: the catalogue's order after the card
 

@@ -184,7 +184,7 @@ def test_api_facts_personal_200_club_202_and_review(home, club):
     assert r.status_code == 200
     body = r.json()
     assert body["proposals"] == [] and {(a["field"], a["old"], a["new"]) for a in body["applied"]} == {
-        ("restriction", "unknown", "0"), ("hand_icons", "unknown", "0")}
+        ("restriction", "unknown", "none"), ("hand_icons", "unknown", "0")}
     assert all(a["source"].startswith("web:Ann @ ") for a in body["applied"])
     r = club.post(f"/api/cards/{CARD}/facts", json={"by": "Ann", "values": {"restriction": "3"}})
     assert r.status_code == 202
@@ -597,3 +597,22 @@ def test_an_answer_on_one_printings_page_decides_the_line_and_two_answers_that_d
     assert any("Lower Center Block" in i["cards"] for i in report["issues"] if i["rule"] == "HL-DATA-UNKNOWN")
     page = home.get("/cards/TIN-lower-center-block").text
     assert "Printings disagree" in page and "SE says 3; TIN says none" in page
+
+
+def test_a_rule_card_data_kept_from_deciding_is_one_entry_of_the_page_and_no_page_names_a_command(home):
+    html = check_page(home).text
+    assert 'id="unverified"' in html and "HL-DATA-UNKNOWN" not in html  # the group, not also a warning
+    assert "warning" not in html[html.index('class="report'):html.index('id="unverified"')].lower()
+    for page in ("/cards/ME-upper-left-attack-1", "/desk/new", "/check"):  # (the API reference names its twins)
+        text = home.get(page).text
+        assert not re.search(r"deckcheck (cards|check|tournament|import)", text), page
+
+
+def test_the_form_asks_one_question_per_card_and_a_printing_only_where_printings_disagree(home):
+    html = home.post("/check", data={"decklist": KURGAN, "csrf_token": csrf(home)}).text
+    assert "fact-printing" not in html  # SE and TIN Lower Center Block agree: one question, no printing asked
+    for card_id, value in (("SE-lower-center-block", "3"), ("TIN-lower-center-block", "none")):
+        home.post(f"/api/cards/{card_id}/facts", json={"by": "Bo", "values": {"restriction": value}})
+    html = home.post("/check", data={"decklist": KURGAN, "csrf_token": csrf(home)}).text
+    assert html.count('class="fact-printing"') == 1
+    assert "write it as “Lower Center Block [SE]” or “Lower Center Block [TIN]” on its line" in html
