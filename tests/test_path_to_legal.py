@@ -1,0 +1,44 @@
+"""A new user's way to a plain LEGAL (issue 32): answering every question the check page asks, once, leaves no rule
+unverified for a deck of set-less lines, on SQLite and PostgreSQL, on a personal server and (for the answerer's
+own checks, before review) on a club server. bench/path_to_legal.py drives it and prints the figures."""
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bench():
+    spec = importlib.util.spec_from_file_location("path_to_legal", ROOT / "bench" / "path_to_legal.py")
+    assert spec is not None and spec.loader is not None
+    module = sys.modules.setdefault("path_to_legal", importlib.util.module_from_spec(spec))
+    spec.loader.exec_module(module)
+    return module
+
+
+def ready(db_url: str, pristine_web_db: str) -> str:
+    """The database, its cards loaded (a SQLite one copied from an initialised file: the bundle's import is slow)."""
+    if db_url.startswith("sqlite:///"):
+        shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db_url.removeprefix("sqlite:///"))
+    return db_url
+
+
+@pytest.mark.parametrize("club", [False, True], ids=["personal", "club"])
+def test_one_round_of_answers_leaves_nothing_unverified(db_url, pristine_web_db, club):
+    if club and db_url.startswith("postgresql"):
+        pytest.skip("the club's way is the same code on both databases; one run of it is enough")
+    (path,) = bench().run(ready(db_url, pristine_web_db), [ROOT / "examples/decks/type2-duncan-katana.txt"], club)
+    assert path.questions >= 2 and path.rounds == 1 and path.unverified == []
+
+
+def test_the_benchmark_prints_questions_rounds_and_decks_still_unverified(tmp_path, pristine_web_db, capsys):
+    deck = tmp_path / "persona.txt"
+    deck.write_text("Format: type1e\nPre-Game:\nDuncan MacLeod Persona\n", encoding="utf-8")
+    assert bench().main(["--db", ready(f"sqlite:///{tmp_path / 'c.db'}", pristine_web_db), str(deck)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-3:] == ["questions asked: 1", "rounds needed: 1", "decks still unverified: 0 of 1"]
