@@ -52,7 +52,7 @@ def test_cards_show_prints_none_as_the_pages_do(cli_env, monkeypatch, tmp_path):
     sheet.write_text("id,name,set,type,restriction\nZ-1,Zed Strike,ME,Attack,-\nZ-2,Zed Strike,SE,Attack,none\n",
                      encoding="utf-8")
     table = run_cli("cards", "show", "Zed Strike", "--cards", str(sheet)).text
-    rows = [line for line in table.splitlines() if line.startswith("│ Z-")]
-    assert len(rows) == 2 and all(" none " in row for row in rows), table
+    rows = [line.split("\t") for line in table.splitlines() if line.startswith("Z-")]  # a pipe: tab-separated
+    assert len(rows) == 2 and all(row[4] == "none" for row in rows), table
     panel = run_cli("cards", "show", "Z-1", "--cards", str(sheet)).text
     assert "Restriction" in panel and "none" in panel.split("Restriction", 1)[1].splitlines()[0]

@@ -150,6 +150,28 @@ def _weapon_row(card: Card) -> FieldRow:
     return "Weapon it needs", card.weapon or "none: any weapon"
 
 
+def has_grid(card: Card) -> bool:
+    """Whether a card has a grid to cover squares with (an Attack, Block or Dodge; a card of unknown type may)."""
+    return card.type in GRID_TYPES or card.grid is not None or card.type is None
+
+
+def form_fields(card: Card, columns: Collection[str]) -> tuple[list[str], list[str]]:
+    """Which facts a fill-in form asks of a card: (those its page says are unknown, the others the card has), in
+    FORM_FIELDS order, of the page's `columns`; a field the card does not have (a Persona's grid) is in neither.
+    The one choice of a card's questions (the card page, its form and the check page's form), read off the page's
+    field description (field_row)."""
+    from deckcheck.library.facts import FORM_FIELDS
+    unknown: list[str] = []
+    known: list[str] = []
+    for column in FORM_FIELDS:
+        if column not in columns or (column == "grid" and not has_grid(card)):
+            continue
+        row = field_row(card, column) if column != "text" else ("Text", card.text or "")  # text: on the card
+        if row is not None:
+            (unknown if row[1] is None else known).append(column)
+    return unknown, known
+
+
 def _grid_row(card: Card) -> FieldRow:
     if card.type in GRID_TYPES or card.grid is not None:
         return "Squares of its grid", None if card.grid is None else grid_words(card)

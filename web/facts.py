@@ -196,7 +196,8 @@ def form_cards(report: Report, catalog: CardSource | None = None) -> dict[str, A
     cards played in the most copies. {"cards": [{"n", "card"}] (each card's number in the form), "total" (cards
     waiting, also past the form's limit), "groups": [{"field", "title", "hint", "count", "shown", "folded"}]},
     each item of `shown`/`folded` {"n", "card", "copies"}; falsy when nothing can be filled in."""
-    waiting = [(card, [f for f in FORM_FIELDS if f in columns])
+    from .cardface import form_fields
+    waiting = [(card, [f for f in form_fields(card, FORM_FIELDS)[0] if f in columns])
                for card, columns in report.details.unverified_cards]
     waiting = [(card, fields) for card, fields in waiting if fields]
     if not waiting:
@@ -384,10 +385,14 @@ def card_of(srv: Deckcheck, card_id: str) -> Card:
 def card_facts_context(request: Request, srv: Deckcheck, card: Card, **extra: Any) -> dict[str, Any]:
     facts = facts_of(srv)
     sources = srv.catalog.sources([card.id]).get(card.id, {})
-    asked = form_fields_of(card)
-    current = {f: value_text(card, f) for f in asked}
+    from .cardface import form_fields
+    from .cards import columns_of
+    allowed = form_fields_of(card)
+    asked, others = (tuple(f for f in fs if f in allowed) for fs in form_fields(card, columns_of(card)))
+    current = {f: value_text(card, f) for f in (*asked, *others)}
     pending = facts.proposals(status="pending", card_id=card.id) if is_club(srv) else []
-    return form_context(request, srv, the_card=card, current=current, shown=shown, sources=sources, asked=asked,
+    return form_context(request, srv, the_card=card, current=current, shown=shown, sources=sources,
+                        asked=asked, others=others,
                         history=facts.history(card.id), pending=pending, **extra)
 
 

@@ -616,3 +616,22 @@ def test_the_form_asks_one_question_per_card_and_a_printing_only_where_printings
     html = home.post("/check", data={"decklist": KURGAN, "csrf_token": csrf(home)}).text
     assert html.count('class="fact-printing"') == 1
     assert "write it as “Lower Center Block [SE]” or “Lower Center Block [TIN]” on its line" in html
+
+
+def test_a_cards_form_asks_what_its_page_says_is_unknown_and_only_what_the_card_has(home):
+    from deckcheck.web.cardface import form_fields
+    persona = home.get("/cards/SE-duncan-macleod-persona/facts").text
+    assert 'name="f0.grid"' not in persona and "tap the squares" not in persona  # a Persona has no grid
+    assert 'name="f0.hand_icons"' in persona
+    card = home.get("/cards/SE-amanda-back-away").text
+    assert "Unique unknown" in card
+    form = home.get("/cards/SE-amanda-back-away/facts").text
+    asked = form[:form.index("Correct a stored value")] if "Correct a stored value" in form else form
+    assert 'name="f0.unique"' in asked
+    r = home.post("/cards/SE-amanda-back-away/facts", data={"csrf_token": csrf(home), "facts_by": "Ann",
+                                                            "f0.id": "SE-amanda-back-away", "f0.unique": "no"})
+    assert r.status_code == 200 and home.get("/api/cards/SE-amanda-back-away").json()["unique"] == "no"
+    assert "Unique unknown" not in home.get("/cards/SE-amanda-back-away").text
+    from deckcheck.cards import Card
+    assert form_fields(Card(id="p", name="P", title="P", type="Persona", hand_icons=None, unique=None),
+                       ["grid", "hand_icons", "unique"]) == (["unique", "hand_icons"], [])
