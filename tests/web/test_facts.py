@@ -634,4 +634,4 @@ def test_a_cards_form_asks_what_its_page_says_is_unknown_and_only_what_the_card_
     assert "Unique unknown" not in home.get("/cards/SE-amanda-back-away").text
     from deckcheck.cards import Card
     assert form_fields(Card(id="p", name="P", title="P", type="Persona", hand_icons=None, unique=None),
-                       ["grid", "hand_icons", "unique"]) == (["unique", "hand_icons"], [])
+                       ["grid", "hand_icons", "unique"]) == (["hand_icons", "unique"], [])
