@@ -22,6 +22,7 @@ from .fields import IDENTITY as NAMES_THE_CARD, UNKNOWN_WORDS, Field, parse_whol
 from .fields import UNKNOWN as UNKNOWN  # what card_json writes for an unknown value
 from .formula import cell_text
 from .games import registry
+from .headers import column_of
 from .text import normalize, slug
 
 if TYPE_CHECKING:
@@ -59,6 +60,8 @@ def header_map(header: Iterable[object]) -> tuple[dict[int, str], list[str]]:
         key = str(name or "").strip().lower().replace(" ", "_")
         if key in COLUMNS or key in prov.SOURCE_COLUMNS:
             known[i] = key
+        elif column_of(name, card_sheet=True) in COLUMNS:  # `Card Name`, `Karte`, `カード名`, `Set Name`
+            known[i] = str(column_of(name, card_sheet=True))
         elif key:
             unknown.append(str(name))
     return known, unknown

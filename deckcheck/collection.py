@@ -19,6 +19,7 @@ from .errors import CardNotFoundError, DeckcheckError, RowProblem
 from .formats import DEFAULT_FORMAT
 from .formula import cell_text
 from .games import get_format
+from .headers import columns_of, fold_digits
 from .records import Records
 from .text import normalize
 
@@ -70,13 +71,21 @@ _REQUIRED = {"deckcheck": ("card",), "deckbox": ("count", "name", "edition"),
 
 
 def detect_layout(header: Sequence[object]) -> tuple[str, dict[str, int]] | None:
-    """Which layout a header row is, and where each of our columns stands in it."""
+    """Which layout a header row is, and where each of our columns stands in it: another tool's by its own
+    headers, else ours, its columns named by any word of the one header table (`Card,Qty,Set`, `Karte;Anzahl`)."""
     folded = {normalize(str(h or "")): i for i, h in enumerate(header)}
     for layout in ("deckcheck", "deckbox", "tcgplayer"):
+        if layout == "deckcheck" and "card" not in folded:
+            continue
         if all(normalize(r) in folded for r in _REQUIRED[layout]):
-            return layout, {ours: folded[normalize(theirs)] for ours, theirs in LAYOUTS[layout].items()
-                            if normalize(theirs) in folded}
-    return None
+            where = {ours: folded[normalize(theirs)] for ours, theirs in LAYOUTS[layout].items()
+                     if normalize(theirs) in folded}
+            return layout, {**columns_of(header, _OURS), **where}
+    where = columns_of(header, _OURS)
+    return ("deckcheck", where) if "card" in where else None
+
+
+_OURS = COLUMNS + EXTRA_COLUMNS + ("collection",)
 
 
 Key = tuple[str, str, str, bool]  # card id, condition, language, foil
@@ -318,7 +327,7 @@ class RowReader:
             if value.is_integer():
                 number = int(value)
         else:
-            text = _text(value)
+            text = fold_digits(_text(value))
             if not text:
                 return empty
             m = _WHOLE.match(text)

@@ -15,6 +15,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from . import limits
+from .headers import column_of
 from .text import APOSTROPHES, is_digits as _is_digits, normalize, split_written_set as _split_set
 from .text import ends_in_bare_number as ends_in_bare_number, split_set as split_set  # the shape of a name as written
 
@@ -368,12 +369,35 @@ def _separated_quantity(body: str) -> tuple[str, str, bool] | None:
     return head, qty, dash > at and _is_digits(tail.strip())
 
 
+_COUNTERS = "枚"  # a counter word written after a number (`Thrust 3枚`, `Thrust×3枚`: three cards)
+_MARKS_NO_NAME_HOLDS = "×*" + _COUNTERS  # `Thrust×3` is three copies, never `Thrust (3)` (which it folds to)
+
+
+def _counted(word: str) -> str:
+    """A word without a counter after its digits (`3枚` -> `3`)."""
+    return word[:-1] if word[-1:] in _COUNTERS and word[-2:-1].isdigit() else word
+
+
+def _glued_quantity(body: str) -> tuple[str, str] | None:
+    """`Thrust×3`, `Upper Left Attack×3枚`, `Thrust (2)x3`: a quantity mark written right after the name, no space
+    -> (name, digits); else None. A letter x counts only after a closing bracket (`Box3` stays a name)."""
+    body = _counted(body)
+    start = body.rfind(" ") + 1
+    at = max(body.rfind(mark, start) for mark in _QTY_MARKS)
+    if at <= start or not _is_digits(body[at + 1:]) or (body[at] in "xX" and body[at - 1] != ")"):
+        return None
+    return body[:at].rstrip(), body[at + 1:]
+
+
 def _trailing_quantity(body: str) -> tuple[str, str] | None:
-    """`name xN`, `name x N`, `name ×N`, `name (xN)`, `name *N`, `name (three)`, `name (3 copies)`, `name x three`
-    -> (name, digits); else None. (`name (3)` is version 3.)"""
+    """`name xN`, `name x N`, `name ×N`, `name (xN)`, `name *N`, `name (three)`, `name (3 copies)`, `name x three`,
+    `name 3枚` -> (name, digits); else None. (`name (3)` is version 3.)"""
     head, _, last = body.rpartition(" ")
     if not head:
         return None
+    last = _counted(last)
+    if last[:1] not in _QTY_MARKS and _is_digits(last) and body[-1:] in _COUNTERS:
+        return head.rstrip(), last  # `Thrust 3枚`
     if last[:1] in _QTY_MARKS and _is_digits(last[1:]):  # (no digits, no quantity: "x" alone is a word)
         return head.rstrip(), last[1:]
     if last[-1:] == ")":
@@ -439,6 +463,15 @@ def _leading_quantity(body: str) -> tuple[str, str] | None:
     return None
 
 
+def _trailing_readings(qty: int, name: str, whole: str) -> list[tuple[int, str]]:
+    """The readings of a line with a quantity after its name: that, then the whole line as a name (`2 Thrust x2`:
+    an error if it is no card), unless it holds a mark no name holds (`Thrust×3`, `Thrust *3` fold to
+    `Thrust 3`, the folded name of `Thrust (3)`: never one copy of a version)."""
+    if any(mark in whole for mark in _MARKS_NO_NAME_HOLDS):
+        return [(qty, name)]
+    return [(qty, name), (1, whole)]
+
+
 def parse_card_text(text: str, quantity: int | None = None) -> CardText | Refused:
     """Readings of one card line: ((qty, name), ...), the [SET] and the @ attachment; or an error message.
 
@@ -456,7 +489,7 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | Refuse
         body, attach = body[:at].rstrip(), body[at + 2:].strip() or None
     body, set_code = _split_set(body)
     whole = body  # read as a bare name too, last: a card's exact name wins over any other reading
-    trailing = _trailing_quantity(body)
+    trailing = _trailing_quantity(body) or _glued_quantity(body)
     dash, separated = None, None
     if trailing is None and ("," in body or ":" in body or "=" in body or ";" in body or " - " in body):
         separated = _separated_quantity(body)
@@ -491,8 +524,7 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | Refuse
         qty = _quantity(qty_text)
         if isinstance(qty, str):
             return qty
-        readings.append((qty, body))  # `2 Thrust x2`: the name is read whole (an error if it is no card)
-        readings.append((1, whole))
+        readings += _trailing_readings(qty, body, whole)
     else:
         leading = _leading_quantity(body)
         worded = _worded_quantity(body) if leading is None and body[:1] in _NUMBER_INITIALS else None
@@ -510,7 +542,8 @@ def parse_card_text(text: str, quantity: int | None = None) -> CardText | Refuse
     if not readings:
         return Refused("no card name", Refusal.NO_NAME)
     return CardText(tuple(readings), set_code=set_code, attach=attach,
-                    quantity_written=quantity is not None or len(readings) > 1, twice=twice, dash=dash,
+                    quantity_written=quantity is not None or len(readings) > 1 or trailing is not None,
+                    twice=twice, dash=dash,
                     separated=separated is not None)
 
 
@@ -782,10 +815,8 @@ def _total(grammar: Grammar, line: str) -> tuple[str | None, int] | None:
     return section or grammar.headings[_word_key(" ".join(words))][0], count
 
 
-TABLE_HEADERS = {"qty": "quantity", "count": "quantity", "quantity": "quantity", "card name": "card",
-                 "name": "card", "card": "card", "edition": "set", "set name": "set", "set": "set",
-                 "section": "section", "player": "player", "format": "format"}
-"""The header names of a decklist table (CONTRACTS.md §2: the collection sheet's), folded -> column."""
+TABLE_COLUMNS = frozenset({"quantity", "card", "set", "section", "player", "format"})
+"""The columns of a decklist table, named by the words of the one header table (deckcheck.headers)."""
 
 
 TABLE_DELIMITERS = "\t;,|"  # a pasted table: from a spreadsheet (tabs), a CSV file, a Markdown table
@@ -832,11 +863,11 @@ def _table_columns(line: str, delimiter: str = "\t") -> dict[str, int] | None:
         return None
     cols: dict[str, int] = {}
     for i, cell in enumerate(_cells(line, delimiter)):
-        key = " ".join(cell.split()).lower()
-        if key and key not in TABLE_HEADERS:
+        column = column_of(cell) if cell.strip() else ""
+        if column is None or (column and column not in TABLE_COLUMNS):
             return None
-        if key:
-            cols.setdefault(TABLE_HEADERS[key], i)
+        if column:
+            cols.setdefault(column, i)
     return cols if "card" in cols and len(cols) >= 2 else None
 
 

@@ -7,11 +7,13 @@ from typing import Iterable, Iterator, Sequence
 
 from deckcheck.collection import COLUMNS, EXTRA_COLUMNS, Holding, detect_layout
 from deckcheck.errors import DeckcheckError
+from deckcheck.headers import WORDS, missing_message, numeric_unknown
 
 from .tables import Table, read_tables
 from .writers import SheetSpec, check_target, write_csv, write_xlsx
 
 EXPORT_COLUMNS = COLUMNS + EXTRA_COLUMNS
+QTY_WORDS = WORDS["quantity"][1:5]  # the other words a quantity column may be headed with, for a message
 
 
 @dataclass
@@ -55,6 +57,12 @@ def read_collection_rows(path: Path | str) -> SheetRows:
         if detected is None:
             continue
         layout, where = detected
+        if "quantity" not in where:
+            stray = numeric_unknown(table.header, where, iter(table.rows))
+            if stray is not None:
+                raise DeckcheckError(f"{str(path)!r}: sheet {table.name!r} has no quantity column, and its column "
+                                     f"{stray!r} holds numbers: name it 'quantity' (or {', '.join(QTY_WORDS)}) "
+                                     "so that its numbers count; nothing was imported")
         if found is None:
             found = SheetRows(layout)
         elif found.layout != layout:
@@ -66,8 +74,10 @@ def read_collection_rows(path: Path | str) -> SheetRows:
             found.collections[table.name] = index[table.name]
         found.tables.append((table, where))
     if found is None:
+        shown = next((t for t in tables if t.header), None)
+        lacks = f": {missing_message(shown.header, ('card',))}" if shown is not None else ""
         raise DeckcheckError(f"{str(path)!r}: no sheet with a collection header (card, set, quantity, ... or "
-                             "another tool's Count, Name, Edition / Quantity, Card Name, Set Name)")
+                             f"another tool's Count, Name, Edition / Quantity, Card Name, Set Name){lacks}")
     return found
 
 

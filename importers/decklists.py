@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 from deckcheck.cells import CellError
 from deckcheck.decklist import RawDeck, RawPlayer, RawProblem
 from deckcheck.games import parse_text, registry
+from deckcheck.headers import columns_of, fold_digits, missing_message, numeric_unknown
 from deckcheck.errors import DecklistError
 from deckcheck.formula import unguard as unquote  # the one formula guard of our exports
 from deckcheck.textlimits import lone_surrogate
@@ -186,16 +187,11 @@ def _json_constant(text: str) -> float:
 _WHOLE = re.compile(r"[0-9]+")  # ASCII digits only: '³'.isdigit() is true, and int('٣') is 3
 
 
-_ALIASES = {"qty": "quantity", "count": "quantity", "card name": "card", "name": "card", "edition": "set",
-            "set name": "set"}  # the headers of the collection sheet (CONTRACTS.md §2)
+DECK_COLUMNS = ("card", "quantity", "set", "section", "player", "format")  # a decklist or registration sheet's
 
 
 def _columns(table: Table) -> dict[str, int]:
-    cols: dict[str, int] = {}
-    for i, h in enumerate(table.header):
-        key = " ".join(str(h).split()).lower()
-        cols.setdefault(_ALIASES.get(key, key), i)
-    return cols
+    return columns_of(table.header, DECK_COLUMNS)  # the one table of header words (deckcheck.headers)
 
 
 def is_decklist_table(table: Table) -> bool:
@@ -205,10 +201,12 @@ def is_decklist_table(table: Table) -> bool:
 
 
 def _read_sheets(path: Path) -> list[RawDeck]:
-    tables = [t for t in read_tables(path) if is_decklist_table(t)]
+    every = read_tables(path)
+    tables = [t for t in every if is_decklist_table(t)]
     if not tables:
+        shown = next((t.header for t in every if t.header), [])
         raise DecklistError(str(path), "no sheet with a 'card' column (columns: section, quantity, card, set, "
-                                       "player)")
+                                       f"player): {missing_message(shown, ('card',))}")
     decks: list[RawDeck] = []
     several = len(tables) > 1
     for table in tables:
@@ -245,6 +243,13 @@ def decks_from_table(table: Table, source: str, sheet_player: str | None = None)
     format_i = cols.get("format")
     decks: dict[str, RawDeck] = {}
     used = [i for i in (card_i, qty_i, section_i, set_i, player_i, format_i) if i is not None]
+    stray = numeric_unknown(table.header, cols, iter(table.rows)) if qty_i is None else None
+    if stray is not None:  # its numbers are the quantities, under a word we do not know: never 1 copy a row
+        refused = RawDeck(f"{source}#{table.name}" if sheet_player else source, player=sheet_player)
+        refused.problems.append(RawProblem(1, ", ".join(map(str, table.header)), f"no quantity column, and the "
+                                           f"column {stray!r} holds numbers: name it 'quantity' (or qty, count, "
+                                           "anzahl, quantité, 枚数) so that its numbers count"))
+        return [refused]
     for number, row in table.numbered():
         name = _cell(row, card_i)
         player = _cell(row, player_i) if player_i is not None else (sheet_player or "")
@@ -264,7 +269,7 @@ def decks_from_table(table: Table, source: str, sheet_player: str | None = None)
         fmt = _cell(row, format_i)
         if fmt and not deck.declared_format:
             deck.declared_format = fmt
-        qty_text = _cell(row, qty_i)
+        qty_text = fold_digits(_cell(row, qty_i))
         if qty_text and not _WHOLE.fullmatch(qty_text):
             deck.problems.append(RawProblem(number, text, f"quantity {qty_text!r} is not a whole number"))
             continue

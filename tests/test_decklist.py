@@ -18,9 +18,9 @@ from deckcheck.decks import build_deck
     ("2× Dodge", ((2, "Dodge"), (1, "2× Dodge")), None),
     ("Lower Center Block x2", ((2, "Lower Center Block"), (1, "Lower Center Block x2")), None),
     ("Lower Center Block x 2", ((2, "Lower Center Block"), (1, "Lower Center Block x 2")), None),
-    ("Lower Center Block ×2", ((2, "Lower Center Block"), (1, "Lower Center Block ×2")), None),
+    ("Lower Center Block ×2", ((2, "Lower Center Block"),), None),  # (× folds away: no whole-name reading)
     ("Lower Center Block (x2)", ((2, "Lower Center Block"), (1, "Lower Center Block (x2)")), None),
-    ("upper left block *2", ((2, "upper left block"), (1, "upper left block *2")), None),
+    ("upper left block *2", ((2, "upper left block"),), None),
     ("Katana Sword Pre-Game", ((1, "Katana Sword Pre-Game"),), None),
     ("3 Upper Left Attack (1) [ME]", ((3, "Upper Left Attack (1)"), (1, "3 Upper Left Attack (1)")), "ME"),
     ("2 Thrust [ME]", ((2, "Thrust"), (1, "2 Thrust")), "ME"),
