@@ -11,8 +11,8 @@ at the smallest (1.0 is linear; the target is at most 1.5, which leaves room for
 A line at the length limit (4,096 characters, mostly spaces: the pattern that made the old parser
 quadratic) is timed too. Then a list pasted from a forum post (issue 20: a title line, label lines,
 headings with counts, separators, totals, bullets, Markdown, remarks, tabs, curly apostrophes, no-break
-spaces, full-width digits, CRLF) of 500 and 5,000 lines (`--messy`) is read and resolved, with its
-linearity ratio. Needs no data from make_data.py.
+spaces, full-width digits, CRLF; and HTML, BBCode, entities and code fences, taken off first) of 500
+and 5,000 lines (`--messy`) is read and resolved, with its linearity ratio. Needs no data from make_data.py.
 """
 from __future__ import annotations
 
@@ -31,7 +31,9 @@ from common import SHARED_BENCH  # noqa: E402
 FORMS = ["{q} {n}", "{q}x {n}", "{n} x{q}", "{n} (x{q})", "{n}", "{q} {n} [{s}]", "{n} [{s}] x{q}"]
 # the forms people paste (CONTRACTS.md §2, revision 3): bullets, Markdown, tabs, remarks, phone characters
 MESSY_FORMS = ["- {q}x {n}", "\u2022 {n} x{q}", "* {q} {n} // staple", "x{q} {n}", "{q}x: {n}", "{q}\t{n}",
-               "{n}\t{q}", "**{n}** x{q}", "> {q} {n} ({s})", "\u2013 {q}\u00a0{n}", "\uff13 {n}"]
+               "{n}\t{q}", "**{n}** x{q}", "> {q} {n} ({s})", "\u2013 {q}\u00a0{n}", "\uff13 {n}",
+               # markup taken off before the lines are read (issue 33): HTML, BBCode, entities, fences
+               "<li>{q}x {n}</li>", "[*]{q} {n}", "[b]{n}[/b] x{q}", "<p>{q}&nbsp;{n}<br></p>", "```\n{q} {n}\n```"]
 MESSY_HEADINGS = ["## Attacks (24)", "**Blocks:**", "DODGES [6]", "Specials - 4", "__Events__", "Edges: 3"]
 
 

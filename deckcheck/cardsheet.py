@@ -56,11 +56,13 @@ def header_map(header: Iterable[object]) -> tuple[dict[int, str], list[str]]:
     """Map column positions to known column names (case-insensitive; the provenance columns too);
     return the unknown headers too."""
     known, unknown = {}, []
+    header = list(header)
+    counted = any(column_of(name) == "quantity" for name in header)  # a decklist or a collection: no card sheet
     for i, name in enumerate(header):
         key = str(name or "").strip().lower().replace(" ", "_")
         if key in COLUMNS or key in prov.SOURCE_COLUMNS:
             known[i] = key
-        elif column_of(name, card_sheet=True) in COLUMNS:  # `Card Name`, `Karte`, `カード名`, `Set Name`
+        elif not counted and column_of(name, card_sheet=True) in COLUMNS:  # `Card Name`, `Karte`, `カード名`
             known[i] = str(column_of(name, card_sheet=True))
         elif key:
             unknown.append(str(name))

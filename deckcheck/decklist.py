@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 
 from . import limits
 from .headers import column_of
+from .markup import take_off
 from .text import APOSTROPHES, is_digits as _is_digits, normalize, split_written_set as _split_set
 from .text import ends_in_bare_number as ends_in_bare_number, split_set as split_set  # the shape of a name as written
 
@@ -862,13 +863,14 @@ def _table_columns(line: str, delimiter: str = "\t") -> dict[str, int] | None:
     if delimiter not in line:
         return None
     cols: dict[str, int] = {}
+    other = 0
     for i, cell in enumerate(_cells(line, delimiter)):
         column = column_of(cell) if cell.strip() else ""
         if column is None or (column and column not in TABLE_COLUMNS):
-            return None
-        if column:
+            other += 1  # a web table's other columns (`Type`, `Cost`): named in a notice, their cells not read
+        elif column:
             cols.setdefault(column, i)
-    return cols if "card" in cols and len(cols) >= 2 else None
+    return cols if "card" in cols and len(cols) >= 2 and other <= len(cols) else None
 
 
 def _tab_line(line: str) -> str:
@@ -945,21 +947,41 @@ def parse_text(text: str, source: str = "-", *, grammar: Grammar) -> RawDeck:
     read (and go where their type belongs), so every problem of a decklist shows in one round.
     """
     deck = RawDeck(source, grammar=grammar)
-    lines = text.splitlines()
-    first = next((i for i, raw in enumerate(lines) if fold_chars(raw).strip()), None)
-    if first is not None and len(lines[first]) <= MAX_LINE:
+    unmarked = take_off(text.splitlines(), MAX_LINE)
+    lines = unmarked.lines
+    notice = unmarked.notice()
+    if notice:
+        deck.notices.append(notice)
+    first = next((i for i, (_n, raw) in enumerate(lines) if fold_chars(raw).strip()), None)
+    if first is not None and len(lines[first][1]) <= MAX_LINE:
         for delimiter in TABLE_DELIMITERS:
-            table = _table_columns(fold_chars(lines[first]).strip(), delimiter)
+            table = _table_columns(fold_chars(lines[first][1]).strip(), delimiter)
             if table is not None:
                 _read_table(grammar, deck, lines, first, table, delimiter)
                 return deck
-    reader = _Reader(deck, grammar, _numbered_list(lines))
-    for number, raw in enumerate(lines, start=1):
+    later = _table_below(lines)  # a web page's table under its title and by-line: the lines above read as text
+    reader = _Reader(deck, grammar, _numbered_list([raw for _n, raw in lines[:later[0] if later else None]]))
+    for number, raw in lines[:later[0]] if later else lines:
         if len(raw) > MAX_LINE:  # (tested here, not in a call: the parser is hot)
             _refuse_long(deck, number, raw)
         else:
             reader.read(number, raw)
+    if later:
+        _read_table(grammar, deck, lines, *later)
     return deck
+
+
+def _table_below(lines: list[tuple[int, str]]) -> tuple[int, dict[str, int], str] | None:
+    """Where a table whose cells stand between tabs or `|` marks starts below the list's first line (its header
+    row's index, columns and delimiter), or None."""
+    for i, (_number, raw) in enumerate(lines):
+        if len(raw) <= MAX_LINE and ("\t" in raw or "|" in raw):
+            folded = fold_chars(raw).strip()
+            for delimiter in "\t|":
+                cols = _table_columns(folded, delimiter)
+                if cols is not None:
+                    return i, cols, delimiter
+    return None
 
 
 def _refuse_long(deck: RawDeck, number: int, raw: str) -> None:
@@ -1115,7 +1137,7 @@ class _Reader:
         return None
 
 
-def _read_table(grammar: Grammar, deck: RawDeck, lines: list[str], first: int, cols: dict[str, int],
+def _read_table(grammar: Grammar, deck: RawDeck, lines: list[tuple[int, str]], first: int, cols: dict[str, int],
                 delimiter: str = "\t") -> None:
     """A pasted table (a header row, then one row a card, cells between tabs, commas, semicolons or the `|` of
     Markdown), read as the CSV reader reads its rows: quantity, card, set, section; a `player` column names the
@@ -1123,7 +1145,12 @@ def _read_table(grammar: Grammar, deck: RawDeck, lines: list[str], first: int, c
     def cell(cells: list[str], name: str) -> str:
         i = cols.get(name)
         return cells[i].strip() if i is not None and i < len(cells) else ""
-    for number, raw in enumerate(lines[first + 1:], start=first + 2):
+    header = _cells(fold_chars(lines[first][1]).strip(), delimiter)
+    ignored = [h.strip() for i, h in enumerate(header) if h.strip() and i not in cols.values()]
+    if ignored:
+        deck.notices.append(f"line {lines[first][0]}: the table's columns {', '.join(map(repr, ignored))} are not "
+                            "read (a decklist table reads quantity, card, set, section, player, format)")
+    for number, raw in lines[first + 1:]:
         if len(raw) > MAX_LINE:
             _refuse_long(deck, number, raw)
             continue

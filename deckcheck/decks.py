@@ -344,7 +344,7 @@ def stated_notices(raw: RawDeck, counted: dict[int, int], deck: Deck, fmt: "AnyF
     its section); a total with the section it names, else with the deck, any section or the lines since the
     previous heading or total. Lines that could not be read leave their counts uncompared."""
     notices: list[str] = []
-    numbers = sorted(line.line for line in raw.lines)
+    numbers = sorted({line.line for line in raw.lines})  # (a line may hold several cards: `[*]3 A[*]2 B`)
 
     def lines_in(first: int, end: int | None) -> list[int]:
         return [n for n in numbers if first <= n and (end is None or n < end)]

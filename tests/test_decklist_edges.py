@@ -204,7 +204,7 @@ def test_total_lines(line, total):
 @pytest.mark.parametrize("line,delimiter,cols", [
     ("Qty\tName\tSet", "\t", {"quantity": 0, "card": 1, "set": 2}), ("Qty,Card", ",", {"quantity": 0, "card": 1}),
     ("Card", ",", None), ("Qty,Set", ",", None), ("Qty,,Card", ",", {"quantity": 0, "card": 2}),
-    ("Qty,Zzz,Card", ",", None), ("| Qty | Card |", "|", {"quantity": 1, "card": 2}),
+    ("Qty,Zzz,Card", ",", {"quantity": 0, "card": 2}), ("| Qty | Card |", "|", {"quantity": 1, "card": 2}),
     ("Card Name;Quantity", ";", {"card": 0, "quantity": 1}), ("Qty\tName", ",", None), ("Card,", ",", None),
     ("Name,Card,Qty", ",", {"card": 0, "quantity": 2}), ("Card,Card", ",", None),
 ])
