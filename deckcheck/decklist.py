@@ -31,7 +31,8 @@ MAX_LINE = limits.LINE_CHARS.value  # characters: no card name comes near; a lon
 MAX_QUANTITY = limits.QUANTITY.value  # as for collections (CONTRACTS §4)
 
 METADATA_WORDS = {"format": "format", "name": "name", "title": "name", "deck name": "name", "deck title": "name",
-                  "deckname": "name", "list name": "name", "player": "player", "author": "author"}
+                  "deckname": "name", "list name": "name", "player": "player", "author": "author",
+                  "date": "date", "event": "event", "tournament": "event"}
 TITLE_HEADINGS = frozenset({"deck", "decklist", "deck list", "list", "my deck", "my list"})
 """Words of a line that may carry the deck's title (`Deck: "Kurgan Rush"`): in quotes anywhere, or unquoted on the
 list's first line when it names no card. `Decklist:` alone is a heading of no kind (as `Other:`)."""
@@ -80,6 +81,8 @@ class Grammar:
         for game in games:
             for word, heading in game.headings.items():
                 table[word] = table[game.plurals.get(word, word + "s")] = (heading.section.lower(), heading.kinds)
+            for word, english in game.heading_words.items():  # French, German, Japanese ... (CONTRACTS §2 rev. 4)
+                table.setdefault(normalize(word), table.get(english, (english, None)))
         help_of: dict[str, tuple[str, str]] = {}
         for game in games:
             text = (game.heading_help, _sections_help(game))
@@ -90,7 +93,9 @@ class Grammar:
             headings=table,
             singular=frozenset(word for game in games for word in game.headings),
             inline=frozenset(w for game in games for word, heading in game.headings.items() if heading.inline
-                             for w in (word, game.plurals.get(word, word + "s"))),
+                             for w in (word, game.plurals.get(word, word + "s"), *(
+                                 normalize(other) for other, english in game.heading_words.items()
+                                 if english == word))),
             pairs={section.lower(): form for game in games for section, form in game.pair_sections.items()},
             sections=frozenset(normalize(w) for fmt in formats for section, words in fmt.sections.items()
                                for w in (section, *words)),
@@ -219,6 +224,8 @@ class RawDeck:
     problems: list[RawProblem] = field(default_factory=list)
     name: str | None = None
     author: str | None = None
+    date: str | None = None  # `Date: 2026-03-14`, or a date under the title
+    event: str | None = None  # `Event: Spring Regionals`
     first_card_line: int | None = None  # a title written there without `#` is read as a card
     stated: list[Stated] = field(default_factory=list)  # counts the list states (headings, totals)
     notices: list[str] = field(default_factory=list)  # what the reader read differently from a card line
@@ -383,6 +390,11 @@ def _glued_quantity(body: str) -> tuple[str, str] | None:
     """`Thrust×3`, `Upper Left Attack×3枚`, `Thrust (2)x3`: a quantity mark written right after the name, no space
     -> (name, digits); else None. A letter x counts only after a closing bracket (`Box3` stays a name)."""
     body = _counted(body)
+    if body[-1:] == ")":  # `Lower Right Attack（x3）` (full-width brackets fold to these)
+        at = body.rfind("(")
+        inner = body[at + 1:-1]
+        if at > 0 and body[at - 1] != " " and inner[:1] in _QTY_MARKS and _is_digits(inner[1:]):
+            return body[:at].rstrip(), inner[1:]
     start = body.rfind(" ") + 1
     at = max(body.rfind(mark, start) for mark in _QTY_MARKS)
     if at <= start or not _is_digits(body[at + 1:]) or (body[at] in "xX" and body[at - 1] != ")"):
@@ -452,6 +464,10 @@ def _leading_quantity(body: str) -> tuple[str, str] | None:
         rest = _drop_copies(rest)
     if first[-1:] == ":" and len(first) > 1:  # `3x: Thrust`, `3: Thrust`
         first = first[:-1]
+    if first[:1] == "(" and first[-1:] == ")" and len(first) > 2:  # `(3) Thrust`, `(3x) Thrust`
+        first = first[1:-1]
+    if rest[:3] in ("of ", "Of ") and _is_digits(first.rstrip("xX×")):  # `3 of Thrust` (`10 of Hearts` read whole too)
+        rest = rest[3:].lstrip() or rest
     if first[-1:] in "xX×" and _is_digits(first[:-1]):
         return first[:-1], rest
     if first[:1] in "xX×" and _is_digits(first[1:]):  # `x3 Thrust`
@@ -570,10 +586,12 @@ _MAX_HEADING = 100  # characters before a heading's colon: no heading (nor card 
 # Characters phones, word processors and forums put in place of plain ones (CONTRACTS.md §2, revision 3).
 _SPACE_CHARS = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
 _DASH_CHARS = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
-_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
+_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060\u00ad"  # (U+00AD: a soft hyphen a word processor hides in a name)
+_NAME_QUOTES = "「」『』"  # Japanese quotes around a card's name: `「Thrust」×3`
 _FOLD_CHARS = str.maketrans({**{c: " " for c in _SPACE_CHARS}, **{c: "-" for c in _DASH_CHARS},
                              **{c: "'" for c in APOSTROPHES if c != "'"}, **{c: None for c in _INVISIBLE},
-                             **{chr(0xFF01 + i): chr(0x21 + i) for i in range(94)}})  # full-width forms
+                             **{chr(0xFF01 + i): chr(0x21 + i) for i in range(94)},  # full-width forms
+                             **{c: None for c in _NAME_QUOTES}, "【": "[", "】": "]", "、": ",", "✕": "×", "✖": "×"})
 BULLETS = "-*•·+>"  # before a line, then a space (`•` and `·` need none: no card name starts with one)
 _SEPARATOR_CHARS = "-=*_~#"
 _LIST_NUMBER = re.compile(r"(\d{1,4})[.)] +")  # a numbered list's `1. ` or `1) `
@@ -646,19 +664,64 @@ def _strip_markdown(line: str) -> tuple[str, bool]:
 
 
 def _remark_cut(line: str) -> str:
-    """The line without a remark after `//` (`3 Thrust // staple`)."""
-    at = line.find(" //")
-    return line[:at].rstrip() if at >= 0 else line
+    """The line without a remark after `//`, ` # ` or ` -- ` (`3 Thrust // staple`, `3 Thrust  # core`)."""
+    for mark in (" //", " # ", " -- "):
+        at = line.find(mark)
+        if at > 0:
+            line = line[:at].rstrip()
+    return line
+
+
+def _dash_remark(line: str) -> str | None:
+    """`3 Thrust - tech`, `Thrust x3 — staple` (an en or em dash folds to `-`): a card line with its quantity, then
+    words that are no quantity after ` - `: the card line without them; None for any other line (`Persona -
+    Duncan MacLeod`, `Attacks - 24`, `Upper Right Attack - 2` keep their readings)."""
+    head, dash, tail = line.partition(" - ")
+    if not dash or not head or _quantity_text(tail) is not None or _count_text(tail) is not None:
+        return None
+    parsed = parse_card_text(head)
+    return head if isinstance(parsed, CardText) and parsed.quantity_written and not parsed.worded else None
+
+
+_SPLITTERS = (" / ", "; ", " | ")
+
+
+def _several(line: str) -> list[str] | None:
+    """`3 Thrust / 2 Lunge / Dodge x2`, `3 Thrust; 2 Lunge`: several card lines written on one, each with its
+    quantity; None for a line that is not so (`Thrust; 3` is one card and its quantity)."""
+    mark = next((m for m in _SPLITTERS if m in line), None)
+    if mark is None:
+        return None
+    parts = [p.strip() for p in line.split(mark)]
+    if len(parts) < 2 or len(parts) > 200:
+        return None
+    for part in parts:
+        parsed = parse_card_text(part) if part else None
+        if not isinstance(parsed, CardText) or not parsed.quantity_written or parsed.worded or parsed.separated:
+            return None
+    return parts
 
 
 def _count_text(text: str) -> int | None:
-    """`24`, `24 cards`, `1 card` -> 24; None for anything else."""
-    words = text.lower().split()
+    """`24`, `24 cards`, `1 card`, `24枚`, `twenty-four` -> 24; None for anything else."""
+    words = _counted(text.strip()).lower().split()
     if len(words) == 2 and words[1] in ("cards", "card"):
         words = words[:1]
     if len(words) == 1 and _is_digits(words[0]) and len(words[0]) <= 7:
         return int(words[0])
-    return None
+    return _count_words(words[0]) if len(words) == 1 else None
+
+
+_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)}
+
+
+def _count_words(word: str) -> int | None:
+    """A count a heading writes in words, one to ninety-nine (`six`, `twenty-six`, `thirty`); else None."""
+    tens, dash, unit = word.partition("-")
+    if not dash:
+        return _TENS.get(word) or NUMBER_WORDS.get(word)
+    units = NUMBER_WORDS.get(unit, 0)
+    return _TENS[tens] + units if tens in _TENS and 0 < units < 10 else None
 
 
 def _split_count(grammar: Grammar, text: str) -> tuple[str, int | None]:
@@ -984,6 +1047,17 @@ def _table_below(lines: list[tuple[int, str]]) -> tuple[int, dict[str, int], str
     return None
 
 
+_BYLINE = re.compile(r"(?:(?:posted|written|built|list|deck) )?(?:by|von|par|de) ([^\W\d][\w.' -]{0,60})",
+                     re.IGNORECASE)
+_MONTHS = ("jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|"
+           "september|october|november|december|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|"
+           "février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre")
+_DATE = re.compile(rf"(?:(?:posted|updated|am|le|on)\s)?(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}|"
+                   rf"\d{{1,2}}[./]\d{{1,2}}[./]\d{{2,4}}|"
+                   rf"(?:{_MONTHS})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}|\d{{1,2}}\.? (?:{_MONTHS})\.? \d{{4}}|"
+                   r"\d{4}年\d{1,2}月\d{1,2}日)", re.IGNORECASE)
+
+
 def _refuse_long(deck: RawDeck, number: int, raw: str) -> None:
     """A line past MAX_LINE, refused unread: an input error of its own."""
     deck.problems.append(RawProblem(number, raw[:80] + "…", _LONG_LINE))
@@ -1010,6 +1084,8 @@ class _Reader:
         if cleaned is None:
             return
         line, marked = cleaned
+        if len(line) <= 80 and self._at_top() and self._top(number, line):
+            return
         if (self.section in self.grammar.pairs and self._pair(number, raw, line)) or self._total(number, line):
             return
         found = _read_heading(self.grammar, line, marked)
@@ -1040,6 +1116,26 @@ class _Reader:
         if not line or _is_separator(line):
             return None
         return line, marked or emphasis
+
+    def _at_top(self) -> bool:
+        """Whether no heading and no card came yet, but perhaps the title line."""
+        return not self.seen_content or (not self.deck.headings and len(self.deck.lines) == 1
+                                         and self.deck.lines[0].title and not self.deck.problems)
+
+    def _top(self, number: int, line: str) -> bool:
+        """The top of a post, before any heading or card: a by-line (`by Björn`, `posted by Björn`) names the
+        author, a date line (`2026-03-14`, `14.03.2026`, `March 14, 2026`, `2026年3月14日`) the date; a notice
+        says so. Whether the line was one."""
+        byline = _BYLINE.fullmatch(line)
+        if byline and self.deck.author is None and not byline.group(1)[0].islower():  # (not `by the way`)
+            self.deck.author = byline.group(1).strip()
+            self.deck.notices.append(f"line {number} read as the author: {self.deck.author!r}")
+            return True
+        if _DATE.fullmatch(line) and self.deck.date is None:
+            self.deck.date = line
+            self.deck.notices.append(f"line {number} read as the date: {line!r}")
+            return True
+        return False
 
     def _pair(self, number: int, raw: str, line: str) -> bool:
         """A line of a section of `Name: value` pairs (`Players:`), unless it is the next section's heading."""
@@ -1072,7 +1168,18 @@ class _Reader:
               raw: str | None = None, title: bool = False, heading: str | None = None) -> None:
         if self.deck.first_card_line is None:
             self.deck.first_card_line = number
-        self.deck.add(number, text, section, kinds=kinds, shown=raw, title=title, heading=heading)
+        remark = _dash_remark(text) if " - " in text else None
+        if remark is not None:
+            self.deck.notices.append(f"line {number}: {text[len(remark):].strip(' -')!r} read as a remark")
+            text = remark
+        several = _several(text) if ("/" in text or ";" in text or "|" in text) else None
+        if several is not None:
+            self.deck.notices.append(f"line {number} read as {len(several)} card lines: "
+                                     + "; ".join(map(repr, several)))
+            for part in several:
+                self.deck.add(number, part, section, kinds=kinds, shown=raw, heading=heading)
+        else:
+            self.deck.add(number, text, section, kinds=kinds, shown=raw, title=title, heading=heading)
         self.seen_content = True
 
     def _heading(self, number: int, raw: str, line: str, found: _Heading) -> None:

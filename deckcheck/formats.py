@@ -152,6 +152,8 @@ class Game:
     - `headings`: the kinds of card its decklists may head a list with (folded, singular: the plural is
       read as well; `plurals` for the irregular ones), `heading_help` the headings an unknown
       heading's message lists (default: its formats' sections, then these kinds in the plural),
+      `heading_words` the headings its players write in their languages (`Angriffe`, `攻撃`), each as the
+      English heading word or section it means (`attack`, `endurance`, `sideboard`),
       `pair_sections` the sections whose lines are `Name: value` pairs rather than cards (a Taktik table's
       `Players:`), each with what a line that is not one is told;
     - `data_unknown`: the id of its warning that card data kept a rule from deciding (ending in -DATA-UNKNOWN,
@@ -189,6 +191,7 @@ class Game:
     headings: Mapping[str, Heading] = field(default_factory=dict)
     plurals: Mapping[str, str] = field(default_factory=dict)
     heading_help: str = ""
+    heading_words: Mapping[str, str] = field(default_factory=dict)  # another language's heading -> its English word
     pair_sections: Mapping[str, str] = field(default_factory=dict)  # section -> the message for a line not a pair
     data_unknown: str = ""
     summary: tuple[str, ...] = ()

@@ -28,7 +28,7 @@ from deckcheck.decks import build_deck
     ("Thrust x2 [ME]", ((2, "Thrust"), (1, "Thrust x2")), "ME"),
     ("Thrust [Movie Edition] x2", ((2, "Thrust"), (1, "Thrust [Movie Edition] x2")), "Movie Edition"),
     ("Upper Right Attack - 2", ((2, "Upper Right Attack"), (1, "Upper Right Attack - 2")), None),  # a version 2?
-    ("10 of Hearts", ((10, "of Hearts"), (1, "10 of Hearts")), None),
+    ("10 of Hearts", ((10, "Hearts"), (1, "10 of Hearts")), None),
     ("  2x   Back    Away  ", ((2, "Back Away"), (1, "2x Back Away")), None),
 ])
 def test_card_line_readings(text, readings, set_code):

@@ -58,6 +58,33 @@ HEADINGS = MappingProxyType({**{w: Heading(ENDURANCE, k) for w, k in _ENDURANCE_
                              **{w: Heading(PREGAME, k, inline=True) for w, k in _PREGAME_KINDS.items()}})
 PLURALS = MappingProxyType({"ally": "allies", "defense": "defenses", "defence": "defences",
                             "weapon of choice": "weapons of choice"})
+_WORDS = {  # the headings Highlander players write in French, German and Japanese -> the English word they mean
+    "attack": "attaque, attaques, angriff, angriffe, 攻撃, アタック",
+    "block": "parade, parades, blocage, blocages, blöcke, 防御, ブロック",
+    "defense": "défense, défenses, verteidigung, verteidigungen",
+    "dodge": "esquive, esquives, ausweichen, 回避, ドッジ",
+    "special": "spéciale, spéciales, spezial, spezialkarten, スペシャル",
+    "special attack": "attaque spéciale, attaques spéciales, spezialangriff, spezialangriffe, 特殊攻撃",
+    "event": "événement, événements, ereignis, ereignisse, イベント",
+    "situation": "situationen, シチュエーション",
+    "edge": "avantage, avantages, vorteil, vorteile, エッジ",
+    "location": "lieu, lieux, ort, orte, ロケーション, 場所",
+    "object": "objet, objets, gegenstand, gegenstände, オブジェクト",
+    "plot": "intrigue, intrigues, plan, pläne, プロット",
+    "ally": "allié, alliés, verbündeter, verbündete, 味方",
+    "illusion": "illusionen, イリュージョン",
+    "persona": "personnage, personnages, personas, ペルソナ",
+    "weapon of choice": "arme de prédilection, lieblingswaffe, waffe der wahl, 愛用の武器",
+    "weapon": "arme, armes, waffe, waffen, 武器",
+    "watcher": "observateur, observateurs, beobachter, ウォッチャー",
+    "premium": "prime, primes, プレミアム",
+    "quickening": "クイックニング",
+    "crystal": "cristal, cristaux, kristall, kristalle, クリスタル",
+    "endurance": "ausdauer, 耐久, エンデュランス, デッキ",
+    "pre-game": "pré-jeu, avant-jeu, vorspiel, プレゲーム, ゲーム前",
+    "sideboard": "réserve, nebendeck, サイドボード, サイド",
+}
+HEADING_WORDS = MappingProxyType({w.strip(): english for english, words in _WORDS.items() for w in words.split(",")})
 HEADING_HELP = ("Pre-Game, Endurance (Deck, Main), kinds of card (Attacks, Blocks, Persona, ...), "
                 "Sideboard, Maybeboard, Considering; metadata: Format, Name, Player, Author")
 
@@ -115,7 +142,8 @@ TYPE2 = Format(
 
 GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TYPES,
             fields=FIELDS, columns=("version", "edition"),
-            headings=HEADINGS, plurals=PLURALS, heading_help=HEADING_HELP, data_unknown="HL-DATA-UNKNOWN",
+            headings=HEADINGS, plurals=PLURALS, heading_help=HEADING_HELP, heading_words=HEADING_WORDS,
+            data_unknown="HL-DATA-UNKNOWN",
             summary=("persona", "endurance", "pre_game"), summary_of=summary,
             summary_labels=MappingProxyType({"endurance": "End.", "pre_game": "Pre"}),
             stats=deck_stats, field_stats=True, title="Highlander", full_title="Highlander: The Card Game",

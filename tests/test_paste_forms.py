@@ -1,0 +1,83 @@
+"""Issue 33 (4): remarks after a card, several cards a line, the top of a post, more quantity forms, headings in
+the languages a game declares, soft hyphens and Japanese brackets: each read, with a notice where a reading was
+chosen; the forms of earlier revisions keep their readings."""
+from __future__ import annotations
+
+import pytest
+
+from deckcheck.games import get_format, parse_text
+from deckcheck.decks import build_deck
+
+
+def read(index, text, fmt="type1e"):
+    deck, problems = build_deck(parse_text(text), index, get_format(fmt))
+    return (sorted((e.card.name, e.quantity, e.section) for e in deck), [(p.line, p.message) for p in problems],
+            deck.notices)
+
+
+THREE = [("Thrust", 3, "Endurance")]
+
+
+@pytest.mark.parametrize("text", [
+    # remarks
+    "3 Thrust  # core", "3 Thrust -- my favourite", "3 Thrust \u2014 tech", "Thrust x3 \u2013 staple",
+    # quantity forms
+    "(3) Thrust", "(3x) Thrust", "3 of Thrust", "Thrust 3\u679a", "Thrust\u00d73\u679a", "Thrust\u30013",
+    "Thrust\uff08x3\uff09", "\u300cThrust\u300d\u00d73", "\u300eThrust\u300f 3\u679a",
+    # invisible characters
+    "3 Thr\u00adust", "3 Thrust\u00ad",
+])
+def test_each_form_reads_as_three_thrust(bundled_index, text):
+    entries, problems, _ = read(bundled_index, text)
+    assert (entries, problems) == (THREE, [])
+
+
+def test_a_dash_remark_says_so_and_keeps_the_forms_a_dash_already_had(bundled_index):
+    assert read(bundled_index, "3 Thrust \u2014 tech")[2] == ["line 1: 'tech' read as a remark"]
+    assert read(bundled_index, "Persona \u2013 Duncan MacLeod")[0] == [("Duncan MacLeod Persona", 1, "Pre-Game")]
+    assert read(bundled_index, "Attacks \u2013 3\n3 Thrust")[:2] == (THREE, [])
+    _e, problems, _n = read(bundled_index, "Upper Right Attack - 2")
+    assert [line for line, _m in problems] == [1]  # still both readings offered, never a guess
+
+
+@pytest.mark.parametrize("text", ["3 Thrust / 2 Upper Left Attack", "3 Thrust; 2 Upper Left Attack",
+                                  "Attacks: 3 Thrust / 2x Upper Left Attack", "3x Thrust | Upper Left Attack x2"])
+def test_several_cards_a_line(bundled_index, text):
+    entries, problems, notices = read(bundled_index, text)
+    assert (entries, problems) == ([("Thrust", 3, "Endurance"), ("Upper Left Attack", 2, "Endurance")], [])
+    assert any(n.startswith("line 1 read as 2 card lines") for n in notices)
+
+
+def test_one_card_and_its_quantity_after_a_separator_stays_one_card(bundled_index):
+    assert read(bundled_index, "Thrust; 3")[:2] == (THREE, [])
+
+
+def test_the_top_of_a_post(bundled_index):
+    raw = parse_text("Duncan rush deck\nby Bj\u00f6rn\n14.03.2026\nEvent: Spring Regionals\n3 Thrust")
+    assert (raw.author, raw.date, raw.event) == ("Bj\u00f6rn", "14.03.2026", "Spring Regionals")
+    entries, problems, notices = read(bundled_index, "My list\nposted by Mark\nMarch 14, 2026\n3 Thrust")
+    assert (entries, problems) == (THREE, [])
+    assert "line 2 read as the author: 'Mark'" in notices and "line 3 read as the date: 'March 14, 2026'" in notices
+    assert parse_text("Date: 2026-03-14\n3 Thrust").date == "2026-03-14"
+    assert parse_text("by the way\n3 Thrust").author is None  # (a by-line names someone)
+
+
+@pytest.mark.parametrize("heading", ["Attacks (three)", "Attacks (twenty-six)", "Attacks\uff0826\u679a\uff09",
+                                     "Attaques (3) :", "Angriffe:", "\u653b\u6483\uff1a",
+                                     "\u653b\u6483\uff083\u679a\uff09"])
+def test_headings_carry_counts_in_words_and_counters_and_read_in_other_languages(bundled_index, heading):
+    entries, problems, notices = read(bundled_index, f"{heading}\n3 Thrust")
+    assert (entries, problems) == (THREE, [])
+    if "26" in heading or "six" in heading:
+        assert notices == ["line 1: the heading says 26; 3 cards follow"]
+
+
+def test_the_game_declares_its_heading_words(bundled_index):
+    from deckcheck.games import registry
+    from deckcheck.games.highlander import HEADING_WORDS
+    assert HEADING_WORDS["angriffe"] == "attack" and HEADING_WORDS["r\u00e9serve"] == "sideboard"
+    assert registry().grammar.headings["nebendeck"][0] == "sideboard"
+    entries, _p, notices = read(bundled_index, "Personnage : Duncan MacLeod\nR\u00e9serve :\n2 Thrust\n"
+                                               "\u30b5\u30a4\u30c9\u30dc\u30fc\u30c9\n1 Lunge")
+    assert entries == [("Duncan MacLeod Persona", 1, "Pre-Game")]
+    assert notices == ["3 cards under Sideboard: read, not part of the deck"]
