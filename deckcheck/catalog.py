@@ -150,6 +150,15 @@ def _two_ways(text: str) -> str:
             f'or "{name} ({number})" for version {number}')
 
 
+def two_readings(text: str, quantity: int | None = None) -> list[str]:
+    """The two ways to write a line ending in a bare number, as suggestions: `N name` and `name (N)`; with a
+    quantity written before the name (`1x Thrust (ME) 123`), the number is no quantity: `name` (a collector's
+    number dropped) and `name (N)`, each keeping that quantity where the line has it."""
+    head, _, last = text.strip().rpartition(" ")
+    number, name = last.lstrip("-–"), head.rstrip(" -–")
+    return [name, f"{name} ({number})"] if quantity is not None else [f"{number} {name}", f"{name} ({number})"]
+
+
 class SetTable:
     """The sets (expansions) of an index's cards: the sets given, and every other set a card names; a set found
     by its code or name, any case, a leading "The" optional."""
@@ -296,7 +305,7 @@ class CardIndex:
             if not exact and version_marker(text) is not None:  # `ver. 2`, `version 2`: a version, written short
                 raise NameMiss(text, Miss.NO_CARD, suggestions=self.suggest(text, context=context) if suggest else [])
             if not exact:
-                raise NameMiss(text, Miss.BARE_NUMBER, _two_ways(text))
+                raise NameMiss(text, Miss.BARE_NUMBER, _two_ways(text), suggestions=two_readings(text))
         found = exact or forms
         if not found and set_code is None and text.endswith(")") and "(" in text:
             # `Thrust (ME)`, `Dodge (Series Edition)`: a bracket that is exactly a set, and no version so named

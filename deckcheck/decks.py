@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from . import limits
 from .cards import Card
-from .catalog import CardIndex, Context, Miss, NameMiss, name_score, version_marker
-from .decklist import SIDE_WORDS, RawDeck, RawLine, unquote
+from .catalog import CardIndex, Context, Miss, NameMiss, name_score, two_readings, version_marker
+from .decklist import SIDE_WORDS, RawDeck, RawLine, rewrite_line, unquote
 
 from .errors import CardNotFoundError
 from .report import WRONG_SECTION, InputProblem
@@ -144,8 +144,15 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
                                              result.kind))
                 continue
         if isinstance(result, CardNotFoundError):
-            problems.append(InputProblem(line.line, line.text, _message(result, line, raw),
-                                         tuple(result.suggestions), result.kind))
+            suggestions, message = tuple(result.suggestions), _message(result, line, raw)
+            if (isinstance(result, NameMiss) and result.miss is Miss.BARE_NUMBER and line.quantity_written
+                    and line.dash is None and not line.separated):
+                # `1x Thrust (ME) 123`: the written 1 stays the quantity (rewrite_line keeps it)
+                suggestions = tuple(two_readings(result.text, line.readings[0][0]))
+                shown = [rewrite_line(line.text, s, raw.grammar) if raw.grammar else s for s in suggestions]
+                message = (f"a number after the name is not read by guess: the quantity is written before it; "
+                           f"write {shown[0]!r} (a collector's number left off) or {shown[1]!r} for that version")
+            problems.append(InputProblem(line.line, line.text, message, suggestions, result.kind))
             continue
         card, quantity = result
         counted[line.line] = counted.get(line.line, 0) + quantity

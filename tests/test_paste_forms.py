@@ -81,3 +81,16 @@ def test_the_game_declares_its_heading_words(bundled_index):
                                                "\u30b5\u30a4\u30c9\u30dc\u30fc\u30c9\n1 Lunge")
     assert entries == [("Duncan MacLeod Persona", 1, "Pre-Game")]
     assert notices == ["3 cards under Sideboard: read, not part of the deck"]
+
+
+@pytest.mark.parametrize("line,fixed", [
+    ("1x Thrust (ME) 123", ("1x Thrust (ME)", "1x Thrust (ME) (123)")),
+    ("- 2 Upper Left Attack (ME) 12  # core", ("2 Upper Left Attack (ME)", "2 Upper Left Attack (ME) (12)")),
+    ("Thrust 3", ("3 Thrust", "Thrust (3)")),
+])
+def test_suggestions_keep_what_the_person_wrote(bundled_index, line, fixed):
+    from deckcheck.decklist import rewrite_line
+    from deckcheck.games import registry
+    deck, problems = build_deck(parse_text("Endurance:\n" + line), bundled_index, get_format("type1e"))
+    (problem,) = problems
+    assert tuple(rewrite_line(line, s, registry().grammar) for s in problem.suggestions) == fixed

@@ -222,8 +222,10 @@ def test_a_line_whose_readings_all_fail_reports_the_first_readings_error(synthet
     a bare number; the message is the first reading's."""
     _, problems = read(synthetic_index, "1 Thrust\n2 Upper Right Attack 2\n")
     (problem,) = problems
-    assert problem.message == ('a number after the name is not read by guess: write "2 Upper Right Attack" for 2 '
-                               'copies, or "Upper Right Attack (2)" for version 2')
+    assert problem.message == ("a number after the name is not read by guess: the quantity is written before it; "
+                               "write '2 Upper Right Attack' (a collector's number left off) or "
+                               "'2 Upper Right Attack (2)' for that version")  # (issue 33: the written 2 stays)
+    assert problem.suggestions == ("Upper Right Attack", "Upper Right Attack (2)")
 
 
 def test_an_ambiguity_or_a_bad_set_says_more_than_unknown_card(synthetic_cards, tmp_path):
