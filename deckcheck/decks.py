@@ -149,9 +149,10 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
                     and line.dash is None and not line.separated):
                 # `1x Thrust (ME) 123`: the written 1 stays the quantity (rewrite_line keeps it)
                 suggestions = tuple(two_readings(result.text, line.readings[0][0]))
-                shown = [rewrite_line(line.text, s, raw.grammar) if raw.grammar else s for s in suggestions]
+                rewritten = [rewrite_line(line.text, s, raw.grammar) if raw.grammar else s for s in suggestions]
                 message = (f"a number after the name is not read by guess: the quantity is written before it; "
-                           f"write {shown[0]!r} (a collector's number left off) or {shown[1]!r} for that version")
+                           f"write {rewritten[0]!r} (a collector's number left off) or {rewritten[1]!r} for that "
+                           "version")
             problems.append(InputProblem(line.line, line.text, message, suggestions, result.kind))
             continue
         card, quantity = result
