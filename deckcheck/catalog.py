@@ -146,8 +146,19 @@ def _two_ways(text: str) -> str:
     head, _, last = text.strip().rpartition(" ")
     number = last.lstrip("-–")
     name = head.rstrip(" -–")
+    if _has_version(name):  # `Thrust (2) 3`: a version is written already, never a second one
+        return f'a number after the name is not read by guess: write "{number} {name}" for {number} copies'
     return (f'a number after the name is not read by guess: write "{number} {name}" for {number} copies, '
             f'or "{name} ({number})" for version {number}')
+
+
+def _has_version(name: str) -> bool:
+    """Whether a name ends in a version marker in round brackets (`Thrust (2)`, `Thrust (Version 2)`)."""
+    if not name.endswith(")") or "(" not in name:
+        return False
+    inner = name[name.rindex("(") + 1:-1].strip().lower().removeprefix("version").strip()
+    marker = version_marker(name)
+    return inner.isascii() and inner.isdigit() or (marker is not None and marker[2])
 
 
 def two_readings(text: str, quantity: int | None = None) -> list[str]:
@@ -156,7 +167,8 @@ def two_readings(text: str, quantity: int | None = None) -> list[str]:
     number dropped) and `name (N)`, each keeping that quantity where the line has it."""
     head, _, last = text.strip().rpartition(" ")
     number, name = last.lstrip("-–"), head.rstrip(" -–")
-    return [name, f"{name} ({number})"] if quantity is not None else [f"{number} {name}", f"{name} ({number})"]
+    versions = [] if _has_version(name) else [f"{name} ({number})"]  # (`Thrust (2) 3`: no `Thrust (2) (3)`)
+    return [name, *versions] if quantity is not None else [f"{number} {name}", *versions]
 
 
 class SetTable:

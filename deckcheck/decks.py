@@ -151,8 +151,8 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
                 suggestions = tuple(two_readings(result.text, line.readings[0][0]))
                 rewritten = [rewrite_line(line.text, s, raw.grammar) if raw.grammar else s for s in suggestions]
                 message = (f"a number after the name is not read by guess: the quantity is written before it; "
-                           f"write {rewritten[0]!r} (a collector's number left off) or {rewritten[1]!r} for that "
-                           "version")
+                           f"write {rewritten[0]!r} (a collector's number left off)"
+                           + (f" or {rewritten[1]!r} for that version" if len(rewritten) > 1 else ""))
             problems.append(InputProblem(line.line, line.text, message, suggestions, result.kind))
             continue
         card, quantity = result

@@ -94,3 +94,16 @@ def test_suggestions_keep_what_the_person_wrote(bundled_index, line, fixed):
     deck, problems = build_deck(parse_text("Endurance:\n" + line), bundled_index, get_format("type1e"))
     (problem,) = problems
     assert tuple(rewrite_line(line, s, registry().grammar) for s in problem.suggestions) == fixed
+
+
+def test_the_cli_shows_unicode_spaces_as_they_are_and_still_escapes_control_characters():
+    from deckcheck.cli.plain import safe
+    assert safe("3\u3000Thrst") == "3\u3000Thrst" and safe("3\u00a0Thrst") == "3\u00a0Thrst"
+    assert safe("3\x1b[31mThrst\u202e") == "3\\x1b[31mThrst\\u202e"
+
+
+def test_a_version_written_already_is_never_offered_a_second_one(bundled_index):
+    deck, problems = build_deck(parse_text("Endurance:\nThrust (2) 3\n1x Thrust (2) 123"), bundled_index,
+                                get_format("type1e"))
+    assert [p.suggestions for p in problems] == [("3 Thrust (2)",), ("Thrust (2)",)]
+    assert "(2) (3)" not in problems[0].message and "(2) (123)" not in problems[1].message

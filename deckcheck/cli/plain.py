@@ -5,6 +5,7 @@ No rich here: plain output needs no terminal, and starts faster. Control charact
 """
 from __future__ import annotations
 
+import unicodedata
 from typing import Sequence
 
 from ..report import Issue, Report, is_data_unknown
@@ -19,10 +20,12 @@ def plural(n: int, word: str, words: str | None = None) -> str:
 
 
 def safe(text: str) -> str:
-    """Text with control characters (ESC, ...) escaped, so input cannot drive the terminal."""
+    """Text with control characters (ESC, ...) escaped, so input cannot drive the terminal; Unicode spaces (the
+    ideographic space of a Japanese list, a no-break space) are shown as they are: none drives a terminal."""
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() or ch in "\t" else ascii(ch)[1:-1] for ch in text)
+    return "".join(ch if ch.isprintable() or ch in "\t" or unicodedata.category(ch) == "Zs" else ascii(ch)[1:-1]
+                   for ch in text)
 
 
 def tsv_cell(text: str) -> str:
