@@ -119,7 +119,9 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, 
                                                  "card (read as a title, nothing follows it)", ()))
                     continue
                 title = unquote(line.bare)  # whole: `Kurgan Beatdown @ Regionals [v2]` (a line read as text has it)
-                if not close:  # names no card and is close to none: the deck's title
+                signed = " - " in title and _signed(index, title.rpartition(" - ")[2], context)
+                if not close or signed:  # names no card and is close to none (`Connor MacLeod - Björn`: a
+                    # Persona and who built it, the part after the dash close to no card): the deck's title
                     deck.notices.append(f"line {line.line} read as the deck's title: {title!r}")
                     continue
                 problems.append(InputProblem(line.line, line.text, _message(result, line, raw),
@@ -233,6 +235,14 @@ CHAT_WORDS = frozenset("hi hello hey heya hiya yo greetings thanks thank thx ty 
 """Words of the greetings, thanks and sign-offs around a posted list (`GLHF`, `Thanks!`, `Any feedback welcome`);
 no card name holds one (tests/test_paste_leftovers.py checks the bundled cards)."""
 _VERY_CLOSE = 0.9  # a chat line this close to a card name is still a card line written wrong
+
+
+def _signed(index: CardIndex, tail: str, context: Context) -> bool:
+    """Whether what follows the dash of a title line (`Connor MacLeod - Björn`) is a name of no card, nor very
+    close to one: who built the deck, not a card written wrong."""
+    key = normalize(tail)
+    return bool(key) and not index.matches(tail) and all(
+        name_score(key, normalize(c)) < _VERY_CLOSE for c in index.suggest(tail, context=context))
 
 
 def is_chatter(text: str) -> bool:

@@ -107,3 +107,9 @@ def test_a_version_written_already_is_never_offered_a_second_one(bundled_index):
                                 get_format("type1e"))
     assert [p.suggestions for p in problems] == [("3 Thrust (2)",), ("Thrust (2)",)]
     assert "(2) (3)" not in problems[0].message and "(2) (123)" not in problems[1].message
+
+
+def test_a_title_signed_after_a_dash_is_the_title_and_a_card_written_wrong_is_not(bundled_index):
+    entries, problems, notices = read(bundled_index, "Connor MacLeod - Bj\u00f6rn\nPersona: Connor MacLeod\n3 Thrust")
+    assert problems == [] and notices == ["line 1 read as the deck's title: 'Connor MacLeod - Bj\u00f6rn'"]
+    assert [line for line, _m in read(bundled_index, "Connor MacLeod - Thrst\n3 Thrust")[1]] == [1]
