@@ -7,6 +7,7 @@ than MAX_LINE characters is refused before it is looked at.
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import re
 import unicodedata
@@ -964,12 +965,26 @@ def rewrite_line(line: str, suggestion: str, grammar: Grammar) -> str:
     whole = _heading(suggestion)
     if whole is not None and _word_key(whole[0]) in METADATA_WORDS:
         return suggestion
+    if len(line) <= MAX_LINE:
+        pieces = [p.strip() for _n, p in take_off([line], MAX_LINE).lines if p.strip()]
+        if pieces != [line.strip()]:  # markup on the line (`<li>3 Thrst</li>`): the card lines it holds
+            if not pieces:
+                return suggestion
+            at = _closest(pieces, suggestion)
+            pieces[at] = rewrite_line(pieces[at], suggestion, grammar)
+            return "\n".join(pieces)
     body, _marked = _bare_line(fold_chars(line).strip().lstrip("#").strip() if line.lstrip().startswith("# ")
                                else fold_chars(line).strip())
     prefix = ""
     found = _read_heading(grammar, body, False)
     if found is not None and found.rest and _is_heading_word(grammar, found.word):
         prefix, body = f"{found.word}: ", found.rest
+    parts = _several(body) if ("/" in body or ";" in body or "|" in body) else None
+    if parts is not None:  # `3 Thrst / 2 Lunge`: the part the suggestion is for, the others as written
+        mark = next(m for m in _SPLITTERS if m in body)
+        at = _closest(parts, suggestion)
+        parts[at] = rewrite_line(parts[at], suggestion, grammar)
+        return prefix + mark.join(parts)
     parsed = parse_card_text(body)
     if isinstance(parsed, str):
         return prefix + suggestion
@@ -987,6 +1002,17 @@ def rewrite_line(line: str, suggestion: str, grammar: Grammar) -> str:
     if parsed.attach:
         out += f" @ {parsed.attach}"
     return prefix + out
+
+
+def _closest(lines: list[str], suggestion: str) -> int:
+    """Which of several card lines a suggested name is for: the one whose name is most like it."""
+    want = normalize(_split_set(suggestion)[0])
+
+    def likeness(text: str) -> float:
+        parsed = parse_card_text(text)
+        name = parsed.name if isinstance(parsed, CardText) else text
+        return difflib.SequenceMatcher(None, normalize(name), want).ratio()
+    return max(range(len(lines)), key=lambda i: likeness(lines[i]))
 
 
 def _numbered_list(lines: list[str]) -> bool:

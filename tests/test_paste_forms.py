@@ -113,3 +113,18 @@ def test_a_title_signed_after_a_dash_is_the_title_and_a_card_written_wrong_is_no
     entries, problems, notices = read(bundled_index, "Connor MacLeod - Bj\u00f6rn\nPersona: Connor MacLeod\n3 Thrust")
     assert problems == [] and notices == ["line 1 read as the deck's title: 'Connor MacLeod - Bj\u00f6rn'"]
     assert [line for line, _m in read(bundled_index, "Connor MacLeod - Thrst\n3 Thrust")[1]] == [1]
+
+
+@pytest.mark.parametrize("line,suggestion,fixed", [
+    ("\u300cUper Right Attack (3)\u300d\u00d73", "Upper Right Attack (3)", "Upper Right Attack (3)\u00d73"),
+    ("Uper Right Attack 3\u679a", "Upper Right Attack", "Upper Right Attack 3\u679a"),
+    ("<li>3 Thrst</li>", "Thrust", "3 Thrust"), ("[*]3 Thrst", "Thrust", "3 Thrust"),
+    ("<li>2 Lunge</li><li>3 Thrst</li>", "Thrust", "2 Lunge\n3 Thrust"),
+    ("3 Lunge / 2 Thrst", "Thrust", "3 Lunge / 2 Thrust"),
+    ("Attacks: 3 Lunge; 2 Thrst [ME]", "Thrust", "Attacks: 3 Lunge; 2 Thrust [ME]"),
+    ("3 Thrst  # core", "Thrust", "3 Thrust"),
+])
+def test_a_chip_rewrites_the_line_keeping_its_quantity_and_the_other_cards(line, suggestion, fixed):
+    from deckcheck.decklist import rewrite_line
+    from deckcheck.games import registry
+    assert rewrite_line(line, suggestion, registry().grammar) == fixed

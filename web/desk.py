@@ -405,8 +405,9 @@ def suggested_fixes(submission: Submission) -> list[dict[str, Any]]:
             continue
         for name in problem.suggestions:
             fixed = apply_fix(submission.text, f"{problem.line}|{name}").splitlines()
+            grown = max(len(fixed) - len(lines), 0)  # a line of markup (`<li>2 A</li><li>3 B</li>`) becomes lines
             out.append({"line": problem.line, "name": name, "from": lines[problem.line - 1],
-                        "to": fixed[problem.line - 1]})
+                        "to": "\n".join(fixed[problem.line - 1:problem.line + grown])})
     return out
 
 
