@@ -102,3 +102,18 @@ def test_messages_quote_what_the_sheet_has_and_name_what_it_lacks():
                    "quantité, 枚数)"
     assert numeric_unknown(["Karte", "Stk"], {"card": 0}, [["Thrust", "3"], ["Dodge", "１"]]) == "Stk"
     assert numeric_unknown(["Karte", "Notes"], {"card": 0}, [["Thrust", "binder"], ["Dodge", "2"]]) is None
+
+
+@pytest.mark.parametrize("name", ["google-sheets-de.csv", "tabelle-fr.csv"])
+def test_spreadsheet_exports_of_other_countries_read_to_the_plain_deck(bundled_index, name):
+    """A Google Sheets export (quoted cells, CRLF, a German header and sections) and a French Excel CSV
+    (semicolons, a byte-order mark, `Pré-jeu`/`Réserve`, a full-width quantity) are the plain list."""
+    from pathlib import Path
+    data = Path(__file__).parent / "data"
+    (raw,) = read_decklists(data / "sheets" / name)
+    deck, problems = build_deck(raw, bundled_index, get_format("type1e"))
+    plain, _p = build_deck(parse_text((data / "pasted" / "plain.txt").read_text(encoding="utf-8")), bundled_index,
+                           get_format("type1e"))
+    assert problems == []
+    assert sorted((e.card.name, e.quantity, e.section) for e in deck) == sorted(
+        (e.card.name, e.quantity, e.section) for e in plain)
