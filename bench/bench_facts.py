@@ -34,7 +34,7 @@ def main() -> None:
     from deckcheck.library.facts import Facts, facts_sheet
     from deckcheck.db.store import Store
     from deckcheck.textlimits import parse_checked
-    from deckcheck.web.facts import WithAnswers
+    from deckcheck.library.api import Overlaid
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'bench.db'}"
         store = Store(url)
@@ -60,7 +60,7 @@ def main() -> None:
         check_raw(raw, catalog.index)
         plain = median_ms(lambda: check_raw(parse_checked(DECK, "-"), catalog.index))
         rows = facts.overlay("P0")
-        own = median_ms(lambda: check_raw(parse_checked(DECK, "-"), WithAnswers(catalog, rows).index))
+        own = median_ms(lambda: check_raw(parse_checked(DECK, "-"), Overlaid(catalog, rows).index))
         print(f"check_ms {plain:.1f}")
         print(f"check_with_own_answers_ms {own:.1f}")
         facts_sheet(store)

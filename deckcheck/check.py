@@ -11,7 +11,7 @@ from .formats import AnyFormat, DeckView
 from .games import registry
 from .registered import registered_of
 from .registry import Registry
-from .report import UNKNOWN_FORMAT, Details, InputProblem, Report
+from .report import UNKNOWN_CARD, UNKNOWN_FORMAT, Details, InputProblem, Report
 from .todo import collect
 
 
@@ -86,6 +86,20 @@ def _other_game(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], fmt: 
     return []
 
 
+def no_card_list(index: CardIndex, fmt: AnyFormat, games: Registry) -> list[str]:
+    """For a deck with unknown cards: the notice, once, that the format's card list is not bundled and no card sheet
+    brought it (no more of its cards are known than the bundle's few), so that its "unknown card" lines say why."""
+    builtin = {c.id for c in fmt.builtin_cards()} if fmt.builtin_cards else set()
+    own = fmt.own_card or (lambda card: card.game == fmt.game)
+    known = sum(1 for card in index.cards if card.id not in builtin and own(card))
+    if known > fmt.bundled_own:
+        return []
+    words = fmt.card_list or games.game_named(fmt.game).title
+    only = f" (only {known} {words} card{'s' if known != 1 else ''} known here)" if known else ""
+    return [f"no {words} card list is bundled{only}: bring your card sheet (`--cards FILE` on the command line, "
+            "the Card sheet field on the check page; `deckcheck cards import FILE` keeps it)"]
+
+
 def choose_format(raw: RawDeck, requested: str | None, games: Registry | None = None) -> AnyFormat:
     """The format asked for on the command line, else the deck's `Format:` line, else the default."""
     games = registry() if games is None else games
@@ -125,6 +139,8 @@ def check_raw(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], request
                         input_errors=problems, notices=list(deck.notices))
         if not requested and not raw.declared_format:
             report.notices += _other_game(raw, index_for, fmt, games)
+        if any(p.kind == UNKNOWN_CARD for p in problems):
+            report.notices += no_card_list(index_for(fmt), fmt, games)
     else:
         report, view = _checked(deck, fmt, games)
         if details:

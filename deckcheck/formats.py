@@ -72,6 +72,12 @@ class Format(Generic[ParamsT, ViewT]):
     builtin_cards: Callable[[], list[Card]] | None = None
     source: str = ""
     no_persona: str = ""  # how a report names a deck without a Persona ("Generic Immortal")
+    # the card list its decks are written from ("2nd-edition"; default: the game's name) and which cards are of it
+    # (default: every card of its game that is not built in), and how many of them the bundle holds: with no more
+    # known than those, a deck's unknown cards come with the notice, once, to bring a card sheet
+    card_list: str = ""
+    own_card: Callable[[Card], bool] | None = None
+    bundled_own: int = 0
 
     def section_of(self, written: str | None, card: Card) -> str | None:
         """The section a decklist line belongs to: the header as written, else where the card's type goes."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 from typing import Any
 
 import secrets
+from dataclasses import dataclass
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
+from starlette.datastructures import FormData
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.check import choose_format
@@ -19,7 +21,7 @@ from deckcheck.games import registry
 from deckcheck.library.api import Catalog
 from deckcheck.text import is_digits
 
-from . import decks as reading, models
+from . import cardsheets, decks as reading, models
 from .checkinput import (DECK_ID, MAX_FIELDS, ApiInput, CheckInput, api_input, check_input,  # noqa: F401
                          format_choices, page_context, read_input, saved_deck_data)
 from .deps import CatalogDep, CollectionsDep, PagesDep, ServerDep, SettingsDep
@@ -69,14 +71,55 @@ async def check_submit(request: Request, settings: SettingsDep, srv: ServerDep, 
     fix = form.get("fix") if form is not None else None
     if isinstance(fix, str) and fix:
         got.text = apply_fix(got.text, fix)
+    sheet = await run_in_threadpool(page_sheet, request, got, form)
     reports = await run_in_threadpool(own_check, request, srv, got) if got.has_deck else []
     if got.file_data is not None and reading.is_text_upload(got.file_label):
         got.text = got.file_data.decode("utf-8-sig", errors="replace")  # an uploaded text lands in the box
-    context = page_context(got, reports, **form_context(request, srv, facts_here=len(reports) == 1))
+    context = page_context(got, reports, sheet_said=got.sheet.said if got.sheet else "", sheet_error=sheet.error,
+                           sheet_adopted=sheet.adopted, **form_context(request, srv, facts_here=len(reports) == 1))
     if request.headers.get("HX-Request") == "true":
         target = request.headers.get("HX-Target", "")
-        return pages("_checker.html" if target == "checker" else "_reports.html", context)
-    return pages("check.html", context)
+        response = pages("_checker.html" if target == "checker" else "_reports.html", context)
+    else:
+        response = pages("check.html", context)
+    if sheet.forget:
+        cardsheets.forget(request, response)
+    if sheet.kept:
+        cardsheets.remember(request, response, sheet.kept)
+    return response
+
+
+@dataclass
+class PageSheet:
+    """What the check page did with a card sheet: kept a new one (its cookie value), dropped the kept one, took a
+    card sheet uploaded as the decklist for the sheet (`adopted`: its name), or refused one (why)."""
+
+    kept: str = ""
+    forget: bool = False
+    adopted: str = ""
+    error: str = ""
+
+
+def page_sheet(request: Request, got: CheckInput, form: FormData | None) -> PageSheet:
+    """The card sheet of a page's check: the one uploaded now (kept for the browser's session), a card sheet uploaded
+    as the decklist (taken for the sheet, and said so), else the one kept before; none once the reader dropped it."""
+    done = PageSheet(forget=form is not None and bool(form.get(cardsheets.FORGET)))
+    if got.file_data is not None and cardsheets.is_card_sheet(got.file_label or "", got.file_data):
+        done.adopted = got.file_label or "upload"
+        got.cards_label, got.cards_data = got.file_label, got.file_data
+        got.file_label = got.file_data = None
+    if got.cards_data is not None:
+        label, data = got.cards_label or "cards", got.cards_data
+        got.cards_data = None
+        try:
+            got.sheet = cardsheets.read_sheet(label, data)
+            done.kept = cardsheets.keep(label, data)
+        except DeckcheckError as exc:  # refused, or the folder is full: said on the page, no deck checked with it
+            done.error = str(exc)
+            got.sheet = None
+    if got.sheet is None and not done.forget and not done.error:
+        got.sheet = cardsheets.kept_sheet(request)
+    return done
 
 
 def apply_fix(text: str, fix: str) -> str:

@@ -19,12 +19,16 @@ from deckcheck.report import Report
 
 from . import decks as reading
 from .app import looks_like_json, request_json
+from .cardsheets import BroughtSheet, is_card_sheet, read_sheet
 from .deps import SettingsDep
 from .errors import BadRequest
 
 log = logging.getLogger("deckcheck.web")
 
 MAX_FIELDS = 1000  # the check form holds the fill-in form of the cards a report left unverified (web/facts.py)
+
+SHEET_AS_DECK = ("{label} is a card sheet (its columns are name, type...), not a decklist: send it as the card sheet "
+                 "(the `cards` part; `--cards` on the command line) beside the decklist")
 
 DECK_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 
@@ -39,6 +43,9 @@ class CheckInput:
     extra: dict[str, str] = field(default_factory=dict)
     numbers: dict[str, object] = field(default_factory=dict)  # `hand`, `exertion` as the body wrote them (/api/stats)
     both: bool = False  # `decklist` text and a `file` were both sent (the API refuses it; a page checks the file)
+    cards_label: str | None = None  # a card sheet sent beside the decklist (the multipart `cards` part)
+    cards_data: bytes | None = None
+    sheet: BroughtSheet | None = None  # the card sheet this check is made with (sent, or kept for the page)
 
     @property
     def has_deck(self) -> bool:
@@ -76,7 +83,7 @@ async def read_input(request: Request, limit: int) -> tuple[CheckInput, FormData
         raise BadRequest("send multipart/form-data (file or decklist, format) or application/json "
                          '({"decklist": "...", "format": "..."})' + said)
     try:
-        form = await request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=limit)
+        form = await request.form(max_files=2, max_fields=MAX_FIELDS, max_part_size=limit)
     except DeckcheckError:
         raise
     except Exception as exc:  # python-multipart's and Starlette's parse errors
@@ -103,13 +110,27 @@ async def read_input(request: Request, limit: int) -> tuple[CheckInput, FormData
         if data or upload.filename:  # an empty file chosen is an unreadable deck; no file chosen is no file
             got.file_label, got.file_data = reading.label_of(upload.filename), data
             got.both = bool(text.strip())
+    cards = form.get("cards")
+    if isinstance(cards, UploadFile):
+        data = await cards.read()
+        if data or cards.filename:
+            got.cards_label, got.cards_data = reading.label_of(cards.filename), data
+    elif isinstance(cards, str) and cards:
+        raise BadRequest("`cards` is a card sheet file (CSV or XLSX), sent as a file part")
     return got, form
 
 
 def check_input(catalog: CardSource, got: CheckInput, details: bool = False) -> list[Report]:
-    """Check what a request sent: one report per deck, an unreadable file being a report with its cause."""
+    """Check what a request sent: one report per deck, an unreadable file being a report with its cause; with a card
+    sheet sent (or kept for the page), against the catalogue with the sheet laid over it (SheetRefused: unusable)."""
+    if got.cards_data is not None and got.sheet is None:
+        got.sheet = read_sheet(got.cards_label or "cards", got.cards_data)
+    if got.sheet is not None:
+        catalog = got.sheet.over(catalog)
     if got.file_data is not None:
         label = got.file_label or "upload"
+        if is_card_sheet(label, got.file_data):
+            return [reading.unreadable(label, DeckcheckError(SHEET_AS_DECK.format(label=label)), got.fmt)]
         try:
             raws = reading.read_upload(label, got.file_data)
         except DeckcheckError as exc:
@@ -123,7 +144,11 @@ def check_input(catalog: CardSource, got: CheckInput, details: bool = False) -> 
             raws = reading.read_text(got.text)
         except DeckcheckError as exc:  # past a limit of text decklists: unreadable, as `check -` reports it
             return [reading.unreadable(reading.PASTED, exc, got.fmt)]
-    return reading.check_raws(raws, catalog, got.fmt, details)
+    reports = reading.check_raws(raws, catalog, got.fmt, details)
+    if got.sheet is not None:
+        for report in reports:
+            report.notices += list(got.sheet.notices)
+    return reports
 
 
 async def api_input(request: Request, settings: SettingsDep) -> CheckInput:

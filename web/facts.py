@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -24,14 +23,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 
-from deckcheck.library.api import CardSource
+from deckcheck.library.api import CardSource, Overlaid
 from deckcheck.cards import Card, conflicts
 from deckcheck.cells import NONE, is_none_word
 from deckcheck.cardsheet import SheetCard
 from deckcheck.library.facts import (CHOICES, FACT_FIELDS, FORM_FIELDS, GROUP_WORDS, LABELS, MAX_BY, FactError, Facts,
                                      clean_by, facts_sheet, form_fields_of, shown, value_text)
 from deckcheck.errors import DeckcheckError
-from deckcheck.provenance import Provenance
 from deckcheck.rates import Rate, Windows
 from deckcheck.report import Report
 from deckcheck.text import is_digits
@@ -112,21 +110,6 @@ def count_answer(request: Request) -> None:
 
 
 # -- checking with one person's pending answers -----------------------------------------------------
-class WithAnswers(CardSource):
-    """A catalogue seen with one person's pending answers laid over it (their own check on a club server)."""
-
-    def __init__(self, base: CardSource, rows: list[SheetCard]) -> None:
-        super().__init__()
-        self.base = base
-        self.overlay = rows
-
-    def stored(self, game: str | None = None) -> list[Card]:
-        return self.base.cards(game)
-
-    def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
-        return self.base.sources(ids)
-
-
 def catalog_for(srv: Deckcheck, by: str | None) -> tuple[Any, int]:
     """The catalogue a check by `by` sees, and how many of their pending answers it counts (club servers only)."""
     catalog = srv.catalog
@@ -135,7 +118,7 @@ def catalog_for(srv: Deckcheck, by: str | None) -> tuple[Any, int]:
     rows = facts_of(srv).overlay(by)
     if not rows:
         return catalog, 0
-    return WithAnswers(catalog, rows), sum(len(r.fields) for r in rows)
+    return Overlaid(catalog, rows), sum(len(r.fields) for r in rows)
 
 
 def counted_notice(by: str, n: int) -> str:

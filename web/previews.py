@@ -119,9 +119,9 @@ def sweep(where: Path, now: float | None = None) -> None:
             pass
 
 
-def keep(data: bytes, suffix: str) -> str:
-    """Write an uploaded sheet into the folder under a new random token (its file name is token + suffix);
-    PreviewsFull when MAX_FILES sheets or MAX_BYTES already wait."""
+def keep(data: bytes, suffix: str, prefix: str = "") -> str:
+    """Write an uploaded sheet into the folder under a new random token (its file name is prefix + token + suffix:
+    a prefix keeps another kind of sheet apart); PreviewsFull when MAX_FILES sheets or MAX_BYTES already wait."""
     where = folder()
     sweep(where)
     sheets = _sheets(where)
@@ -138,7 +138,7 @@ def keep(data: bytes, suffix: str) -> str:
                                "confirm or let them expire first", wait)
     token = secrets.token_urlsafe(32)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(where / f"{token}{suffix}", flags, 0o600)
+    fd = os.open(where / f"{prefix}{token}{suffix}", flags, 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     return token

@@ -189,7 +189,7 @@ RAVEN_STORMCROW = Format(
     sections=MappingProxyType({HUNTERS: ("hunters", "hunter"), ITEMS: ("items", "item"), PREY: ("prey",),
                                COMBAT: ("combat",)}),
     default_section=lambda card: SECTION_OF_TYPE.get(card.type or "", COMBAT),
-    view=RavenView, source="seeds/raven-and-stormcrow.txt",
+    view=RavenView, source="seeds/raven-and-stormcrow.txt", card_list="Raven and the Stormcrow",
 )
 
 COLUMNS = (number_column("renown"), number_column("health"), number_column("skill"))

@@ -27,6 +27,7 @@ from ..errors import CardSheetError, DeckcheckError, UnknownCardError
 from ..formats import AnyFormat
 from ..games import get_format, parse_text
 from ..importers.decklists import READERS, read_decklists  # READERS: the one table of decklist suffixes
+from ..provenance import FIELDS as PROVENANCE_FIELDS
 from ..report import UNREADABLE, InputProblem, Report
 from ..text import and_more
 from ..todo import Todo, collect
@@ -62,9 +63,7 @@ class CardSource:
             from ..importers.cardsheet import read_card_sheet
             data = read_card_sheet(sheet, consequence="no deck was checked with it")
             origin = provenance.Provenance("sheet", f"{Path(sheet).name} (this run only)")
-            # each row carries where its values came from: its provenance cells, else this sheet
-            self.overlay += [replace(row, sources={f: row.sources.get(f, origin) for f in row.fields
-                                                   if f in provenance.FIELDS}) for row in data.rows]
+            self.overlay += with_origin(data.rows, origin)
             self.notices += [f"{sheet}: {notice}" for notice in data.notices]
         self._matched: list[SheetCard] | None = None
         self._indexes: dict[str, CardIndex] = {}
@@ -73,7 +72,7 @@ class CardSource:
         """This run's rows, those without an id matched by name to the stored cards (CONTRACTS §2), once."""
         if self._matched is None:
             if any(not row.id_stated for row in self.overlay):
-                where = f"--cards {', '.join(self._sheets)}"
+                where = f"--cards {', '.join(self._sheets)}" if self._sheets else "the answers"
                 self._matched = match_by_name(self.overlay, self.stored(None), where, bundled_sets())
             else:
                 self._matched = self.overlay
@@ -154,6 +153,29 @@ class CardSource:
             if ids is None or row.card.id in ids:
                 found.setdefault(row.card.id, {}).update(row.sources)
         return found
+
+
+def with_origin(rows: Iterable[SheetCard], origin: Provenance) -> list[SheetCard]:
+    """A sheet's rows, each carrying where its values came from: its provenance cells, else the sheet (`origin`)."""
+    return [replace(row, sources={f: row.sources.get(f, origin) for f in row.fields if f in PROVENANCE_FIELDS})
+            for row in rows]
+
+
+class Overlaid(CardSource):
+    """A card source seen with rows laid over it: one person's pending answers (their own check on a club server),
+    or a card sheet brought to a check (`where` names it where a row's name matches no card or several)."""
+
+    def __init__(self, base: CardSource, rows: Sequence[SheetCard], where: str = "") -> None:
+        super().__init__()
+        self.base = base
+        self.overlay = list(rows)
+        self._sheets = [where] if where else []
+
+    def stored(self, game: str | None = None) -> list[Card]:
+        return self.base.cards(game)
+
+    def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:
+        return self.base.sources(ids)
 
 
 @dataclass(frozen=True)

@@ -138,6 +138,8 @@ TYPE2 = Format(
     aliases=("2e", "second", "2nd", "type-2", "t2"),
     sections=SECTIONS, default_section=section_of_type, params=hl.Type2Params(), view=HighlanderView,
     source="seeds/highlander-2e-type2-summary-ja.txt", no_persona="Generic Immortal",
+    card_list="2nd-edition", own_card=lambda card: card.game == HIGHLANDER and card.edition >= 2,
+    bundled_own=4,  # the bundle's 2nd-edition cards (db/data/highlander-2e.csv): a sample, not the list
 )
 
 GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TYPES,
