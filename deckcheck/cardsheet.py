@@ -49,6 +49,24 @@ def _games() -> tuple[tuple[str, ...], dict[str, str]]:
     games = registry().games
     types = {normalize(t): t for t in sorted(set().union(*(g.card_types for g in games)))}
     return tuple(g.name for g in games), types
+
+
+@lru_cache(maxsize=1)
+def _types_by_game() -> dict[str, dict[str, str]]:
+    """Each game's card types by folded name (a game that declares none takes any type)."""
+    return {g.name: {normalize(t): t for t in sorted(g.card_types)} for g in registry().games}
+
+
+def one_of_these(text: str, values: Iterable[str], what: str) -> str:
+    """The message of a cell that is none of `values`: the closest of them suggested, else all of them."""
+    from .catalog import closest_names
+    values = list(values)
+    words = set(normalize(text).split())
+    within = [v for v in values if normalize(v) in words]  # "Basic Attack": its word Attack
+    close = list(dict.fromkeys(within + closest_names(text, values, 3)))[:3]
+    if close:
+        return f"not {what}: did you mean {' or '.join(close)}?"
+    return f"not {what}; one of {', '.join(values)}"
 _VERSION_SUFFIX = re.compile(r"\s*\((?:version\s*)?(\d+)\)\s*$", re.IGNORECASE)
 
 
@@ -160,13 +178,18 @@ def card_from_row(values: Mapping[str, object], row: int = 0, problems: list[Row
         r.bad("name", "a card needs a name")
     game = r.text("game").lower() or DEFAULT_GAME
     games, known_types = _games()
-    if game not in games:
+    game_known = game in games
+    if not game_known:
         r.bad("game", f"unknown game; known: {', '.join(games)}")
         game = DEFAULT_GAME
     type_text = r.text("type")
     card_type = None
     if type_text and type_text.lower() not in _UNKNOWN_WORDS:
         card_type = known_types.get(normalize(type_text), type_text)
+        own_types = _types_by_game().get(game)
+        if game_known and own_types and normalize(type_text) not in own_types:  # else the deck is blamed later
+            title = registry().game_named(game).title
+            r.bad("type", one_of_these(type_text, own_types.values(), f"a card type of {title}"))
     edition = r.integer("edition", 1, unknown_ok=False)
     if edition not in (1, 2, 3):
         r.bad("edition", "edition is 1, 2 or 3")

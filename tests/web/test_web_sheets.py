@@ -30,10 +30,13 @@ def test_the_api_checks_against_a_card_sheet_part_and_keeps_nothing(client):
 
 
 def test_a_bad_card_sheet_part_is_refused_naming_its_row(client):
-    bad = b"name,type,restriction\nOdd Thing,Block,many\n"
+    bad = b"name,type,restriction\nOdd Thing,Blokc,\nOther,Block,many\n"
     r = client.post("/api/check", data={"decklist": DECK}, files={"cards": ("mine.csv", bad)})
     assert r.status_code == 400
-    assert "mine.csv" in r.json()["error"] and "row 2" in r.json()["error"] and "/tmp" not in r.json()["error"]
+    error = r.json()["error"]
+    assert "mine.csv" in error and "/tmp" not in error and "no deck was checked with it" in error
+    assert "row 2, column 'type', value 'Blokc': not a card type of Highlander: did you mean Block?" in error
+    assert "row 3, column 'restriction'" in error
 
 
 def test_the_page_keeps_the_sheet_for_the_session_and_forgets_it(app, client):

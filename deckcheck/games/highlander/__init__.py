@@ -142,7 +142,10 @@ TYPE2 = Format(
     bundled_own=4,  # the bundle's 2nd-edition cards (db/data/highlander-2e.csv): a sample, not the list
 )
 
-GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TYPES,
+# printed items that are no card of a deck (order forms, tin sets, rule sheets): known to card sheets, in no section
+OTHER_TYPES = frozenset({"Form", "Rules"})
+
+GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TYPES | OTHER_TYPES,
             fields=FIELDS, columns=("version", "edition"),
             headings=HEADINGS, plurals=PLURALS, heading_help=HEADING_HELP, heading_words=HEADING_WORDS,
             data_unknown="HL-DATA-UNKNOWN",
