@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .check import validate
-from .cards import CardKey
+from .cards import DEFAULT_GAME as HIGHLANDER, CardKey
 from .decks import Deck
 from .formats import AnyFormat
 from .games import game_named
 from .report import Report
-from .stats import EXERTION, HAND, ODDS, DeckStats, in_endurance, stats_of
+from .stats import EXERTION, HAND, ODDS, DeckStats, in_endurance
 
 PREGAME = "Pre-Game"
 ENDURANCE = "Endurance"
@@ -40,8 +40,8 @@ class DeckDiff:
 
     before: Report
     after: Report
-    before_stats: DeckStats
-    after_stats: DeckStats
+    before_stats: DeckStats | None  # None: the game has no deck statistics (Game.stats); the cards still compare
+    after_stats: DeckStats | None
     added: tuple[CardChange, ...]
     removed: tuple[CardChange, ...]
 
@@ -58,7 +58,9 @@ class DeckDiff:
         return sorted({i.rule for i in self.after.issues} - before)
 
     def odds_rows(self, kind: str) -> list[tuple[str, float, float]]:
-        """(square, before, after) for one kind of odds (see stats.ODDS), as rounded floats."""
+        """(square, before, after) for one kind of odds (see stats.ODDS), as rounded floats (none without stats)."""
+        if self.before_stats is None or self.after_stats is None:
+            return []
         a = self.before_stats.as_dict()["odds"][kind]
         b = self.after_stats.as_dict()["odds"][kind]
         return [(s, a[s], b[s]) for s in a]
@@ -66,21 +68,27 @@ class DeckDiff:
     def as_dict(self) -> dict[str, Any]:
         """The JSON object of `deckcheck diff --json`."""
         odds: dict[str, dict[str, dict[str, float]]] = {}
-        for kind in ODDS:
+        for kind in ODDS if self.before_stats is not None else ():
             odds[kind] = {s: {"before": a, "after": b, "change": round(b - a, 6)} for s, a, b in self.odds_rows(kind)}
-        return {"before": {"report": self.before.as_dict(), "stats": self.before_stats.as_dict()},
-                "after": {"report": self.after.as_dict(), "stats": self.after_stats.as_dict()},
+        return {"before": {"report": self.before.as_dict(), "stats": _stats_json(self.before_stats)},
+                "after": {"report": self.after.as_dict(), "stats": _stats_json(self.after_stats)},
                 "added": [c.as_dict() for c in self.added], "removed": [c.as_dict() for c in self.removed],
                 "legal": {"before": self.before.legal, "after": self.after.legal},
                 "rules": {"fixed": self.fixed_rules, "new": self.new_rules},
                 "odds": odds}
 
 
+def _stats_json(stats: DeckStats | None) -> dict[str, Any] | None:
+    return None if stats is None else stats.as_dict()
+
+
 def _counts(deck: Deck) -> dict[tuple[str, CardKey], tuple[str, int]]:
-    """(section, card as a decklist means it) -> (a name it was written with, copies)."""
+    """(section, card as a decklist means it) -> (a name it was written with, copies); a Highlander card where it
+    counts (by its type), another game's in its section."""
     out: dict[tuple[str, CardKey], tuple[str, int]] = {}
     for e in deck.entries:
-        key = (ENDURANCE if in_endurance(e) else PREGAME, e.card.card_key)
+        section = (ENDURANCE if in_endurance(e) else PREGAME) if e.card.game == HIGHLANDER else e.section
+        key = (section, e.card.card_key)
         name, copies = out.get(key, (e.card.name, 0))
         out[key] = (name, copies + e.quantity)
     return out
@@ -117,7 +125,7 @@ def diff_decks(before: Deck, before_format: AnyFormat, after: Deck, after_format
                     added=added, removed=removed)
 
 
-def _stats(deck: Deck, fmt: AnyFormat, hand: int, exertion: int) -> DeckStats:
-    """A deck's statistics by its game's hook (Game.stats), Highlander's for a game without one."""
+def _stats(deck: Deck, fmt: AnyFormat, hand: int, exertion: int) -> DeckStats | None:
+    """A deck's statistics by its game's hook (Game.stats); None for a game without one."""
     hook = game_named(fmt.game).stats
-    return hook(deck, fmt.name, hand, exertion) if hook is not None else stats_of(deck, fmt.name, hand, exertion)
+    return hook(deck, fmt.name, hand, exertion) if hook is not None else None

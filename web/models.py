@@ -161,7 +161,7 @@ class DeckStats(Shape):
 
 class Side(Shape):
     report: Report
-    stats: DeckStats
+    stats: DeckStats | None = Field(description="null for a game without deck statistics (its cards still compare).")
 
 
 class CardChange(Shape):
@@ -195,7 +195,7 @@ class DeckDiff(Shape):
     removed: list[CardChange]
     legal: BeforeAfter
     rules: RuleChanges
-    odds: dict[str, dict[str, OddsChange]]
+    odds: dict[str, dict[str, OddsChange]] = Field(description="empty for a game without deck statistics.")
 
 
 # -- §1, §6: cards and formats ------------------------------------------------------------------------

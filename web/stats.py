@@ -45,11 +45,12 @@ def deck_id_of(text: str) -> str:
     return tail
 
 
-def saved(collections: Collections, text: str) -> tuple[Deck, AnyFormat]:
-    """(deck, format) of a saved deck named by id or link, its source its link; NoSuchDeck when there is none."""
+def saved(collections: Collections, text: str, stats: bool = True) -> tuple[Deck, AnyFormat]:
+    """(deck, format) of a saved deck named by id or link (with `stats`, of a game with statistics), its source its
+    link; NoSuchDeck when there is none."""
     deck_id = deck_id_of(text)
     try:
-        deck, fmt = saved_deck(deck_id, collections)
+        deck, fmt = saved_deck(deck_id, collections, stats=stats)
     except NoSavedDeckError as exc:
         raise NoSuchDeck(f"no saved deck has the link /decks/{deck_id}") from exc
     deck.source = f"/decks/{deck_id}"
@@ -68,7 +69,7 @@ def compare(collections: Collections, a: str, b: str, hand: int, exertion: int) 
     """Two saved decks compared, as `deckcheck diff` compares them."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    (deck_a, fmt_a), (deck_b, fmt_b) = saved(collections, a), saved(collections, b)
+    (deck_a, fmt_a), (deck_b, fmt_b) = saved(collections, a, stats=False), saved(collections, b, stats=False)
     return diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
 
 

@@ -91,6 +91,8 @@ def diff_text(diff: DeckDiff) -> str:
     if not diff.added and not diff.removed:
         lines.append("same cards")
     lines += _rule_lines(diff)
+    if diff.after_stats is None:  # a game without statistics: its cards and verdicts are the comparison
+        return "\n".join(lines) + "\n"
     lines += ["", "square  " + "".join(f"{t:>26}" for t in _diff_titles(diff))]
     rows = {kind: diff.odds_rows(kind) for kind in ODDS}
     for i, square in enumerate(SQUARES):
@@ -115,6 +117,8 @@ def _rule_lines(diff: DeckDiff) -> list[str]:
 
 def _diff_titles(diff: DeckDiff) -> list[str]:
     s = diff.after_stats
+    if s is None:
+        return []
     return [f"block in hand of {s.hand}", f"attack in Exertion of {s.exertion}",
             f"defense in Exertion of {s.exertion}"]
 
@@ -171,6 +175,8 @@ def diff_panel(diff: DeckDiff) -> Panel:
         cards.append("same cards\n", style="dim")
     for line in _rule_lines(diff)[1:]:
         cards.append(line + "\n", style="bold")
+    if diff.after_stats is None:  # a game without statistics
+        return Panel(Group(head, cards), title="deck comparison", title_align="left")
     odds = Table(title="Odds before → after", title_style="bold")
     odds.add_column("square")
     for t in _diff_titles(diff):

@@ -61,10 +61,11 @@ def text_index(cards: Sequence[Card] = (), db: str | None = None, fmt: AnyFormat
     return card_source(cards, db).index(fmt or get_format(DEFAULT_FORMAT))
 
 
-def resolve(raw: RawDeck, index: CardIndex, format: str | None = None) -> tuple[Deck, AnyFormat]:
-    """(deck, format) of a raw decklist of a game with statistics; UnreadableDeckError naming every line that did
-    not resolve."""
-    fmt = require_stats(choose_format(raw, format))
+def resolve(raw: RawDeck, index: CardIndex, format: str | None = None, stats: bool = True) -> tuple[Deck, AnyFormat]:
+    """(deck, format) of a raw decklist (with `stats`, of a game with statistics); UnreadableDeckError naming every
+    line that did not resolve."""
+    fmt = choose_format(raw, format)
+    fmt = require_stats(fmt) if stats else fmt
     deck, problems = build_deck(raw, index, fmt)
     if problems:
         raise UnreadableDeckError(raw.source, problems)
@@ -72,10 +73,12 @@ def resolve(raw: RawDeck, index: CardIndex, format: str | None = None) -> tuple[
 
 
 def resolve_text(text: str, source: str, cards: Sequence[Card], db: str | None,
-                 format: str | None) -> tuple[Deck, AnyFormat]:
-    """(deck, format) of decklist text, resolved among the cards of its format's game."""
+                 format: str | None, stats: bool = True) -> tuple[Deck, AnyFormat]:
+    """(deck, format) of decklist text, resolved among the cards of its format's game (with `stats`, one that has
+    statistics)."""
     raw = parse_checked(text, source)
-    return resolve(raw, text_index(cards, db, require_stats(choose_format(raw, format))), format)
+    fmt = choose_format(raw, format)
+    return resolve(raw, text_index(cards, db, require_stats(fmt) if stats else fmt), format, stats)
 
 
 def stats_in(deck: Deck, fmt: AnyFormat, hand: int, exertion: int) -> DeckStats:
@@ -106,8 +109,8 @@ def deck_diff(before: str, after: str, format: str | None = None, cards: Sequenc
     """Compare two decklists given as text: cards added and removed, verdicts and odds before and after."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    deck_a, fmt_a = resolve_text(before, sources[0], cards, db, format)
-    deck_b, fmt_b = resolve_text(after, sources[1], cards, db, format)
+    deck_a, fmt_a = resolve_text(before, sources[0], cards, db, format, stats=False)
+    deck_b, fmt_b = resolve_text(after, sources[1], cards, db, format, stats=False)
     return diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
 
 
@@ -120,35 +123,42 @@ class NoSavedDeckError(DeckcheckError):
         super().__init__(message)
 
 
-def saved_deck(name: str, collections: "Collections", format: str | None = None) -> tuple[Deck, AnyFormat]:
-    """A deck saved in the database, as saved (its cards, its format unless `format` is given).
+def saved_deck(name: str, collections: "Collections", format: str | None = None,
+               stats: bool = True) -> tuple[Deck, AnyFormat]:
+    """A deck saved in the database, as saved (its cards, its format unless `format` is given; with `stats`, one
+    whose game has statistics).
 
     NoSavedDeckError when no deck has that name.
     """
     try:
-        saved_format, _text, entries = collections.deck(name)
+        saved_format, text, entries = collections.deck(name)
     except DeckcheckError as exc:  # Collections.deck raises it for a missing name only
         raise NoSavedDeckError(name, str(exc)) from exc
-    fmt = require_stats(get_format(format or saved_format))
-    return Deck.from_entries(entries, name, saved_format), fmt
+    fmt = get_format(format or saved_format)
+    deck = Deck.from_entries(entries, name, saved_format)
+    if fmt.builtin_cards:  # no card table holds a format's built-in cards (Taktik's 52): the saved text keeps them
+        cards = fmt.builtin_cards() + [c for c in collections.cards.values() if c.game == fmt.game]
+        deck = build_deck(parse_checked(text, name), CardIndex(cards), fmt)[0]
+        deck.source = name
+    return deck, require_stats(fmt) if stats else fmt
 
 
 def load_decks(name: str, catalog: "Catalog", format: str | None = None,
-               one: bool = False) -> list[tuple[Deck, AnyFormat]]:
+               one: bool = False, stats: bool = True) -> list[tuple[Deck, AnyFormat]]:
     """Every deck a decklist file holds (`-` is standard input), or the saved deck of that name.
 
     With `one`, a file that holds several decks (a registration workbook) is refused before any is resolved.
     """
     if name != "-" and not Path(name).exists():
         from ..db.collections import Collections
-        return [saved_deck(name, Collections(catalog.store), format)]
+        return [saved_deck(name, Collections(catalog.store), format, stats)]
     from ..importers.decklists import read_decklists
-    if format:
+    if format and stats:
         require_stats(get_format(format))
     raws = read_decklists(name)
     if one and len(raws) != 1:
         raise DeckcheckError(f"{name!r} holds {len(raws)} decks; name a file with one deck")
-    return [resolve(raw, catalog.index(choose_format(raw, format)), format) for raw in raws]
+    return [resolve(raw, catalog.index(choose_format(raw, format)), format, stats) for raw in raws]
 
 
 def stats_named(name: str, catalog: "Catalog", format: str | None = None, hand: int = HAND,
@@ -164,6 +174,6 @@ def diff_named(before: str, after: str, catalog: "Catalog", format: str | None =
     """Compare two decks, each a one-deck file or a saved deck (what `deckcheck diff` prints)."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    [(deck_a, fmt_a)] = load_decks(before, catalog, format, one=True)
-    [(deck_b, fmt_b)] = load_decks(after, catalog, format, one=True)
+    [(deck_a, fmt_a)] = load_decks(before, catalog, format, one=True, stats=False)
+    [(deck_b, fmt_b)] = load_decks(after, catalog, format, one=True, stats=False)
     return diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)

@@ -477,3 +477,12 @@ def test_a_field_added_to_the_game_is_read_stored_shown_asked_and_answered(tmp_p
     """)
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert r.stdout.splitlines() == ["3 None", "True", "True True False", "3 ", "200 4"], r.stderr[-3000:]
+
+
+def test_diff_compares_the_plugin_games_decks_without_statistics(plugin, tmp_path):
+    before, after = tmp_path / "a.txt", tmp_path / "b.txt"
+    before.write_text(DECK, encoding="utf-8")
+    after.write_text(DECK.replace("5 Jab", "4 Jab"), encoding="utf-8")
+    r = run(plugin, "diff", str(before), str(after))
+    assert r.returncode == 0, r.stderr
+    assert "- 1 Jab (Moves)" in r.stdout and "square" not in r.stdout
