@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.inproc import run_cli
+from inproc import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EX = ROOT / "examples"
