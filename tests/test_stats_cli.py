@@ -148,5 +148,6 @@ def test_library_deck_diff_same_cards_in_other_printings():
     diff = deckcheck.deck_diff(a, b, format="type1e")
     assert diff.removed == ()
     assert [c.as_dict() for c in diff.added] == [{"section": "Endurance", "card": "Upper Right Block", "quantity": 1}]
+    assert diff.before_stats is not None and diff.after_stats is not None  # a game with statistics
     assert diff.before_stats.endurance == 6 and diff.after_stats.endurance == 7
     assert diff.before.legal is False and "HL-DECK-MIN" not in diff.fixed_rules + diff.new_rules
