@@ -214,7 +214,11 @@ def taktik_deal(hands: Annotated[Optional[Path], typer.Argument(help="Each playe
     out = console()
     out.print(simple_table("Opening deal", ("player", "LP cards", "LP", "Shield card", "Shield", "may redeal",
                                             "redeals", "start"), rows, justify_right=("LP", "Shield")))
-    if opening.starter:
+    if opening.pending:
+        who = ", ".join(opening.pending)
+        out.print(f"{who} may still redeal (10 LP or fewer): who begins is decided after the redeals (fewest Life "
+                  "Points, ties to the lower Shield).", soft_wrap=True, markup=False)
+    elif opening.starter:
         out.print(f"{opening.starter} begins (fewest Life Points, ties to the lower Shield).", soft_wrap=True,
                   markup=False)
     else:

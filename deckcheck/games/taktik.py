@@ -251,6 +251,8 @@ class Opening:
     hands: list[Hand]
     starter: str | None
     tie: list[str] = field(default_factory=list)
+    # who may still redeal (10 LP or fewer): the seed decides who begins after the redeals, so no one begins yet
+    pending: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON object of `taktik deal --json`: every player's cards, LP, Shield and redeals; who begins."""
@@ -258,7 +260,7 @@ class Opening:
                              "life_points": h.life_points, "life_cards": [c.name for c in h.life_cards],
                              "shield": h.shield, "shield_card": h.shield_card.name, "may_redeal": h.may_redeal,
                              "redeals": [[c.name for c in r] for r in h.redeals]} for h in self.hands],
-                "starter": self.starter, "tie": self.tie}
+                "starter": self.starter, "tie": self.tie, "may_still_redeal": self.pending}
 
 
 def starting_player(hands: Sequence[Hand]) -> tuple[str | None, list[str]]:
@@ -268,8 +270,9 @@ def starting_player(hands: Sequence[Hand]) -> tuple[str | None, list[str]]:
     return (first[0], []) if len(first) == 1 else (None, first)
 
 
-def opening(hands: Sequence[Hand]) -> Opening:
-    """Check a deal (no player or card twice) and find who begins."""
+def opening(hands: Sequence[Hand], redealt: bool = False) -> Opening:
+    """Check a deal (no player or card twice) and find who begins: no one yet while a player may still redeal
+    (`redealt`: every redeal the pile allowed was made)."""
     if len({normalize(h.player) for h in hands}) != len(hands):
         raise DeckcheckError("a player is dealt twice")
     seen: dict[str, str] = {}
@@ -278,6 +281,9 @@ def opening(hands: Sequence[Hand]) -> Opening:
             if c.id in seen:
                 raise DeckcheckError(f"{c.name} is dealt to both {seen[c.id]} and {h.player}: one deck has one of each")
             seen[c.id] = h.player
+    pending = [] if redealt else [h.player for h in hands if h.may_redeal]
+    if pending:
+        return Opening(list(hands), None, [], pending)
     starter, tie = starting_player(hands)
     return Opening(list(hands), starter, tie)
 
@@ -313,8 +319,9 @@ def parse_deal_text(text: str) -> list[Hand]:
 def deal(players: int, seed: int, redeal: bool = False) -> Opening:
     """Shuffle one deck with the seed, deal three cards to each player in turn; with redeal, players with
     10 LP or fewer discard and draw three again from the pile until they hold more than 10 (or the pile ends)."""
-    if players < 1:
-        raise DeckcheckError("at least one player")
+    least = TaktikParams().players_min
+    if players < least:
+        raise DeckcheckError(f"the game is for {least} or more players (TK-PLAYERS): --players {players} is too few")
     if players * 3 > 52:
         raise DeckcheckError(f"{players} players need {players * 3} cards; the deck has 52")
     pile = list(playing_cards())
@@ -329,7 +336,7 @@ def deal(players: int, seed: int, redeal: bool = False) -> Opening:
             while hand.may_redeal and len(pile) >= 3:
                 hand.redeals.append(hand.cards)
                 hand.cards = (pile.pop(), pile.pop(), pile.pop())
-    return opening(hands)
+    return opening(hands, redealt=redeal)
 
 
 # A Hero's playing card: its card-sheet columns, stored in Card.extra (rank_of, suit_of read them).

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -121,8 +122,10 @@ def test_deal_command(tmp_path):
     r = subprocess.run([exe, "taktik", "deal", str(ROOT / "examples/other-games/taktik52-deal.txt"), "--json"],
                        capture_output=True, text=True)
     data = json.loads(r.stdout)
-    assert data["starter"] == "Ben" and data["players"][1]["may_redeal"] is True
-    assert list(data) == ["players", "starter", "tie"] and data["tie"] == []
+    # Ben (7 LP) may still redeal: the seed decides who begins after the redeals, so no one begins yet
+    assert data["starter"] is None and data["players"][1]["may_redeal"] is True
+    assert list(data) == ["players", "starter", "tie", "may_still_redeal"] and data["tie"] == []
+    assert data["may_still_redeal"] == ["Ben"]
     assert [p["player"] for p in data["players"]] == ["Anna", "Ben", "Cem", "Dora"]
     ben = data["players"][1]
     assert ben == {"player": "Ben", "cards": ["3 of Hearts", "4 of Clubs", "2 of Diamonds"], "life_points": 7,
@@ -131,7 +134,11 @@ def test_deal_command(tmp_path):
     sheet = tmp_path / "deal.csv"
     sheet.write_text("player,card\nAnna,AS\nAnna,10H\nAnna,QC\nBen,3H\nBen,4C\nBen,2D\n")
     r = subprocess.run([exe, "taktik", "deal", str(sheet), "--json"], capture_output=True, text=True)
-    assert json.loads(r.stdout)["starter"] == "Ben"
+    assert json.loads(r.stdout)["may_still_redeal"] == ["Ben"]
+    text = subprocess.run([exe, "taktik", "deal", str(sheet)], capture_output=True, text=True, env=dict(
+        os.environ, COLUMNS="200")).stdout
+    assert "Ben may still redeal (10 LP or fewer): who begins is decided after the redeals" in text
+    assert "Ben begins" not in text
     bad = tmp_path / "bad.txt"
     bad.write_text("Anna: AS, 10H\n")
     r = subprocess.run([exe, "taktik", "deal", str(bad)], capture_output=True, text=True)
@@ -230,16 +237,18 @@ def test_a_deal_sheet_with_an_error_cell_is_refused_naming_it(tmp_path):
         read_deal(path)
 
 
-@pytest.mark.parametrize("players", [1, 17])
-def test_a_deal_for_one_player_up_to_as_many_as_the_deck_serves(players):
-    """Three cards each from one 52-card deck: 1 player is the least, 17 (51 cards) the most."""
+@pytest.mark.parametrize("players", [4, 17])
+def test_a_deal_for_four_players_up_to_as_many_as_the_deck_serves(players):
+    """Three cards each from one 52-card deck: 4 players are the least the game is for, 17 (51 cards) the most."""
     o = taktik.deal(players, seed=3)
     assert [h.player for h in o.hands] == [f"Player {i}" for i in range(1, players + 1)]
     assert len({c.id for h in o.hands for c in h.cards}) == 3 * players
 
 
-@pytest.mark.parametrize("players,message", [(0, "at least one player"),
-                                             (18, "18 players need 54 cards; the deck has 52")])
+@pytest.mark.parametrize("players,message", [
+    (0, "the game is for 4 or more players (TK-PLAYERS): --players 0 is too few"),
+    (3, "the game is for 4 or more players (TK-PLAYERS): --players 3 is too few"),
+    (18, "18 players need 54 cards; the deck has 52")])
 def test_a_deal_the_deck_cannot_serve_is_refused(players, message):
     with pytest.raises(DeckcheckError) as raised:
         taktik.deal(players, seed=3)
@@ -251,3 +260,17 @@ def test_the_built_in_playing_cards_keep_their_ids():
     assert [taktik.parse_playing_card(t).id for t in ("QC", "10 of Hearts", "Ace of Spades", "2D")] == [
         "taktik52-QC", "taktik52-10H", "taktik52-AS", "taktik52-2D"]
     assert len({c.id for c in taktik.playing_cards()}) == 52
+
+
+def test_who_begins_is_said_once_no_one_may_redeal_any_more():
+    """The seed: whoever has 10 LP or fewer may redeal until above 10; then the fewest LP begins (11 LP: no redeal)."""
+    def hand(player: str, texts: str) -> taktik.Hand:
+        a, b, c = (taktik.parse_playing_card(t) for t in texts.split())
+        return taktik.Hand(player, (a, b, c))
+    table = [hand("Anna", "QC 10H AS"), hand("Cem", "KS 9C 5H"), hand("Dora", "QH 7D 3S")]
+    at_limit = taktik.opening([*table, hand("Ben", "6H 4C 2D")])  # 10 LP: may redeal
+    assert at_limit.starter is None and at_limit.pending == ["Ben"]
+    above = taktik.opening([*table, hand("Ben", "6H 5C 2D")])  # 11 LP: no redeal, and the fewest LP
+    assert above.starter == "Ben" and above.pending == []
+    redealt = taktik.deal(4, seed=3, redeal=True)
+    assert redealt.pending == [] and redealt.starter is not None
