@@ -13,8 +13,8 @@ from types import MappingProxyType
 from ..cards import Card
 from ..decks import Deck, Entry
 from ..formats import Format, Game, View, number_column
-from ..report import ERROR, Issue
-from ..rules import Params, data_unknown, error, names, number_word, plural, rule, rules_of
+from ..report import ERROR, WARNING, Issue
+from ..rules import UNSTAMPED, Params, data_unknown, error, names, number_word, plural, rule, rules_of
 from ..text import normalize
 
 NAME = "raven-stormcrow"
@@ -37,7 +37,12 @@ class RavenParams(Params):
 
 def renown_of(card: Card) -> int | None:
     """A card's Renown (the game's `renown` column); None when unknown."""
-    value = card.extra_value("renown")
+    return number_of(card, "renown")
+
+
+def number_of(card: Card, column: str) -> int | None:
+    """One of a card's numbers (the game's `renown`, `health`, `skill` columns); None when unknown."""
+    value = card.extra_value(column)
     return value if isinstance(value, int) else None
 
 
@@ -166,6 +171,33 @@ def section(v: RavenView) -> list[Issue]:
     return out
 
 
+@rule("RS-SKILL-REACH", WARNING, "A Hunter performs only Combat cards whose Skill is at most its own (with its "
+                                 "Item's Skill bonus): a Combat card no Hunter of the group reaches is never played.",
+      columns=("skill",), words="Skill of the Combat cards not checked")
+def skill_reach(v: RavenView) -> list[Issue]:
+    best, who, unknown = None, "", []
+    for e in v.sections.get(HUNTERS, ()):
+        skill = number_of(e.card, "skill")
+        if skill is None:
+            unknown.append(e.card)
+            continue
+        bonus = max((number_of(i.card, "skill") or 0 for i in v.sections.get(ITEMS, ())
+                     if i.attach and v.hunters_by_name.get(normalize(i.attach)) is e.card), default=0)
+        if best is None or skill + bonus > best:
+            best, who = skill + bonus, e.card.name
+    combat = [e.card for e in v.sections.get(COMBAT, ()) if e.card.type in ("Event", "Wound")]
+    if unknown or best is None:
+        return [data_unknown("Hunter Skill unknown", unknown)] if unknown and combat else []
+    out: list[Issue] = []
+    for card in dict.fromkeys(combat):
+        needs = number_of(card, "skill")
+        if needs is not None and needs > best:
+            out.append(Issue(UNSTAMPED, WARNING, f"{card.name} needs Skill {needs}; the best Skill of the group is "
+                             f"{best} ({who}), so no Hunter can perform it", names([card]), best, needs,
+                             f"remove {card.name}, or add a Hunter (or Item) of Skill {needs}"))
+    return out
+
+
 @rule("RS-PREY-RENOWN", ERROR, "Prey put into play at the start are worth at most {prey_renown_max} Renown, "
                                "counted apart from Hunters and Items.",
       columns=("renown",), words="Prey Renown limit not checked")
@@ -183,7 +215,7 @@ def prey_renown(v: RavenView) -> list[Issue]:
 
 RAVEN_STORMCROW = Format(
     name="raven-stormcrow", title="The Raven and the Stormcrow", game=NAME,
-    rules=rules_of(hunters, renown, item_per_hunter, combat_min, section, prey_renown),
+    rules=rules_of(hunters, renown, item_per_hunter, combat_min, section, prey_renown, skill_reach),
     aliases=("raven", "stormcrow", "rs"),
     params=RavenParams(),
     sections=MappingProxyType({HUNTERS: ("hunters", "hunter"), ITEMS: ("items", "item"), PREY: ("prey",),

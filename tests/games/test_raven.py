@@ -96,7 +96,8 @@ def test_unknown_renown_is_reported_not_passed(index):
 
 def test_format_is_listed():
     assert [r.id for r in get_format("raven").rules] == ["RS-HUNTERS", "RS-RENOWN", "RS-ITEM-PER-HUNTER",
-                                                         "RS-COMBAT-MIN", "RS-SECTION", "RS-PREY-RENOWN"]
+                                                         "RS-COMBAT-MIN", "RS-SECTION", "RS-PREY-RENOWN",
+                                                         "RS-SKILL-REACH"]
 
 
 def test_card_sheets_tournament_and_formats_work_for_the_other_games(tmp_path, monkeypatch):
@@ -211,3 +212,25 @@ def test_combat_cards_one_and_two_short_of_the_limit(index, broken, count, fix):
     report = check(index, group(combat=f"10 Quick Strike\n10 Parry\n8 Deep Cut\n8 Graze\n{broken}"))
     assert issues_of(report, "RS-COMBAT-MIN") == [
         (f"the Combat deck holds {count} Combat cards; at least 40 are required", (), 40, count, fix)]
+
+
+def with_skill(index, **skill):
+    """The example cards with some Skill values changed (by card name, underscores for spaces)."""
+    changed = {name.replace("_", " "): value for name, value in skill.items()}
+    return CardIndex([c.with_extra(skill=changed[c.name]) if c.name in changed else c for c in index.cards])
+
+
+def test_a_combat_card_no_hunter_reaches_is_said_with_the_numbers(index):
+    """RS-SKILL-REACH (PART IV: a Hunter performs Combat cards of Skill at most its own): the best Skill is Old Marek's
+    4, or Ranger Ann's 3 with the Longbow's +1; Broken Arm at Skill 4 is reached, at 5 it is not."""
+    assert check(with_skill(index, Broken_Arm=4), group()).issues == []
+    over = check(with_skill(index, Broken_Arm=5), group())
+    assert issues_of(over, "RS-SKILL-REACH") == [
+        ("Broken Arm needs Skill 5; the best Skill of the group is 4 (Ranger Ann), so no Hunter can perform it",
+         ("Broken Arm",), 4, 5, "remove Broken Arm, or add a Hunter (or Item) of Skill 5")]
+    assert [(i.rule, i.severity) for i in over.issues] == [("RS-SKILL-REACH", "warning")]
+    # the Item's bonus counts for its own Hunter only: Marek at 3 and Ann's 3 + 1 reach 4, not 5
+    marek = with_skill(with_skill(index, Broken_Arm=5), Old_Marek=3)
+    assert issues_of(check(marek, group()), "RS-SKILL-REACH")[0][2] == 4
+    unknown = check(CardIndex([c.with_extra(skill=None) if c.name == "Old Marek" else c for c in index.cards]), group())
+    assert [i.rule for i in unknown.issues] == ["HL-DATA-UNKNOWN"] and unknown.issues[0].cards == ("Old Marek",)
