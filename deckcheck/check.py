@@ -145,5 +145,6 @@ def check_raw(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], request
         report, view = _checked(deck, fmt, games)
         if details:
             report.details = details_of(deck, fmt, report, games, view)
-    report.registered = registered_of(deck, tuple(fmt.sections), problems)
+    pairs = games.game_named(fmt.game).pair_sections
+    report.registered = registered_of(deck, tuple(fmt.sections), problems, next(iter(pairs), ""))
     return report

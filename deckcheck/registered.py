@@ -37,6 +37,7 @@ class RegisteredJSON(TypedDict):
     lines: list[list[str | int]]
     not_read: list[str]
     sections: list[str]
+    players: list[str]
 
 
 class DifferenceJSON(TypedDict):
@@ -54,6 +55,9 @@ class Registered:
     lines: tuple[Line, ...]
     not_read: tuple[str, ...] = ()
     sections: tuple[str, ...] = ()
+    # a table game's players with their Heroes ("Players:" then "Anna: The Fox"): they decide a verdict too
+    players: tuple[str, ...] = ()
+    players_section: str = ""
 
     def text(self) -> str:
         """The cleaned list as text: a heading per section, "N Card" lines, then the lines that were not read."""
@@ -61,6 +65,8 @@ class Registered:
         for section in self.section_names():
             out.append(f"{section}:")
             out += [f"{line.quantity} {line.card}" for line in self.lines if line.section == section]
+        if self.players:
+            out += [f"{self.players_section or 'Players'}:", *self.players]
         out += [NOT_READ + text for text in self.not_read]
         return "\n".join(out) + "\n" if out else ""
 
@@ -81,7 +87,7 @@ class Registered:
     def as_dict(self) -> RegisteredJSON:
         """The JSON kept with a submission (read back by from_dict)."""
         return {"lines": [[line.section, line.card, line.quantity] for line in self.lines],
-                "not_read": list(self.not_read), "sections": list(self.sections)}
+                "not_read": list(self.not_read), "sections": list(self.sections), "players": list(self.players)}
 
     @classmethod
     def from_dict(cls, data: object) -> "Registered":
@@ -89,7 +95,10 @@ class Registered:
         if not isinstance(data, dict):
             return cls(())
         lines = tuple(Line(str(s), str(c), int(q)) for s, c, q in data.get("lines", []))
-        return cls(lines, tuple(map(str, data.get("not_read", []))), tuple(map(str, data.get("sections", []))))
+        sections = tuple(map(str, data.get("sections", [])))
+        players = tuple(map(str, data.get("players", [])))
+        return cls(lines, tuple(map(str, data.get("not_read", []))), sections, players,
+                   "Players" if players else "")
 
 
 def fingerprint(text: str) -> str:
@@ -97,10 +106,11 @@ def fingerprint(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:FINGERPRINT_CHARS]
 
 
-def registered_of(deck: "Deck", sections: Sequence[str], problems: Sequence["InputProblem"] = ()) -> Registered:
+def registered_of(deck: "Deck", sections: Sequence[str], problems: Sequence["InputProblem"] = (),
+                  players_section: str = "") -> Registered:
     """The cleaned list of a resolved deck: copies of one card name in one section added up, sections in the
-    format's order, cards by name; each line that did not resolve kept as "line N: text" (so it counts in the
-    fingerprint)."""
+    format's order, cards by name, a table game's players with their Heroes (under `players_section`); each line
+    that did not resolve kept as "line N: text" (so it counts in the fingerprint)."""
     counts: dict[tuple[str, str], int] = {}
     for entry in deck.entries:
         name = entry.card.name + (f" @ {entry.attach}" if entry.attach else "")
@@ -110,7 +120,8 @@ def registered_of(deck: "Deck", sections: Sequence[str], problems: Sequence["Inp
         counts.items(), key=lambda item: (order.get(item[0][0], len(order)), item[0][0], item[0][1].casefold(),
                                           item[0][1])))
     not_read = tuple(f"line {p.line}: {p.text}" if p.line is not None else p.text for p in problems)
-    return Registered(lines, not_read, tuple(sections))
+    players = tuple(f"{p.name}: {p.hero.name if p.hero is not None else '?'}" for p in deck.players)
+    return Registered(lines, not_read, tuple(sections), players, players_section if players else "")
 
 
 # -- deck checks -------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from ..text import normalize
 
 NAME = "taktik52"
 DECK, PLAYERS = "Deck", "Players"
+HERO = "Hero"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 SUITS = ("spades", "hearts", "diamonds", "clubs")
@@ -194,7 +195,7 @@ TAKTIK52 = Format(
     rules=rules_of(deck_complete, players, heroes), aliases=("taktik", "taktisches-kartenspiel", "tk"),
     params=TaktikParams(),
     sections=MappingProxyType({DECK: ("deck",), PLAYERS: ("players",)}),
-    default_section=lambda card: DECK, view=TaktikView, builtin_cards=lambda: list(playing_cards()),
+    default_section=lambda card: PLAYERS if card.type == HERO else DECK, view=TaktikView, builtin_cards=lambda: list(playing_cards()),
     source="seeds/taktisches-kartenspiel-de.txt",
 )
 
@@ -344,7 +345,7 @@ COLUMNS = (Column("rank", one_of("rank", RANKS, {"ACE": "A", "JACK": "J", "QUEEN
                                  str.upper)),
            Column("suit", one_of("suit", SUITS, {"spade": "spades", "heart": "hearts", "diamond": "diamonds",
                                                  "club": "clubs"}, str.lower, sep=", ")))
-GAME = Game(NAME, (TAKTIK52,), card_types=frozenset({PLAYING_CARD, "Hero"}), columns=tuple(c.name for c in COLUMNS),
+GAME = Game(NAME, (TAKTIK52,), card_types=frozenset({PLAYING_CARD, HERO}), columns=tuple(c.name for c in COLUMNS),
             extra_columns=COLUMNS,
             pair_sections={PLAYERS: "a player line is 'Player name: Hero name'"},
             data_unknown="HL-DATA-UNKNOWN",  # the id RULES.md gives every game's unverified rules

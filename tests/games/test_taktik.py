@@ -274,3 +274,24 @@ def test_who_begins_is_said_once_no_one_may_redeal_any_more():
     assert above.starter == "Ben" and above.pending == []
     redealt = taktik.deal(4, seed=3, redeal=True)
     assert redealt.pending == [] and redealt.starter is not None
+
+
+def test_the_fingerprint_covers_the_tables_players(sheet_index):
+    """A legal table of 4 players and the same deck with 3 (TK-PLAYERS) are two lists: their fingerprints differ,
+    and the cleaned list shows the players with their Heroes."""
+    index = sheet_index("examples/other-games/taktik52-heroes.csv", extra=taktik.playing_cards())
+    text = (ROOT / "examples/other-games/taktik52-table.txt").read_text(encoding="utf-8")
+    four = check_raw(parse_text(text, "four"), lambda fmt: index)
+    three = check_raw(parse_text(text.replace("Dora: The Hare\n", ""), "three"), lambda fmt: index)
+    assert four.legal is True and three.legal is False
+    assert four.registered.fingerprint != three.registered.fingerprint
+    assert four.registered.text().endswith("Players:\nAnna: The Fox\nBen: The Bear\nCem: The Owl\nDora: The Hare\n")
+    kept = type(four.registered).from_dict(four.registered.as_dict())
+    assert kept.fingerprint == four.registered.fingerprint
+
+
+def test_a_hero_written_under_no_heading_goes_to_the_players_not_the_deck():
+    from deckcheck.cards import Card
+    hero = Card(id="h", name="The Fox", title="The Fox", game="taktik52", type="Hero")
+    assert get_format("taktik52").section_of(None, hero) == "Players"
+    assert get_format("taktik52").section_of(None, taktik.parse_playing_card("QH")) == "Deck"
