@@ -195,7 +195,8 @@ TAKTIK52 = Format(
     rules=rules_of(deck_complete, players, heroes), aliases=("taktik", "taktisches-kartenspiel", "tk"),
     params=TaktikParams(),
     sections=MappingProxyType({DECK: ("deck",), PLAYERS: ("players",)}),
-    default_section=lambda card: PLAYERS if card.type == HERO else DECK, view=TaktikView, builtin_cards=lambda: list(playing_cards()),
+    default_section=lambda card: PLAYERS if card.type == HERO else DECK, view=TaktikView,
+    builtin_cards=lambda: list(playing_cards()),
     source="seeds/taktisches-kartenspiel-de.txt",
 )
 
