@@ -12,6 +12,7 @@ import pytest
 from deckcheck.check import check_raw
 from deckcheck.games import get_format, parse_text, taktik
 from deckcheck.errors import DeckcheckError
+from deckcheck.registered import Registered
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL = [c.name for c in taktik.playing_cards()]
@@ -284,10 +285,10 @@ def test_the_fingerprint_covers_the_tables_players(sheet_index):
     four = check_raw(parse_text(text, "four"), lambda fmt: index)
     three = check_raw(parse_text(text.replace("Dora: The Hare\n", ""), "three"), lambda fmt: index)
     assert four.legal is True and three.legal is False
+    assert four.registered is not None and three.registered is not None
     assert four.registered.fingerprint != three.registered.fingerprint
     assert four.registered.text().endswith("Players:\nAnna: The Fox\nBen: The Bear\nCem: The Owl\nDora: The Hare\n")
-    kept = type(four.registered).from_dict(four.registered.as_dict())
-    assert kept.fingerprint == four.registered.fingerprint
+    assert Registered.from_dict(four.registered.as_dict()).fingerprint == four.registered.fingerprint
 
 
 def test_a_hero_written_under_no_heading_goes_to_the_players_not_the_deck():
