@@ -244,9 +244,20 @@ def test_richie_allowance_is_one_per_persona_reserved_first(synthetic_index):
     assert (issue.rule, issue.actual, issue.cards) == ("HL-OTHER-PERSONA", 1, ("Beta Strike",))
 
 
-def test_two_crystals_break_the_crystal_limit_and_uniqueness(synthetic_index):
+def test_two_crystals_are_one_issue_of_the_crystal_limit(synthetic_index):
+    """Issue 36: two Crystals are HL2-PREGAME-MAX's "2 Crystals", not also "2 unique Pre-Game cards titled Crystal"."""
     report = check(synthetic_index, deck_text("Crystal (Clio)\nCrystal (Erato)"), "type2")
-    assert {i.rule for i in report.errors} == {"HL2-PREGAME-MAX", "HL2-PREGAME-UNIQUE"}
+    assert [i.rule for i in report.errors] == ["HL2-PREGAME-MAX"]
+
+
+def test_two_unique_personas_are_one_issue_of_the_persona_count(synthetic_index):
+    """Issue 36: two Personas (2nd-edition Personas are marked unique, titled Persona) are HL-PERSONA-COUNT's one
+    issue, not also "2 unique Pre-Game cards titled Persona"; a unique Pre-Game card twice is still reported."""
+    from dataclasses import replace
+    from deckcheck.catalog import CardIndex
+    unique = CardIndex([replace(c, unique=True) if c.type == "Persona" else c for c in synthetic_index.cards])
+    report = check(unique, deck_text("Alpha Persona\nBeta Persona"), "type2")
+    assert [i.rule for i in report.errors] == ["HL-PERSONA-COUNT"]
 
 
 def test_methos_allowance_covers_master_cards_only(synthetic_index):

@@ -14,7 +14,7 @@ from ..cards import Card
 from ..decks import Deck, Entry
 from ..formats import Format, Game, View, number_column
 from ..report import ERROR, WARNING, Issue
-from ..rules import UNSTAMPED, Params, data_unknown, error, names, number_word, plural, rule, rules_of
+from ..rules import UNSTAMPED, Params, a_word, data_unknown, error, names, number_word, plural, rule, rules_of
 from ..text import normalize
 
 NAME = "raven-stormcrow"
@@ -161,10 +161,10 @@ def section(v: RavenView) -> list[Issue]:
         if e.card.type is None:
             unknown.append(e.card)
         elif belongs is None:
-            out.append(error(f"{e.card.name} is a {e.card.type}, not a card of this game", [e.card],
+            out.append(error(f"{e.card.name} is {a_word(e.card.type)}, not a card of this game", [e.card],
                              fix=f"remove {e.card.name}"))
         elif belongs != e.section:
-            out.append(error(f"{e.card.name} is a {e.card.type} but stands in {e.section}", [e.card],
+            out.append(error(f"{e.card.name} is {a_word(e.card.type)} but stands in {e.section}", [e.card],
                              fix=f"move {e.card.name} to {belongs}"))
     if unknown:
         out.append(data_unknown("card type unknown", unknown))

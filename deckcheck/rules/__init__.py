@@ -136,6 +136,11 @@ def names(cards: Iterable[Card]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(c.name for c in cards))
 
 
+def a_word(word: str) -> str:
+    """'a Block', 'an Item', 'an Event': the article a card type takes."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """'1 card', '2 cards'."""
     return f"{n} {word if n == 1 else (words or word + 's')}"

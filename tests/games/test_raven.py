@@ -234,3 +234,9 @@ def test_a_combat_card_no_hunter_reaches_is_said_with_the_numbers(index):
     assert issues_of(check(marek, group()), "RS-SKILL-REACH")[0][2] == 4
     unknown = check(CardIndex([c.with_extra(skill=None) if c.name == "Old Marek" else c for c in index.cards]), group())
     assert [i.rule for i in unknown.issues] == ["HL-DATA-UNKNOWN"] and unknown.issues[0].cards == ("Old Marek",)
+
+
+def test_a_card_out_of_its_section_takes_its_article(index):
+    """Issue 36: "Longbow is an Item", never "a Item"."""
+    report = check(index, group(items="Chainmail @ Old Marek", combat=GROUP["combat"] + "\nLongbow"))
+    assert [i.message for i in report.issues if i.rule == "RS-SECTION"] == ["Longbow is an Item but stands in Combat"]

@@ -14,7 +14,7 @@ from ... import grid as gridmod
 from ...cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
 from ...decks import Entry
 from ...report import ERROR, WARNING, Issue
-from ...rules import Params, data_unknown, error, names, number_word, plural, rule, rules_of, warning
+from ...rules import Params, a_word, data_unknown, error, names, number_word, plural, rule, rules_of, warning
 from ...text import normalize
 from .view import ENDURANCE, PREGAME, HighlanderView, folded
 
@@ -163,7 +163,7 @@ def section(v: HighlanderView[HighlanderParams]) -> list[Issue]:
             if e.card.type is None:
                 unknown.append(e.card)
             else:
-                out.append(error(f"{e.card.name} is a {e.card.type}, not a card of the game",
+                out.append(error(f"{e.card.name} is {a_word(e.card.type)}, not a card of the game",
                                  [e.card], fix=f"remove {e.card.name}"))
         elif kind and e.section == ENDURANCE:
             out.append(error(f"{e.card.name} is a Pre-Game card ({e.card.type}) but stands in the "
@@ -337,9 +337,9 @@ def hand_icons(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     total = sum(icons * e.quantity for e, icons in known)
     unknown = [e.card for e in v.pregame if e.card.hand_icons is None]
     if total > limit:
-        out.append(error(f"the Pre-Game cards carry {total} Hand icons; at most {limit} are allowed",
-                         (e.card for e, _ in known), limit, total, f"remove Pre-Game cards carrying {total - limit} "
-                         "Hand icons"))
+        out.append(error(f"the Pre-Game cards carry {plural(total, 'Hand icon')}; at most {limit} {_is(limit)} "
+                         "allowed", (e.card for e, _ in known), limit, total,
+                         f"remove Pre-Game cards carrying {plural(total - limit, 'Hand icon')}"))
     elif unknown:
         out.append(data_unknown(f"Hand icons unknown ({total} known)", unknown))
     return out
@@ -511,9 +511,13 @@ def pregame_unique(v: HighlanderView[Type2Params]) -> list[Issue]:
     pregame_titles: Counter[str] = Counter()
     for e in v.pregame:
         pregame_titles[e.card.title_key] += e.quantity
+    crystals = sum(e.quantity for e in v.pregame if e.card.type == "Crystal")
     for e in v.pregame:
+        if e.card.type == "Persona":  # more than one Persona is HL-PERSONA-COUNT's one issue
+            continue
         if e.card.type == "Crystal":
-            groups["crystal"].append(e)
+            if crystals <= v.params.crystal_max:  # more Crystals than allowed: HL2-PREGAME-MAX says it, once
+                groups["crystal"].append(e)
         elif e.card.unique:
             groups[e.card.title_key].append(e)
         elif e.card.unique is None and pregame_titles[e.card.title_key] > 1:
