@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from . import provenance as prov
 from .cards import DEFAULT_GAME, Card, same_card
 from .cells import CellError, is_none_word
-from .catalog import CardIndex
+from .catalog import CardIndex, closest_names
 from .errors import CardNotFoundError, CardSheetError, DeckcheckError, RowProblem
 from .fields import IDENTITY as NAMES_THE_CARD, UNKNOWN_WORDS, Field, parse_whole
 from .fields import UNKNOWN as UNKNOWN  # what card_json writes for an unknown value
@@ -59,7 +59,6 @@ def _types_by_game() -> dict[str, dict[str, str]]:
 
 def one_of_these(text: str, values: Iterable[str], what: str) -> str:
     """The message of a cell that is none of `values`: the closest of them suggested, else all of them."""
-    from .catalog import closest_names
     values = list(values)
     words = set(normalize(text).split())
     within = [v for v in values if normalize(v) in words]  # "Basic Attack": its word Attack

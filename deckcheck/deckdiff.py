@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .check import validate
-from .cards import DEFAULT_GAME as HIGHLANDER, CardKey
+from .cards import CardKey
 from .decks import Deck
 from .formats import AnyFormat
 from .games import game_named
@@ -83,11 +83,11 @@ def _stats_json(stats: DeckStats | None) -> dict[str, Any] | None:
 
 
 def _counts(deck: Deck) -> dict[tuple[str, CardKey], tuple[str, int]]:
-    """(section, card as a decklist means it) -> (a name it was written with, copies); a Highlander card where it
-    counts (by its type), another game's in its section."""
+    """(section, card as a decklist means it) -> (a name it was written with, copies); a card of a deck of Pre-Game
+    and Endurance where it counts (by its type), another game's in its own section."""
     out: dict[tuple[str, CardKey], tuple[str, int]] = {}
     for e in deck.entries:
-        section = (ENDURANCE if in_endurance(e) else PREGAME) if e.card.game == HIGHLANDER else e.section
+        section = (ENDURANCE if in_endurance(e) else PREGAME) if e.section in (PREGAME, ENDURANCE) else e.section
         key = (section, e.card.card_key)
         name, copies = out.get(key, (e.card.name, 0))
         out[key] = (name, copies + e.quantity)
