@@ -26,7 +26,6 @@ from starlette.exceptions import HTTPException
 from deckcheck.library.api import CardSource, Overlaid
 from deckcheck.cards import Card, conflicts
 from deckcheck.cells import NONE, is_none_word
-from deckcheck.cardsheet import SheetCard
 from deckcheck.library.facts import (CHOICES, FACT_FIELDS, FORM_FIELDS, GROUP_WORDS, LABELS, MAX_BY, FactError, Facts,
                                      clean_by, facts_sheet, form_fields_of, shown, value_text)
 from deckcheck.errors import DeckcheckError
