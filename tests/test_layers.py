@@ -133,7 +133,6 @@ LEFT_INSIDE = {
     ('web/decks.py', 'deckcheck.importers.decklists'),
     ('web/decks.py', 'deckcheck.library.api'),
     ('web/deps.py', 'deckcheck.db.store'),
-    ('web/deps.py', 'deckcheck.web.guard'),
     ('web/desk.py', 'deckcheck.games'),
     ('web/desk.py', 'deckcheck.web.check'),
     ('web/desk.py', 'deckcheck.web.errors'),

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -27,7 +27,7 @@ from deckcheck.errors import DeckcheckError
 from deckcheck.report import is_data_unknown
 
 from . import models
-from .deps import Deckcheck, Pages, server
+from .deps import Deckcheck, Pages, allow, server
 from .errors import status_of
 from . import previews
 from .guard import GuardSettings, HostGuard, ProtocolFixes, QuietDisconnect, RateLimits
@@ -80,7 +80,7 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     nav: list[tuple[str, str]] = []
     for name in ROUTERS:
         module = importlib.import_module(name)
-        app.include_router(module.router)
+        app.include_router(module.router, dependencies=[Depends(allow)])
         nav += getattr(module, "NAV", [])
         if getattr(module, "TEMPLATES", None):
             folders.append(Path(module.TEMPLATES))

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException
 
 from deckcheck.library.api import Catalog, CollectionApp
 from deckcheck.db.collections import Collections
@@ -21,7 +22,10 @@ from deckcheck.library.people import ANONYMOUS, KEEPER, Person
 from deckcheck.db.store import Store
 from deckcheck.rates import Rate
 
+from .guard import is_keeper, is_loopback_bind
+from .policy import Mode, may, refusal, rule_of
 from .settings import Settings
+
 
 
 @dataclass
@@ -72,6 +76,13 @@ class Deckcheck:
     def catalog_collections(self) -> Collections:
         """The collections and saved decks (the name the statistics panel calls)."""
         return self.collections
+
+    def mode(self) -> Mode:
+        """What kind of server this is (deckcheck.web.policy.Mode): a club's when an admin token is set, else a
+        personal one when bound to a loopback address, else an open one (other machines only look and check)."""
+        if self.settings.admin_token:
+            return Mode.CLUB
+        return Mode.PERSONAL if is_loopback_bind(self.settings.host) else Mode.OPEN
 
     def cards_changed(self) -> None:
         """After this process changed cards (their write stamped the database for everyone): read them again."""
@@ -136,22 +147,34 @@ def desk(srv: ServerDep, limit: RateLimitDep) -> Desk:
 DeskDep = Annotated[Desk, Depends(desk)]
 
 
-def keeper(request: Request, config: SettingsDep) -> bool:
-    """Whether the request is the server's keeper's, who alone sees saved-deck ids (deckcheck.web.guard.is_keeper)."""
-    from .guard import is_keeper
-    return is_keeper(request.client.host if request.client else None, request.headers.get("authorization"),
-                     config.admin_token)
-
-
-KeeperDep = Annotated[bool, Depends(keeper)]
-
-
-def person(is_keeper: KeeperDep) -> Person:
-    """Who the request is (CONTRACTS §9): the keeper (deckcheck.web.guard.is_keeper), else an anonymous visitor."""
-    return KEEPER if is_keeper else ANONYMOUS
+def person(request: Request, srv: ServerDep) -> Person:
+    """Who the request is (CONTRACTS §9): the keeper (deckcheck.web.guard.is_keeper: the admin token's bearer, or
+    on a server without one the user at this machine), else an anonymous visitor."""
+    config = srv.settings
+    keeper = is_keeper(request.client.host if request.client else None, request.headers.get("authorization"),
+                       config.admin_token)
+    return KEEPER if keeper else ANONYMOUS
 
 
 PersonDep = Annotated[Person, Depends(person)]
+
+
+def allow(request: Request, srv: ServerDep, who: PersonDep) -> None:
+    """Refuse (403) a request whose route this person may not call on this server (deckcheck.web.policy decides);
+    a dependency of every route."""
+    route = request.scope.get("route")
+    rule = rule_of(request.method, getattr(route, "path", request.url.path))
+    mode = srv.mode()
+    if not may(who, rule, mode):
+        raise HTTPException(403, refusal(who, rule, mode))
+
+
+def keeper(who: PersonDep) -> bool:
+    """Whether the request is the server's keeper's, who alone sees saved-deck ids."""
+    return who.is_keeper
+
+
+KeeperDep = Annotated[bool, Depends(keeper)]
 
 
 def templates(request: Request) -> Jinja2Templates:

@@ -112,6 +112,12 @@ def _is_loopback(text: str) -> bool:
         return False
 
 
+def is_loopback_bind(bind: str) -> bool:
+    """Whether a server bound to `bind` is reached from this machine only (a loopback address, or localhost)."""
+    bind = bind.strip().strip("[]").lower()
+    return bind == "localhost" or _is_loopback(bind)
+
+
 def _is_ip(text: str) -> bool:
     try:
         ipaddress.ip_address(text)

@@ -63,7 +63,9 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    host: str = Field(default="127.0.0.1", description="Address to listen on (127.0.0.1: this machine only).")
+    host: str = Field(default="127.0.0.1", json_schema_extra=_option("DECKCHECK_HOST"),
+                      description="Address to listen on (127.0.0.1: this machine only; on another address, other "
+                                  "machines may change nothing without an account).")
     port: int = Field(default=8000, ge=0, le=65535, description="Port to listen on.")
     workers: int = Field(default=1, ge=1, le=64, description="Server processes (a process that dies is replaced).")
     db_url: str | None = Field(default=None, json_schema_extra=_option("DECKCHECK_DB", "--db"),

@@ -61,6 +61,8 @@ REVIEW_COOKIE = Credential("cookie", ADMIN_COOKIE, (403, "sign in to the review 
 ADMIN_FORM = Credential("form", "admin_token", (401, "send the admin token"), (403, "wrong admin token"))
 EDIT_FORM = Credential("form", "admin_token", (403, "wrong admin token"), (403, "wrong admin token"))
 ADMIN_BEARER = Credential("bearer", "", (401, "send the admin token"), (403, "wrong admin token"))
+# what the policy guards (deckcheck.web.policy): on this club server, the keeper's (the admin token's bearer)
+KEEPERS = Credential("bearer", "", (403, "sign in first"), (403, "sign in first"))
 
 
 @dataclass
@@ -119,7 +121,7 @@ class Context:
 
     def setup(self, path: str, **body: Any):
         """A call that makes what a swept call needs: it must succeed."""
-        r = self.send("POST", Prepared(path, body), None)
+        r = self.send("POST", Prepared(path, body, ADMIN), KEEPERS)
         assert r.status_code < 400, (path, r.status_code, r.text[:300])
         return r
 
@@ -197,7 +199,7 @@ CALLS: dict[tuple[str, str], Call] = {
     ("POST", "/api/stats"): Call(lambda ctx: Prepared("/api/stats", {"json": {"decklist": LEGAL}}), 200,
                                  csrf="statistics change nothing"),
     ("POST", "/check"): Call(lambda ctx: Prepared("/check", FORM_DECK), 200, csrf="a check changes nothing"),
-    ("POST", "/decks"): Call(lambda ctx: Prepared("/decks", FORM_DECK), 303),
+    ("POST", "/decks"): Call(lambda ctx: Prepared("/decks", FORM_DECK, ADMIN), 303, credential=KEEPERS),
     ("POST", "/check/facts"): Call(lambda ctx: Prepared("/check/facts", {"data": {"decklist": LEGAL,
                                                                                   "facts_by": "Sweeper"}}), 200),
     ("POST", "/decks/{deck_id}/facts"): Call(lambda ctx: Prepared(f"/decks/{ctx.deck()}/facts",
@@ -220,14 +222,14 @@ CALLS: dict[tuple[str, str], Call] = {
                                                                          secret=ADMIN), 200,
                                                     csrf=API, credential=ADMIN_BEARER),
     ("POST", "/collection/import"): Call(lambda ctx: Prepared("/collection/import", {
-        "data": {"mode": "merge", "collection": "sweep"}, "files": {"file": ("s.csv", b"card,quantity\nThrust,1\n")}}),
-        200),
+        "data": {"mode": "merge", "collection": "sweep"}, "files": {"file": ("s.csv", b"card,quantity\nThrust,1\n")}},
+        ADMIN), 200, credential=KEEPERS),
     ("POST", "/collection/import/confirm"): Call(lambda ctx: Prepared("/collection/import/confirm", {
-        "data": ctx.confirmation()}), 303),
+        "data": ctx.confirmation()}, ADMIN), 303, credential=KEEPERS),
     ("POST", "/collection/undo"): Call(lambda ctx: Prepared("/collection/undo", {"data": {
-        "collection": ctx.imported()}}), 303),
-    ("POST", "/api/events"): Call(lambda ctx: Prepared("/api/events", {"json": {"name": "Open", "format": "type1e"}}),
-                                  201, csrf=API),
+        "collection": ctx.imported()}}, ADMIN), 303, credential=KEEPERS),
+    ("POST", "/api/events"): Call(lambda ctx: Prepared("/api/events", {"json": {"name": "Open", "format": "type1e"}},
+                                                       ADMIN), 201, csrf=API, credential=KEEPERS),
     ("POST", "/api/events/{event_id}/decks"): Call(_desk("/api/events/{event_id}/decks", False,
                                                          json={"player": "Bea", "decklist": LEGAL}), 201, csrf=API),
     ("POST", "/api/events/{event_id}/close"): Call(_desk("/api/events/{event_id}/close", False), 200, csrf=API,
@@ -237,7 +239,8 @@ CALLS: dict[tuple[str, str], Call] = {
         csrf=API, credential=DESK_BEARER),
     ("POST", "/api/events/{event_id}/draw"): Call(_desk("/api/events/{event_id}/draw", True, json={"n": 1}), 200,
                                                   csrf=API, credential=DESK_BEARER),
-    ("POST", "/desk"): Call(lambda ctx: Prepared("/desk", {"data": {"name": "Open", "format": "type1e"}}), 303),
+    ("POST", "/desk"): Call(lambda ctx: Prepared("/desk", {"data": {"name": "Open", "format": "type1e"}}, ADMIN), 303,
+                            credential=KEEPERS),
     ("POST", "/desk/{event_id}"): Call(_desk("/desk/{event_id}", False, data={"player": "Bea", "decklist": LEGAL}),
                                        201),
     ("POST", "/desk/{event_id}/admin/close"): Call(_desk("/desk/{event_id}/admin/close", False), 303,

@@ -18,7 +18,8 @@ from conftest import LEGAL
 
 @pytest.fixture()
 def client(db_url):
-    with TestClient(create_app(db_url=db_url, admin_token="s3cret-token"), client=("127.0.0.1", 5000)) as c:
+    with TestClient(create_app(db_url=db_url, admin_token="s3cret-token"), client=("127.0.0.1", 5000),
+                    headers={"Authorization": "Bearer s3cret-token"}) as c:  # a club's keeper (CONTRACTS §9)
         c.get("/")
         yield c
 

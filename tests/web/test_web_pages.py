@@ -293,10 +293,12 @@ def test_every_form_that_changes_data_carries_the_csrf_token(tmp_path, web_db):
         client.get("/")
         token = client.cookies[CSRF_COOKIE]
         text = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
-        deck = client.post("/decks", data={"decklist": text, "csrf_token": token}, follow_redirects=False)
+        keeper = {"Authorization": "Bearer tok"}  # the admin token's bearer: the keeper, who may change them
+        deck = client.post("/decks", data={"decklist": text, "csrf_token": token}, follow_redirects=False,
+                           headers=keeper)
         binder = ROOT / "examples/collection/my-binder.csv"
         preview = client.post("/collection/import", data={"csrf_token": token},
-                              files={"file": (binder.name, binder.read_bytes())}).text
+                              files={"file": (binder.name, binder.read_bytes())}, headers=keeper).text
         pages = [client.get(path).text for path in ("/", deck.headers["location"], "/cards/SE-connor-macleod-persona",
                                                     "/collection", "/formats", "/cards")] + [preview]
         forms = [form for page in pages for form in post_forms(page)]
@@ -306,15 +308,15 @@ def test_every_form_that_changes_data_carries_the_csrf_token(tmp_path, web_db):
         for action, form in forms:
             if action != "/check":
                 assert f'<input type="hidden" name="csrf_token" value="{token}">' in form, action
-        keeper = {"Authorization": "Bearer tok"}  # the admin token's bearer sees the saved decks
         saved = client.get("/api/collection/missing", headers=keeper).json()
         before = (client.get("/api/collection").json(), client.get("/api/cards/SE-connor-macleod-persona").json())
         pending = re.search(r'name="token" value="([^"]+)"', preview)
         assert pending is not None
         refused = {
-            "/decks": client.post("/decks", data={"decklist": text}),
-            "/collection/import": client.post("/collection/import", files={"file": (binder.name, binder.read_bytes())}),
-            "/collection/import/confirm": client.post("/collection/import/confirm",
+            "/decks": client.post("/decks", data={"decklist": text}, headers=keeper),
+            "/collection/import": client.post("/collection/import", files={"file": (binder.name, binder.read_bytes())},
+                                              headers=keeper),
+            "/collection/import/confirm": client.post("/collection/import/confirm", headers=keeper,
                                                       data={"token": pending.group(1), "mode": "merge"}),
             "edit": client.post("/cards/SE-connor-macleod-persona/edit",
                                 data={"who": "x", "admin_token": "tok", "restriction": "1"}),
