@@ -19,7 +19,7 @@ from deckcheck.collection import DEFAULT_CONDITION, language_name
 from deckcheck.errors import DatabaseError
 
 from . import rawsql
-from .models import CARDS, COLLECTION_ENTRIES, META, dialect_insert
+from .models import ACCOUNTS, API_TOKENS, CARDS, COLLECTION_ENTRIES, META, SESSIONS, dialect_insert
 from .rawsql import LATE_COLUMNS, SCHEMA_KEY, SCHEMA_VERSION
 from .repository import LEGACY_EXTRA, extra_to_text
 
@@ -106,9 +106,15 @@ def _event_tiebreakers(con: Connection) -> None:
     _add_column(con, "desk_event", "owner_id")
 
 
+def _accounts(con: Connection) -> None:
+    """7: accounts, their sessions and API tokens (CONTRACTS §9), where a database lacks them."""
+    for table in (ACCOUNTS, SESSIONS, API_TOKENS):
+        table.create(con, checkfirst=True)
+
+
 # Step n brings a database at version n - 1 to version n. A new step is appended, never inserted.
 STEPS: tuple[Callable[[Connection], None], ...] = (_card_extra, _entry_price, _import_undone, _event_time_zone,
-                                                   _entry_defaults, _event_tiebreakers)
+                                                   _entry_defaults, _event_tiebreakers, _accounts)
 assert len(STEPS) == SCHEMA_VERSION, "rawsql.SCHEMA_VERSION is the number of steps"
 
 

@@ -193,6 +193,48 @@ CARD_CHANGES: Table = CardChangeRow.__table__  # type: ignore[attr-defined]
 PROPOSALS: Table = FactProposalRow.__table__  # type: ignore[attr-defined]
 
 
+# -- accounts (CONTRACTS §9; deckcheck.db.accounts holds their queries) -----------------------------------------
+class AccountRow(SQLModel, table=True):
+    """A person who signs in: the password only as an argon2id hash; roles space-separated."""
+
+    __tablename__ = "account"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str
+    name_key: str = Field(unique=True)  # the name folded (deckcheck.text.normalize): "Ann" and "ann" are one
+    password_hash: str
+    roles: str = ""
+    created_at: str = ""
+    password_at: str = ""  # when the password was last set
+
+
+class SessionRow(SQLModel, table=True):
+    """A signed-in browser: only a hash of its cookie's value is stored."""
+
+    __tablename__ = "account_session"
+
+    id_hash: str = Field(primary_key=True)
+    account_id: int = Field(foreign_key="account.id", index=True)
+    created_at: str = ""
+
+
+class ApiTokenRow(SQLModel, table=True):
+    """A personal token for scripts (Authorization: Bearer TOKEN): only its hash is stored."""
+
+    __tablename__ = "api_token"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    account_id: int = Field(foreign_key="account.id", index=True)
+    label: str = ""
+    token_hash: str = Field(unique=True)
+    created_at: str = ""
+
+
+ACCOUNTS: Table = AccountRow.__table__  # type: ignore[attr-defined]
+SESSIONS: Table = SessionRow.__table__  # type: ignore[attr-defined]
+API_TOKENS: Table = ApiTokenRow.__table__  # type: ignore[attr-defined]
+
+
 # -- the tournament desk (deckcheck.db.events holds their SQL) -----------------------------------------------
 class EventRow(SQLModel, table=True):
     """One event: its organiser token only as a hash; times as fixed-width UTC text."""

@@ -47,6 +47,9 @@ LAZY = {
     ("deckcheck/games/highlander/__init__.py", "deckcheck.stats"):
         "fractions and decimal, 3-10 ms; a check without statistics does not need them",
     ("deckcheck/records.py", "deckcheck.library.frames"): "pandas, hundreds of ms; only to_frame() needs it",
+    ("deckcheck/library/accounts.py", "argon2"): "argon2-cffi (the web extra): only hashing a password needs it",
+    ("deckcheck/library/accounts.py", "argon2.exceptions"): "as argon2: only verifying a password needs it",
+    ("deckcheck/library/accounts.py", "deckcheck.db.store"): "SQLAlchemy: only `users ...` opens a store itself",
     # storage: `check --db FILE` reads a SQLite file with sqlite3 alone (db/store.py), without SQLAlchemy (0.5-1 s here)
     ("db/store.py", "sqlalchemy"): "0.5-1 s here: only a write, or a database not a ready SQLite file, needs it",
     ("db/store.py", "sqlmodel"): "SQLAlchemy's models: as sqlalchemy",
@@ -69,6 +72,8 @@ LAZY = {
     ("deckcheck/cli/runner.py", "deckcheck.importers.reports"): "9 ms: only a tournament check writes a report",
     ("deckcheck/cli/options.py", "importlib.metadata"): "50 ms: only --version reads the distribution's version",
     ("deckcheck/cli/entry.py", "deckcheck.cli.runner"): "the library behind it, 300 ms: --version answers without it",
+    ("deckcheck/cli/commands.py", "getpass"): "only `users add|passwd` without --password-file asks for one",
+    ("deckcheck/cli/commands.py", "deckcheck.library.accounts"): "db/'s storage modules: only `users ...` needs them",
     ("deckcheck/cli/commands.py", "deckcheck.library.database"):
         "db/'s storage modules, 30 ms: only the commands on a stored database (cards import, db init, ...)",
     ("deckcheck/cli/commands.py", "deckcheck.importers.cardsheet"): "20 ms: only card sheet import, export, lint",

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
+from deckcheck.library.accounts import Accounts
 from deckcheck.library.api import Catalog, CollectionApp
 from deckcheck.db.collections import Collections
 from deckcheck.library.desk import Desk
@@ -23,6 +24,7 @@ from deckcheck.db.store import Store
 from deckcheck.rates import Rate
 
 from .guard import is_keeper, is_loopback_bind
+from .security import session_cookie_name
 from .policy import Mode, may, refusal, rule_of
 from .settings import Settings
 
@@ -77,10 +79,16 @@ class Deckcheck:
         """The collections and saved decks (the name the statistics panel calls)."""
         return self.collections
 
+    @property
+    def accounts(self) -> Accounts:
+        """The accounts of the server's database (deckcheck.library.accounts)."""
+        return Accounts(self.catalog.store)
+
     def mode(self) -> Mode:
-        """What kind of server this is (deckcheck.web.policy.Mode): a club's when an admin token is set, else a
-        personal one when bound to a loopback address, else an open one (other machines only look and check)."""
-        if self.settings.admin_token:
+        """What kind of server this is (deckcheck.web.policy.Mode): a club's when an admin token is set or accounts
+        exist, else a personal one when bound to a loopback address, else an open one (other machines only look
+        and check)."""
+        if self.settings.admin_token or self.accounts.exist():
             return Mode.CLUB
         return Mode.PERSONAL if is_loopback_bind(self.settings.host) else Mode.OPEN
 
@@ -148,12 +156,24 @@ DeskDep = Annotated[Desk, Depends(desk)]
 
 
 def person(request: Request, srv: ServerDep) -> Person:
-    """Who the request is (CONTRACTS §9): the keeper (deckcheck.web.guard.is_keeper: the admin token's bearer, or
-    on a server without one the user at this machine), else an anonymous visitor."""
+    """Who the request is (CONTRACTS §9): the admin token's bearer is the keeper; a personal API token's bearer or
+    a signed-in browser is its account; on a server with neither accounts nor admin token the user at this
+    machine is the keeper (deckcheck.web.guard.is_keeper); anyone else an anonymous visitor."""
     config = srv.settings
-    keeper = is_keeper(request.client.host if request.client else None, request.headers.get("authorization"),
-                       config.admin_token)
-    return KEEPER if keeper else ANONYMOUS
+    client = request.client.host if request.client else None
+    authorization = request.headers.get("authorization")
+    if config.admin_token and is_keeper(client, authorization, config.admin_token):
+        return KEEPER
+    scheme, _, sent = (authorization or "").partition(" ")
+    account = srv.accounts.by_token(sent.strip()) if scheme.lower() == "bearer" and sent.strip() else None
+    session = request.cookies.get(session_cookie_name(request.scope))
+    if account is None and session:
+        account = srv.accounts.by_session(session)
+    if account is not None:
+        return account.person()
+    if srv.mode() is not Mode.CLUB and is_keeper(client, None, None):
+        return KEEPER
+    return ANONYMOUS
 
 
 PersonDep = Annotated[Person, Depends(person)]
@@ -165,6 +185,7 @@ def allow(request: Request, srv: ServerDep, who: PersonDep) -> None:
     route = request.scope.get("route")
     rule = rule_of(request.method, getattr(route, "path", request.url.path))
     mode = srv.mode()
+    request.state.person, request.state.mode = who, mode  # the page header says who is signed in
     if not may(who, rule, mode):
         raise HTTPException(403, refusal(who, rule, mode))
 
@@ -193,7 +214,10 @@ class Pages:
     def __call__(self, template: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
         """A page (or, for an htmx request, the same template's fragment) with the request's CSRF token."""
         request = self.request
+        who = getattr(request.state, "person", None)
         context = {"request": request, "csrf_token": request.state.csrf_token,
+                   "me": who if who is not None and who.account_id is not None else None,
+                   "offer_signin": getattr(request.state, "mode", Mode.PERSONAL) is not Mode.PERSONAL,
                    "is_htmx": request.headers.get("HX-Request") == "true", **context}
         return self.templates.TemplateResponse(request, template, context, status_code=status_code)
 

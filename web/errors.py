@@ -9,6 +9,7 @@ module cannot import it).
 from __future__ import annotations
 
 from deckcheck.db.collections import AlreadyImported, NoSuchImport, UndoRefused
+from deckcheck.library.accounts import AccountError, NoSuchAccount, SignInFailed
 from deckcheck.library.facts import FactError, ProposalDecided, ProposalNotFound
 from deckcheck.db.store import TextWithNul
 from deckcheck.desk import (DeskError, EventClosed, EventNotFound, ListsNotLocked, NotAuthorised, RateLimited,
@@ -49,6 +50,10 @@ class NoToken(DeckcheckError):
     """The admin token is missing (HTTP 401)."""
 
 
+class NotSignedIn(DeckcheckError):
+    """A request that needs an account and comes without one (HTTP 401)."""
+
+
 class NotFound(DeckcheckError):
     """No card or proposal of that id (HTTP 404)."""
 
@@ -70,11 +75,12 @@ ERROR_STATUS: dict[type[BaseException], int] = {
     DeckCheckError: 400, RateError: 400,
     UnreadableFolder: 400, NotAFile: 400, UnreadableDeckError: 400, TextWithNul: 400, FactError: 400,
     AlreadyImported: 400, SheetError: 400, OutputError: 400, BadRequest: 400, UnreadableUpload: 400, GuardError: 400,
-    SettingsError: 400, PreviewFolderError: 400, DeskError: 400,
+    SettingsError: 400, PreviewFolderError: 400, DeskError: 400, AccountError: 400,
     NotAuthorised: 401, NoToken: 401,       # the organiser's or the admin's token is missing
+    SignInFailed: 401, NotSignedIn: 401,    # a wrong name or password (said alike); no account
     WrongToken: 403, NotAllowed: 403,
     NoSavedDeckError: 404, NoSuchDeck: 404,  # a saved-deck id or link that names no deck
-    EventNotFound: 404, ProposalNotFound: 404, NotFound: 404, NoSuchImport: 404,
+    EventNotFound: 404, ProposalNotFound: 404, NotFound: 404, NoSuchImport: 404, NoSuchAccount: 404,
     EventClosed: 409,                        # the deadline passed or the organiser closed the event
     ListsNotLocked: 409, ProposalDecided: 409, UndoRefused: 409, RoundRefused: 409, RoundTaken: 409,
     TooLarge: 413, PreviewsTooLarge: 413,

@@ -577,3 +577,46 @@ class DecideRequest(Shape):
     """POST /api/proposals/{pid}/accept|reject: optionally who decided (default "the organiser")."""
 
     by: str | None = None
+
+
+# -- accounts (CONTRACTS §9) ----------------------------------------------------------------------------
+class SignInRequest(Shape):
+    """POST /api/session."""
+
+    name: str
+    password: str
+
+
+class Me(Shape):
+    """GET /api/me: who is signed in (the keeper's name is "keeper")."""
+
+    name: str
+    roles: list[str]
+
+
+class TokenRequest(Shape):
+    """POST /api/tokens: what the token is for."""
+
+    label: str = ""
+
+
+class NewToken(Shape):
+    """A new personal token, shown this once."""
+
+    id: int
+    token: str
+
+
+class TokenInfo(Shape):
+    id: int
+    label: str
+    created_at: str
+
+
+class TokenList(Shape):
+    tokens: list[TokenInfo]
+
+
+class Revoked(Shape):
+    id: int
+    revoked: bool

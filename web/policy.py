@@ -54,6 +54,10 @@ RULES: dict[tuple[str, str], str] = {
     ("POST", "/api/events/{event_id}/close"): OWN_TOKEN, ("POST", "/api/events/{event_id}/deckchecks"): OWN_TOKEN,
     ("POST", "/api/events/{event_id}/draw"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/close"): OWN_TOKEN,
     ("POST", "/desk/{event_id}/admin/check"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/draw"): OWN_TOKEN,
+    # signing in and out, and (serve --signup) making a player account: their own name and password
+    ("POST", "/api/session"): ANYONE, ("DELETE", "/api/session"): ANYONE, ("POST", "/signin"): ANYONE,
+    ("POST", "/signout"): ANYONE, ("POST", "/signup"): ANYONE,
+    ("POST", "/api/tokens"): SIGNED_IN, ("DELETE", "/api/tokens/{token_id}"): SIGNED_IN,
 }
 UNLISTED = "keeper"  # a state-changing route nobody gave a rule: its keeper's alone (the matrix test fails)
 
@@ -79,6 +83,8 @@ def may(person: Person, rule: str, mode: Mode) -> bool:
 def refusal(person: Person, rule: str, mode: Mode) -> str:
     """Why a person may not (the 403's words): how to get what is missing."""
     rule = "player" if rule == PROPOSE else rule
+    if rule == SIGNED_IN:
+        return "sign in first (at /signin): this is an account's own; the server's keeper makes accounts"
     if person.known:
         return f"this needs the {rule} role, which your account does not have; ask the server's keeper for it"
     if mode is Mode.OPEN:

@@ -131,6 +131,15 @@ def csrf_cookie_name(scope: Scope) -> str:
     return CSRF_COOKIE_HTTPS if scope.get("scheme") == "https" else CSRF_COOKIE
 
 
+SESSION_COOKIE = "deckcheck_session"
+SESSION_COOKIE_HTTPS = "__Host-deckcheck_session"
+
+
+def session_cookie_name(scope: Scope) -> str:
+    """The sign-in cookie's name: over HTTPS with the __Host- prefix (Secure, this host only), as the CSRF cookie."""
+    return SESSION_COOKIE_HTTPS if scope.get("scheme") == "https" else SESSION_COOKIE
+
+
 def _is_token(value: str) -> bool:
     return 20 <= len(value) <= 100 and all(c.isalnum() or c in "-_" for c in value)
 

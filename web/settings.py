@@ -111,6 +111,10 @@ class Settings(BaseModel):
                            description="Tournament desk submissions per client address: N/SECONDS, or 0 for no "
                                        "limit.")
 
+    signup: bool = Field(default=False, json_schema_extra=_option("DECKCHECK_SIGNUP"),
+                         description="Let visitors make their own player account at /signup (off: only the keeper "
+                                     "makes accounts, with `deckcheck users add`).")
+
     @field_validator("admin_token", "db_url", "admin_token_file", "preview_dir")
     @classmethod
     def _empty_is_none(cls, value: str | None) -> str | None:
@@ -214,7 +218,7 @@ def serve_options() -> list[ServeOption]:
         said = [f"default: {_shown(default)}"] if default is not None else []
         said += [f"env var: {env}"] if env else []
         bounds = [m.ge for m in info.metadata if isinstance(m, Ge) and isinstance(m.ge, (int, float))]
-        kind = next((t for t in (int, float, str) if t in get_args(info.annotation) or t is info.annotation), str)
+        kind = next((t for t in (bool, int, float, str) if t in get_args(info.annotation) or t is info.annotation), str)
         options.append(ServeOption(name, Settings.flag(name), kind, default,
                                    f"{info.description} [{'; '.join(said)}]" if said else str(info.description),
                                    env, bounds[0] if bounds else None, name in MULTIPLE))

@@ -57,6 +57,8 @@ app.add_typer(cards_app, name="cards")
 app.add_typer(db_app, name="db")
 app.add_typer(tournament_app, name="tournament")
 app.add_typer(taktik_app, name="taktik")
+users_app = typer.Typer(help="Accounts of a shared server: who may sign in, with which roles.", no_args_is_help=True)
+app.add_typer(users_app, name="users")
 
 def declared(option: options.Option) -> Any:
     """The typer option of an option declared in deckcheck.cli.options (shared with the argparse fast path)."""
@@ -797,3 +799,84 @@ def deck_delete(name: str, db: DbOption = None) -> None:
     """Delete a saved deck."""
     _collection_app(db).delete_deck(name)
     console().print(f"deleted deck {name!r}", soft_wrap=True, markup=False)
+
+
+# -- accounts ---------------------------------------------------------------------------------------
+PASSWORD_FILE_MAX = 4096
+RoleOption = Annotated[Optional[List[str]], typer.Option(
+    "--role", help="A role: keeper, organiser, judge, reviewer or player (repeatable) [default: player].")]
+PasswordFileOption = Annotated[Optional[Path], typer.Option(
+    "--password-file", help="A file holding the password on its first line (else it is asked for; never give a "
+                            "password on the command line).")]
+
+
+def read_password(path: Path | None) -> str:
+    """The password of --password-file (its first line), else asked for twice without echo."""
+    if path is not None:
+        try:
+            with open(path, "rb") as f:
+                data = f.read(PASSWORD_FILE_MAX + 1)
+        except OSError as exc:
+            raise DeckcheckError(f"--password-file {str(path)!r}: {exc.strerror or exc}") from None
+        lines = data.decode("utf-8", "replace").splitlines()
+        if len(data) > PASSWORD_FILE_MAX or not lines:
+            raise DeckcheckError(f"--password-file {str(path)!r}: the password alone on the first line, at most "
+                                 f"{PASSWORD_FILE_MAX} bytes")
+        return lines[0]
+    import getpass
+    first = getpass.getpass("Password: ")
+    if getpass.getpass("Password again: ") != first:
+        raise DeckcheckError("the two passwords differ; nothing was changed")
+    return first
+
+
+def _account_line(account: Any) -> str:
+    return f"{account.name}: {', '.join(account.roles) or 'no role'}"
+
+
+@users_app.command("add")
+def users_add(name: Annotated[str, typer.Argument(help="The account's name (what it signs in with).")],
+              role: RoleOption = None, password_file: PasswordFileOption = None, db: DbOption = None) -> None:
+    """Make an account (its password is stored only as an argon2id hash)."""
+    from ..library.accounts import Accounts
+    accounts = Accounts.at(db)
+    account = accounts.add(name, read_password(password_file), role or ["player"])
+    console().print(f"added {_account_line(account)}", soft_wrap=True, markup=False)
+
+
+@users_app.command("list")
+def users_list(db: DbOption = None) -> None:
+    """Every account and its roles."""
+    from ..library.accounts import Accounts
+    for account in Accounts.at(db).all():
+        console().print(_account_line(account), soft_wrap=True, markup=False)
+
+
+@users_app.command("passwd")
+def users_passwd(name: Annotated[str, typer.Argument(help="The account's name.")],
+                 password_file: PasswordFileOption = None, db: DbOption = None) -> None:
+    """Set an account's password; every session it has signed in ends."""
+    from ..library.accounts import Accounts
+    accounts = Accounts.at(db)
+    accounts.get(name)  # no prompt for an account that does not exist
+    account = accounts.passwd(name, read_password(password_file))
+    console().print(f"new password for {account.name}; its sessions ended", soft_wrap=True, markup=False)
+
+
+@users_app.command("remove")
+def users_remove(name: Annotated[str, typer.Argument(help="The account's name.")], db: DbOption = None) -> None:
+    """Remove an account, its sessions and tokens (what it owns stays)."""
+    from ..library.accounts import Accounts
+    account = Accounts.at(db).remove(name)
+    console().print(f"removed {account.name}", soft_wrap=True, markup=False)
+
+
+@users_app.command("roles")
+def users_roles(name: Annotated[str, typer.Argument(help="The account's name.")],
+                roles: Annotated[Optional[List[str]], typer.Argument(
+                    help="Its roles from now on (none: no role): keeper, organiser, judge, reviewer, "
+                         "player.")] = None, db: DbOption = None) -> None:
+    """Set an account's roles."""
+    from ..library.accounts import Accounts
+    account = Accounts.at(db).set_roles(name, roles or [])
+    console().print(_account_line(account), soft_wrap=True, markup=False)

@@ -79,7 +79,7 @@ def test_entries_of_before_the_defaults_are_merged_into_the_default_ones(db_url)
         con.exec_driver_sql("insert into collection_entry (collection_id, card_id, condition, language, foil, "
                             "quantity, trade_quantity, want_quantity, location, notes, price) select collection_id, "
                             "card_id, '', '', foil, 3, 0, 0, 'box 2', '', '' from collection_entry")
-    _set_version(store, 4)  # before step 5
+    _set_version(store, migrations.STEPS.index(migrations._entry_defaults))
     [held] = Collections(Store(db_url)).holdings("main")
     assert (held.quantity, held.condition, held.location) == (5, DEFAULT_CONDITION, "box 2")
 
@@ -93,4 +93,20 @@ def test_an_event_of_before_tiebreakers_gets_the_default_order(db_url):
         con.exec_driver_sql('alter table desk_event drop column "tiebreakers"')
     _set_version(desk.store, 5)
     assert Desk(db_url).event(event.id).tiebreakers == ("omw", "gw", "ogw")
+    assert _version(db_url) == str(rawsql.SCHEMA_VERSION)
+
+
+def test_a_database_from_before_accounts_gets_their_tables(db_url):
+    """Step 7: the account, session and token tables, in a database an older deckcheck made (without them)."""
+    from sqlalchemy import inspect
+    store = Store(db_url)
+    store.count()
+    with store.engine.begin() as con:
+        for table in ("api_token", "account_session", "account"):
+            con.exec_driver_sql(f"drop table {table}")
+    _set_version(store, migrations.STEPS.index(migrations._accounts))
+    store.dispose()
+    again = Store(db_url)
+    again.count()
+    assert {"account", "account_session", "api_token"} <= set(inspect(again.engine).get_table_names())
     assert _version(db_url) == str(rawsql.SCHEMA_VERSION)

@@ -46,6 +46,8 @@ def scenario(client) -> dict[str, dict]:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         if method == "GET":
             r = client.get(url, headers=headers)
+        elif method == "DELETE":
+            r = client.delete(url, headers=headers)
         elif form is not None:
             r = client.post(url, data=form, headers=headers)
         else:
@@ -111,6 +113,16 @@ def scenario(client) -> dict[str, dict]:
     call("POST /api/events/{event_id}/draw", "POST", f"/api/events/{eid}/draw", {"n": 1, "seed": "round 1"},
          token=token)
     call("GET /api/events/{event_id}/deckchecks", "GET", f"/api/events/{eid}/deckchecks", token=token)
+    from deckcheck.db.store import Store
+    from deckcheck.library.accounts import Accounts
+    Accounts(Store(client.app.state.deckcheck.settings.db_url)).add("Ann", "a good long password", ["player"])
+    call("POST /api/session", "POST", "/api/session", {"name": "Ann", "password": "a good long password"})
+    call("GET /api/me", "GET", "/api/me")
+    made = call("POST /api/tokens", "POST", "/api/tokens", {"label": "my script"})
+    secrets[made["token"]] = "PERSONAL_TOKEN"
+    call("GET /api/tokens", "GET", "/api/tokens")
+    call("DELETE /api/tokens/{token_id}", "DELETE", f"/api/tokens/{made['id']}")
+    call("DELETE /api/session", "DELETE", "/api/session")
     text = json.dumps(out, ensure_ascii=False)
     for secret, placeholder in sorted(secrets.items(), key=lambda kv: -len(kv[0])):
         text = text.replace(secret, placeholder)

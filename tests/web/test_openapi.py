@@ -201,6 +201,24 @@ def test_real_answers_of_every_api_route_match_the_schema(api):
     call("get", "/api/cards/facts.pdf", 404)
     call("get", "/api/proposals", 403)
     call("post", "/api/proposals/1/accept", 403, json={})
+    # accounts (made here, removed at the end: the other tests of this module use a server without them)
+    from deckcheck.library.accounts import Accounts
+    from deckcheck.db.store import Store
+    accounts = Accounts(Store(api.client.app.state.deckcheck.settings.db_url))
+    accounts.add("Ann", "a good long password", ["player"])
+    try:
+        call("get", "/api/me", 401)
+        call("post", "/api/session", 401, json={"name": "Ann", "password": "wrong password"})
+        call("post", "/api/session", 200, json={"name": "Ann", "password": "a good long password"})
+        call("get", "/api/me", 200)
+        made = call("post", "/api/tokens", 201, json={"label": "script"}).json()
+        call("get", "/api/tokens", 200)
+        call("delete", f"/api/tokens/{made['id']}", 200)
+        call("delete", f"/api/tokens/{made['id']}", 404)
+        call("delete", "/api/session", 200)
+        call("get", "/api/tokens", 401)
+    finally:
+        accounts.remove("Ann")
     every = {(m, p) for p, ops in api.doc["paths"].items() for m, op in ops.items() if "api" in op.get("tags", ())}
     assert every - api.seen == set(), "add a call of each new /api route to this test"
 

@@ -20,12 +20,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from deckcheck.db.store import Store
 from deckcheck.library.desk import RateLimit
 from deckcheck.web import create_app
 from deckcheck.web.deps import rate_limit
 from deckcheck.web.desk import COOKIE as DESK_COOKIE
 from deckcheck.web.facts import ADMIN_COOKIE, admin_cookie_value
 from deckcheck.web.security import CSRF_COOKIE, CSRF_FIELD
+from deckcheck.web.settings import Settings
 
 from conftest import LEGAL
 
@@ -63,6 +65,8 @@ EDIT_FORM = Credential("form", "admin_token", (403, "wrong admin token"), (403, 
 ADMIN_BEARER = Credential("bearer", "", (401, "send the admin token"), (403, "wrong admin token"))
 # what the policy guards (deckcheck.web.policy): on this club server, the keeper's (the admin token's bearer)
 KEEPERS = Credential("bearer", "", (403, "sign in first"), (403, "sign in first"))
+ACCOUNTS = KEEPERS  # an account's own (a personal token's bearer): refused alike
+PASSWORD = "sweep password 1"
 
 
 @dataclass
@@ -170,6 +174,15 @@ class Context:
         self.setup("/collection/import/confirm", data=form)
         return form["collection"]
 
+    def accounts(self) -> Any:
+        from deckcheck.library.accounts import Accounts
+        app: Any = self.client.app
+        return Accounts(Store(app.state.deckcheck.settings.db_url))
+
+    def token(self) -> tuple[int, str]:
+        """(id, token) of a new personal token of the sweep's account."""
+        return self.accounts().new_token(self.accounts().get("Sweeper"), "sweep")
+
     def proposal(self) -> str:
         """A pending answer's id (a club server keeps answers for review)."""
         r = self.setup(f"/api/cards/{CARD}/facts", json={"by": f"Sweeper {next(self.n)}",
@@ -250,6 +263,7 @@ CALLS: dict[tuple[str, str], Call] = {
                                                    201, credential=DESK_COOKIE_CRED),
     ("POST", "/desk/{event_id}/admin/draw"): Call(_desk("/desk/{event_id}/admin/draw", True, data={"n": "1"}), 200,
                                                   credential=DESK_COOKIE_CRED),
+<<<<<<< HEAD
     ("POST", "/api/events/{event_id}/rounds"): Call(_rounds("/api/events/{event_id}/rounds", False, json={}), 201,
                                                     csrf=API, credential=DESK_BEARER),
     ("POST", "/api/events/{event_id}/rounds/{number}/results"): Call(
@@ -269,6 +283,22 @@ CALLS: dict[tuple[str, str], Call] = {
                                                                  data={"t1": "gw"}), 303, credential=DESK_COOKIE_CRED),
     ("POST", "/desk/{event_id}/decks/{deck_id}/result"): Call(
         _rounds("/desk/{event_id}/decks/{deck_id}/result", True, data={"mine": "2", "theirs": "0"}), 303),
+=======
+    ("POST", "/api/session"): Call(lambda ctx: Prepared("/api/session", {"json": {"name": "Sweeper",
+                                                                                  "password": PASSWORD}}), 200,
+                                   csrf=API + "; JSON only (415 otherwise), which a form of another site cannot send"),
+    ("DELETE", "/api/session"): Call(lambda ctx: Prepared("/api/session"), 200,
+                                     csrf="a DELETE no form of another site can send; it only signs out"),
+    ("POST", "/signin"): Call(lambda ctx: Prepared("/signin", {"data": {"name": "Sweeper", "password": PASSWORD}}),
+                              303),
+    ("POST", "/signout"): Call(lambda ctx: Prepared("/signout"), 303),
+    ("POST", "/signup"): Call(lambda ctx: Prepared("/signup", {"data": {"name": f"Signer {next(ctx.n)}",
+                                                                        "password": PASSWORD}}), 303),
+    ("POST", "/api/tokens"): Call(lambda ctx: Prepared("/api/tokens", {"json": {"label": "x"}}, ctx.token()[1]), 201,
+                                  csrf=API, credential=ACCOUNTS),
+    ("DELETE", "/api/tokens/{token_id}"): Call(lambda ctx: (lambda t: Prepared(f"/api/tokens/{t[0]}", {}, t[1]))(
+        ctx.token()), 200, csrf=API, credential=ACCOUNTS),
+>>>>>>> 7160d75 (Accounts (issue 30, item 2): deckcheck users add|list|passwd|remove|roles (argon2id hashes only; the password from a file or a prompt, never an argument), server-side sessions with a new id at each sign-in and ended by a new password or removal, /signin and POST/DELETE /api/session, GET /api/me, personal tokens stored hashed at /api/tokens, serve --signup; web.deps.person reads them, and accounts make a server a club's; sign-ins counted per address and per name (429 + Retry-After), a wrong name verifying a dummy hash)
 }
 WITH_TOKEN = [k for k, c in CALLS.items() if c.csrf is True]
 WITH_CREDENTIAL = [k for k, c in CALLS.items() if c.credential is not None]
@@ -292,15 +322,18 @@ def sweep_app(web_db, tmp_path_factory):
     """A club server (an admin token) on a copy of the cards, with no rate limit in the way."""
     db = tmp_path_factory.mktemp("sweep") / "sweep.db"
     shutil.copy(web_db.removeprefix("sqlite:///"), db)
-    app = create_app(db_url=f"sqlite:///{db}", admin_token=ADMIN)
+    app = create_app(Settings.from_env(db_url=f"sqlite:///{db}", admin_token=ADMIN, signup=True))
+    from deckcheck.library.accounts import Accounts
+    Accounts(Store(f"sqlite:///{db}")).add("Sweeper", PASSWORD, ["player"])
     app.dependency_overrides[rate_limit] = lambda: RateLimit(0)
     return app
 
 
 @pytest.fixture()
 def ctx(sweep_app) -> Iterator[Context]:
-    from deckcheck.web import facts
+    from deckcheck.web import accounts, facts
     facts.ANSWERS.clear()
+    accounts.SIGNINS.clear()
     with TestClient(sweep_app) as client:
         yield Context(client)
     facts.ANSWERS.clear()

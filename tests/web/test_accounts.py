@@ -1,0 +1,216 @@
+"""Accounts, sessions and personal tokens (issue 30, items 2 and 3; CONTRACTS §9): `deckcheck users ...`, the
+sign-in page and `/api/session`, `/api/me`, `/api/tokens`; argon2id hashes only, sessions that end with a new
+password or the account, a new session id at every sign-in, the same answer for a wrong name and a wrong password,
+sign-ins limited per address and per name."""
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from deckcheck.web import accounts as web_accounts
+from deckcheck.web import create_app
+from deckcheck.web.security import CSRF_COOKIE, SESSION_COOKIE, SESSION_COOKIE_HTTPS
+from deckcheck.web.settings import Settings
+
+from inproc import run_cli
+
+PASSWORD = "correct horse battery"
+PHONE = ("192.0.2.10", 5000)
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    web_accounts.SIGNINS.clear()
+    yield
+    web_accounts.SIGNINS.clear()
+
+
+@pytest.fixture()
+def club(web_db, tmp_path):
+    """A copy of the cards with two accounts made by the CLI: Ann (player) and Rex (reviewer, player)."""
+    db = tmp_path / "club.db"
+    shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    secret = tmp_path / "pw"
+    secret.write_text(PASSWORD + "\n")
+    for name, roles in (("Ann", ["player"]), ("Rex", ["reviewer", "player"])):
+        r = run_cli("users", "add", name, *[a for role in roles for a in ("--role", role)], "--password-file",
+                    str(secret), "--db", str(db))
+        assert r.code == 0 and r.crash is None, r.err
+    return db
+
+
+def app_of(db, **settings) -> FastAPI:
+    return create_app(Settings.from_env(db_url=f"sqlite:///{db}", **settings))
+
+
+def signed_in(client: TestClient, name: str = "Ann") -> TestClient:
+    r = client.post("/api/session", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 200, r.text
+    return client
+
+
+def test_users_commands_keep_argon2id_hashes_only(club, tmp_path):
+    r = run_cli("users", "list", "--db", str(club))
+    assert r.text.splitlines() == ["Ann: player", "Rex: reviewer, player"]
+    rows = sqlite3.connect(club).execute("select name, password_hash from account").fetchall()
+    assert all(h.startswith("$argon2id$") and PASSWORD not in h for _n, h in rows)
+    assert run_cli("users", "roles", "ann", "organiser", "judge", "--db", str(club)).text.strip() == \
+        "Ann: organiser, judge"
+    bad = run_cli("users", "roles", "Ann", "boss", "--db", str(club))
+    assert bad.code == 2 and "no role 'boss'" in bad.err.decode()
+    taken = run_cli("users", "add", "ANN", "--password-file", str(tmp_path / "pw"), "--db", str(club))
+    assert taken.code == 2 and "already" in taken.err.decode()
+    short = tmp_path / "short"
+    short.write_text("abc\n")
+    assert run_cli("users", "add", "Bo", "--password-file", str(short), "--db", str(club)).code == 2
+    assert run_cli("users", "remove", "Nobody", "--db", str(club)).code == 2
+    assert run_cli("users", "remove", "Rex", "--db", str(club)).text.strip() == "removed Rex"
+    assert run_cli("users", "list", "--db", str(club)).text.splitlines() == ["Ann: organiser, judge"]
+
+
+def test_the_password_is_never_an_argument():
+    r = run_cli("users", "add", "--help")
+    assert "--password-file" in r.text and "--password " not in r.text.replace("--password-file", "")
+
+
+def test_signing_in_and_out_over_the_api(club):
+    with TestClient(app_of(club), client=PHONE) as client:
+        assert client.get("/api/me").status_code == 401
+        r = client.post("/api/session", json={"name": "ann", "password": PASSWORD})
+        assert r.status_code == 200 and r.json() == {"name": "Ann", "roles": ["player"]}
+        cookie = r.headers["set-cookie"]
+        assert cookie.startswith(f"{SESSION_COOKIE}=") and "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+        assert "Secure" not in cookie and PASSWORD not in cookie
+        assert client.get("/api/me").json() == {"name": "Ann", "roles": ["player"]}
+        assert client.delete("/api/session").status_code == 200
+        assert client.get("/api/me").status_code == 401
+
+
+def test_the_session_cookie_is_secure_over_https(club):
+    with TestClient(app_of(club), base_url="https://testserver", client=PHONE) as client:
+        r = client.post("/api/session", json={"name": "Ann", "password": PASSWORD})
+        cookie = r.headers["set-cookie"]
+        assert cookie.startswith(f"{SESSION_COOKIE_HTTPS}=") and "Secure" in cookie and "HttpOnly" in cookie
+
+
+def test_a_wrong_name_and_a_wrong_password_get_the_same_answer(club):
+    with TestClient(app_of(club), client=PHONE) as client:
+        name = client.post("/api/session", json={"name": "Nobody", "password": PASSWORD})
+        word = client.post("/api/session", json={"name": "Ann", "password": PASSWORD + "x"})
+        assert (name.status_code, name.json()) == (word.status_code, word.json()) == \
+            (401, {"error": "wrong name or password"})
+        assert SESSION_COOKIE not in name.headers.get("set-cookie", "") + word.headers.get("set-cookie", "")
+
+
+def test_a_planted_session_id_is_never_signed_in(club):
+    """Session fixation: the id a browser had before signing in is not the one it has after, and means nothing."""
+    planted = {"Cookie": f"{SESSION_COOKIE}=planted-by-someone-else"}
+    with TestClient(app_of(club), client=PHONE) as client:
+        r = client.post("/api/session", json={"name": "Ann", "password": PASSWORD}, headers=planted)
+        given = re.match(f"{SESSION_COOKIE}=([^;]+);", r.headers["set-cookie"])
+        assert given is not None and given.group(1) != "planted-by-someone-else" and len(given.group(1)) >= 40
+        assert client.get("/api/me", headers=planted).status_code == 401
+
+
+def test_a_new_password_or_removing_the_account_ends_its_sessions(club, tmp_path):
+    app = app_of(club)
+    with TestClient(app, client=PHONE) as one, TestClient(app, client=PHONE) as two:
+        signed_in(one)
+        signed_in(two, "Rex")
+        new = tmp_path / "new"
+        new.write_text("another good password\n")
+        assert run_cli("users", "passwd", "Ann", "--password-file", str(new), "--db", str(club)).code == 0
+        assert one.get("/api/me").status_code == 401
+        assert two.get("/api/me").status_code == 200
+        assert run_cli("users", "remove", "Rex", "--db", str(club)).code == 0
+        assert two.get("/api/me").status_code == 401
+        stored = sqlite3.connect(club).execute("select count(*) from account_session").fetchone()
+        assert stored == (0,)
+
+
+def test_personal_tokens_are_shown_once_listed_without_the_token_and_revoked(club):
+    with TestClient(app_of(club), client=PHONE) as client:
+        assert client.post("/api/tokens", json={"label": "x"}).status_code == 403  # signed out: no account
+        signed_in(client)
+        made = client.post("/api/tokens", json={"label": "my script"})
+        assert made.status_code == 201
+        token, token_id = made.json()["token"], made.json()["id"]
+        listed = client.get("/api/tokens")
+        assert token not in listed.text and listed.json()["tokens"][0]["label"] == "my script"
+        stored = sqlite3.connect(club).execute("select token_hash from api_token").fetchall()
+        assert all(token not in h for (h,) in stored)
+        client.delete("/api/session")
+    with TestClient(app_of(club), client=PHONE) as script:
+        bearer = {"Authorization": f"Bearer {token}"}
+        assert script.get("/api/me", headers=bearer).json()["name"] == "Ann"
+        assert script.delete(f"/api/tokens/{token_id}", headers=bearer).json() == {"id": token_id, "revoked": True}
+        assert script.get("/api/me", headers=bearer).status_code == 401
+        assert script.delete(f"/api/tokens/{token_id}", headers=bearer).status_code == 403
+
+
+def test_the_signin_page_works_without_javascript(club):
+    with TestClient(app_of(club), client=PHONE) as client:
+        page = client.get("/signin?next=/collection")
+        assert page.status_code == 200 and 'action="/signin"' in page.text and "<script" not in page.text.split(
+            "<main>")[1].split("</main>")[0]
+        form = {"csrf_token": client.cookies[CSRF_COOKIE], "name": "Ann", "password": PASSWORD, "next": "/collection"}
+        assert client.post("/signin", data={**form, "csrf_token": "x" * 43}).status_code == 403
+        wrong = client.post("/signin", data={**form, "password": "nope nope"})
+        assert wrong.status_code == 401 and "wrong name or password" in wrong.text and PASSWORD not in wrong.text
+        r = client.post("/signin", data=form, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/collection"
+        header = client.get("/").text
+        assert "Ann" in header and "Sign out" in header
+        out = client.post("/signout", data={"csrf_token": client.cookies[CSRF_COOKIE]}, follow_redirects=False)
+        assert out.status_code == 303 and client.get("/api/me").status_code == 401
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/", "/\\evil.example"])
+def test_signing_in_never_sends_the_browser_to_another_site(target):
+    assert web_accounts.local_target(target) == "/"
+
+
+def test_signup_is_off_unless_the_server_allows_it(club):
+    with TestClient(app_of(club), client=PHONE) as client:
+        assert client.get("/signup").status_code == 404
+    with TestClient(app_of(club, signup=True), client=PHONE) as client:
+        client.get("/signup")
+        r = client.post("/signup", data={"csrf_token": client.cookies[CSRF_COOKIE], "name": "Cy",
+                                         "password": "a fine password"}, follow_redirects=False)
+        assert r.status_code == 303
+        assert client.get("/api/me").json() == {"name": "Cy", "roles": ["player"]}
+
+
+def test_sign_ins_are_limited_per_address_and_per_name(club, monkeypatch):
+    from deckcheck.rates import Rate
+    monkeypatch.setattr(web_accounts, "SIGNIN_PER_NAME", Rate(2, 300))
+    monkeypatch.setattr(web_accounts, "SIGNIN_PER_ADDRESS", Rate(3, 300))
+    app = app_of(club)
+    with TestClient(app, client=PHONE) as client:
+        tries = [client.post("/api/session", json={"name": "Ann", "password": "guess number"}) for _ in range(3)]
+        assert [r.status_code for r in tries] == [401, 401, 429]
+        assert int(tries[-1].headers["Retry-After"]) > 0 and "for that name" in tries[-1].json()["error"]
+        right = client.post("/api/session", json={"name": "Ann", "password": PASSWORD})
+        assert right.status_code == 429  # limited, right or wrong: the password is not even tried
+        assert client.post("/api/session", json={"name": "Rex", "password": "x" * 9}).status_code == 429  # address
+    with TestClient(app, client=("192.0.2.11", 5000)) as elsewhere:
+        assert elsewhere.post("/api/session", json={"name": "Rex", "password": PASSWORD}).status_code == 200
+
+
+def test_on_a_club_server_the_machine_itself_signs_in_like_anyone(club):
+    """Once accounts exist, a request from this machine is no keeper by its address (CONTRACTS §9)."""
+    with TestClient(app_of(club), client=("127.0.0.1", 5000)) as client:
+        assert client.get("/api/me").status_code == 401
+        client.get("/")
+        r = client.post("/collection/import", data={"csrf_token": client.cookies[CSRF_COOKIE]},
+                        files={"file": ("b.csv", b"card,quantity\nThrust,1\n")})
+        assert r.status_code == 403 and "sign in" in r.text
+        signed_in(client)
+        r = client.post("/collection/import", data={"csrf_token": client.cookies[CSRF_COOKIE]},
+                        files={"file": ("b.csv", b"card,quantity\nThrust,1\n")})
+        assert r.status_code == 200 and re.search(r'name="token"', r.text)
