@@ -36,3 +36,9 @@ def test_facts_bench_runs():
     assert r.returncode == 0, r.stderr[-3000:]
     assert [line.split()[0] for line in r.stdout.splitlines() if line.startswith("ratio.")] == [
         "ratio.answers_of_a_deck_s", "ratio.check_with_own_answers_s"]
+
+
+def test_signin_bench_runs():
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_signin.py"), "--rounds", "2"], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode in (0, 1) and "verdict:" in r.stdout, r.stderr[-2000:]
