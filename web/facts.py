@@ -29,13 +29,15 @@ from deckcheck.cells import NONE, is_none_word
 from deckcheck.library.facts import (CHOICES, FACT_FIELDS, FORM_FIELDS, GROUP_WORDS, LABELS, MAX_BY, FactError, Facts,
                                      clean_by, facts_sheet, form_fields_of, shown, value_text)
 from deckcheck.errors import DeckcheckError
+from deckcheck.library.people import Person
 from deckcheck.rates import Rate, Windows
 from deckcheck.report import Report
 from deckcheck.text import is_digits
 
 from . import models
 from .app import request_json
-from .deps import Deckcheck, PagesDep, ServerDep
+from .deps import Deckcheck, PagesDep, PersonDep, ServerDep
+from .policy import Mode
 from . import checkinput as checking
 from .errors import NotAllowed, NotFound, NoToken, TooMany, WrongMedia
 from .security import check_csrf
@@ -55,8 +57,24 @@ PAGE_LIMIT = 500  # answers the review page lists at once (the newest; accepting
 
 # -- who, and the organiser ------------------------------------------------------------------------
 def is_club(srv: Deckcheck) -> bool:
-    """Whether answers wait for review: the server was started with an admin token."""
-    return srv.settings.admin_token is not None
+    """Whether answers wait for review: a club's server (an admin token, or accounts; CONTRACTS §9)."""
+    return srv.mode() is Mode.CLUB
+
+
+def by_of(who: Person, sent: object) -> object:
+    """Who gave answers: a signed-in account's own name (never another's it typed), else the name sent."""
+    return who.name if who.account_id is not None else sent
+
+
+def review_as(request: Request, srv: Deckcheck, who: Person) -> str:
+    """The name a review is recorded with: a reviewer's account, else the admin token's bearer (the organiser);
+    NoToken or NotAllowed for anyone else."""
+    if who.account_id is not None and who.can("reviewer"):
+        return who.name
+    if srv.settings.admin_token is None and is_club(srv):
+        raise NotAllowed("reviewing answers needs the reviewer role: ask the server's keeper for it")
+    authorise(srv, bearer(request))
+    return ORGANISER
 
 
 def facts_of(srv: Deckcheck) -> Facts:
@@ -311,7 +329,7 @@ async def check_facts(request: Request, srv: ServerDep, pages: PagesDep) -> Resp
     problems: list[str] = []
     message = ""
     try:
-        by = clean_by(form.get("facts_by"))
+        by = clean_by(by_of(request.state.person, form.get("facts_by")))
     except FactError as exc:
         by, problems = "", [str(exc)]
     before: list[Report] = []
@@ -341,7 +359,7 @@ async def deck_facts(request: Request, srv: ServerDep, pages: PagesDep, deck_id:
     form = await read_form(request)
     check_csrf(request, form)
     count_answer(request)
-    by = clean_by(form.get("facts_by"))
+    by = clean_by(by_of(request.state.person, form.get("facts_by")))
     answers, problems = read_fact_form(form)
     _got, before = await run_in_threadpool(saved_report, srv, deck_id, by)
     applied, proposals, more = await run_in_threadpool(submit_answers, srv, answers, by)
@@ -379,7 +397,7 @@ def card_facts_context(request: Request, srv: Deckcheck, card: Card, **extra: An
 
 
 @router.get("/cards/proposals", summary="The organiser's review of players' answers (admin token)")
-def proposals_page(request: Request, srv: ServerDep, pages: PagesDep,
+def proposals_page(request: Request, srv: ServerDep, pages: PagesDep, who: PersonDep,
                    status: str = Query("pending", max_length=20), token: str = Query("", max_length=500)) -> Response:
     """Pending (or decided) answers: card, field, stored value and its source, proposed value, who, when."""
     admin = srv.settings.admin_token
@@ -387,10 +405,10 @@ def proposals_page(request: Request, srv: ServerDep, pages: PagesDep,
         authorise(srv, token)
         return organiser_cookie(RedirectResponse("/cards/proposals", status_code=303), admin)
     chosen = status if status in ("pending", "accepted", "rejected") else "pending"
-    organiser = is_organiser(request, srv)
+    organiser = is_organiser(request, srv) or (who.account_id is not None and who.can("reviewer"))
     proposals = facts_of(srv).proposals(status=chosen, limit=PAGE_LIMIT) if organiser else []
     people = sorted({p.by for p in proposals if p.status == "pending"}, key=str.casefold)
-    return pages("proposals.html", {"organiser": organiser, "club": admin is not None, "proposals": proposals,
+    return pages("proposals.html", {"organiser": organiser, "club": is_club(srv), "proposals": proposals,
                                     "status": chosen, "people": people, "shown": shown, "labels": LABELS,
                                     "page_limit": PAGE_LIMIT})
 
@@ -411,23 +429,25 @@ async def proposals_login(request: Request, srv: ServerDep) -> Response:
 
 
 @router.post("/cards/proposals/decide", summary="Accept or reject answers (the review page's buttons)")
-async def proposals_decide(request: Request, srv: ServerDep) -> Response:
-    """`accept=PID`, `reject=PID` or `accept_all=NAME`, with the organiser's cookie and the CSRF token."""
+async def proposals_decide(request: Request, srv: ServerDep, who: PersonDep) -> Response:
+    """`accept=PID`, `reject=PID` or `accept_all=NAME`, with the organiser's cookie (or as a reviewer) and the CSRF
+    token."""
     form = await read_form(request)
     check_csrf(request, form)
-    if not is_organiser(request, srv):
+    reviewer = who.name if who.account_id is not None and who.can("reviewer") else ORGANISER
+    if reviewer == ORGANISER and not is_organiser(request, srv):
         raise NotAllowed("sign in to the review with the admin token first")
     facts = facts_of(srv)
     everyone = form.get("accept_all")
     if isinstance(everyone, str) and everyone:
-        await run_in_threadpool(facts.accept_all, clean_by(everyone), ORGANISER)
+        await run_in_threadpool(facts.accept_all, clean_by(everyone), reviewer)
     else:
         for action in ("accept", "reject"):
             pid = form.get(action)
             if isinstance(pid, str) and pid:
                 if not is_digits(pid) or len(pid) > 12:
                     raise FactError(f"{action}: a proposal id is a number in the digits 0-9, not {pid[:40]!r}")
-                await run_in_threadpool(facts.decide, int(pid), action == "accept", ORGANISER)
+                await run_in_threadpool(facts.decide, int(pid), action == "accept", reviewer)
                 break
         else:
             raise FactError("say what to do: accept, reject or accept_all")
@@ -452,7 +472,7 @@ async def card_facts_submit(request: Request, srv: ServerDep, pages: PagesDep, c
     count_answer(request)
     card = card_of(srv, card_id)
     try:
-        by = clean_by(form.get("facts_by"))
+        by = clean_by(by_of(request.state.person, form.get("facts_by")))
     except FactError as exc:
         return pages("card_facts.html", card_facts_context(request, srv, card, facts_problems=[str(exc)]),
                      status_code=400)
@@ -517,7 +537,8 @@ def csv_text(header: list[str], rows: list[list[str]]) -> str:
                                                                  "description": "Kept as proposals (club server)"},
                                                            **models.errors(400, 404, 413, 415, 429)},
              openapi_extra=models.body(models.FactsRequest))
-async def api_card_facts(request: Request, response: Response, srv: ServerDep, card_id: str) -> dict[str, Any]:
+async def api_card_facts(request: Request, response: Response, srv: ServerDep, who: PersonDep,
+                         card_id: str) -> dict[str, Any]:
     """`{"by": NAME, "values": {field: value}}`: 200 applied (no admin token) or 202 proposals (club server)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
@@ -536,7 +557,7 @@ async def api_card_facts(request: Request, response: Response, srv: ServerDep, c
     if isinstance(values, dict) and len(values) > len(FACT_FIELDS):
         raise FactError("too many values")
     card = card_of(srv, card_id)
-    done = await run_in_threadpool(facts_of(srv).submit, card, values, data.get("by"), is_club(srv))
+    done = await run_in_threadpool(facts_of(srv).submit, card, values, by_of(who, data.get("by")), is_club(srv))
     if done.applied:
         srv.cards_changed()
     response.status_code = 202 if is_club(srv) else 200
@@ -545,9 +566,11 @@ async def api_card_facts(request: Request, response: Response, srv: ServerDep, c
 
 @router.get("/api/proposals", tags=["api"], summary="Players' answers waiting for review (admin token)",
             response_model=models.ProposalList, responses=models.errors(400, 401, 403))
-def api_proposals(request: Request, srv: ServerDep, status: str = Query("pending", max_length=20)) -> dict[str, Any]:
-    """`?status=pending|accepted|rejected` → {"proposals": [...]} (Authorization: Bearer ADMIN_TOKEN)."""
-    authorise(srv, bearer(request))
+def api_proposals(request: Request, srv: ServerDep, who: PersonDep,
+                  status: str = Query("pending", max_length=20)) -> dict[str, Any]:
+    """`?status=pending|accepted|rejected` → {"proposals": [...]} (a reviewer, or Authorization: Bearer
+    ADMIN_TOKEN)."""
+    review_as(request, srv, who)
     if status not in ("pending", "accepted", "rejected"):
         raise FactError("status is pending, accepted or rejected")
     return {"proposals": [p.as_dict() for p in facts_of(srv).proposals(status=status)]}
@@ -556,15 +579,16 @@ def api_proposals(request: Request, srv: ServerDep, status: str = Query("pending
 @router.post("/api/proposals/{pid}/{action}", tags=["api"], summary="Accept or reject an answer (admin token)",
              response_model=models.Proposal, responses=models.errors(400, 401, 403, 404, 409),
              openapi_extra=models.body(models.DecideRequest))
-async def api_decide(request: Request, srv: ServerDep, pid: str, action: str) -> dict[str, Any]:
+async def api_decide(request: Request, srv: ServerDep, who: PersonDep, pid: str, action: str) -> dict[str, Any]:
     """`accept` stores the value (provenance `web:NAME @ time`, and who accepted it); `reject` does not."""
-    authorise(srv, bearer(request))
+    reviewer = review_as(request, srv, who)
     if action not in ("accept", "reject"):
         raise NotFound(f"nothing at {request.url.path[:200]}: accept or reject")
     if not is_digits(pid) or len(pid) > 12:
         raise NotFound(f"no proposal has the id {pid[:40]!r}")
-    decided_by = ORGANISER
-    if request.headers.get("content-type", "").split(";")[0].strip().lower() == "application/json":
+    decided_by = reviewer
+    if reviewer == ORGANISER and request.headers.get("content-type", "").split(";")[0].strip().lower() == \
+            "application/json":
         try:
             data = await request_json(request)
         except ValueError as exc:

@@ -214,3 +214,23 @@ def test_on_a_club_server_the_machine_itself_signs_in_like_anyone(club):
         r = client.post("/collection/import", data={"csrf_token": client.cookies[CSRF_COOKIE]},
                         files={"file": ("b.csv", b"card,quantity\nThrust,1\n")})
         assert r.status_code == 200 and re.search(r'name="token"', r.text)
+
+
+def test_card_facts_are_proposed_by_the_account_and_reviewed_by_a_reviewer(club):
+    """With accounts (and no admin token) answers wait as proposals under the account's own name; a reviewer's
+    account accepts them, a player's cannot."""
+    card = "ME-upper-left-attack-1"
+    with TestClient(app_of(club), client=PHONE) as client:
+        signed_in(client, "Ann")
+        r = client.post(f"/api/cards/{card}/facts", json={"by": "Someone Else", "values": {"restriction": "4"}})
+        assert r.status_code == 202 and r.json()["proposals"][0]["by"] == "Ann", r.text
+        pid = r.json()["proposals"][0]["id"]
+        assert client.get("/api/proposals").status_code == 403
+        assert client.post(f"/api/proposals/{pid}/accept", json={}).status_code == 403
+        assert client.get(f"/api/cards/{card}").json()["restriction"] != "4"
+        client.delete("/api/session")
+        signed_in(client, "Rex")
+        assert [p["id"] for p in client.get("/api/proposals").json()["proposals"]] == [pid]
+        decided = client.post(f"/api/proposals/{pid}/accept", json={"by": "Not Rex"})
+        assert decided.status_code == 200 and decided.json()["decided_by"] == "Rex", decided.text
+        assert client.get(f"/api/cards/{card}").json()["restriction"] == "4"
