@@ -24,7 +24,7 @@ from deckcheck.text import normalize
 from . import models
 from .app import request_json
 from .deps import PagesDep, PersonDep, ServerDep
-from .errors import NotFound, NotSignedIn, TooMany, WrongMedia
+from .errors import NotAllowed, NotFound, NotSignedIn, TooMany, WrongMedia
 from .security import check_csrf, session_cookie_name
 
 router = APIRouter(route_class=models.ApiRoute)
@@ -212,3 +212,11 @@ async def signup_form(request: Request, srv: ServerDep, pages: PagesDep, who: Pe
                                      "name": str(name or "")[:60]}, status_code=400)
     _account, session = await run_in_threadpool(srv.accounts.sign_in, name, password)
     return with_session(RedirectResponse("/", status_code=303), request, session)
+
+
+@router.get("/accounts", summary="The keeper's list of accounts")
+def accounts_page(pages: PagesDep, srv: ServerDep, who: PersonDep) -> Response:
+    """Every account and its roles, for the keeper (made and changed with `deckcheck users ...`)."""
+    if not who.is_keeper:
+        raise NotAllowed("the list of accounts is the server's keeper's")
+    return pages("accounts.html", {"accounts": srv.accounts.all()})

@@ -24,7 +24,7 @@ PRIVATE_ROUTES = frozenset({
     "/cards/{card_id:path}/facts", "/check/facts", "/decks", "/decks/{deck_id}", "/decks/{deck_id}/facts",
     "/api/decks/{deck_id}", "/api/decks/{deck_id}/stats", "/collection", "/api/collection",
     "/api/collection/missing", "/collection/export.{kind}", "/collection/wants.csv", "/collection/import",
-    "/collection/import/confirm", "/collection/undo"})
+    "/collection/import/confirm", "/collection/undo", "/accounts", "/api/me", "/api/tokens", "/signin"})
 NO_STORE = (b"cache-control", b"no-store")
 
 

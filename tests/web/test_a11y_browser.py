@@ -115,7 +115,7 @@ def test_every_page_passes_the_axe_audit(browser, server, event, view):  # noqa:
 
     queue = ["/", f"/?deck={SAVED}", f"/decks/{SAVED}", "/cards?q=attack&limit=5", "/cards/SE-connor-macleod-persona",
              "/cards/ME-thrust-1", "/collection?collection=shelf", f"/desk/{event_id}",
-             dashboard.removeprefix(server), "/nothing-here"]
+             dashboard.removeprefix(server), "/nothing-here", "/signin", "/signup", "/accounts"]
     visited: set[str] = set()
     queued_routes = {route_of(u.split("?")[0], routes) for u in queue}
     while queue:  # the seeds, then one page of every route their links reach

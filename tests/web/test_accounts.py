@@ -234,3 +234,16 @@ def test_card_facts_are_proposed_by_the_account_and_reviewed_by_a_reviewer(club)
         decided = client.post(f"/api/proposals/{pid}/accept", json={"by": "Not Rex"})
         assert decided.status_code == 200 and decided.json()["decided_by"] == "Rex", decided.text
         assert client.get(f"/api/cards/{card}").json()["restriction"] == "4"
+
+
+def test_the_keepers_accounts_page(club):
+    run_cli("users", "add", "Kim", "--role", "keeper", "--password-file", str(club.parent / "pw"), "--db", str(club))
+    with TestClient(app_of(club), client=PHONE) as client:
+        signed_in(client, "Ann")
+        assert client.get("/accounts").status_code == 403
+        client.delete("/api/session")
+        signed_in(client, "Kim")
+        page = client.get("/accounts")
+        assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
+        assert "Rex" in page.text and "reviewer, player" in page.text and "$argon2" not in page.text
+        assert 'href="/accounts"' in client.get("/").text  # the header's link, for the keeper
