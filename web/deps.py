@@ -7,15 +7,17 @@ and the page renderer. A route declares what it uses (`settings: SettingsDep`, `
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from deckcheck.library.accounts import Accounts
+from deckcheck.library.accounts import Account, Accounts
 from deckcheck.library.api import Catalog, CollectionApp
 from deckcheck.db.collections import Collections
 from deckcheck.library.desk import Desk
@@ -30,6 +32,9 @@ from .settings import Settings
 
 
 
+ACCOUNTS_LOOK_S = 1.0
+
+
 @dataclass
 class Deckcheck:
     """What every request of one server process shares: settings, and the library over the database.
@@ -42,6 +47,7 @@ class Deckcheck:
     _library: CollectionApp | None = None
     _cards_stamp: str | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _accounts_seen: tuple[float, bool] = (-1e9, False)  # (when, whether accounts existed): asked at most per second
 
     @property
     def library(self) -> CollectionApp:
@@ -84,11 +90,21 @@ class Deckcheck:
         """The accounts of the server's database (deckcheck.library.accounts)."""
         return Accounts(self.catalog.store)
 
+    def has_accounts(self) -> bool:
+        """Whether the database holds accounts, read again when the last look is over ACCOUNTS_LOOK_S old (the
+        first account made by `deckcheck users add` turns a running server into a club's within that time)."""
+        now = time.monotonic()
+        when, found = self._accounts_seen
+        if now - when > ACCOUNTS_LOOK_S:
+            found = self.accounts.exist()
+            self._accounts_seen = (now, found)
+        return found
+
     def mode(self) -> Mode:
         """What kind of server this is (deckcheck.web.policy.Mode): a club's when an admin token is set or accounts
         exist, else a personal one when bound to a loopback address, else an open one (other machines only look
         and check)."""
-        if self.settings.admin_token or self.accounts.exist():
+        if self.settings.admin_token or self.has_accounts():
             return Mode.CLUB
         return Mode.PERSONAL if is_loopback_bind(self.settings.host) else Mode.OPEN
 
@@ -155,7 +171,7 @@ def desk(srv: ServerDep, limit: RateLimitDep) -> Desk:
 DeskDep = Annotated[Desk, Depends(desk)]
 
 
-def person(request: Request, srv: ServerDep) -> Person:
+async def person(request: Request, srv: ServerDep) -> Person:
     """Who the request is (CONTRACTS §9): the admin token's bearer is the keeper; a personal API token's bearer or
     a signed-in browser is its account; on a server with neither accounts nor admin token the user at this
     machine is the keeper (deckcheck.web.guard.is_keeper); anyone else an anonymous visitor."""
@@ -165,21 +181,27 @@ def person(request: Request, srv: ServerDep) -> Person:
     if config.admin_token and is_keeper(client, authorization, config.admin_token):
         return KEEPER
     scheme, _, sent = (authorization or "").partition(" ")
-    account = srv.accounts.by_token(sent.strip()) if scheme.lower() == "bearer" and sent.strip() else None
     session = request.cookies.get(session_cookie_name(request.scope))
-    if account is None and session:
-        account = srv.accounts.by_session(session)
-    if account is not None:
-        return account.person()
+    if (scheme.lower() == "bearer" and sent.strip()) or session:  # a database look: off the event loop
+        account = await run_in_threadpool(signed_in, srv, sent.strip() if scheme.lower() == "bearer" else "",
+                                          session or "")
+        if account is not None:
+            return account.person()
     if srv.mode() is not Mode.CLUB and is_keeper(client, None, None):
         return KEEPER
     return ANONYMOUS
 
 
+def signed_in(srv: Deckcheck, token: str, session: str) -> Account | None:
+    """The account of a personal token, else of a session; None for neither."""
+    account = srv.accounts.by_token(token) if token else None
+    return account if account is not None or not session else srv.accounts.by_session(session)
+
+
 PersonDep = Annotated[Person, Depends(person)]
 
 
-def allow(request: Request, srv: ServerDep, who: PersonDep) -> None:
+async def allow(request: Request, srv: ServerDep, who: PersonDep) -> None:
     """Refuse (403) a request whose route this person may not call on this server (deckcheck.web.policy decides);
     a dependency of every route."""
     route = request.scope.get("route")
@@ -190,7 +212,7 @@ def allow(request: Request, srv: ServerDep, who: PersonDep) -> None:
         raise HTTPException(403, refusal(who, rule, mode))
 
 
-def keeper(who: PersonDep) -> bool:
+async def keeper(who: PersonDep) -> bool:
     """Whether the request is the server's keeper's, who alone sees saved-deck ids."""
     return who.is_keeper
 
