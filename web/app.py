@@ -44,11 +44,7 @@ ADMIN_TOKEN_ENV = Settings.env_names()["admin_token"]
 # as card ids by the card page's /cards/{id:path}.
 ROUTERS = ["deckcheck.web.check", "deckcheck.web.stats", "deckcheck.web.facts", "deckcheck.web.cards",
            "deckcheck.web.collection", "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.deskcheck",
-<<<<<<< HEAD
-           "deckcheck.web.rounds", "deckcheck.web.apidocs"]
-=======
-           "deckcheck.web.apidocs", "deckcheck.web.accounts"]
->>>>>>> 7160d75 (Accounts (issue 30, item 2): deckcheck users add|list|passwd|remove|roles (argon2id hashes only; the password from a file or a prompt, never an argument), server-side sessions with a new id at each sign-in and ended by a new password or removal, /signin and POST/DELETE /api/session, GET /api/me, personal tokens stored hashed at /api/tokens, serve --signup; web.deps.person reads them, and accounts make a server a club's; sign-ins counted per address and per name (429 + Retry-After), a wrong name verifying a dummy hash)
+           "deckcheck.web.rounds", "deckcheck.web.apidocs", "deckcheck.web.accounts"]
 
 
 def state(request: Request) -> Deckcheck:

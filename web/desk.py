@@ -25,9 +25,9 @@ from deckcheck.errors import DeckcheckError
 
 from . import decks as reading, models
 from .app import looks_like_json, request_json, wants_json
-from deckcheck.library.people import Person
+from deckcheck.library.people import ANONYMOUS, Person
 
-from .deps import DeskDep, Pages, PagesDep, PersonDep, keeper, person, server
+from .deps import DeskDep, Pages, PagesDep, PersonDep
 from .security import check_csrf
 
 COOKIE = "deckcheck_desk"
@@ -181,8 +181,10 @@ def organiser(request: Request, desk: Desk, event_id: str) -> Event:
 
 
 def requester(request: Request) -> Person:
-    """Who a request is (deckcheck.web.deps.person), for the helpers that are not routes."""
-    return person(keeper(request, server(request).settings))
+    """Who a request is (deckcheck.web.deps.person, kept by the policy's check that every route runs first), for
+    the helpers that are not routes."""
+    who = getattr(request.state, "person", None)
+    return who if isinstance(who, Person) else ANONYMOUS
 
 
 def organiser_cookie(response: Response, request: Request, event_id: str, token: str) -> Response:

@@ -54,6 +54,11 @@ RULES: dict[tuple[str, str], str] = {
     ("POST", "/api/events/{event_id}/close"): OWN_TOKEN, ("POST", "/api/events/{event_id}/deckchecks"): OWN_TOKEN,
     ("POST", "/api/events/{event_id}/draw"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/close"): OWN_TOKEN,
     ("POST", "/desk/{event_id}/admin/check"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/draw"): OWN_TOKEN,
+    ("POST", "/api/events/{event_id}/rounds"): OWN_TOKEN, ("POST", "/api/events/{event_id}/rounds/{number}/results"):
+        OWN_TOKEN, ("POST", "/api/events/{event_id}/drops"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/rounds"):
+        OWN_TOKEN, ("POST", "/desk/{event_id}/admin/rounds/{number}/results"): OWN_TOKEN,
+    ("POST", "/desk/{event_id}/admin/drops"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/tiebreakers"): OWN_TOKEN,
+    ("POST", "/desk/{event_id}/decks/{deck_id}/result"): ANYONE,  # a player's result, through their deck's link
     # signing in and out, and (serve --signup) making a player account: their own name and password
     ("POST", "/api/session"): ANYONE, ("DELETE", "/api/session"): ANYONE, ("POST", "/signin"): ANYONE,
     ("POST", "/signout"): ANYONE, ("POST", "/signup"): ANYONE,

@@ -263,7 +263,6 @@ CALLS: dict[tuple[str, str], Call] = {
                                                    201, credential=DESK_COOKIE_CRED),
     ("POST", "/desk/{event_id}/admin/draw"): Call(_desk("/desk/{event_id}/admin/draw", True, data={"n": "1"}), 200,
                                                   credential=DESK_COOKIE_CRED),
-<<<<<<< HEAD
     ("POST", "/api/events/{event_id}/rounds"): Call(_rounds("/api/events/{event_id}/rounds", False, json={}), 201,
                                                     csrf=API, credential=DESK_BEARER),
     ("POST", "/api/events/{event_id}/rounds/{number}/results"): Call(
@@ -283,7 +282,6 @@ CALLS: dict[tuple[str, str], Call] = {
                                                                  data={"t1": "gw"}), 303, credential=DESK_COOKIE_CRED),
     ("POST", "/desk/{event_id}/decks/{deck_id}/result"): Call(
         _rounds("/desk/{event_id}/decks/{deck_id}/result", True, data={"mine": "2", "theirs": "0"}), 303),
-=======
     ("POST", "/api/session"): Call(lambda ctx: Prepared("/api/session", {"json": {"name": "Sweeper",
                                                                                   "password": PASSWORD}}), 200,
                                    csrf=API + "; JSON only (415 otherwise), which a form of another site cannot send"),
@@ -298,7 +296,6 @@ CALLS: dict[tuple[str, str], Call] = {
                                   csrf=API, credential=ACCOUNTS),
     ("DELETE", "/api/tokens/{token_id}"): Call(lambda ctx: (lambda t: Prepared(f"/api/tokens/{t[0]}", {}, t[1]))(
         ctx.token()), 200, csrf=API, credential=ACCOUNTS),
->>>>>>> 7160d75 (Accounts (issue 30, item 2): deckcheck users add|list|passwd|remove|roles (argon2id hashes only; the password from a file or a prompt, never an argument), server-side sessions with a new id at each sign-in and ended by a new password or removal, /signin and POST/DELETE /api/session, GET /api/me, personal tokens stored hashed at /api/tokens, serve --signup; web.deps.person reads them, and accounts make a server a club's; sign-ins counted per address and per name (429 + Retry-After), a wrong name verifying a dummy hash)
 }
 WITH_TOKEN = [k for k, c in CALLS.items() if c.csrf is True]
 WITH_CREDENTIAL = [k for k, c in CALLS.items() if c.credential is not None]
