@@ -15,6 +15,7 @@ from deckcheck.collection import (MAX_QUANTITY, Holding, Holdings, Key, deck_nam
 from deckcheck.errors import DeckcheckError
 
 from . import rawsql
+from .keptdecks import KeptDecks, Revision, stored_cards
 from .models import COLLECTION_ENTRIES, COLLECTIONS, IMPORTS, SAVED_DECK_CARDS, SAVED_DECKS, dialect_insert
 from .store import Store
 
@@ -539,27 +540,22 @@ class Collections:
                        name, price)
 
     # -- saved decks ---------------------------------------------------------------------------
-    def save_deck(self, name: str, fmt: str, text_: str, entries: Iterable[tuple[Card, str, int]]) -> bool:
-        """Store a deck under a name (replacing one of that name); True when it replaced one. The name is one line
-        of at most DECK_NAME_MAX characters (DeckcheckError otherwise, nothing stored)."""
-        dc = SAVED_DECK_CARDS
-        d = SAVED_DECKS
+    @property
+    def kept(self) -> KeptDecks:
+        """The kept decks (CONTRACTS §10): names, visibility, owners, versions."""
+        return KeptDecks(self.store, lambda: self.cards.keys())
+
+    def save_deck(self, name: str, fmt: str, text_: str, entries: Iterable[tuple[Card, str, int]],
+                  owner_id: int | None = None, visibility: str = "link") -> bool:
+        """Store a deck under a name; True when one had it (then this is its new version, when the list changed).
+        The name is one line of at most DECK_NAME_MAX characters (DeckcheckError otherwise, nothing stored)."""
         deck_name(name)
-        text_ = "\n".join(text_.splitlines()) + "\n"  # a form's CRLF lines read back as the lines checked, no \r
-        stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-        stored = self.cards
-        with self.store.begin() as con:
-            existed = con.execute(select(d.c.name).where(d.c.name == name)).first() is not None
-            con.execute(delete(dc).where(dc.c.deck_name == name))
-            con.execute(delete(d).where(d.c.name == name))
-            con.execute(insert(d).values(name=name, format=fmt, text=text_, saved_at=stamp))
-            # a game's own cards (Taktik's playing cards) are in no card table: a collection cannot count them, and
-            # PostgreSQL's foreign key refuses them; the deck's text keeps them
-            rows = [{"deck_name": name, "card_id": card.id, "section": section, "quantity": q}
-                    for card, section, q in entries if card.id in stored]
-            if rows:
-                con.execute(insert(dc), rows)
-        return existed
+        cards = stored_cards((card.id, card.name, section, q) for card, section, q in entries)
+        kept = self.kept
+        if kept.revise(name, lambda _deck: Revision(text=text_, format=fmt, cards=cards)) is not None:
+            return True
+        kept.create(name, name, fmt, text_, cards, owner_id, visibility)
+        return False
 
     def decks(self) -> list[tuple[str, str, str, int]]:
         """(name, format, saved at, cards) of every saved deck."""
@@ -586,13 +582,9 @@ class Collections:
         return row[0], row[1], [(self.cards[c], s, q) for c, s, q in cards if c in self.cards]
 
     def delete_deck(self, name: str) -> None:
-        """Delete a saved deck; DeckcheckError when there is none."""
-        dc = SAVED_DECK_CARDS
-        d = SAVED_DECKS
+        """Delete a saved deck and its versions; DeckcheckError when there is none."""
         self.deck(name)
-        with self.store.begin() as con:
-            con.execute(delete(dc).where(dc.c.deck_name == name))
-            con.execute(delete(d).where(d.c.name == name))
+        self.kept.delete(name)
 
     def used_by_decks(self) -> dict[tuple[Any, ...], int]:
         """Copies of each card (as the rules see it) that the saved decks use, all decks together."""

@@ -9,6 +9,7 @@ it is refused, nothing changed (an older deckcheck would write rows the newer on
 """
 from __future__ import annotations
 
+import json
 import os
 from typing import Any, Callable
 
@@ -19,7 +20,8 @@ from deckcheck.collection import DEFAULT_CONDITION, language_name
 from deckcheck.errors import DatabaseError
 
 from . import rawsql
-from .models import ACCOUNTS, API_TOKENS, CARDS, COLLECTION_ENTRIES, META, SESSIONS, dialect_insert
+from .models import (ACCOUNTS, API_TOKENS, CARDS, COLLECTION_ENTRIES, META, SAVED_DECK_CARDS, SAVED_DECK_VERSIONS,
+                     SAVED_DECKS, SESSIONS, dialect_insert)
 from .rawsql import LATE_COLUMNS, SCHEMA_KEY, SCHEMA_VERSION
 from .repository import LEGACY_EXTRA, extra_to_text
 
@@ -112,9 +114,35 @@ def _accounts(con: Connection) -> None:
         table.create(con, checkfirst=True)
 
 
+KEPT_DECK_COLUMNS = ("title", "visibility", "owner_id", "version", "copied_from", "updated_at")
+
+
+def _kept_decks(con: Connection) -> None:
+    """8: kept decks (CONTRACTS §10): every earlier saved deck is a `link` deck of the keeper's, called by its
+    key, with one version (its text, format and cards as saved)."""
+    for column in KEPT_DECK_COLUMNS:
+        _add_column(con, "saved_deck", column)
+    d, v, dc = SAVED_DECKS, SAVED_DECK_VERSIONS, SAVED_DECK_CARDS
+    con.execute(update(d).where(d.c.title == "").values(title=d.c.name))
+    con.execute(update(d).where(d.c.updated_at == "").values(updated_at=d.c.saved_at))
+    versioned = set(con.execute(select(v.c.deck_name)).scalars())
+    rows = []
+    for name, fmt, text, at in con.execute(select(d.c.name, d.c.format, d.c.text, d.c.saved_at).order_by(d.c.name)):
+        if name in versioned:
+            continue
+        cards = con.execute(select(dc.c.card_id, CARDS.c.name, dc.c.section, dc.c.quantity)
+                            .join_from(dc, CARDS, CARDS.c.id == dc.c.card_id).where(dc.c.deck_name == name)
+                            .order_by(dc.c.id)).all()
+        rows.append({"deck_name": name, "version": 1, "format": fmt, "text": text, "at": at,
+                     "cards": json.dumps([list(c) for c in cards], ensure_ascii=False)})
+    if rows:
+        con.execute(SAVED_DECK_VERSIONS.insert(), rows)
+
+
 # Step n brings a database at version n - 1 to version n. A new step is appended, never inserted.
 STEPS: tuple[Callable[[Connection], None], ...] = (_card_extra, _entry_price, _import_undone, _event_time_zone,
-                                                   _entry_defaults, _event_tiebreakers, _accounts)
+                                                   _entry_defaults, _event_tiebreakers, _accounts,
+                                                   _kept_decks)
 assert len(STEPS) == SCHEMA_VERSION, "rawsql.SCHEMA_VERSION is the number of steps"
 
 

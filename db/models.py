@@ -120,7 +120,12 @@ class CollectionImportRow(SQLModel, table=True):
 
 
 class SavedDeckRow(SQLModel, table=True):
-    """A deck kept in the database: its decklist text and its resolved cards."""
+    """A deck kept in the database (CONTRACTS §10): its latest decklist text and resolved cards, what it is called,
+    who sees it, and which version is the latest (saved_deck_version holds every version).
+
+    `name` is the deck's key, its link (`/decks/NAME`): the primary key that saved_deck_card refers to, kept under
+    its first name so that every earlier link and `deck save` name keeps working; `title` is what the deck is
+    called (a CLI deck's key and title are the same)."""
 
     __tablename__ = "saved_deck"
 
@@ -128,6 +133,29 @@ class SavedDeckRow(SQLModel, table=True):
     format: str = ""
     text: str = ""
     saved_at: str = ""
+    # added with kept decks (migration step 6)
+    title: str = ""
+    visibility: str = "link"  # private | link | public; an earlier deck is a link deck
+    owner_id: int = 0  # the owning account's id; 0: the keeper (people.Person.owner_id None)
+    version: int = 1
+    copied_from: str = ""  # the key of the deck this one was copied from
+    updated_at: str = ""
+
+
+class SavedDeckVersionRow(SQLModel, table=True):
+    """One version of a kept deck, as it was saved: its text, its format and its cards as
+    JSON [[card id, name, section, quantity], ...] (the name: a game's own cards are in no card table)."""
+
+    __tablename__ = "saved_deck_version"
+    __table_args__ = (UniqueConstraint("deck_name", "version", name="saved_deck_version_number"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    deck_name: str = Field(index=True)
+    version: int = 1
+    format: str = ""
+    text: str = ""
+    cards: str = "[]"
+    at: str = ""
 
 
 class SavedDeckCardRow(SQLModel, table=True):
@@ -189,6 +217,7 @@ COLLECTION_ENTRIES: Table = CollectionEntryRow.__table__  # type: ignore[attr-de
 IMPORTS: Table = CollectionImportRow.__table__  # type: ignore[attr-defined]
 SAVED_DECKS: Table = SavedDeckRow.__table__  # type: ignore[attr-defined]
 SAVED_DECK_CARDS: Table = SavedDeckCardRow.__table__  # type: ignore[attr-defined]
+SAVED_DECK_VERSIONS: Table = SavedDeckVersionRow.__table__  # type: ignore[attr-defined]
 CARD_CHANGES: Table = CardChangeRow.__table__  # type: ignore[attr-defined]
 PROPOSALS: Table = FactProposalRow.__table__  # type: ignore[attr-defined]
 

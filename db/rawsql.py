@@ -107,10 +107,11 @@ BEGIN_IMMEDIATE = "BEGIN IMMEDIATE"
 # at this version (an earlier one goes through the SQLAlchemy path, which brings it up to date; a newer one is
 # refused there), and a file whose tables lack only LATE_COLUMNS is still deckcheck's, of an earlier version.
 SCHEMA_KEY = "schema_version"  # deckcheck_meta: the schema version the database is at
-SCHEMA_VERSION = 7  # the number of migration steps (deckcheck.db.migrations.STEPS)
+SCHEMA_VERSION = 8  # the number of migration steps (deckcheck.db.migrations.STEPS)
 LATE_COLUMNS = (("card", "extra"), ("collection_entry", "price"), ("collection_import", "undone"),
-                ("desk_event", "tz_offset"), ("desk_event", "tiebreakers"),
-                ("desk_event", "owner_id"))  # added after the first release
+                ("desk_event", "tz_offset"), ("desk_event", "tiebreakers"), ("desk_event", "owner_id"),
+                *(("saved_deck", c) for c in ("title", "visibility", "owner_id", "version", "copied_from",
+                                              "updated_at")))  # added after the first release (saved_deck's: step 7)
 SCHEMA_SQL = f"select value from deckcheck_meta where key = '{SCHEMA_KEY}'"
 BEGIN = "BEGIN"
 

@@ -1,0 +1,306 @@
+"""Decks you build and keep (CONTRACTS §10): the library calls under `/api/decks`, the builder page and `deckcheck
+deck ...`. Each takes the `Person` who asks (deckcheck.library.people) and decides with `.owns` what they may see
+and change: another's private deck is not found (so ids leak nothing), another's visible deck is read-only.
+
+A deck's text is what is kept and read back (as the saved-deck link always read it): its cards resolve against the
+current catalogue whenever it is shown. A change from the builder resolves the card as a decklist line would, in
+the deck's own context (its Persona), and writes the deck back in the decklist grammar, grouped by section.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from ..check import check_raw, choose_format
+from ..collection import deck_name
+from ..db.keptdecks import Cards, DeckVersion, KeptDeck, Revision, changes_text, stored_cards
+from ..decklist import SIDE_WORDS
+from ..decks import Deck, build_deck
+from ..errors import CardNotFoundError, DeckcheckError
+from ..report import Report
+from ..textlimits import parse_checked
+from .api import Catalog, deck_text
+from .people import Person
+from .statsapi import NoSavedDeckError
+
+if TYPE_CHECKING:
+    from ..db.collections import Collections
+    from ..formats import AnyFormat
+
+VISIBILITIES = ("private", "link", "public")
+DELTA_MAX = 99  # copies one change adds or removes: more is no deck's (a huge delta is refused, nothing changed)
+ID_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+class DeckNotFound(NoSavedDeckError):
+    """No deck of that id that the person may see (404: another's private deck answers the same)."""
+
+    def __init__(self, key: str, version: int | None = None):
+        said = f"no saved deck has the link /decks/{key[:40]}"
+        super().__init__(key, said if version is None else f"the deck /decks/{key[:40]} has no version {version}")
+
+
+class NotYourDeck(DeckcheckError):
+    """A change to a deck the person may see but does not own (403)."""
+
+
+class ChangeRefused(CardNotFoundError):
+    """A builder's change whose card does not resolve (unknown, ambiguous, of another game): 400 with the
+    suggestions a decklist line would get; nothing changed."""
+
+    def __str__(self) -> str:
+        tail = f"; did you mean: {', '.join(self.suggestions[:8])}" if self.suggestions else ""
+        return f"{self.text!r}: {self.reason}{tail}; the deck was not changed"
+
+
+def new_id() -> str:
+    """A new deck's link: 8 letters and digits (no `-` or `_`: a link starting with `-` reads as an option)."""
+    return "".join(secrets.choice(ID_LETTERS) for _ in range(8))
+
+
+def visible(person: Person, deck: KeptDeck) -> bool:
+    """Whether a person may see a deck: its owner, the keeper, and anyone holding a link or public deck's id."""
+    return deck.visibility != "private" or person.owns(deck.owner_id)
+
+
+def visibility_of(text: str | None) -> str | None:
+    """A visibility as given (None: unchanged); DeckcheckError naming the three."""
+    if text is None:
+        return None
+    if text not in VISIBILITIES:
+        raise DeckcheckError(f"visibility {text[:40]!r} is not one of {', '.join(VISIBILITIES)}")
+    return text
+
+
+def stored(deck: Deck) -> Cards:
+    """A resolved deck's entries as a version keeps them."""
+    return stored_cards((e.card.id, e.card.name, e.section, e.quantity) for e in deck.entries)
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    """One line of a deck's history: its number, when, its verdict now, and what it changed."""
+
+    version: int
+    at: str
+    legal: bool | None
+    changes: str
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON object of `GET /api/decks/{id}/versions`."""
+        return {"version": self.version, "at": self.at, "legal": self.legal, "changes": self.changes}
+
+
+class DeckBook:
+    """The kept decks of a database, read against a catalogue (the web's shared one: no card read per call)."""
+
+    def __init__(self, catalog: Catalog, collections: Collections):
+        self.catalog = catalog
+        self.collections = collections
+        self.kept = collections.kept
+
+    # -- reading text ---------------------------------------------------------------------------------
+    def resolve(self, text: str, fmt_name: str | None, source: str = "-") -> tuple[Deck, AnyFormat]:
+        """(deck, format) of a decklist text; DeckcheckError naming every line that does not resolve."""
+        raw = parse_checked(text, source)
+        fmt = choose_format(raw, fmt_name)
+        deck, problems = build_deck(raw, self.catalog.index(fmt), fmt)
+        if problems:
+            raise DeckcheckError("the decklist has input errors; fix them before saving: " + "; ".join(
+                f"line {p.line}: {p.text[:80]!r}: {p.message}" for p in problems[:10]))
+        return deck, fmt
+
+    def report_of(self, text: str, fmt_name: str, source: str) -> Report:
+        """The check report of a kept text, read now (an unreadable one: its input errors, no verdict)."""
+        return check_raw(parse_checked(text, source), self.catalog.index, fmt_name or None, details=True)
+
+    # -- reading decks --------------------------------------------------------------------------------
+    def get(self, person: Person, key: str) -> KeptDeck:
+        """The deck of this id as `person` may see it; DeckNotFound otherwise."""
+        deck = self.kept.get(key) if len(key) <= 64 else None
+        if deck is None or not visible(person, deck):
+            raise DeckNotFound(key)
+        return deck
+
+    def version(self, person: Person, key: str, version: int | None = None) -> tuple[KeptDeck, DeckVersion]:
+        """A deck and one of its versions (None: the latest); DeckNotFound when there is no such version."""
+        deck = self.get(person, key)
+        found = self.kept.version(key, deck.version if version is None else version)
+        if found is None:
+            raise DeckNotFound(key, version)
+        return deck, found
+
+    def count(self, key: str) -> int:
+        """How many versions a deck has."""
+        return len(self.kept.versions(key))
+
+    def owned(self, person: Person, key: str) -> KeptDeck:
+        """A deck the person may change; DeckNotFound (cannot see it) or NotYourDeck (may only read it)."""
+        deck = self.get(person, key)
+        if not person.owns(deck.owner_id):
+            raise NotYourDeck(f"the deck /decks/{key} is not yours: copy it to change it "
+                              f"(POST /api/decks/{key}/copy)")
+        return deck
+
+    def mine(self, person: Person) -> list[KeptDeck]:
+        """The person's own decks (the keeper's: the keeper's); nobody's for an anonymous visitor."""
+        if not person.known:
+            return []
+        return self.kept.listing(person.owner_id)
+
+    def public(self) -> list[KeptDeck]:
+        """The public decks, newest first."""
+        return self.kept.listing(public=True)
+
+    def find(self, person: Person, name: str) -> KeptDeck:
+        """A deck by its id, else by its name among the person's own (`deck show NAME`); DeckNotFound, or
+        DeckcheckError when several of the person's decks have that name."""
+        try:
+            return self.get(person, name)
+        except DeckNotFound:
+            pass
+        named = [d for d in self.mine(person) if d.name == name]
+        if len(named) > 1:
+            raise DeckcheckError(f"{len(named)} of your decks are called {name!r}: name one by its id "
+                                 f"({', '.join(d.id for d in named)})")
+        if not named:
+            raise DeckNotFound(name)
+        return named[0]
+
+    def history(self, person: Person, key: str) -> list[VersionInfo]:
+        """Every version of a deck, the first first, with its verdict now and what it changed."""
+        self.get(person, key)
+        out, before = [], None
+        for v in self.kept.versions(key):
+            legal = self.report_of(v.text, v.format, f"/decks/{key}").legal
+            changes = "first version" if before is None else (changes_text(before, v.cards) or "no card changed")
+            out.append(VersionInfo(v.version, v.at, legal, changes))
+            before = v.cards
+        return out
+
+    def deck_at(self, person: Person, key: str, version: int | None = None) -> tuple[Deck, AnyFormat]:
+        """A version of a deck resolved now, its source its link (`@N` past the latest), for the diff."""
+        deck, v = self.version(person, key, version)
+        resolved, fmt = self.resolve(v.text, v.format, f"/decks/{key}")
+        resolved.source = f"/decks/{key}" + ("" if v.version == deck.version else f"@{v.version}")
+        return resolved, fmt
+
+    # -- changing -------------------------------------------------------------------------------------
+    def create(self, person: Person, name: str, text: str, fmt_name: str | None = None, visibility: str = "link",
+               copied_from: str = "", key: str | None = None) -> KeptDeck:
+        """A new deck of the person's, version 1, its text resolving whole (DeckcheckError naming what does not)."""
+        deck_name(name)
+        visibility = visibility_of(visibility) or "link"
+        resolved, fmt = self.resolve(text, fmt_name)
+        key = key or new_id()
+        return self.kept.create(key, name, fmt.name, text, stored(resolved), person.owner_id, visibility,
+                                copied_from)
+
+    def update(self, person: Person, key: str, text: str | None = None, name: str | None = None,
+               visibility: str | None = None, fmt_name: str | None = None) -> tuple[KeptDeck, bool]:
+        """Change a deck's list, name, visibility or format (owner only); (the deck, whether a version was made)."""
+        if name is not None:
+            deck_name(name)
+        visibility = visibility_of(visibility)
+        current = self.owned(person, key)
+
+        def revise(deck: KeptDeck) -> Revision:
+            if text is None and fmt_name is None:
+                return Revision(name=name, visibility=visibility)
+            resolved, fmt = self.resolve(deck.text if text is None else text, fmt_name or deck.format)
+            return Revision(text=deck.text if text is None else text, format=fmt.name, cards=stored(resolved),
+                            name=name, visibility=visibility)
+        return self._revised(current, revise)
+
+    def change(self, person: Person, key: str, card: str, delta: int, section: str | None = None) -> tuple[
+            KeptDeck, bool]:
+        """Add (`delta` > 0) or remove copies of one card, resolved as a decklist line in the deck's context; the
+        section defaults to the card's own. ChangeRefused (nothing changed) for a card that does not resolve."""
+        if not isinstance(delta, int) or isinstance(delta, bool) or not 1 <= abs(delta) <= DELTA_MAX:
+            raise DeckcheckError(f"delta is a whole number from -{DELTA_MAX} to {DELTA_MAX}, not 0")
+        card = card.strip()
+        if not card or len(card) > 200 or not card.isprintable():
+            raise DeckcheckError("card is one line naming a card (its name, NAME [SET] or its id), at most 200 "
+                                 "characters")
+        current = self.owned(person, key)
+
+        def revise(deck: KeptDeck) -> Revision:
+            resolved, fmt = changed(self, deck, card, delta, section)
+            return Revision(text=deck_text(fmt.name, resolved), format=fmt.name, cards=stored(resolved))
+        return self._revised(current, revise)
+
+    def restore(self, person: Person, key: str, version: int) -> tuple[KeptDeck, bool]:
+        """A new version equal to version `version` (owner only)."""
+        self.owned(person, key)
+        _deck, old = self.version(person, key, version)
+        return self._revised(self.owned(person, key), lambda _d: Revision(text=old.text, format=old.format,
+                                                                            cards=old.cards))
+
+    def copy(self, person: Person, key: str) -> KeptDeck:
+        """A deck of the person's, version 1, equal to the latest version of one they may see; private (until its
+        owner shares it), its `copied_from` naming the origin."""
+        if not person.known:
+            raise NotYourDeck("copying a deck makes it yours: sign in first")
+        origin = self.get(person, key)
+        return self.kept.create(new_id(), origin.name, origin.format, origin.text, origin.cards, person.owner_id,
+                                "private", copied_from=origin.id)
+
+    def _revised(self, current: KeptDeck, revise: Callable[[KeptDeck], Revision]) -> tuple[KeptDeck, bool]:
+        done = self.kept.revise(current.id, revise)
+        if done is None:  # deleted meanwhile
+            raise DeckNotFound(current.id)
+        return done
+
+
+def changed(book: DeckBook, deck: KeptDeck, card: str, delta: int, section: str | None) -> tuple[Deck, AnyFormat]:
+    """The deck with `delta` copies of `card` added or removed: the card read as one more line of the deck's text
+    (so it resolves as the deck would read it, its Persona's cards by their short names), in `section` or its own."""
+    raw = parse_checked(deck.text, f"/decks/{deck.id}")
+    fmt = choose_format(raw, deck.format)
+    if section is not None and section not in fmt.sections:
+        side = " (a side board is not part of the deck)" if section.casefold() in SIDE_WORDS else ""
+        raise DeckcheckError(f"section {section[:40]!r} is not one of {fmt.name}'s: {', '.join(fmt.sections)}"
+                             + side)
+    index = book.catalog.index(fmt)
+    base, _problems = build_deck(raw, index, fmt)
+    text = deck.text.rstrip("\n") + "\n\n" + (f"{section}:\n" if section else "") + f"1 {card}\n"
+    last = len(text.splitlines())  # the line that names the card
+    added, problems = build_deck(parse_checked(text, f"/decks/{deck.id}"), index, fmt)
+    mine = [p for p in problems if p.line == last]
+    if mine:
+        raise ChangeRefused(card, mine[0].message, list(mine[0].suggestions))
+    before = {(e.card.id, e.section, e.attach): e.quantity for e in base.entries}
+    grown = [e for e in added.entries if e.quantity > before.get((e.card.id, e.section, e.attach), 0)]
+    if not grown:
+        raise ChangeRefused(card, f"is not read into {fmt.name}'s sections (a side board is not part of the deck)")
+    target = grown[0]
+    key = (target.card.id, target.section, target.attach)
+    have = before.get(key, 0)
+    if have + delta < 0:
+        raise DeckcheckError(f"the deck holds {have} {target.card.name} in {target.section}: "
+                             f"{-delta} cannot be removed; the deck was not changed")
+    out = Deck(source=base.source, declared_format=base.declared_format, player=base.player, players=base.players)
+    for e in base.entries:
+        q = have + delta if (e.card.id, e.section, e.attach) == key else e.quantity
+        if q:
+            out.add(e.card, q, e.section, e.line, e.attach)
+    if key not in before:
+        out.add(target.card, delta, target.section, None, target.attach)
+    return out, fmt
+
+
+def report_dict(book: DeckBook, deck: KeptDeck, version: DeckVersion | None = None) -> dict[str, object]:
+    """The §3 report of a deck's version, read now, as a dict whose `deck` is the deck's link."""
+    v_text, v_fmt = (deck.text, deck.format) if version is None else (version.text, version.format)
+    report = book.report_of(v_text, v_fmt, f"/decks/{deck.id}")
+    report.deck = f"/decks/{deck.id}"
+    return report.as_dict()
+
+
+def verdict(book: DeckBook, deck: KeptDeck) -> tuple[bool | None, bool]:
+    """(legal, unverified) of a deck's latest version, read now."""
+    report = book.report_of(deck.text, deck.format, f"/decks/{deck.id}")
+    return report.legal, bool(report.unverified)
+
+
