@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 
 from deckcheck import limits
 from deckcheck.errors import DeckcheckError
+from deckcheck.library.decks import ChangeRefused
 from deckcheck.report import is_data_unknown
 
 from . import models
@@ -42,7 +43,7 @@ ADMIN_TOKEN_ENV = Settings.env_names()["admin_token"]
 # Routers in navigation order. A module here defines `router` and optionally `NAV` and `TEMPLATES`.
 # deckcheck.web.facts comes before deckcheck.web.cards: its /cards/{id}/facts and /cards/proposals would be read
 # as card ids by the card page's /cards/{id:path}.
-ROUTERS = ["deckcheck.web.check", "deckcheck.web.stats", "deckcheck.web.facts", "deckcheck.web.cards",
+ROUTERS = ["deckcheck.web.check", "deckcheck.web.keptdecks", "deckcheck.web.stats", "deckcheck.web.facts", "deckcheck.web.cards",
            "deckcheck.web.collection", "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.deskcheck",
            "deckcheck.web.rounds", "deckcheck.web.apidocs", "deckcheck.web.accounts"]
 
@@ -176,11 +177,13 @@ def wants_json(request: Request) -> bool:
 NO_STORE = {"Cache-Control": "no-store"}  # an error answers this request only: never kept by a cache
 
 
-def error_response(request: Request, status: int, message: str) -> Response:
-    """{"error": message} for the API; for a live update, the part of the page it asked for holding the message;
-    otherwise a small page with the message for people."""
+def error_response(request: Request, status: int, message: str, suggestions: list[str] | None = None) -> Response:
+    """{"error": message} for the API (and `suggestions`, for a card that did not resolve); for a live update, the
+    part of the page it asked for holding the message; otherwise a small page with the message for people."""
     if wants_json(request):
-        return JSONResponse({"error": message}, status_code=status, headers=NO_STORE)
+        body: dict[str, Any] = {"error": message} if suggestions is None else {"error": message,
+                                                                               "suggestions": suggestions}
+        return JSONResponse(body, status_code=status, headers=NO_STORE)
     fragment = htmx_error(request.headers.get("HX-Request"), request.headers.get("HX-Target"), status, message)
     if fragment is not None:
         return HTMLResponse(fragment[0], status_code=status, headers={**NO_STORE, **fragment[1]})
@@ -212,7 +215,8 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DeckcheckError)
     async def bad_input(request: Request, exc: DeckcheckError) -> Response:
         """Every input error a route raises, answered with its type's status (deckcheck.web.errors)."""
-        response = error_response(request, status_of(exc), str(exc) or "bad input")
+        said = exc.suggestions[:20] if isinstance(exc, ChangeRefused) else None  # the builder's card, not found
+        response = error_response(request, status_of(exc), str(exc) or "bad input", said)
         wait = getattr(exc, "retry_after", None)  # a rate limit says when to try again
         if isinstance(wait, int):
             response.headers["Retry-After"] = str(wait)

@@ -19,12 +19,13 @@ from deckcheck.decks import build_deck
 from deckcheck.errors import DeckcheckError
 from deckcheck.games import registry
 from deckcheck.library.api import Catalog
+from deckcheck.library.decks import new_id
 from deckcheck.text import is_digits
 
 from . import cardsheets, decks as reading, models
 from .checkinput import (DECK_ID, MAX_FIELDS, ApiInput, CheckInput, api_input, check_input,  # noqa: F401
                          format_choices, page_context, read_input, saved_deck_data)
-from .deps import CatalogDep, CollectionsDep, PagesDep, ServerDep, SettingsDep
+from .deps import CatalogDep, CollectionsDep, PagesDep, ServerDep, SettingsDep, person_of
 from .facts import check_as, form_context, own_check, own_saved_report
 from .errors import BadRequest
 from .security import check_csrf
@@ -155,9 +156,9 @@ async def save_deck(request: Request, settings: SettingsDep, srv: ServerDep, cat
         message = ("a saved deck is decklist text: check the file, then save the text it puts in the box"
                    if got.file_data else "there is no decklist text to save")
         raise BadRequest(message)
-    deck_id = secrets.token_urlsafe(6)
+    deck_id = new_id()
     try:
-        await run_in_threadpool(_save, catalog, collections, deck_id, got)
+        await run_in_threadpool(_save, catalog, collections, deck_id, got, person_of(request, srv).owner_id)
     except DeckcheckError as exc:  # the check page again, the text and its report kept, with why it was not saved
         got.file_data = got.file_label = None
         reports = await run_in_threadpool(own_check, request, srv, got)
@@ -166,22 +167,14 @@ async def save_deck(request: Request, settings: SettingsDep, srv: ServerDep, cat
     return RedirectResponse(f"/decks/{deck_id}", status_code=303)
 
 
-def _save(catalog: Catalog, collections: Collections, deck_id: str, got: CheckInput) -> None:
+def _save(catalog: Catalog, collections: Collections, deck_id: str, got: CheckInput, owner_id: int | None) -> None:
     raw = reading.read_text(got.text, deck_id)[0]
     fmt = choose_format(raw, got.fmt)
     deck, problems = build_deck(raw, catalog.index(fmt), fmt)
     if problems or raw.problems:
         raise DeckcheckError("the decklist has input errors; fix them before saving")
     entries = [(e.card, e.section, e.quantity) for e in deck.entries]
-    collections.save_deck(deck_id, fmt.name, got.text, entries)
-
-
-@router.get("/api/decks/{deck_id}", tags=["api"], summary="A saved deck and its report",
-            response_model=models.SavedDeck, responses=models.errors(404))
-def api_saved_deck(catalog: CatalogDep, collections: CollectionsDep, deck_id: str) -> dict[str, Any]:
-    """{"id", "format", "decklist", "report": the §3 report, checked now} (404 if no deck has that id)."""
-    got, report = saved_deck_data(catalog, collections, deck_id)
-    return {"id": deck_id, "format": got.fmt, "decklist": got.text, "report": report.as_dict()}
+    collections.save_deck(deck_id, fmt.name, got.text, entries, owner_id)
 
 
 @router.get("/decks/{deck_id}", summary="A saved deck and its report")

@@ -14,6 +14,8 @@ from deckcheck.db.collections import Collections
 from deckcheck.errors import DeckcheckError
 from deckcheck.games import all_formats
 from deckcheck.library.api import CardSource, Catalog
+from deckcheck.library.decks import visible
+from deckcheck.library.people import Person
 from deckcheck.library.statsapi import NoSavedDeckError
 from deckcheck.report import Report
 
@@ -178,17 +180,16 @@ def page_context(got: CheckInput, reports: list[Report] | None, **extra: Any) ->
 
 
 
-def saved_deck_data(catalog: Catalog, collections: Collections, deck_id: str,
+def saved_deck_data(catalog: Catalog, collections: Collections, deck_id: str, person: Person,
                     missing: str = "no saved deck has that id") -> tuple[CheckInput, Report]:
     """A saved deck's text and format, and its report checked now against the current cards; NoSavedDeckError
-    (404) saying `missing` when no deck has that id."""
+    (404) saying `missing` when no deck has that id, or it is another's private deck."""
     if not DECK_ID.match(deck_id):
         raise NoSavedDeckError(deck_id, missing)
-    try:
-        fmt, text, _entries = collections.deck(deck_id)
-    except DeckcheckError:
-        raise NoSavedDeckError(deck_id, missing) from None
-    got = CheckInput(text=text, fmt=fmt)
+    deck = collections.kept.get(deck_id)
+    if deck is None or not visible(person, deck):
+        raise NoSavedDeckError(deck_id, missing)
+    got = CheckInput(text=deck.text, fmt=deck.format)
     report = check_input(catalog, got, details=True)[0]
     report.deck = f"/decks/{deck_id}"
     return got, report

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 
 from deckcheck.library.accounts import Account, Accounts
 from deckcheck.library.api import Catalog, CollectionApp
+from deckcheck.library.decks import DeckBook
 from deckcheck.db.collections import Collections
 from deckcheck.library.desk import Desk
 from deckcheck.library.people import ANONYMOUS, KEEPER, Person
@@ -218,6 +219,21 @@ async def keeper(who: PersonDep) -> bool:
 
 
 KeeperDep = Annotated[bool, Depends(keeper)]
+
+
+def person_of(request: Request, srv: Deckcheck) -> Person:
+    """Who a request is, where a helper has the request but no dependency: what `allow` (a dependency of every
+    route) found, the same answer as `person`."""
+    found = getattr(request.state, "person", None)
+    return found if isinstance(found, Person) else ANONYMOUS
+
+
+def book(srv: ServerDep) -> DeckBook:
+    """The kept decks (deckcheck.library.decks.DeckBook) over the server's shared catalogue: a light object."""
+    return DeckBook(srv.catalog, srv.collections)
+
+
+BookDep = Annotated[DeckBook, Depends(book)]
 
 
 def templates(request: Request) -> Jinja2Templates:

@@ -20,6 +20,7 @@ from deckcheck.errors import (AmbiguousCardError, CardNotFoundError, CardSheetEr
 from deckcheck.importers.tables import SheetError
 from deckcheck.importers.writers import OutputError
 from deckcheck.library.api import NotAFile, UnreadableFolder
+from deckcheck.library.decks import ChangeRefused, DeckNotFound, NotYourDeck
 from deckcheck.library.statsapi import NoSavedDeckError, UnreadableDeckError
 from deckcheck.rates import RateError
 from deckcheck.registered import DeckCheckError
@@ -72,14 +73,14 @@ ERROR_STATUS: dict[type[BaseException], int] = {
     # bad input of any kind: the message quotes it
     DeckcheckError: 400, InputFileError: 400, UnknownFormatError: 400, CardSheetError: 400, DecklistError: 400,
     CardNotFoundError: 400, UnknownCardError: 400, NameMiss: 400, AmbiguousCardError: 400, DrawSizeError: 400,
-    DeckCheckError: 400, RateError: 400,
+    DeckCheckError: 400, RateError: 400, ChangeRefused: 400,
     UnreadableFolder: 400, NotAFile: 400, UnreadableDeckError: 400, TextWithNul: 400, FactError: 400,
     AlreadyImported: 400, SheetError: 400, OutputError: 400, BadRequest: 400, UnreadableUpload: 400, GuardError: 400,
     SettingsError: 400, PreviewFolderError: 400, DeskError: 400, AccountError: 400,
     NotAuthorised: 401, NoToken: 401,       # the organiser's or the admin's token is missing
     SignInFailed: 401, NotSignedIn: 401,    # a wrong name or password (said alike); no account
-    WrongToken: 403, NotAllowed: 403,
-    NoSavedDeckError: 404, NoSuchDeck: 404,  # a saved-deck id or link that names no deck
+    WrongToken: 403, NotAllowed: 403, NotYourDeck: 403,  # a deck the person may read, not change
+    NoSavedDeckError: 404, NoSuchDeck: 404, DeckNotFound: 404,  # a saved-deck id or link that names no deck
     EventNotFound: 404, ProposalNotFound: 404, NotFound: 404, NoSuchImport: 404, NoSuchAccount: 404,
     EventClosed: 409,                        # the deadline passed or the organiser closed the event
     ListsNotLocked: 409, ProposalDecided: 409, UndoRefused: 409, RoundRefused: 409, RoundTaken: 409,

@@ -36,7 +36,7 @@ from deckcheck.text import is_digits
 
 from . import models
 from .app import request_json
-from .deps import Deckcheck, PagesDep, PersonDep, ServerDep
+from .deps import Deckcheck, PagesDep, PersonDep, ServerDep, person_of
 from .policy import Mode
 from . import checkinput as checking
 from .errors import NotAllowed, NotFound, NoToken, TooMany, WrongMedia
@@ -158,10 +158,11 @@ def own_check(request: Request, srv: Deckcheck, got: checking.CheckInput) -> lis
     return check_as(srv, got, known_by(request))
 
 
-def saved_report(srv: Deckcheck, deck_id: str, by: str,
+def saved_report(srv: Deckcheck, deck_id: str, by: str, person: Person,
                  missing: str = "no saved deck has that link") -> tuple[checking.CheckInput, Report]:
-    """A saved deck and its report, with `by`'s pending answers on a club server (NoSavedDeckError: none)."""
-    got, report = checking.saved_deck_data(srv.catalog, srv.collections, deck_id, missing)
+    """A saved deck and its report, with `by`'s pending answers on a club server (NoSavedDeckError: none the
+    person may see)."""
+    got, report = checking.saved_deck_data(srv.catalog, srv.collections, deck_id, person, missing)
     if by and is_club(srv):
         report = check_as(srv, got, by)[0]
         report.deck = f"/decks/{deck_id}"
@@ -170,7 +171,7 @@ def saved_report(srv: Deckcheck, deck_id: str, by: str,
 
 def own_saved_report(request: Request, srv: Deckcheck, deck_id: str) -> tuple[checking.CheckInput, Report]:
     """A saved deck and its report, with this browser's pending answers on a club server."""
-    return saved_report(srv, deck_id, known_by(request))
+    return saved_report(srv, deck_id, known_by(request), person_of(request, srv))
 
 
 # -- the fill-in form -----------------------------------------------------------------------------------
@@ -361,9 +362,9 @@ async def deck_facts(request: Request, srv: ServerDep, pages: PagesDep, deck_id:
     count_answer(request)
     by = clean_by(by_of(request.state.person, form.get("facts_by")))
     answers, problems = read_fact_form(form)
-    _got, before = await run_in_threadpool(saved_report, srv, deck_id, by)
+    _got, before = await run_in_threadpool(saved_report, srv, deck_id, by, person_of(request, srv))
     applied, proposals, more = await run_in_threadpool(submit_answers, srv, answers, by)
-    got, report = await run_in_threadpool(saved_report, srv, deck_id, by)
+    got, report = await run_in_threadpool(saved_report, srv, deck_id, by, person_of(request, srv))
     message = saved_message(applied, proposals, by) if answers else "No value was given."
     message = " ".join(filter(None, (message, decided_message(before.unverified, report.unverified))))
     context = checking.page_context(got, [report], deck_id=deck_id, **form_context(

@@ -39,6 +39,7 @@ class ErrorBody(Shape):
     """Every refusal: 400 malformed, 401/403 token, 404 not found, 409 closed, 413 too large, 429 too many."""
 
     error: str = Field(description="One sentence saying what is wrong, quoting the input.")
+    suggestions: list[str] | None = Field(None, description="A card that did not resolve: the names it may mean.")
 
 
 class Health(Shape):
@@ -130,6 +131,77 @@ class SavedDeck(Shape):
     format: str
     decklist: str
     report: Report = Field(description="The §3 report, checked now against the current cards.")
+    name: str = Field(description="What the deck is called (an earlier saved deck: its id).")
+    visibility: Literal["private", "link", "public"]
+    version: int = Field(description="The version shown (the latest unless ?version=N).")
+    versions: int = Field(description="How many versions the deck has.")
+    copied_from: str = Field(description="The id of the deck this one was copied from ('' if none).")
+
+
+# -- §10: decks you build and keep -----------------------------------------------------------------
+Visibility = Literal["private", "link", "public"]
+Section = Literal["Pre-Game", "Endurance", "Sideboard"]
+
+
+class DeckRequest(Shape):
+    name: str = Field(description="What the deck is called (one line, at most 200 characters).")
+    decklist: str = Field(description="The decklist text (CONTRACTS §2); every line must resolve.")
+    format: str | None = Field(None, description="A format name; default: the list's `Format:` line, else type1e.")
+    visibility: Visibility | None = Field(None, description="Default `link`: anyone holding the id sees it.")
+
+
+class DeckCreated(Shape):
+    id: str
+    name: str
+    format: str
+    visibility: Visibility
+    version: int
+    report: Report
+
+
+class DeckSummary(Shape):
+    id: str
+    name: str
+    format: str
+    visibility: Visibility
+    version: int
+    updated_at: str
+    legal: bool | None
+    unverified: bool
+
+
+class DeckUpdate(Shape):
+    decklist: str | None = None
+    name: str | None = None
+    visibility: Visibility | None = None
+    format: str | None = None
+
+
+class CardChangeRequest(Shape):
+    card: str = Field(description="A card as a decklist line names it: its name, NAME [SET], or its id.")
+    delta: int = Field(strict=True, description="Copies to add (positive) or remove (negative), 1 to 99 either way.")
+    section: Section | None = Field(None, description="Default: the card's own section.")
+
+
+class ChangeResult(Shape):
+    version: int
+    report: Report
+    decklist: str
+
+
+class VersionRow(Shape):
+    version: int
+    at: str
+    legal: bool | None
+    changes: str = Field(description='What the version changed: "+2 Thrust, −1 Dodge".')
+
+
+class RestoreRequest(Shape):
+    version: int
+
+
+class CopyRequest(Shape):
+    name: str | None = Field(None, description="The copy's name; default the origin's.")
 
 
 # -- §7: statistics and comparisons ----------------------------------------------------------------

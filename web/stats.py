@@ -20,16 +20,17 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.library.api import Catalog
-from deckcheck.db.collections import Collections
+from deckcheck.library.decks import DeckBook
+from deckcheck.library.people import Person
 from deckcheck.deckdiff import DeckDiff, diff_decks
 from deckcheck.decks import Deck
 from deckcheck.formats import AnyFormat
 from deckcheck.stats import EXERTION, HAND, DeckStats, check_draw
-from deckcheck.library.statsapi import NoSavedDeckError, resolve, saved_deck, stats_in
+from deckcheck.library.statsapi import NoSavedDeckError, require_stats, resolve, stats_in
 
 from . import decks as reading, models
 from .checkinput import DECK_ID, ApiInput, CheckInput
-from .deps import CatalogDep, CollectionsDep, PagesDep
+from .deps import BookDep, CatalogDep, PagesDep, PersonDep
 from .errors import BadRequest, NoSuchDeck
 
 router = APIRouter(route_class=models.ApiRoute)
@@ -37,39 +38,40 @@ NAV = [("Compare", "/diff")]
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "stats"
 
 
-def deck_id_of(text: str) -> str:
-    """The id in a saved deck's id or link ('/decks/AbC123', 'http://host/decks/AbC123'); NoSuchDeck if none."""
+def deck_id_of(text: str) -> tuple[str, int | None]:
+    """(id, version or None) of a saved deck's id or link, `@N` naming a version ('/decks/AbC123',
+    'http://host/decks/AbC123@2'); NoSuchDeck if none."""
     tail = text.strip().rstrip("/").rsplit("/", 1)[-1]
-    if not DECK_ID.match(tail):
-        raise NoSuchDeck(f"{text[:80]!r} is not a saved deck's link")
-    return tail
+    key, at, number = tail.partition("@")
+    if not DECK_ID.match(key) or (at and not (number.isascii() and number.isdigit() and len(number) <= 7)):
+        raise NoSuchDeck(f"{text[:80]!r} is not a saved deck's link (ID, or ID@N for its version N)")
+    return key, int(number) if at else None
 
 
-def saved(collections: Collections, text: str, stats: bool = True) -> tuple[Deck, AnyFormat]:
-    """(deck, format) of a saved deck named by id or link (with `stats`, of a game with statistics), its source its
-    link; NoSuchDeck when there is none."""
-    deck_id = deck_id_of(text)
+def saved(book: DeckBook, person: Person, text: str, stats: bool = True) -> tuple[Deck, AnyFormat]:
+    """(deck, format) of a saved deck (or one version of it) named by id or link (with `stats`, of a game with
+    statistics), its source its link; NoSuchDeck when there is none the person may see."""
+    key, version = deck_id_of(text)
     try:
-        deck, fmt = saved_deck(deck_id, collections, stats=stats)
+        deck, fmt = book.deck_at(person, key, version)
     except NoSavedDeckError as exc:
-        raise NoSuchDeck(f"no saved deck has the link /decks/{deck_id}") from exc
-    deck.source = f"/decks/{deck_id}"
-    return deck, fmt
+        raise NoSuchDeck(f"no saved deck has the link /decks/{key}" if version is None else str(exc)) from exc
+    return deck, require_stats(fmt) if stats else fmt
 
 
-def stats_of_saved(collections: Collections, deck_id: str, hand: int, exertion: int) -> DeckStats:
+def stats_of_saved(book: DeckBook, person: Person, deck_id: str, hand: int, exertion: int) -> DeckStats:
     """The statistics of a saved deck, named by its id or link."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    deck, fmt = saved(collections, deck_id)
+    deck, fmt = saved(book, person, deck_id)
     return stats_in(deck, fmt, hand, exertion)
 
 
-def compare(collections: Collections, a: str, b: str, hand: int, exertion: int) -> DeckDiff:
-    """Two saved decks compared, as `deckcheck diff` compares them."""
+def compare(book: DeckBook, person: Person, a: str, b: str, hand: int, exertion: int) -> DeckDiff:
+    """Two saved decks (or two versions of one) compared, as `deckcheck diff` compares them."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    (deck_a, fmt_a), (deck_b, fmt_b) = saved(collections, a, stats=False), saved(collections, b, stats=False)
+    (deck_a, fmt_a), (deck_b, fmt_b) = saved(book, person, a, stats=False), saved(book, person, b, stats=False)
     return diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
 
 
@@ -126,28 +128,30 @@ def _stats_of_input(catalog: Catalog, got: CheckInput, hand: int, exertion: int)
 
 @router.get("/api/decks/{deck_id}/stats", tags=["api"], summary="Statistics of a saved deck (§7)",
             response_model=models.DeckStats, responses=models.errors(400, 404))
-def api_saved_stats(collections: CollectionsDep, deck_id: str, hand: int = HAND,
+def api_saved_stats(book: BookDep, person: PersonDep, deck_id: str, hand: int = HAND,
                     exertion: int = EXERTION) -> dict[str, Any]:
     """The §7 object of a saved deck; 404 when no deck has that id."""
-    return stats_of_saved(collections, deck_id, hand, exertion).as_dict()
+    return stats_of_saved(book, person, deck_id, hand, exertion).as_dict()
 
 
 @router.get("/api/diff", tags=["api"], summary="Two saved decks compared: the object of `deckcheck diff --json`",
             response_model=models.DeckDiff, responses=models.errors(400, 404))
-def api_diff(collections: CollectionsDep, a: str, b: str, hand: int = HAND, exertion: int = EXERTION) -> dict[str, Any]:
-    """Deck `a` (before) against deck `b` (after), each a saved deck's id or link; 404 when one is not saved."""
-    return compare(collections, a, b, hand, exertion).as_dict()
+def api_diff(book: BookDep, person: PersonDep, a: str, b: str, hand: int = HAND, exertion: int = EXERTION
+             ) -> dict[str, Any]:
+    """Deck `a` (before) against deck `b` (after), each a saved deck's id or link, `ID@N` its version N; 404 when
+    one is not saved."""
+    return compare(book, person, a, b, hand, exertion).as_dict()
 
 
 # -- pages --------------------------------------------------------------------------------------------
 @router.get("/diff", summary="Compare two saved decks")
-def diff_page(collections: CollectionsDep, pages: PagesDep, a: str = "", b: str = "", hand: int = HAND,
+def diff_page(book: BookDep, person: PersonDep, pages: PagesDep, a: str = "", b: str = "", hand: int = HAND,
               exertion: int = EXERTION) -> Response:
     """The comparison form; with `a` and `b`, the comparison: cards, verdicts, odds before and after."""
     context = {"a": a, "b": b, "hand": hand, "exertion": exertion, "diff": None}
     if a.strip() and b.strip():
         try:
-            context["diff"] = compare(collections, a, b, hand, exertion)
+            context["diff"] = compare(book, person, a, b, hand, exertion)
         except NoSuchDeck as exc:  # the form again, as filled in, saying which deck is not saved
             return pages("diff.html", {**context, "problem": str(exc)}, status_code=404)
     return pages("diff.html", context)

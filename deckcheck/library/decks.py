@@ -18,6 +18,7 @@ from ..db.keptdecks import Cards, DeckVersion, KeptDeck, Revision, changes_text,
 from ..decklist import SIDE_WORDS
 from ..decks import Deck, build_deck
 from ..errors import CardNotFoundError, DeckcheckError
+from ..games import get_format
 from ..report import Report
 from ..textlimits import parse_checked
 from .api import Catalog, deck_text
@@ -37,8 +38,8 @@ class DeckNotFound(NoSavedDeckError):
     """No deck of that id that the person may see (404: another's private deck answers the same)."""
 
     def __init__(self, key: str, version: int | None = None):
-        said = f"no saved deck has the link /decks/{key[:40]}"
-        super().__init__(key, said if version is None else f"the deck /decks/{key[:40]} has no version {version}")
+        super().__init__(key, "no saved deck has that id" if version is None
+                         else f"the deck /decks/{key[:40]} has no version {version}")
 
 
 class NotYourDeck(DeckcheckError):
@@ -180,9 +181,16 @@ class DeckBook:
         return out
 
     def deck_at(self, person: Person, key: str, version: int | None = None) -> tuple[Deck, AnyFormat]:
-        """A version of a deck resolved now, its source its link (`@N` past the latest), for the diff."""
+        """A version of a deck as saved (its cards; its text read again when a card is in no card table), its
+        source its link (`@N` for a version before the latest), for statistics and the diff."""
         deck, v = self.version(person, key, version)
-        resolved, fmt = self.resolve(v.text, v.format, f"/decks/{key}")
+        fmt = get_format(v.format)
+        known = self.collections.cards
+        if all(c.card_id in known for c in v.cards):
+            resolved = Deck.from_entries([(known[c.card_id], c.section, c.quantity) for c in v.cards],
+                                         declared_format=v.format)
+        else:
+            resolved, fmt = self.resolve(v.text, v.format)
         resolved.source = f"/decks/{key}" + ("" if v.version == deck.version else f"@{v.version}")
         return resolved, fmt
 
@@ -237,13 +245,14 @@ class DeckBook:
         return self._revised(self.owned(person, key), lambda _d: Revision(text=old.text, format=old.format,
                                                                             cards=old.cards))
 
-    def copy(self, person: Person, key: str) -> KeptDeck:
+    def copy(self, person: Person, key: str, name: str | None = None) -> KeptDeck:
         """A deck of the person's, version 1, equal to the latest version of one they may see; private (until its
         owner shares it), its `copied_from` naming the origin."""
         if not person.known:
             raise NotYourDeck("copying a deck makes it yours: sign in first")
         origin = self.get(person, key)
-        return self.kept.create(new_id(), origin.name, origin.format, origin.text, origin.cards, person.owner_id,
+        called = deck_name(name) if name is not None else origin.name
+        return self.kept.create(new_id(), called, origin.format, origin.text, origin.cards, person.owner_id,
                                 "private", copied_from=origin.id)
 
     def _revised(self, current: KeptDeck, revise: Callable[[KeptDeck], Revision]) -> tuple[KeptDeck, bool]:

@@ -48,6 +48,8 @@ def scenario(client) -> dict[str, dict]:
             r = client.get(url, headers=headers)
         elif method == "DELETE":
             r = client.delete(url, headers=headers)
+        elif method == "PUT":
+            r = client.put(url, json=body, headers=headers)
         elif form is not None:
             r = client.post(url, data=form, headers=headers)
         else:
@@ -75,6 +77,20 @@ def scenario(client) -> dict[str, dict]:
     call("POST /api/stats", "POST", "/api/stats", {"decklist": connor})
     call("GET /api/decks/{deck_id}/stats", "GET", f"/api/decks/{saved[1]}/stats")
     call("GET /api/diff", "GET", f"/api/diff?a={saved[0]}&b={saved[1]}")
+    # a club server's keeper: the admin token's bearer
+    kept = call("POST /api/decks", "POST", "/api/decks", {"name": "Connor", "decklist": connor}, token=ADMIN,
+                token_name="ADMIN_TOKEN")["id"]
+    call("POST /api/decks/{deck_id}/changes", "POST", f"/api/decks/{kept}/changes",
+         {"card": "Thrust (2)", "delta": -1}, token=ADMIN, token_name="ADMIN_TOKEN")
+    call("PUT /api/decks/{deck_id}", "PUT", f"/api/decks/{kept}", {"name": "Connor, lean", "visibility": "public"},
+         token=ADMIN, token_name="ADMIN_TOKEN")
+    call("GET /api/decks/{deck_id}/versions", "GET", f"/api/decks/{kept}/versions")
+    call("POST /api/decks/{deck_id}/restore", "POST", f"/api/decks/{kept}/restore", {"version": 1}, token=ADMIN,
+         token_name="ADMIN_TOKEN")
+    copy = call("POST /api/decks/{deck_id}/copy", "POST", f"/api/decks/{kept}/copy", {"name": "My Connor"},
+                token=ADMIN, token_name="ADMIN_TOKEN")["id"]
+    call("GET /api/decks", "GET", "/api/decks?public=1")
+    secrets.update({kept: "KEPT_DECK", copy: "COPIED_DECK"})
     call("GET /api/cards", "GET", "/api/cards?q=thrust&edition=1&limit=2")
     call("GET /api/cards/{card_id}", "GET", "/api/cards/SE-connor-macleod-persona")
     call("GET /api/collection", "GET", "/api/collection?collection=main")

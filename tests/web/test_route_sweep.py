@@ -67,6 +67,8 @@ ADMIN_BEARER = Credential("bearer", "", (401, "send the admin token"), (403, "wr
 KEEPERS = Credential("bearer", "", (403, "sign in first"), (403, "sign in first"))
 ACCOUNTS = KEEPERS  # an account's own (a personal token's bearer): refused alike
 PASSWORD = "sweep password 1"
+KEEPS = (403, "keeping a deck needs an account")  # a visitor who is nobody keeps no deck
+DECK_OWNER = Credential("bearer", "", KEEPS, KEEPS)
 
 
 @dataclass
@@ -155,6 +157,13 @@ class Context:
         location = self.setup("/decks", data={"decklist": LEGAL}).headers["location"]
         return location.rsplit("/", 1)[1]
 
+    def kept(self) -> str:
+        """A kept deck of the keeper's (the admin token's bearer acts as the keeper)."""
+        r = self.send("POST", Prepared("/api/decks", {"json": {"name": f"Sweep {next(self.n)}", "decklist": LEGAL}},
+                                       ADMIN), ADMIN_BEARER)
+        assert r.status_code == 201, r.text[:300]
+        return str(r.json()["id"])
+
     def preview(self, collection: str) -> str:
         """The token of a previewed import into `collection`."""
         r = self.setup("/collection/import", data={"mode": "merge", "collection": collection},
@@ -241,6 +250,17 @@ CALLS: dict[tuple[str, str], Call] = {
         "data": ctx.confirmation()}, ADMIN), 303, credential=KEEPERS),
     ("POST", "/collection/undo"): Call(lambda ctx: Prepared("/collection/undo", {"data": {
         "collection": ctx.imported()}}, ADMIN), 303, credential=KEEPERS),
+    ("POST", "/api/decks"): Call(lambda ctx: Prepared("/api/decks", {"json": {"name": "Sweep", "decklist": LEGAL}},
+                                                      ADMIN), 201, csrf=API, credential=DECK_OWNER),
+    ("PUT", "/api/decks/{deck_id}"): Call(lambda ctx: Prepared(f"/api/decks/{ctx.kept()}", {"json": {"name": "B"}},
+                                                               ADMIN), 200, csrf=API, credential=DECK_OWNER),
+    ("POST", "/api/decks/{deck_id}/changes"): Call(lambda ctx: Prepared(
+        f"/api/decks/{ctx.kept()}/changes", {"json": {"card": "Thrust", "delta": 1}}, ADMIN), 200, csrf=API,
+        credential=DECK_OWNER),
+    ("POST", "/api/decks/{deck_id}/restore"): Call(lambda ctx: Prepared(
+        f"/api/decks/{ctx.kept()}/restore", {"json": {"version": 1}}, ADMIN), 200, csrf=API, credential=DECK_OWNER),
+    ("POST", "/api/decks/{deck_id}/copy"): Call(lambda ctx: Prepared(f"/api/decks/{ctx.kept()}/copy", {"json": {}},
+                                                                     ADMIN), 201, csrf=API, credential=DECK_OWNER),
     ("POST", "/api/events"): Call(lambda ctx: Prepared("/api/events", {"json": {"name": "Open", "format": "type1e"}},
                                                        ADMIN), 201, csrf=API, credential=KEEPERS),
     ("POST", "/api/events/{event_id}/decks"): Call(_desk("/api/events/{event_id}/decks", False,
