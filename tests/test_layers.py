@@ -76,6 +76,8 @@ LAZY = {
     ("deckcheck/cli/commands.py", "deckcheck.library.accounts"): "db/'s storage modules: only `users ...` needs them",
     ("deckcheck/cli/commands.py", "deckcheck.library.database"):
         "db/'s storage modules, 30 ms: only the commands on a stored database (cards import, db init, ...)",
+    ("deckcheck/cli/commands.py", "deckcheck.library.decks"):
+        "the kept decks' storage, SQLAlchemy underneath: only the deck commands that read versions",
     ("deckcheck/cli/commands.py", "deckcheck.importers.cardsheet"): "20 ms: only card sheet import, export, lint",
     ("deckcheck/cli/commands.py", "deckcheck.importers.collection"): "35 ms: only collection sheets",
     ("deckcheck/cli/commands.py", "deckcheck.importers.deals"): "15 ms: only `taktik deal` from a file",
@@ -177,7 +179,7 @@ LEFT_INSIDE = {
 LEFT_STORAGE = {
     ("web/cards.py", "Collections"), ("web/check.py", "Collections"), ("web/checkinput.py", "Collections"),
     ("web/collection.py", "Collections"), ("web/deps.py", "Collections"), ("web/deps.py", "Store"),
-    ("web/server.py", "Store"), ("web/stats.py", "Collections"),
+    ("web/server.py", "Store"),
 }
 
 

@@ -10,7 +10,7 @@ import inspect
 import json
 import sys
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -22,11 +22,14 @@ from ..cells import restriction_text
 from ..cardstats import lint
 from ..check import validate, with_details
 from ..collection import Holding, money
+from ..deckdiff import diff_decks
 from ..errors import DeckcheckError
 from ..games import GAMES, all_formats, data_unknown_ids, game_of, get_format, taktik
 from ..importers.writers import SheetSpec, check_target, write_csv, write_csv_to, write_xlsx
 from ..library.api import Catalog, CollectionApp, parse_import_id, undecided_cards
+from ..library.people import KEEPER
 from ..library.statsapi import diff_named, stats_named
+from ..stats import check_draw
 from ..text import and_more
 from . import options
 from .plain import plural
@@ -35,6 +38,9 @@ from .render_stats import print_diff, print_stats
 from .options import version_line
 from .runner import run_check, run_tournament
 from ..web.settings import ServeOption, Settings, serve_options
+
+if TYPE_CHECKING:
+    from ..library.decks import DeckBook
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}  # inherited by every sub-command
 
@@ -753,14 +759,32 @@ def collection_trades(as_json: Annotated[bool, typer.Option("--json", help="Prin
                                   justify_right=("owned", "used by decks", "spare", "marked for trade")))
 
 
+def _deck_book(db: str | None) -> DeckBook:
+    from ..library.decks import DeckBook
+    app = _collection_app(db)
+    return DeckBook(app.catalog, app.collections)
+
+
 @deck_app.command("save")
 def deck_save(name: str, decklist: Path, format: Annotated[Optional[str], typer.Option("--format", "-f")] = None,
               db: DbOption = None) -> None:
-    """Keep a decklist in the database under a name."""
-    replaced, report = _collection_app(db).save_deck(name, str(decklist), format)
+    """Keep a decklist in the database under a name; a name already kept gets a new version (when the list
+    changed)."""
+    app = _collection_app(db)
+    kept = app.collections.kept
+    before = kept.get(name)
+    _replaced, report = app.save_deck(name, str(decklist), format)
+    after = kept.get(name)
     verdict = "legal" if report.legal else "not legal"
-    console().print(f"{'replaced' if replaced else 'saved'} deck {name!r} ({report.format}, "
-                     f"{sum(report.counts.values())} cards, {verdict})", soft_wrap=True, markup=False)
+    about = f"({report.format}, {sum(report.counts.values())} cards, {verdict})"
+    version = after.version if after is not None else 1
+    if before is None:
+        said = f"saved deck {name!r} {about}"
+    elif version == before.version:
+        said = f"deck {name!r} unchanged: the list is version {version}'s {about}"
+    else:
+        said = f"saved version {version} of deck {name!r} {about}"
+    console().print(said, soft_wrap=True, markup=False)
 
 
 @deck_app.command("list")
@@ -772,12 +796,72 @@ def deck_list(db: DbOption = None) -> None:
 
 
 @deck_app.command("show")
-def deck_show(name: str, db: DbOption = None) -> None:
+def deck_show(name: str, version: Annotated[Optional[int], typer.Option(
+                  "--version", min=1, help="A version of the deck (`deck versions`); default the latest.")] = None,
+              db: DbOption = None) -> None:
     """A saved deck: its list and its check report."""
-    deck, fmt, text = _collection_app(db).saved_deck(name)
     out = console()
+    if version is None:
+        deck, fmt, text = _collection_app(db).saved_deck(name)
+    else:
+        book = _deck_book(db)
+        key = book.find(KEEPER, name).id
+        text = book.version(KEEPER, key, version)[1].text
+        deck, fmt = book.deck_at(KEEPER, key, version)
     out.print(text, markup=False, highlight=False)
     out.print(report_panel(with_details(deck, fmt, validate(deck, fmt))))
+
+
+@deck_app.command("versions")
+def deck_versions(name: str, as_json: Annotated[bool, typer.Option("--json", help="Print the versions as JSON.")]
+                  = False, db: DbOption = None) -> None:
+    """A saved deck's versions: when each was saved, its verdict now, and what it changed."""
+    book = _deck_book(db)
+    rows = book.history(KEEPER, book.find(KEEPER, name).id)
+    if as_json:
+        sys.stdout.write(json.dumps([r.as_dict() for r in rows], ensure_ascii=False) + "\n")
+        return
+    verdicts = {True: "legal", False: "not legal", None: "no verdict"}
+    console().print(simple_table(f"{name}: {plural(len(rows), 'version')}", ("version", "saved", "verdict", "changes"),
+                                  [(r.version, r.at, verdicts[r.legal], r.changes) for r in rows],
+                                  justify_right=("version",)))
+
+
+def _version_named(book: DeckBook, text: str) -> tuple[str, int | None]:
+    """(deck id, version) of `NAME@N` (`NAME` alone: the latest); DeckcheckError for a version that is no number."""
+    name, at, number = text.rpartition("@") if "@" in text else (text, "", "")
+    if at and not (number.isascii() and number.isdigit() and len(number) <= 7):
+        raise DeckcheckError(f"{text!r}: write NAME@N, N a version number (`deck versions NAME` lists them)")
+    return book.find(KEEPER, name).id, int(number) if at else None
+
+
+@deck_app.command("diff")
+def deck_diff(a: Annotated[str, typer.Argument(help="The deck before: NAME@N (a version), or NAME (the latest).")],
+              b: Annotated[str, typer.Argument(help="The deck after: NAME@N, or NAME.")],
+              hand: HandOption = 15, exertion: ExertionOption = 5,
+              as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as one JSON object.")] = False,
+              db: DbOption = None) -> None:
+    """Compare two versions of saved decks: cards added and removed, the verdict and the odds before and after."""
+    check_draw("hand", hand)
+    check_draw("exertion", exertion)
+    book = _deck_book(db)
+    (deck_a, fmt_a), (deck_b, fmt_b) = (book.deck_at(KEEPER, *_version_named(book, x)) for x in (a, b))
+    result = diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
+    if as_json:
+        sys.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
+        return
+    print_diff(console(), result)
+
+
+@deck_app.command("restore")
+def deck_restore(name: str, version: Annotated[int, typer.Argument(min=1, help="The version to go back to.")],
+                 db: DbOption = None) -> None:
+    """Save a saved deck's version N again, as its new latest version (nothing is lost: every version stays)."""
+    book = _deck_book(db)
+    deck, new = book.restore(KEEPER, book.find(KEEPER, name).id, version)
+    said = (f"restored version {version} of deck {name!r} as version {deck.version}" if new else
+            f"deck {name!r} unchanged: its latest version already holds version {version}'s list")
+    console().print(said, soft_wrap=True, markup=False)
 
 
 @deck_app.command("export")

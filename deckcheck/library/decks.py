@@ -37,9 +37,8 @@ ID_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 class DeckNotFound(NoSavedDeckError):
     """No deck of that id that the person may see (404: another's private deck answers the same)."""
 
-    def __init__(self, key: str, version: int | None = None):
-        super().__init__(key, "no saved deck has that id" if version is None
-                         else f"the deck /decks/{key[:40]} has no version {version}")
+    def __init__(self, key: str, version: int | None = None, message: str = "no saved deck has that id"):
+        super().__init__(key, message if version is None else f"the deck {key[:40]!r} has no version {version}")
 
 
 class NotYourDeck(DeckcheckError):
@@ -166,7 +165,7 @@ class DeckBook:
             raise DeckcheckError(f"{len(named)} of your decks are called {name!r}: name one by its id "
                                  f"({', '.join(d.id for d in named)})")
         if not named:
-            raise DeckNotFound(name)
+            raise DeckNotFound(name, message=f"no saved deck named {name[:80]!r}")
         return named[0]
 
     def history(self, person: Person, key: str) -> list[VersionInfo]:
