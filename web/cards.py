@@ -5,7 +5,7 @@ Cards are rows of the card sheet (CONTRACTS §1) in JSON, with unknown values wr
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -22,10 +22,13 @@ from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
 from deckcheck.db.collections import Collections
+from deckcheck.library.decks import DeckBook, Effects, available
 from deckcheck.library.facts import LABELS, Facts, shown, value_text
+from deckcheck.library.people import Person
 
 from . import models
-from .deps import CatalogDep, CollectionsDep, Deckcheck, KeeperDep, PagesDep, ServerDep, SettingsDep
+from .deps import (BookDep, CatalogDep, CollectionsDep, Deckcheck, KeeperDep, PagesDep, PersonDep, ServerDep,
+                   SettingsDep)
 
 router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Cards", "/cards")]
@@ -94,8 +97,9 @@ class CardQuery:
         return {k: v for k, v in values.items() if v not in (None, "") and v != getattr(defaults, k)}
 
 
-def search(catalog: Catalog, query: CardQuery) -> tuple[int, list[Card]]:
-    """(how many cards match, the page of them the query asks for, in its sort order).
+def search(catalog: Catalog, query: CardQuery, keep: Callable[[Card], bool] | None = None) -> tuple[int, list[Card]]:
+    """(how many cards match, the page of them the query asks for, in its sort order); `keep`: a further filter
+    (the cards a deck may take).
 
     Words are found as `deckcheck cards search` finds them (CardIndex.search: any order, typos allowed),
     best first unless another sort is asked for."""
@@ -106,6 +110,8 @@ def search(catalog: Catalog, query: CardQuery) -> tuple[int, list[Card]]:
     else:
         found = [c for c in catalog.cards() if query.matches(c)]
         found.sort(key=SORTS.get(query.sort, SORTS["best"]))
+    if keep is not None:
+        found = [c for c in found if keep(c)]
     return len(found), found[query.offset:query.offset + query.limit]
 
 
@@ -128,11 +134,40 @@ def card_query(q: str = Query("", max_length=200, description="words in name, ti
 
 
 @router.get("/api/cards", tags=["api"], summary="Search the cards", response_model=models.CardPage,
-            responses=models.errors(400))
-def api_cards(catalog: CatalogDep, query: Annotated[CardQuery, Depends(card_query)]) -> dict[str, Any]:
-    """{"total": N, "cards": [card sheet rows]}: the cards matching every filter, `limit` from `offset`."""
-    total, page = search(catalog, query)
-    return {"total": total, "cards": [card_json(c) for c in page]}
+            response_model_exclude_none=True, responses=models.errors(400, 404))
+def api_cards(catalog: CatalogDep, book: BookDep, person: PersonDep,
+              query: Annotated[CardQuery, Depends(card_query)],
+              deck: str = Query("", max_length=64, description="A saved deck's id: its game's cards, and with "
+                                                                "`playable` or `owned` only those it may take"),
+              playable: bool = Query(False, description="With `deck`: only cards the deck may take as it stands "
+                                                        "(unknown data keeps a card in, `unverified`)"),
+              owned: bool = Query(False, description="With `deck`: only cards your collections hold beyond what "
+                                                     "your other decks use (`available`)")) -> dict[str, Any]:
+    """{"total": N, "cards": [card sheet rows]}: the cards matching every filter, `limit` from `offset`; for a deck,
+    each row says what adding it would do (`adds`: the rules it would break)."""
+    if not deck:
+        total, page = search(catalog, query)
+        return {"total": total, "cards": [card_json(c) for c in page]}
+    effects, free = deck_filters(book, person, deck, owned)
+    query.game = effects.fmt.game
+
+    def keep(card: Card) -> bool:
+        return (not playable or effects.of(card).playable) and (free is None or free.get(card.card_key, 0) > 0)
+    total, page = search(catalog, query, keep)
+    rows = []
+    for card in page:
+        effect = effects.of(card)
+        rows.append({**card_json(card), "adds": list(effect.rules), "unverified": effect.unverified,
+                     "available": None if free is None else free.get(card.card_key, 0)})
+    return {"total": total, "cards": rows}
+
+
+def deck_filters(book: DeckBook, person: Person, deck_id: str,
+                 owned: bool) -> tuple[Effects, dict[object, int] | None]:
+    """The effects of adding cards to a deck the person may see, and what they own free (with `owned`)."""
+    kept = book.get(person, deck_id)
+    resolved, fmt = book.deck_at(person, kept.id)
+    return Effects(resolved, fmt), available(book.collections, person, kept.id) if owned else None
 
 
 @router.get("/cards", summary="The card search page")

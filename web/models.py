@@ -278,9 +278,17 @@ CardRow: type[BaseModel] = create_model(  # type: ignore[call-overload]
     "every column as text, unknown values written `unknown`.", **{c: (str, ...) for c in ROW_ORDER})
 
 
+class DeckCardRow(CardRow):  # type: ignore[valid-type, misc]
+    """A card row of a search for a deck (`deck=ID`): what adding one copy would do."""
+
+    adds: list[str] | None = Field(None, description="With `deck`: the error rules adding a copy would break.")
+    unverified: bool | None = Field(None, description="With `deck`: a rule could not be verified (unknown data).")
+    available: int | None = Field(None, description="With `owned`: copies held beyond your other decks' use.")
+
+
 class CardPage(Shape):
     total: int = Field(description="How many cards match every filter.")
-    cards: list[CardRow]  # type: ignore[valid-type]
+    cards: list[DeckCardRow]
 
 
 class Source(Shape):

@@ -9,10 +9,12 @@ the deck's own context (its Persona), and writes the deck back in the decklist g
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from ..check import check_raw, choose_format
+from ..cards import Card
+from ..check import check_raw, choose_format, validate
 from ..collection import deck_name
 from ..db.keptdecks import Cards, DeckVersion, KeptDeck, Revision, changes_text, stored_cards
 from ..decklist import SIDE_WORDS
@@ -312,3 +314,79 @@ def verdict(book: DeckBook, deck: KeptDeck) -> tuple[bool | None, bool]:
     return report.legal, bool(report.unverified)
 
 
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What adding one copy of a card would do to a deck as it stands: the error rules it would add (none: the deck
+    may take it), and whether a rule could not be verified for it (unknown data: kept in, marked)."""
+
+    copy: int  # the copy it would be (a 7th Back Away: 7)
+    rules: tuple[str, ...]
+    unverified: bool
+
+    @property
+    def playable(self) -> bool:
+        """Whether the deck may take the card (unknown data keeps a card in)."""
+        return not self.rules
+
+    def describe(self, name: str) -> str:
+        """"a 7th Back Away: HL-TITLE-MAX" (nothing for a card the deck may take)."""
+        return f"a {ordinal(self.copy)} {name}: {', '.join(self.rules)}" if self.rules else ""
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st."""
+    tail = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{tail}"
+
+
+class Effects:
+    """The effect of adding each card to one deck, each card validated once (the deck's own issues read once)."""
+
+    def __init__(self, deck: Deck, fmt: AnyFormat):
+        self.deck, self.fmt = deck, fmt
+        self.entries = [(e.card, e.section, e.quantity) for e in deck.entries]
+        issues = validate(deck, fmt).issues
+        self.base = Counter(i.rule for i in issues if i.severity == "error")
+        self.base_unknown = sum(1 for i in issues if i.rule == UNKNOWN_RULE)
+        self.held: dict[object, int] = {}
+        for e in deck.entries:
+            self.held[e.card.card_key] = self.held.get(e.card.card_key, 0) + e.quantity
+        self._seen: dict[str, Effect] = {}
+
+    def of(self, card: Card) -> Effect:
+        """What adding one copy of `card` (in its own section) would do."""
+        if card.id in self._seen:
+            return self._seen[card.id]
+        copy = self.held.get(card.card_key, 0) + 1
+        section = self.fmt.section_of(None, card)
+        if section is None or card.game != self.fmt.game:
+            found = Effect(copy, ("not in this format",), False)
+        else:
+            issues = validate(Deck.from_entries(self.entries + [(card, section, 1)]), self.fmt).issues
+            errors = Counter(i.rule for i in issues if i.severity == "error")
+            rules = tuple(sorted(r for r, n in errors.items() if n > self.base.get(r, 0)))
+            found = Effect(copy, rules, sum(1 for i in issues if i.rule == UNKNOWN_RULE) > self.base_unknown)
+        self._seen[card.id] = found
+        return found
+
+
+UNKNOWN_RULE = "HL-DATA-UNKNOWN"  # a rule that could not be verified for want of a card's data
+
+
+def available(collections: Collections, person: Person, deck_id: str) -> dict[object, int]:
+    """Copies of each card (as the rules see it) the collections hold beyond what the person's other decks use."""
+    book_decks = collections.kept.listing(person.owner_id) if person.known else []
+    free: dict[object, int] = {}
+    for holding in collections.holdings(None):
+        free[holding.card.card_key] = free.get(holding.card.card_key, 0) + holding.quantity
+    known = collections.cards
+    for deck in book_decks:
+        if deck.id == deck_id:
+            continue
+        for c in deck.cards:
+            if c.card_id in known:
+                key = known[c.card_id].card_key
+                free[key] = free.get(key, 0) - c.quantity
+    return {k: n for k, n in free.items() if n > 0}
