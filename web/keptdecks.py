@@ -25,6 +25,7 @@ from .deps import BookDep, PersonDep
 from .errors import BadRequest, WrongMedia
 
 router = APIRouter(route_class=models.ApiRoute)
+NAV = [("Decks", "/decks")]
 Body = TypeVar("Body", bound=BaseModel)
 
 

@@ -23,7 +23,7 @@ from ..errors import CardNotFoundError, DeckcheckError
 from ..games import get_format
 from ..report import Report
 from ..textlimits import parse_checked
-from .api import Catalog, deck_text
+from .api import Catalog, deck_text, printed
 from .people import Person
 from .statsapi import NoSavedDeckError
 
@@ -273,11 +273,19 @@ def changed(book: DeckBook, deck: KeptDeck, card: str, delta: int, section: str 
         raise DeckcheckError(f"section {section[:40]!r} is not one of {fmt.name}'s: {', '.join(fmt.sections)}"
                              + side)
     index = book.catalog.index(fmt)
+    by_id = next((c for c in index.cards if c.id == card), None)
+    if by_id is not None:  # a card's id: the line that names exactly that printing
+        card = printed(by_id)
     base, _problems = build_deck(raw, index, fmt)
-    text = deck.text.rstrip("\n") + "\n\n" + (f"{section}:\n" if section else "") + f"1 {card}\n"
-    last = len(text.splitlines())  # the line that names the card
+    # the card's line: first, before any heading, where a line goes to the card's own section; or at the end,
+    # under the heading of the section asked for
+    if section is None:
+        text, line = f"1 {card}\n" + deck.text, 1
+    else:
+        text = deck.text.rstrip("\n") + f"\n\n{section}:\n1 {card}\n"
+        line = len(text.splitlines())
     added, problems = build_deck(parse_checked(text, f"/decks/{deck.id}"), index, fmt)
-    mine = [p for p in problems if p.line == last]
+    mine = [p for p in problems if p.line == line]
     if mine:
         raise ChangeRefused(card, mine[0].message, list(mine[0].suggestions))
     before = {(e.card.id, e.section, e.attach): e.quantity for e in base.entries}

@@ -261,6 +261,11 @@ CALLS: dict[tuple[str, str], Call] = {
         f"/api/decks/{ctx.kept()}/restore", {"json": {"version": 1}}, ADMIN), 200, csrf=API, credential=DECK_OWNER),
     ("POST", "/api/decks/{deck_id}/copy"): Call(lambda ctx: Prepared(f"/api/decks/{ctx.kept()}/copy", {"json": {}},
                                                                      ADMIN), 201, csrf=API, credential=DECK_OWNER),
+    ("POST", "/decks/new"): Call(lambda ctx: Prepared("/decks/new", {"data": {"name": "S", "format": "type1e"}}, ADMIN),
+                                 303, credential=DECK_OWNER),
+    ("POST", "/decks/{deck_id}/edit"): Call(lambda ctx: Prepared(
+        f"/decks/{ctx.kept()}/edit", {"data": {"card": "ME-thrust-2", "delta": "1"}}, ADMIN), 303,
+        credential=DECK_OWNER),
     ("POST", "/api/events"): Call(lambda ctx: Prepared("/api/events", {"json": {"name": "Open", "format": "type1e"}},
                                                        ADMIN), 201, csrf=API, credential=KEEPERS),
     ("POST", "/api/events/{event_id}/decks"): Call(_desk("/api/events/{event_id}/decks", False,

@@ -1,0 +1,56 @@
+"""The builder's pages without JavaScript (CONTRACTS §10): start a deck, search, press + on search rows and −
+on deck lines (each a form that posts and comes back), each row saying what adding it would do; with htmx the
+same post answers the builder's fragment; "My decks" lists it."""
+from __future__ import annotations
+
+import html
+import re
+import shutil
+
+import pytest
+from fastapi.testclient import TestClient
+
+from deckcheck.web import create_app
+
+HOST = "http://127.0.0.1"
+
+
+@pytest.fixture(scope="module")
+def keeper(tmp_path_factory, pristine_web_db):
+    db = tmp_path_factory.mktemp("builder") / "b.db"
+    shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)
+    with TestClient(create_app(db_url=f"sqlite:///{db}"), base_url=HOST, client=("127.0.0.1", 5000)) as client:
+        client.get("/")
+        yield client
+
+
+def plus(page: str, card: str) -> dict[str, str]:
+    """The fields of the + form of a card's row."""
+    for form in re.findall(r"<form[^>]*>(.*?)</form>", page, re.S):
+        fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form))
+        if fields.get("card") == card and fields.get("delta") == "1":
+            return {k: html.unescape(v) for k, v in fields.items()}
+    raise AssertionError(f"no + for {card}")
+
+
+def test_a_deck_built_with_search_and_plus(keeper):
+    r = keeper.post("/decks/new", data={"name": "Duncan", "format": "type1e",
+                                        "csrf_token": keeper.cookies["deckcheck_csrf"]}, follow_redirects=False)
+    assert r.status_code == 303
+    edit = r.headers["location"]
+    page = keeper.get(edit + "?q=duncan+persona&set=SE").text
+    assert "The deck is empty" in page
+    r = keeper.post(edit, data=plus(page, "SE-duncan-macleod-persona"), follow_redirects=True)
+    assert r.status_code == 200 and "Duncan MacLeod Persona" in r.text and "version 2" in r.text
+    page = keeper.get(edit + "?q=kurgan+persona").text
+    assert "HL-PERSONA-COUNT" in page or "HL-OTHER-PERSONA" in page  # what adding another Persona would do
+    page = keeper.get(edit + "?q=thrust&set=ME").text
+    for _ in range(3):
+        page = keeper.post(edit, data=plus(page, "ME-thrust-2"), follow_redirects=True).text
+    assert re.search(r'<span class="count">3</span> <span class="name">Thrust \(2\)', page)
+    fragment = keeper.post(edit, data={**plus(page, "ME-thrust-2"), "delta": "-1"}, headers={"HX-Request": "true"})
+    assert fragment.text.startswith('<div id="builder"') and '<span class="count">2</span>' in fragment.text
+    decks = keeper.get("/decks").text
+    assert "Duncan" in decks and "version" in decks.lower()
+    versions = keeper.get(f"/api/decks/{edit.split('/')[2]}/versions").json()
+    assert [v["changes"] for v in versions][-2:] == ["+1 Thrust (2)", "\u22121 Thrust (2)"]

@@ -1,0 +1,117 @@
+"""The deck builder (CONTRACTS §10): "My decks" at /decks, /decks/new, and /decks/{id}/edit with a card search
+beside the deck, `+`/`−` on every search row and deck line.
+
+The buttons are forms: without JavaScript they post and the page comes back; with htmx (already on every page) the
+same post swaps the builder's fragment in place (the deck, its verdict and issues, the search rows with what adding
+each would do). A row focused takes `+` and `-` from the keyboard (static/builder.js). The search and the deck are
+read against the server's shared catalogue: a change reads no card from the database.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from deckcheck.games import all_formats
+from deckcheck.library.decks import DeckBook, Effects, report_dict
+from deckcheck.library.people import Person
+
+from . import models
+from .cards import CardQuery, search
+from .deps import BookDep, PagesDep, PersonDep
+from .facts import read_form
+from .keptdecks import key_of, signed_in
+from .security import check_csrf
+
+router = APIRouter(route_class=models.ApiRoute)
+TEMPLATES = Path(__file__).resolve().parent / "templates" / "builder"
+ROWS = 20  # search rows shown beside the deck
+SEARCH_FIELDS = ("q", "type", "set", "immortal", "edition")
+
+
+def search_of(values: dict[str, str]) -> CardQuery:
+    """The builder's search, from its query or form fields (each bounded as the card page bounds it)."""
+    edition = values.get("edition", "")
+    return CardQuery(q=values.get("q", "")[:200].strip(), type=values.get("type", "")[:100].strip(),
+                     set=values.get("set", "")[:100].strip(), immortal=values.get("immortal", "")[:100].strip(),
+                     edition=int(edition) if edition in ("1", "2", "3") else None, limit=ROWS)
+
+
+def grouped(cards: list[dict[str, Any]]) -> list[tuple[str, list[tuple[str, int, list[Any]]]]]:
+    """The deck's lines by section, then by type, with counts: [(section, [(type, copies, lines)])]."""
+    out: dict[str, dict[str, list[Any]]] = {}
+    for line in cards:
+        out.setdefault(line["section"], {}).setdefault(line["type"], []).append(line)
+    return [(section, [(kind, sum(x["quantity"] for x in lines), sorted(lines, key=lambda x: x["name"]))
+                       for kind, lines in sorted(types.items())]) for section, types in out.items()]
+
+
+def builder_context(book: DeckBook, person: Person, deck_id: str, query: CardQuery) -> dict[str, Any]:
+    """What the builder shows: the deck grouped, its verdict and issues, and the search rows with their effects."""
+    kept = book.get(person, deck_id)
+    deck, fmt = book.deck_at(person, deck_id)
+    effects = Effects(deck, fmt)
+    query.game = fmt.game
+    total, found = search(book.catalog, query) if query.q or query.type or query.set or query.immortal else (0, [])
+    lines = [{"id": e.card.id, "name": e.card.name, "quantity": e.quantity, "section": e.section,
+              "type": e.card.type or "other"} for e in deck.entries]
+    rows = [{"card": c, "effect": effects.of(c), "said": effects.of(c).describe(c.name)} for c in found]
+    report = report_dict(book, kept)
+    return {"deck": kept, "groups": grouped(lines), "rows": rows, "total": total, "query": query,
+            "report": report, "owner": person.owns(kept.owner_id), "back": urlencode(
+                {k: v for k, v in query.params().items() if k in SEARCH_FIELDS})}
+
+
+@router.get("/decks", summary="My decks and the public decks")
+def decks_page(book: BookDep, person: PersonDep, pages: PagesDep) -> Response:
+    """The signed-in person's (or the keeper's) decks by name with their verdicts, and the public decks."""
+    mine = [(d, report_dict(book, d)) for d in book.mine(person)]
+    shared = [(d, report_dict(book, d)) for d in book.public()[:100]]
+    return pages("decks.html", {"mine": mine, "shared": shared, "known": person.known})
+
+
+@router.get("/decks/new", summary="Start a deck")
+def new_page(pages: PagesDep, person: PersonDep) -> Response:
+    """A name and a format; the deck starts empty and opens in the builder."""
+    return pages("new_deck.html", {"formats": [(f.name, f.title) for f in all_formats()], "known": person.known})
+
+
+@router.post("/decks/new", summary="Start a deck (the form)")
+async def new_deck(request: Request, book: BookDep, person: PersonDep) -> Response:
+    """Make the empty deck (private until shared) and open it in the builder."""
+    form = await read_form(request)
+    check_csrf(request, form)
+    name, fmt = str(form.get("name") or "").strip() or "New deck", str(form.get("format") or "type1e")
+    deck = await run_in_threadpool(book.create, signed_in(person), name, f"Format: {fmt}\n", fmt, "private")
+    return RedirectResponse(f"/decks/{deck.id}/edit", status_code=303)
+
+
+@router.get("/decks/{deck_id}/edit", summary="The deck builder")
+def edit_page(request: Request, book: BookDep, person: PersonDep, pages: PagesDep, deck_id: str,
+              q: str = Query("", max_length=200), type_: str = Query("", alias="type", max_length=100),
+              set_: str = Query("", alias="set", max_length=100), immortal: str = Query("", max_length=100),
+              edition: str = Query("", max_length=1)) -> Response:
+    """The search pane and the deck pane; for htmx, the builder fragment alone."""
+    query = search_of({"q": q, "type": type_, "set": set_, "immortal": immortal, "edition": edition})
+    context = builder_context(book, person, key_of(deck_id), query)
+    return pages("_builder.html" if request.headers.get("HX-Request") == "true" else "builder.html", context)
+
+
+@router.post("/decks/{deck_id}/edit", summary="Add or remove a card in the builder (its + and − buttons)")
+async def edit_change(request: Request, book: BookDep, person: PersonDep, pages: PagesDep, deck_id: str) -> Response:
+    """One change; the builder again (the fragment for htmx, else back to the page with the search kept)."""
+    form = await read_form(request)
+    check_csrf(request, form)
+    key = key_of(deck_id)
+    delta = 1 if form.get("delta") == "1" else -1
+    await run_in_threadpool(book.change, signed_in(person), key, str(form.get("card") or ""), delta)
+    query = search_of({k: str(form.get(k) or "") for k in SEARCH_FIELDS})
+    if request.headers.get("HX-Request") == "true":
+        context = await run_in_threadpool(builder_context, book, person, key, query)
+        return pages("_builder.html", context)
+    back = urlencode({k: v for k, v in query.params().items() if k in SEARCH_FIELDS})
+    return RedirectResponse(f"/decks/{key}/edit" + (f"?{back}" if back else ""), status_code=303)
