@@ -24,7 +24,8 @@ PRIVATE_ROUTES = frozenset({
     "/cards/{card_id:path}/facts", "/check/facts", "/decks", "/decks/{deck_id}", "/decks/{deck_id}/facts",
     "/api/decks/{deck_id}", "/api/decks/{deck_id}/stats", "/collection", "/api/collection",
     "/api/collection/missing", "/collection/export.{kind}", "/collection/wants.csv", "/collection/import",
-    "/collection/import/confirm", "/collection/undo", "/accounts", "/api/me", "/api/tokens", "/signin"})
+    "/collection/import/confirm", "/collection/undo", "/accounts", "/api/me", "/api/tokens", "/signin", "/decks/new",
+    "/decks/{deck_id}/edit", "/api/decks", "/api/decks/{deck_id}/versions"})
 NO_STORE = (b"cache-control", b"no-store")
 
 

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Deck builder benchmark (issue 31): a change to a 60-card deck, and a playable search over the whole bundle.
+
+    .venv/bin/python bench/bench_builder.py [--changes 200] [--searches 30] [--workers 2] [--db URL]
+
+Server time: the library call a change makes (deckcheck.library.decks.DeckBook.change, then the report the answer
+carries) in this process, on the server's kind of catalogue (read once). Round trip: POST /api/decks/{id}/changes
+to `serve --workers N` on loopback (SQLite in a temporary folder, or --db), one client, one change after another.
+The playable search: GET /api/cards?deck=ID&playable=1&limit=500 (every card of the game considered). Targets
+(issue 31): a change p95 <= 50 ms, a playable search p95 <= 100 ms.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_web import start_server, stop_server  # noqa: E402
+from common import ROOT, deckcheck_exe, verdict  # noqa: E402
+
+DECK = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text(encoding="utf-8")  # 54 cards
+SIXTY = DECK.replace("4 Upper Left Attack (1)", "6 Upper Left Attack (1)").replace(
+    "3 Lower Right Block (3)", "7 Lower Right Block (3)")  # 60 cards
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else values[0]
+
+
+def call(port: int, method: str, path: str, body: dict | None = None) -> dict:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
+                                     headers={"content-type": "application/json"},
+                                     data=json.dumps(body).encode() if body is not None else None)
+    with urllib.request.urlopen(request, timeout=120) as r:
+        answer: dict = json.load(r)
+        return answer
+
+
+def server_times(db: str, changes: int) -> list[float]:
+    """Milliseconds of each change as the server's library makes it (the report included)."""
+    from deckcheck.library.api import CollectionApp
+    from deckcheck.library.decks import DeckBook, report_dict
+    from deckcheck.library.people import KEEPER
+    app = CollectionApp(db)
+    book = DeckBook(app.catalog, app.collections)
+    deck = book.create(KEEPER, "bench", SIXTY)
+    out = []
+    for n in range(changes):
+        start = time.perf_counter()
+        kept, _new = book.change(KEEPER, deck.id, "Thrust (2)", 1 if n % 2 == 0 else -1)
+        report_dict(book, kept)
+        out.append((time.perf_counter() - start) * 1000)
+    return out[1:]  # the first builds the name index once, as a server's first request does
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--changes", type=int, default=200)
+    ap.add_argument("--searches", type=int, default=30)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--db", help="database URL (default: SQLite in a temporary folder)")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or f"sqlite:///{tmp}/bench.db"
+        subprocess.run([deckcheck_exe(), "db", "init", "--db", db], capture_output=True, check=True)
+        server = server_times(db, args.changes)
+        proc, port = start_server(db, args.workers)
+        try:
+            deck = call(port, "POST", "/api/decks", {"name": "bench", "decklist": SIXTY})["id"]
+            trips, searches = [], []
+            for n in range(args.changes):
+                start = time.perf_counter()
+                call(port, "POST", f"/api/decks/{deck}/changes", {"card": "Thrust (2)", "delta": 1 - 2 * (n % 2)})
+                trips.append((time.perf_counter() - start) * 1000)
+            for _ in range(args.searches):
+                start = time.perf_counter()
+                page = call(port, "GET", f"/api/cards?deck={deck}&playable=1&limit=500")
+                searches.append((time.perf_counter() - start) * 1000)
+        finally:
+            stop_server(proc)
+    trips = trips[args.workers:]  # each worker's first request builds its name index
+    searches = searches[args.workers:] or searches
+    print(f"change, server time (library): p50 {statistics.median(server):.1f} ms, p95 {p95(server):.1f} ms")
+    print(f"change, round trip ({args.workers} workers): p50 {statistics.median(trips):.1f} ms, "
+          f"p95 {p95(trips):.1f} ms")
+    print(f"playable search ({page['total']} cards kept), round trip: p50 {statistics.median(searches):.1f} ms, "
+          f"p95 {p95(searches):.1f} ms")
+    print(verdict("change p95 (server)", p95(server), 50, 1.0, higher_is_better=False))
+    print(verdict("playable search p95", p95(searches), 100, 1.0, higher_is_better=False))
+
+
+if __name__ == "__main__":
+    main()
