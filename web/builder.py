@@ -17,7 +17,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.games import all_formats
-from deckcheck.library.decks import DeckBook, Effects, report_dict
+from deckcheck.library.decks import DeckBook, report_dict
 from deckcheck.library.people import Person
 
 from . import models
@@ -54,7 +54,7 @@ def builder_context(book: DeckBook, person: Person, deck_id: str, query: CardQue
     """What the builder shows: the deck grouped, its verdict and issues, and the search rows with their effects."""
     kept = book.get(person, deck_id)
     deck, fmt = book.deck_at(person, deck_id)
-    effects = Effects(deck, fmt)
+    effects = book.effects(person, deck_id)
     query.game = fmt.game
     total, found = search(book.catalog, query) if query.q or query.type or query.set or query.immortal else (0, [])
     lines = [{"id": e.card.id, "name": e.card.name, "quantity": e.quantity, "section": e.section,

@@ -165,9 +165,8 @@ def api_cards(catalog: CatalogDep, book: BookDep, person: PersonDep,
 def deck_filters(book: DeckBook, person: Person, deck_id: str,
                  owned: bool) -> tuple[Effects, dict[object, int] | None]:
     """The effects of adding cards to a deck the person may see, and what they own free (with `owned`)."""
-    kept = book.get(person, deck_id)
-    resolved, fmt = book.deck_at(person, kept.id)
-    return Effects(resolved, fmt), available(book.collections, person, kept.id) if owned else None
+    effects = book.effects(person, deck_id)
+    return effects, available(book.collections, person, deck_id) if owned else None
 
 
 @router.get("/cards", summary="The card search page")

@@ -195,6 +195,20 @@ class DeckBook:
         resolved.source = f"/decks/{key}" + ("" if v.version == deck.version else f"@{v.version}")
         return resolved, fmt
 
+    def effects(self, person: Person, key: str) -> Effects:
+        """What adding each card would do to a deck's latest version, kept while that version is the latest and
+        the catalogue the same (a builder searches many times between two changes)."""
+        kept = self.get(person, key)
+        found = _EFFECTS.get((kept.id, kept.version, kept.updated_at))
+        if found is not None and found[0] is self.catalog:
+            return found[1]
+        deck, fmt = self.deck_at(person, key)
+        effects = Effects(deck, fmt)
+        if len(_EFFECTS) >= EFFECTS_KEPT:
+            _EFFECTS.pop(next(iter(_EFFECTS)), None)
+        _EFFECTS[(kept.id, kept.version, kept.updated_at)] = (self.catalog, effects)
+        return effects
+
     # -- changing -------------------------------------------------------------------------------------
     def create(self, person: Person, name: str, text: str, fmt_name: str | None = None, visibility: str = "link",
                copied_from: str = "", key: str | None = None) -> KeptDeck:
@@ -380,6 +394,9 @@ class Effects:
         return found
 
 
+EFFECTS_KEPT = 64  # decks whose effects are kept (each a dict of up to a bundle's cards)
+# (id, version, saved at) -> (catalogue, effects): a deleted deck's name saved again is another deck
+_EFFECTS: dict[tuple[str, int, str], tuple[object, "Effects"]] = {}
 UNKNOWN_RULE = "HL-DATA-UNKNOWN"  # a rule that could not be verified for want of a card's data
 
 
