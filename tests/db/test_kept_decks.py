@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.db import rawsql
+from deckcheck.db import migrations, rawsql
 from deckcheck.db.store import Store
 from deckcheck.errors import DeckcheckError
 from deckcheck.library.api import CollectionApp
@@ -26,7 +26,7 @@ def book_on(url: str) -> DeckBook:
 
 
 def test_a_database_of_before_kept_decks_keeps_its_links(sqlite_url):
-    """A database at schema version 5 (no kept-deck columns, no versions): its saved decks become link decks of
+    """A database of before kept decks (no kept-deck columns, no versions): its saved decks become link decks of
     the keeper's with one version, read by their old links and names."""
     app = CollectionApp(sqlite_url)
     deck, fmt = app.resolved(parse_checked(CONNOR, "x"))
@@ -37,7 +37,8 @@ def test_a_database_of_before_kept_decks_keeps_its_links(sqlite_url):
         con.exec_driver_sql("delete from saved_deck_version")
         for column in ("title", "visibility", "owner_id", "version", "copied_from", "updated_at"):
             con.exec_driver_sql(f'alter table saved_deck drop column "{column}"')
-        con.exec_driver_sql(f"update deckcheck_meta set value = '5' where key = '{rawsql.SCHEMA_KEY}'")
+        before = migrations.STEPS.index(migrations._kept_decks)  # the version before kept decks
+        con.exec_driver_sql(f"update deckcheck_meta set value = '{before}' where key = '{rawsql.SCHEMA_KEY}'")
     store.dispose()
     book = book_on(sqlite_url)
     for key in ("wMWprAfn", "duncan"):
