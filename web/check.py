@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import secrets
 from dataclasses import dataclass
 
 from fastapi import APIRouter, Request
