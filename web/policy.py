@@ -40,6 +40,11 @@ RULES: dict[tuple[str, str], str] = {
     ("POST", "/api/check"): ANYONE, ("POST", "/check"): ANYONE, ("POST", "/api/stats"): ANYONE,
     # saved decks
     ("POST", "/decks"): "player",
+    # kept decks and the builder (CONTRACTS §10): a player's own (the library refuses another's: 404 or 403)
+    ("POST", "/api/decks"): "player", ("PUT", "/api/decks/{deck_id}"): "player",
+    ("POST", "/api/decks/{deck_id}/changes"): "player", ("POST", "/api/decks/{deck_id}/restore"): "player",
+    ("POST", "/api/decks/{deck_id}/copy"): "player", ("POST", "/decks/new"): "player",
+    ("POST", "/decks/{deck_id}/edit"): "player",
     # card facts: a player's answers (on a club server they wait for a reviewer); the review; the keeper's edit
     ("POST", "/check/facts"): PROPOSE, ("POST", "/decks/{deck_id}/facts"): PROPOSE,
     ("POST", "/cards/{card_id:path}/facts"): PROPOSE, ("POST", "/api/cards/{card_id:path}/facts"): PROPOSE,

@@ -67,7 +67,7 @@ ADMIN_BEARER = Credential("bearer", "", (401, "send the admin token"), (403, "wr
 KEEPERS = Credential("bearer", "", (403, "sign in first"), (403, "sign in first"))
 ACCOUNTS = KEEPERS  # an account's own (a personal token's bearer): refused alike
 PASSWORD = "sweep password 1"
-KEEPS = (403, "keeping a deck needs an account")  # a visitor who is nobody keeps no deck
+KEEPS = (403, "sign in first")  # a visitor who is nobody keeps no deck: the policy's refusal
 DECK_OWNER = Credential("bearer", "", KEEPS, KEEPS)
 
 
