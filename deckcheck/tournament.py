@@ -10,6 +10,7 @@ from .formats import DEFAULT_FORMAT, Game
 from .games import game_of, registry
 from .records import Records
 from .report import Report, worst_exit_code
+from .unverified import decided_issues, unverified
 
 # A summary row: who and which file, the columns of the deck's game (deckcheck.formats.Game.summary), the verdict,
 # and how the deck came (the desk's; unverified, revision 3: how many rules card data kept undecided).
@@ -152,7 +153,6 @@ class Tournament(Records):
     def issue_rows(self) -> list[list[object]]:
         """One row per issue of every deck, in ISSUE_COLUMNS order: a rule card data kept from deciding is one row,
         its unverified group (in words, its cards, what settles it), after the deck's other issues."""
-        from .unverified import decided_issues, unverified
         rows: list[list[object]] = []
         for r in self.reports:
             rows += [[player_of(r), r.deck, i.rule, i.severity, i.message, ", ".join(i.cards), i.limit, i.actual,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from deckcheck.cards import Card, Modifiers
 from deckcheck.cardsheet import value_of
 from deckcheck.grid import SQUARE_NAMES, squares_of
+from deckcheck.library.facts import FORM_FIELDS
 
 GRID_TYPES = ("Attack", "Special Attack", "Block", "Dodge")
 GEMS = (("master", "Master", "M"), ("agility", "Agility", "A"), ("strength", "Strength", "S"),
@@ -160,7 +161,6 @@ def form_fields(card: Card, columns: Collection[str]) -> tuple[list[str], list[s
     FORM_FIELDS order, of the page's `columns`; a field the card does not have (a Persona's grid) is in neither.
     The one choice of a card's questions (the card page, its form and the check page's form), read off the page's
     field description (field_row)."""
-    from deckcheck.library.facts import FORM_FIELDS
     unknown: list[str] = []
     known: list[str] = []
     for column in FORM_FIELDS:

@@ -36,6 +36,7 @@ from deckcheck.text import is_digits
 
 from . import models
 from .app import request_json
+from .cardface import form_fields
 from .deps import Deckcheck, PagesDep, PersonDep, ServerDep, person_of
 from .policy import Mode
 from . import checkinput as checking
@@ -197,7 +198,6 @@ def form_cards(report: Report, catalog: CardSource | None = None) -> dict[str, A
     cards played in the most copies. {"cards": [{"n", "card"}] (each card's number in the form), "total" (cards
     waiting, also past the form's limit), "groups": [{"field", "title", "hint", "count", "shown", "folded"}]},
     each item of `shown`/`folded` {"n", "card", "copies"}; falsy when nothing can be filled in."""
-    from .cardface import form_fields
     waiting = [(card, [f for f in form_fields(card, FORM_FIELDS)[0] if f in columns])
                for card, columns in report.details.unverified_cards]
     waiting = [(card, fields) for card, fields in waiting if fields]
@@ -386,7 +386,6 @@ def card_of(srv: Deckcheck, card_id: str) -> Card:
 def card_facts_context(request: Request, srv: Deckcheck, card: Card, **extra: Any) -> dict[str, Any]:
     facts = facts_of(srv)
     sources = srv.catalog.sources([card.id]).get(card.id, {})
-    from .cardface import form_fields
     from .cards import columns_of
     allowed = form_fields_of(card)
     asked, others = (tuple(f for f in fs if f in allowed) for fs in form_fields(card, columns_of(card)))

@@ -129,6 +129,14 @@ def scenario(client) -> dict[str, dict]:
     call("POST /api/events/{event_id}/draw", "POST", f"/api/events/{eid}/draw", {"n": 1, "seed": "round 1"},
          token=token)
     call("GET /api/events/{event_id}/deckchecks", "GET", f"/api/events/{eid}/deckchecks", token=token)
+    call("POST /api/events/{event_id}/rounds", "POST", f"/api/events/{eid}/rounds", {"seed": "spring"}, token=token)
+    call("POST /api/events/{event_id}/rounds/{number}/results", "POST", f"/api/events/{eid}/rounds/1/results",
+         {"table": 1, "a_wins": 2, "b_wins": 1, "draws": 0}, token=token)
+    call("GET /api/events/{event_id}/rounds", "GET", f"/api/events/{eid}/rounds", token=token)
+    call("POST /api/events/{event_id}/drops", "POST", f"/api/events/{eid}/drops", {"player": "Kastagir"}, token=token)
+    call("GET /api/events/{event_id}/standings", "GET", f"/api/events/{eid}/standings", token=token)
+    call("GET /api/events/{event_id}/standings.{kind}", "GET", f"/api/events/{eid}/standings.json", token=token)
+    call("GET /api/events/{event_id}/pairings.{kind}", "GET", f"/api/events/{eid}/pairings.json", token=token)
     from deckcheck.db.store import Store
     from deckcheck.library.accounts import Accounts
     Accounts(Store(client.app.state.deckcheck.settings.db_url)).add("Ann", "a good long password", ["player"])
