@@ -71,6 +71,7 @@ NO_CONTEXT = Context()
 SUGGESTION_CANDIDATES = 40  # names scored closely per unknown name, after the word index picked them
 _MAX_QUERY_WORDS = 8  # words of an unknown name looked up (a longer text is no card name)
 _SUGGESTION_CACHE = 4096
+_RESOLVED_CACHE = 65536  # (name, set, context) -> card: every line of a large tournament, bounded
 _MAX_SUGGEST_TEXT = 200  # characters of an unknown name compared (card names are far shorter)
 _MAX_WORD = 30  # a longer word is in no card name: it is not looked up
 _COMMON_WORD = 200  # a word in more names than this is looked up only when the rarer words found too few
@@ -250,6 +251,10 @@ class CardIndex:
         self.sets: list[CardSet] = self.set_table.sets
         self.searcher = CardSearch(self.cards, self.sets)
         self.suggester = Suggester(self, closest or closest_names)
+        # what each (text, set, context) resolved to, the card or the miss (text, why, message) without its
+        # suggestions: a tournament names the same cards in every deck, tries the same readings of a line that
+        # miss, and picking one card of several printings (same_card, as_one_card) is most of a line's reading
+        self._resolved: Memo[tuple[str, str | None, Context], Card | tuple[str, Miss, str]] = Memo(_RESOLVED_CACHE)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -292,9 +297,21 @@ class CardIndex:
         With suggest False an unknown name raises without suggestions (a caller trying several
         readings of a line asks for them once, for the reading it reports).
         """
-        found = self._found(text, set_code, context, suggest)
+        memo = (text, set_code, context)
+        known = self._resolved.get(memo)
+        if isinstance(known, Card):
+            return known
+        if known is not None and not suggest:
+            raise NameMiss(*known)  # a new error each time: one raised again would grow its traceback
+        try:
+            found = self._found(text, set_code, context, suggest)
+        except NameMiss as exc:
+            if not exc.suggestions:  # a miss with suggestions is the Suggester's to keep
+                self._resolved.put(memo, (exc.text, exc.miss, exc.reason))
+            raise
         card = _pick(found, context)
         if card is not None:
+            self._resolved.put(memo, card)
             return card
         written = f"{text} [{set_code}]" if set_code else text
         cards = len(card_groups(list(found)))
