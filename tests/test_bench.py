@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.parametrize("script", ["bench_validate.py", "bench_tournament.py", "bench_collection.py",
                                     "bench_sheet_scan.py", "bench_collection_memory.py", "bench_web.py",
-                                    "bench_desk.py"])
+                                    "bench_desk.py", "bench_speed.py"])
 def test_bench_script_runs(script, tmp_path):
     r = subprocess.run([sys.executable, str(ROOT / "bench" / script), "--rows", "300", "--decks", "12"],
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
