@@ -54,6 +54,8 @@ def details_of(deck: Deck, fmt: AnyFormat | str, report: Report, games: Registry
         for e in deck.entries:
             if e.card.id in todo.cards:
                 details.unverified_copies[e.card.id] = details.unverified_copies.get(e.card.id, 0) + e.quantity
+                if e.line is not None:
+                    details.unverified_lines.setdefault(e.card.id, e.line)
     return details
 
 

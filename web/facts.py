@@ -37,6 +37,7 @@ from deckcheck.text import is_digits
 from . import models
 from .app import request_json
 from .cardface import form_fields
+from .decks import PASTED
 from .deps import Deckcheck, PagesDep, PersonDep, ServerDep, person_of
 from .policy import Mode
 from . import checkinput as checking
@@ -197,20 +198,24 @@ def form_cards(report: Report, catalog: CardSource | None = None) -> dict[str, A
     player reads off the card). The groups that decide a rule with the fewest answers come first; in a group, the
     cards played in the most copies. {"cards": [{"n", "card"}] (each card's number in the form), "total" (cards
     waiting, also past the form's limit), "groups": [{"field", "title", "hint", "count", "shown", "folded"}]},
-    each item of `shown`/`folded` {"n", "card", "copies"}; falsy when nothing can be filled in."""
+    each item of `shown`/`folded` {"n", "card", "copies", "printings", "line"} (`line`: the pasted decklist's line
+    of the card, which a button rewrites to name a printing; None for an uploaded file); falsy when nothing can be
+    filled in."""
     waiting = [(card, [f for f in form_fields(card, FORM_FIELDS)[0] if f in columns])
                for card, columns in report.details.unverified_cards]
     waiting = [(card, fields) for card, fields in waiting if fields]
     if not waiting:
         return {}
     copies = report.details.unverified_copies
+    lines = report.details.unverified_lines if report.deck == PASTED else {}  # an uploaded file is not rewritten
     cards: list[dict[str, Any]] = [{"n": n, "card": card, "fields": fields,
                                     "printings": printings_of(catalog, card) if catalog is not None else []}
                                    for n, (card, fields) in enumerate(waiting[:MAX_CARDS])]
     groups: list[dict[str, Any]] = []
     for field in FORM_FIELDS:
         items: list[dict[str, Any]] = [{"n": c["n"], "card": c["card"], "copies": copies.get(c["card"].id, 0),
-                                        "printings": c["printings"]} for c in cards if field in c["fields"]]
+                                        "printings": c["printings"], "line": lines.get(c["card"].id)}
+                                       for c in cards if field in c["fields"]]
         if not items:
             continue
         items.sort(key=lambda i: -i["copies"])  # stable: the deck's order among equals

@@ -2,6 +2,7 @@
 bad input strangers send to every new endpoint."""
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 import shutil
@@ -615,7 +616,30 @@ def test_the_form_asks_one_question_per_card_and_a_printing_only_where_printings
         home.post(f"/api/cards/{card_id}/facts", json={"by": "Bo", "values": {"restriction": value}})
     html = home.post("/check", data={"decklist": KURGAN, "csrf_token": csrf(home)}).text
     assert html.count('class="fact-printing"') == 1
-    assert "write it as “Lower Center Block [SE]” or “Lower Center Block [TIN]” on its line" in html
+    line = 1 + KURGAN.splitlines().index(next(t for t in KURGAN.splitlines() if "Lower Center Block" in t))
+    assert f"its printings disagree: rewrite line {line} as" in html
+    buttons = re.findall(r'<button type="submit" name="fix" value="(\d+)\|([^"]+)"[^>]*formaction="/check"', html)
+    assert (str(line), "Lower Center Block [SE]") in buttons and (str(line), "Lower Center Block [TIN]") in buttons
+
+
+def test_a_button_of_the_form_rewrites_the_line_to_name_its_printing_without_javascript(home):
+    """Issue 32 item 2: where printings disagree the form offers a button per printing that rewrites the line, as the
+    suggestion chips do (the checker's form posted to /check with `fix`), and the line is then decided."""
+    for card_id, value in (("SE-lower-center-block", "3"), ("TIN-lower-center-block", "none")):
+        home.post(f"/api/cards/{card_id}/facts", json={"by": "Bo", "values": {"restriction": value}})
+    html = home.post("/check", data={"decklist": KURGAN, "csrf_token": csrf(home)}).text
+    line, fix = next((n, s) for n, s in re.findall(r'name="fix" value="(\d+)\|([^"]+)"', html) if s.endswith("[SE]"))
+    html = home.post("/check", data={"decklist": KURGAN, "csrf_token": csrf(home), "fix": f"{line}|{fix}"}).text
+    found = re.search(r'<textarea[^>]*name="decklist"[^>]*>(.*?)</textarea>', html, re.S)
+    assert found
+    box = html_lib.unescape(found.group(1))
+    old, new = KURGAN.splitlines(), box.lstrip("\n").splitlines()
+    assert len(old) == len(new)
+    assert [n for n, (a, b) in enumerate(zip(old, new, strict=True)) if a != b] == [int(line) - 1]
+    assert new[int(line) - 1].rstrip().endswith("Lower Center Block [SE]") and "[SE]" not in old[int(line) - 1]
+    assert "fact-printing" not in html and "its printings disagree" not in html  # that line is decided now
+    report = home.post("/api/check", json={"decklist": box}).json()
+    assert not any("Lower Center Block" in i["cards"] for i in report["issues"] if i["rule"] == "HL-DATA-UNKNOWN")
 
 
 def test_a_cards_form_asks_what_its_page_says_is_unknown_and_only_what_the_card_has(home):
