@@ -21,6 +21,9 @@ from .errors import AmbiguousCardError, CardNotFoundError, UnknownCardError
 from .text import ends_in_bare_number, normalize, split_set
 
 
+SETS_HINT = "(deckcheck cards sets lists them all)"  # the CLI's; the web names its own list (web.decks)
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """One way a name could be read, for an ambiguity message: the card and how to write it."""
@@ -214,7 +217,7 @@ class SetTable:
                  for c in dict.fromkeys(close)]
         hint = f"; closest sets: {', '.join(dict.fromkeys(shown))}" if shown else ""
         raise NameMiss(f"[{text}]", Miss.UNKNOWN_SET,
-                       f"unknown set {text!r}{hint} (deckcheck cards sets lists them all)")
+                       f"unknown set {text!r}{hint} {SETS_HINT}")
 
     def holds(self, card: Card, code: str) -> bool:
         """Whether a card is printed in the set of this code."""

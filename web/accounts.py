@@ -216,7 +216,7 @@ async def signup_form(request: Request, srv: ServerDep, pages: PagesDep, who: Pe
 
 @router.get("/accounts", summary="The keeper's list of accounts")
 def accounts_page(pages: PagesDep, srv: ServerDep, who: PersonDep) -> Response:
-    """Every account and its roles, for the keeper (made and changed with `deckcheck users ...`)."""
+    """Every account and its roles, for the keeper (made and changed on the server's machine, with the command line)."""
     if not who.is_keeper:
         raise NotAllowed("the list of accounts is the server's keeper's")
     return pages("accounts.html", {"accounts": srv.accounts.all()})

@@ -101,7 +101,7 @@ def search(catalog: Catalog, query: CardQuery, keep: Callable[[Card], bool] | No
     """(how many cards match, the page of them the query asks for, in its sort order); `keep`: a further filter
     (the cards a deck may take).
 
-    Words are found as `deckcheck cards search` finds them (CardIndex.search: any order, typos allowed),
+    Words are found as the command line's card search finds them (CardIndex.search: any order, typos allowed),
     best first unless another sort is asked for."""
     if query.words:
         found = [c for c in catalog.index_all().search(query.q) if query.matches(c, words=False)]

@@ -35,7 +35,7 @@ NAV = [("Check", "/")]
 FIX_DIGITS = 9
 
 
-@router.post("/api/check", tags=["api"], summary="Check a decklist: the report of `deckcheck check --json`",
+@router.post("/api/check", tags=["api"], summary="Check a decklist: the same report as the command line's JSON",
              response_model=models.Report, responses=models.errors(400, 413),
              openapi_extra=models.body(models.CheckRequest, models.CheckForm))
 async def api_check(got: ApiInput, srv: ServerDep) -> dict[str, Any]:
@@ -46,7 +46,7 @@ async def api_check(got: ApiInput, srv: ServerDep) -> dict[str, Any]:
         await run_in_threadpool(check_input, srv.catalog, got)
     if len(reports) != 1:
         raise BadRequest(f"the file holds {len(reports)} decks; send one deck at a time "
-                         "(a registration workbook goes to `deckcheck tournament check`)")
+                         "(a registration workbook is checked by the command line's tournament check)")
     return reports[0].as_dict()
 
 

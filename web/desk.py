@@ -266,7 +266,7 @@ def api_deck(request: Request, desk: DeskDep, event_id: str, deck_id: str) -> di
 def api_diff(request: Request, desk: DeskDep, event_id: str, a: str, b: str, hand: int | None = None,
              exertion: int | None = None) -> dict[str, Any]:
     """Deck `a` (before) against deck `b` (after), both submissions of this event: the object of
-    `deckcheck diff --json` (organiser only); a deck with lines that do not resolve is compared by the lines that
+    the command line's diff JSON (organiser only); a deck with lines that do not resolve is compared by the lines that
     do, and those it could not read are its report's input errors."""
     desk.authorise(event_id, bearer(request))
     return desk.compare(event_id, a, b, hand, exertion).as_dict()
@@ -277,7 +277,7 @@ def api_diff(request: Request, desk: DeskDep, event_id: str, a: str, b: str, han
             responses={**models.files({MEDIA["json"]: list[models.TournamentEntry], MEDIA["csv"]: None,
                                                   MEDIA["xlsx"]: None}), **models.errors(400, 401, 403, 404)})
 def api_report(request: Request, desk: DeskDep, event_id: str, kind: str) -> Response:
-    """report.xlsx, .csv or .json: what `deckcheck tournament check --out` writes (organiser only)."""
+    """report.xlsx, .csv or .json: what the command line's tournament check writes (organiser only)."""
     desk.authorise(event_id, bearer(request))
     return report_response(desk, event_id, kind)
 

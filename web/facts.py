@@ -37,7 +37,7 @@ from deckcheck.text import is_digits
 from . import models
 from .app import request_json
 from .cardface import form_fields
-from .decks import PASTED
+from .decks import PASTED, page_words
 from .deps import Deckcheck, PagesDep, PersonDep, ServerDep, person_of
 from .policy import Mode
 from . import checkinput as checking
@@ -156,8 +156,8 @@ def check_as(srv: Deckcheck, got: checking.CheckInput, by: str) -> list[Report]:
 
 
 def own_check(request: Request, srv: Deckcheck, got: checking.CheckInput) -> list[Report]:
-    """The check page's check: with this browser's pending answers on a club server."""
-    return check_as(srv, got, known_by(request))
+    """The check page's check: with this browser's pending answers on a club server, in a page's words."""
+    return page_words(check_as(srv, got, known_by(request)))
 
 
 def saved_report(srv: Deckcheck, deck_id: str, by: str, person: Person,
@@ -504,8 +504,8 @@ SHEETS = {"csv": "text/csv; charset=utf-8", "tsv": "text/tab-separated-values; c
             summary="Every value not from the bundle, with its provenance: facts.csv, .tsv or .xlsx",
             responses={**models.files({media: None for media in SHEETS.values()}), **models.errors(404)})
 def api_facts_sheet(srv: ServerDep, kind: str) -> Response:
-    """A §1a card sheet with `FIELD_source` columns, which `deckcheck cards import` reads back: the very file
-    `deckcheck cards facts export card-facts.KIND` writes (a workbook's date is $SOURCE_DATE_EPOCH or 1980, so the
+    """A §1a card sheet with `FIELD_source` columns, which a card import reads back: the very file
+    the command line's facts export writes (a workbook's date is $SOURCE_DATE_EPOCH or 1980, so the
     same values give the same bytes)."""
     if kind not in SHEETS:
         raise NotFound(f"no sheet {'facts.' + kind[:20]!r}: facts.csv, facts.tsv or facts.xlsx")

@@ -72,7 +72,7 @@ class InputError(Shape):
 
 
 class Report(Shape):
-    """The §3 report: the object of `deckcheck check --json`."""
+    """The §3 report: the same object as the command line's JSON."""
 
     deck: str
     format: str
@@ -220,7 +220,7 @@ class Odds(Shape):
 
 
 class DeckStats(Shape):
-    """The §7 object: the object of `deckcheck stats --json`."""
+    """The §7 object: the same object as the command line's JSON."""
 
     deck: str
     format: str
@@ -259,7 +259,7 @@ class OddsChange(Shape):
 
 
 class DeckDiff(Shape):
-    """The object of `deckcheck diff --json`: deck `a` (before) against deck `b` (after)."""
+    """The same object as the command line's diff JSON: deck `a` (before) against deck `b` (after)."""
 
     before: Side
     after: Side
@@ -591,7 +591,7 @@ class StandingLine(Shape):
 
 
 class TournamentEntry(Report):
-    """One deck of a tournament report (report.json, `deckcheck tournament check --out`): its §3 report and player."""
+    """One deck of a tournament report (report.json, as the command line writes it): its §3 report and player."""
 
     player: str | None
     source: str | None = Field(default=None, description="The file name, or `pasted`.")

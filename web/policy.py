@@ -100,7 +100,7 @@ def refusal(person: Person, rule: str, mode: Mode) -> str:
     if mode is Mode.OPEN:
         return ("this server keeps its keeper's collections, saved decks, card facts and events safe: from another "
                 "machine you can check decks, browse the cards and use the links you were given. To change "
-                "anything else, ask the server's keeper for an account (deckcheck users add NAME) and sign in at "
+                "anything else, ask the server's keeper for an account (made on the server's machine) and sign in at "
                 "/signin")
     return (f"sign in first (at /signin) with an account that has the {rule} role; the server's keeper makes "
-            "accounts (deckcheck users add NAME)")
+            "accounts on the server's machine")

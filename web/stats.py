@@ -68,7 +68,7 @@ def stats_of_saved(book: DeckBook, person: Person, deck_id: str, hand: int, exer
 
 
 def compare(book: DeckBook, person: Person, a: str, b: str, hand: int, exertion: int) -> DeckDiff:
-    """Two saved decks (or two versions of one) compared, as `deckcheck diff` compares them."""
+    """Two saved decks (or two versions of one) compared, as the command line's diff compares them."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
     (deck_a, fmt_a), (deck_b, fmt_b) = saved(book, person, a, stats=False), saved(book, person, b, stats=False)
@@ -76,7 +76,7 @@ def compare(book: DeckBook, person: Person, a: str, b: str, hand: int, exertion:
 
 
 # -- JSON ---------------------------------------------------------------------------------------------
-@router.post("/api/stats", tags=["api"], summary="Statistics of a decklist: the object of `deckcheck stats --json`",
+@router.post("/api/stats", tags=["api"], summary="Statistics of a decklist: the same object as the command line's JSON",
              response_model=models.DeckStats, responses=models.errors(400, 413),
              openapi_extra=models.body(models.StatsRequest, models.StatsForm))
 async def api_stats(got: ApiInput, catalog: CatalogDep,
@@ -134,7 +134,7 @@ def api_saved_stats(book: BookDep, person: PersonDep, deck_id: str, hand: int = 
     return stats_of_saved(book, person, deck_id, hand, exertion).as_dict()
 
 
-@router.get("/api/diff", tags=["api"], summary="Two saved decks compared: the object of `deckcheck diff --json`",
+@router.get("/api/diff", tags=["api"], summary="Two saved decks compared: the same object as the command line's JSON",
             response_model=models.DeckDiff, responses=models.errors(400, 404))
 def api_diff(book: BookDep, person: PersonDep, a: str, b: str, hand: int = HAND, exertion: int = EXERTION
              ) -> dict[str, Any]:
