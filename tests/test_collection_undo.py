@@ -285,7 +285,7 @@ def test_cli_undo_names_the_import_and_keeps_later_adds(tmp_path):
     assert r.code == 0 and "undid the import of c.csv" in r.text and "(import 1, 1 change taken back, later edits " \
         "kept)" in r.text, r.text
     r = run_cli("collection", "list", "--db", db)
-    assert re.search(r"Thrust \(1\) .* ME .* 2 .* LP", r.text), r.text
+    assert re.search(r"Thrust \(1\)\s.*ME\s.*2\s.*LP", r.text), r.text
     r = run_cli("collection", "undo", "1", "--db", db)
     assert r.code == 2 and "import 1 (c.csv, " in r.err.decode() and "was already undone" in r.err.decode()
 

@@ -414,9 +414,9 @@ def test_collection_calls_behind_the_collection_and_deck_commands(tmp_path):
 
 def test_taktik_opening_as_dict():
     from deckcheck.games import taktik
-    opening = taktik.deal(3, seed=7)
+    opening = taktik.deal(4, seed=7)  # the game is for 4 or more
     data = opening.as_dict()
-    assert list(data) == ["players", "starter", "tie"] and data["starter"] == opening.starter
+    assert list(data) == ["players", "starter", "tie", "may_still_redeal"] and data["starter"] == opening.starter
     first, hand = data["players"][0], opening.hands[0]
     assert first == {"player": hand.player, "cards": [c.name for c in hand.cards], "life_points": hand.life_points,
                      "life_cards": [c.name for c in hand.life_cards], "shield": hand.shield,

@@ -26,6 +26,7 @@ from deckcheck.rates import RateError
 from deckcheck.registered import DeckCheckError
 from deckcheck.stats import DrawSizeError
 
+from .cardsheets import SheetRefused
 from .decks import UnreadableUpload
 from .guard import GuardError
 from .previews import PreviewFolderError, PreviewsFull, PreviewsTooLarge, TooManyPreviews
@@ -76,7 +77,7 @@ ERROR_STATUS: dict[type[BaseException], int] = {
     DeckCheckError: 400, RateError: 400, ChangeRefused: 400,
     UnreadableFolder: 400, NotAFile: 400, UnreadableDeckError: 400, TextWithNul: 400, FactError: 400,
     AlreadyImported: 400, SheetError: 400, OutputError: 400, BadRequest: 400, UnreadableUpload: 400, GuardError: 400,
-    SettingsError: 400, PreviewFolderError: 400, DeskError: 400, AccountError: 400,
+    SettingsError: 400, PreviewFolderError: 400, DeskError: 400, AccountError: 400, SheetRefused: 400,
     NotAuthorised: 401, NoToken: 401,       # the organiser's or the admin's token is missing
     SignInFailed: 401, NotSignedIn: 401,    # a wrong name or password (said alike); no account
     WrongToken: 403, NotAllowed: 403, NotYourDeck: 403,  # a deck the person may read, not change

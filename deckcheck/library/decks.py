@@ -371,7 +371,7 @@ class Effects:
         self.entries = [(e.card, e.section, e.quantity) for e in deck.entries]
         issues = validate(deck, fmt).issues
         self.base = Counter(i.rule for i in issues if i.severity == "error")
-        self.base_unknown = sum(1 for i in issues if i.rule == UNKNOWN_RULE)
+        self.base_unknown = sum(1 for i in issues if i.undecided is not None)
         self.held: dict[object, int] = {}
         for e in deck.entries:
             self.held[e.card.card_key] = self.held.get(e.card.card_key, 0) + e.quantity
@@ -389,7 +389,7 @@ class Effects:
             issues = validate(Deck.from_entries(self.entries + [(card, section, 1)]), self.fmt).issues
             errors = Counter(i.rule for i in issues if i.severity == "error")
             rules = tuple(sorted(r for r, n in errors.items() if n > self.base.get(r, 0)))
-            found = Effect(copy, rules, sum(1 for i in issues if i.rule == UNKNOWN_RULE) > self.base_unknown)
+            found = Effect(copy, rules, sum(1 for i in issues if i.undecided is not None) > self.base_unknown)
         self._seen[card.id] = found
         return found
 
@@ -397,7 +397,6 @@ class Effects:
 EFFECTS_KEPT = 64  # decks whose effects are kept (each a dict of up to a bundle's cards)
 # (id, version, saved at) -> (catalogue, effects): a deleted deck's name saved again is another deck
 _EFFECTS: dict[tuple[str, int, str], tuple[object, "Effects"]] = {}
-UNKNOWN_RULE = "HL-DATA-UNKNOWN"  # a rule that could not be verified for want of a card's data
 
 
 def available(collections: Collections, person: Person, deck_id: str) -> dict[object, int]:

@@ -55,6 +55,9 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "db init": (),
     "db update": (),
     "deck delete": ("x",),
+    "deck diff": ("x@1", "x@2"),
+    "deck restore": ("x", "1"),
+    "deck versions": ("x",),
     "deck export": ("x", "OUT.txt"),
     "deck list": (),
     "deck save": ("x", "DECK"),
@@ -63,6 +66,11 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "serve": ("--port", "1"),  # uvicorn is not started here (see the test): the database is opened before it
     "stats": ("DECK",),
     "tournament check": ("DECK",),
+    "users add": ("Ann", "--password-file", "SHEET"),  # any file: the database is refused before it is read
+    "users list": (),
+    "users passwd": ("Ann", "--password-file", "SHEET"),
+    "users remove": ("Ann",),
+    "users roles": ("Ann", "player"),
 }
 
 

@@ -93,7 +93,7 @@ def test_cards_show_with_many_matches_prints_one_table_and_says_how_to_see_one(w
     run = cli("cards", "show", "Back Away", env_db=web_db)
     assert run.returncode == 0, run.stderr
     assert run.stdout.count("╭") == 0 and "cards match 'Back Away'" in run.stdout
-    assert "one card in full: deckcheck cards show " in run.stdout and "--all" in run.stdout
+    assert "one card in full: deckcheck cards show " in run.stdout + run.stderr and "--all" in run.stdout + run.stderr
     assert "reserved" in run.stdout and "signature" in run.stdout
     every = cli("cards", "show", "Back Away", "--all", env_db=web_db)
     assert every.stdout.count("╭") == int(run.stdout.split(" cards match")[0].split()[-1])
