@@ -46,7 +46,7 @@ def test_quiet_check_one_line_per_deck_and_a_summary(cli_env, monkeypatch, fast)
             str(DECKS / "type1e-typo.txt"))
     assert r.returncode == 2
     lines = r.stdout.splitlines()
-    assert lines[0].endswith("type1e-connor-legal.txt: LEGAL — 2 rules unverified — 0 errors, 2 warnings")
+    assert lines[0].endswith("type1e-connor-legal.txt: LEGAL — 2 rules unverified — 0 errors, 0 warnings")
     assert ": NOT LEGAL — " in lines[1] and ": UNREADABLE — 2 input errors, 0 warnings" in lines[2]
     assert lines[3] == "3 decks: 1 legal, 1 not legal, 1 unreadable" and len(lines) == 4
 
