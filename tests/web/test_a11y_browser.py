@@ -18,7 +18,8 @@ import pytest
 from test_web_browser import ROOT, SAVED, TIMEOUT, WIDTHS, deck, server  # noqa: F401 (fixtures)
 
 IMPACTS = ("moderate", "serious", "critical")
-FRAGMENTS = {"/desk/{event_id}/admin/table", "/desk/{event_id}/admin/rounds/live"}  # parts of a page for its live updates, audited within their page
+# parts of a page for its live updates, audited within their page
+FRAGMENTS = {"/desk/{event_id}/admin/table", "/desk/{event_id}/admin/rounds/live"}
 DOWNLOAD = re.compile(r"\.(csv|xlsx|json|svg|png)$|/qr\.svg$|\.\{kind\}$")
 
 
