@@ -27,15 +27,12 @@ from deckcheck.library.api import CardSource, Overlaid, with_origin
 from . import previews
 from .collection import SHEET_SUFFIXES as SUFFIXES
 from .decks import label_of
+from .errors import SheetRefused
 
 COOKIE = "deckcheck_sheet"
 PREFIX = "cards."  # kept apart from the collection previews: a token of theirs has no dot
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{43}$")
 FORGET = "forget_sheet"  # the page's button that drops the kept sheet
-
-
-class SheetRefused(DeckcheckError):
-    """A card sheet that cannot be used: nothing was checked with it (HTTP 400; the page says why)."""
 
 
 @dataclass(frozen=True)

@@ -26,11 +26,14 @@ from deckcheck.rates import RateError
 from deckcheck.registered import DeckCheckError
 from deckcheck.stats import DrawSizeError
 
-from .cardsheets import SheetRefused
 from .decks import UnreadableUpload
 from .guard import GuardError
 from .previews import PreviewFolderError, PreviewsFull, PreviewsTooLarge, TooManyPreviews
 from .settings import SettingsError
+
+
+class SheetRefused(DeckcheckError):
+    """A card sheet that cannot be used: nothing was checked with it (HTTP 400; the page says why)."""
 
 
 class BadRequest(DeckcheckError):
