@@ -13,7 +13,7 @@ import re
 import unicodedata
 from dataclasses import KW_ONLY, dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
 from . import limits
 from .headers import column_of
@@ -704,25 +704,99 @@ def _several(line: str) -> list[str] | None:
 
 
 def _count_text(text: str) -> int | None:
-    """`24`, `24 cards`, `1 card`, `24枚`, `twenty-four` -> 24; None for anything else."""
+    """`24`, `24 cards`, `1 card`, `24枚`, `twenty-four`, `vingt-quatre`, `vierundzwanzig`, `二十四枚` -> 24; None
+    for anything else."""
     words = _counted(text.strip()).lower().split()
-    if len(words) == 2 and words[1] in ("cards", "card"):
-        words = words[:1]
+    if len(words) >= 2 and words[-1] in _CARD_WORDS:
+        words = words[:-1]
     if len(words) == 1 and _is_digits(words[0]) and len(words[0]) <= 7:
         return int(words[0])
-    return _count_words(words[0]) if len(words) == 1 else None
+    key = "-".join(words)  # `twenty six`, `vingt et un` as `twenty-six`, `vingt-et-un`
+    return _COUNT_WORDS.get(key[:-1] if key[-1:] in _COUNTERS else key) if 0 < len(words) <= 4 else None
 
 
+_CARD_WORDS = ("cards", "card", "cartes", "carte", "karten", "karte")
 _TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)}
 
 
-def _count_words(word: str) -> int | None:
-    """A count a heading writes in words, one to ninety-nine (`six`, `twenty-six`, `thirty`); else None."""
-    tens, dash, unit = word.partition("-")
-    if not dash:
-        return _TENS.get(word) or NUMBER_WORDS.get(word)
-    units = NUMBER_WORDS.get(unit, 0)
-    return _TENS[tens] + units if tens in _TENS and 0 < units < 10 else None
+def _english(n: int) -> Iterator[str]:
+    """`twenty-six`: how English writes n (0-99)."""
+    words = {0: "zero", **{i: w for w, i in NUMBER_WORDS.items()}, **{i: w for w, i in _TENS.items()}}
+    tens, unit = divmod(n, 10)
+    yield words[n] if n in words else f"{words[10 * tens]}-{words[unit]}"
+
+
+_FR = ("zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize").split()
+_FR_TENS = {2: "vingt", 3: "trente", 4: "quarante", 5: "cinquante", 6: "soixante"}
+
+
+def _french(n: int) -> Iterator[str]:
+    """`vingt-six`, `vingt-et-un`, `soixante-et-onze`, `quatre-vingt-dix`, and `zero`, `septante`, `huitante`,
+    `octante`, `nonante` as Belgium and Switzerland write them: how French writes n (0-99)."""
+    tens, unit = divmod(n, 10)
+    if n < 17:
+        yield _FR[n]
+        yield from ("zero",) if n == 0 else ()
+    elif n < 20:
+        yield f"dix-{_FR[unit]}"
+    elif n < 70:
+        yield _FR_TENS[tens] + ("" if unit == 0 else "-et-un" if unit == 1 else f"-{_FR[unit]}")
+    elif n < 80:
+        yield "soixante-et-onze" if n == 71 else f"soixante-{next(_french(n - 60))}"
+    else:
+        yield "quatre-vingts" if n == 80 else f"quatre-vingt-{next(_french(n - 80))}"
+        yield from ("quatre-vingt",) if n == 80 else ()
+    if n >= 70:  # Belgium, Switzerland
+        for word in {7: ("septante",), 8: ("huitante", "octante"), 9: ("nonante",)}[tens]:
+            yield word + ("" if unit == 0 else "-et-un" if unit == 1 else f"-{_FR[unit]}")
+
+
+_DE = ("null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn "
+       "sechzehn siebzehn achtzehn neunzehn").split()
+_DE_TENS = {2: "zwanzig", 3: "dreißig", 4: "vierzig", 5: "fünfzig", 6: "sechzig", 7: "siebzig", 8: "achtzig",
+            9: "neunzig"}
+
+
+def _german(n: int) -> Iterator[str]:
+    """`sechsundzwanzig`, `einundzwanzig`, `zwo`, and each written with `ss`, `ue`, `oe` for `ß`, `ü`, `ö`: how
+    German writes n (0-99)."""
+    tens, unit = divmod(n, 10)
+    forms = [_DE[n]] if n < 20 else [_DE_TENS[tens] if unit == 0 else
+                                     f"{'ein' if unit == 1 else _DE[unit]}und{_DE_TENS[tens]}"]
+    forms += ["zwo"] if n == 2 else ["ein"] if n == 1 else []
+    for form in forms:
+        yield form
+        spelt = form.replace("ß", "ss").replace("ü", "ue").replace("ö", "oe")
+        yield from (spelt,) if spelt != form else ()
+
+
+_JA = "〇一二三四五六七八九"
+
+
+def _japanese(n: int) -> Iterator[str]:
+    """`二十六`, `十`, `〇` and `零`: how Japanese writes n (0-99) in kanji numerals."""
+    tens, unit = divmod(n, 10)
+    if n < 10:
+        yield _JA[n]
+        yield from ("零",) if n == 0 else ()
+    else:
+        yield ("" if tens == 1 else _JA[tens]) + "十" + ("" if unit == 0 else _JA[unit])
+
+
+def _count_table() -> dict[str, int]:
+    """Each way a heading's count is written in words, 0-99, in English and the languages whose heading words
+    Highlander declares (French, German, Japanese) -> the number; a form two numbers share is a bug."""
+    table: dict[str, int] = {}
+    for language in (_english, _french, _german, _japanese):
+        for n in range(100):
+            for form in language(n):
+                if table.setdefault(form, n) != n:
+                    raise ValueError(f"{form!r} is both {table[form]} and {n}")
+    return table
+
+
+_COUNT_WORDS = _count_table()
+"""Generated: the counts are a few hundred words (no words-to-number package reads kanji numerals)."""
 
 
 def _split_count(grammar: Grammar, text: str) -> tuple[str, int | None]:

@@ -128,3 +128,24 @@ def test_a_chip_rewrites_the_line_keeping_its_quantity_and_the_other_cards(line,
     from deckcheck.decklist import rewrite_line
     from deckcheck.games import registry
     assert rewrite_line(line, suggestion, registry().grammar) == fixed
+
+
+@pytest.mark.parametrize("heading,count", [
+    ("Attaques (vingt-six)", 26), ("Pr\u00e9-jeu (deux)", 2), ("Attaques (z\u00e9ro)", 0),
+    ("Attaques (dix-sept)", 17), ("Attaques (vingt et un)", 21), ("Attaques (soixante et onze)", 71),
+    ("Attaques (quatre-vingts)", 80), ("Attaques (quatre-vingt-dix-neuf)", 99), ("Attaques (nonante-neuf)", 99),
+    ("Angriffe (sechsundzwanzig)", 26), ("Vorspiel (zwei)", 2), ("Angriffe (null)", 0), ("Angriffe (neunzehn)", 19),
+    ("Angriffe (einundzwanzig)", 21), ("Angriffe (dreissig)", 30), ("Angriffe (neunundneunzig)", 99),
+    ("\u653b\u6483\uff08\u4e8c\u5341\u516d\u679a\uff09", 26), ("\u653b\u6483\uff08\u5341\uff09", 10),
+    ("\u653b\u6483\uff08\u5341\u4e00\uff09", 11), ("\u653b\u6483\uff08\u4e5d\u5341\u4e5d\uff09", 99),
+    ("\u653b\u6483\uff08\u3007\uff09", 0), ("Attacks (zero)", 0), ("Attacks (ninety-nine)", 99),
+])
+def test_counts_in_words_of_each_declared_language_on_headings(bundled_index, heading, count):
+    entries, problems, notices = read(bundled_index, f"{heading}\n3 Thrust")
+    assert problems == [] and len(entries) == 1 and entries[0][:2] == ("Thrust", 3)
+    assert notices == [f"line 1: the heading says {count}; 3 cards follow"]
+
+
+def test_a_count_in_words_that_matches_gives_no_notice_and_no_number_word_is_two_numbers(bundled_index):
+    from deckcheck.decklist import _count_table
+    assert read(bundled_index, "Angriffe (drei)\n3 Thrust")[2] == [] and len(_count_table()) > 400
