@@ -149,3 +149,11 @@ def test_counts_in_words_of_each_declared_language_on_headings(bundled_index, he
 def test_a_count_in_words_that_matches_gives_no_notice_and_no_number_word_is_two_numbers(bundled_index):
     from deckcheck.decklist import _count_table
     assert read(bundled_index, "Angriffe (drei)\n3 Thrust")[2] == [] and len(_count_table()) > 400
+
+
+def test_a_misspelt_card_with_its_quantity_glued_on_keeps_the_quantity_in_the_suggestion(bundled_index):
+    from deckcheck.decklist import rewrite_line
+    from deckcheck.games import registry
+    _deck, problems = build_deck(parse_text("Endurance:\nThrustt\u00d73"), bundled_index, get_format("type1e"))
+    (problem,) = problems
+    assert rewrite_line("Thrustt\u00d73", problem.suggestions[0], registry().grammar) == "Thrust\u00d73"
