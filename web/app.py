@@ -27,10 +27,10 @@ from deckcheck.errors import DeckcheckError
 from deckcheck.library.decks import ChangeRefused
 from deckcheck.report import is_data_unknown
 
-from . import models
 from .deps import Deckcheck, Pages, allow, server
 from .errors import status_of
-from . import previews
+from .models import ApiRoute, Health
+from .previews import use as use_previews
 from .guard import GuardSettings, HostGuard, ProtocolFixes, QuietDisconnect, RateLimits
 from .routes import use_whole_table
 from .security import TITLES, BodyLimit, CsrfCookie, SecurityHeaders, htmx_error
@@ -65,9 +65,9 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
                                      allowed_hosts=None if allowed_hosts is None else ",".join(allowed_hosts))
     app = FastAPI(title="deckcheck", summary="Deck checking and collections for Highlander: The Card Game",
                   version=_version(), docs_url=None, redoc_url=None)  # their pages load scripts from a CDN
-    app.router.route_class = models.ApiRoute  # /healthz's answer checked against its model too
+    app.router.route_class = ApiRoute  # /healthz's answer checked against its model too
     app.state.deckcheck = Deckcheck(settings)
-    previews.use(settings.preview_dir)  # collection sheets waiting for confirmation: a private folder
+    use_previews(settings.preview_dir)  # collection sheets waiting for confirmation: a private folder
     guard = GuardSettings.of(settings)
     # the last added runs first: security headers on every answer, the middleware's own refusals included
     app.add_middleware(CsrfCookie)
@@ -105,7 +105,7 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     templates.env.globals["unverified_names"] = names_of
     app.state.templates = templates
 
-    @app.get("/healthz", tags=["api"], summary="Liveness", response_model=models.Health)
+    @app.get("/healthz", tags=["api"], summary="Liveness", response_model=Health)
     def healthz() -> dict[str, str]:
         """Liveness: {"status": "ok"}."""
         return {"status": "ok"}

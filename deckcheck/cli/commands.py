@@ -31,11 +31,10 @@ from ..library.people import KEEPER
 from ..library.statsapi import diff_named, stats_named
 from ..stats import check_draw
 from ..text import and_more
-from . import options
 from .plain import plural
 from .render import card_panel, console, esc, report_panel, simple_table
 from .render_stats import print_diff, print_stats
-from .options import version_line
+from .options import CARDS, CHECK, DB, TOURNAMENT_CHECK, Option, version_line
 from .runner import run_check, run_tournament
 from ..web.settings import ServeOption, Settings, serve_options
 
@@ -66,13 +65,13 @@ app.add_typer(taktik_app, name="taktik")
 users_app = typer.Typer(help="Accounts of a shared server: who may sign in, with which roles.", no_args_is_help=True)
 app.add_typer(users_app, name="users")
 
-def declared(option: options.Option) -> Any:
+def declared(option: Option) -> Any:
     """The typer option of an option declared in deckcheck.cli.options (shared with the argparse fast path)."""
     return typer.Option(*option.flags, help=option.help, envvar=option.env, show_envvar=False)
 
 
-DbOption = Annotated[Optional[str], declared(options.DB)]
-CardsOption = Annotated[Optional[List[Path]], declared(options.CARDS)]
+DbOption = Annotated[Optional[str], declared(DB)]
+CardsOption = Annotated[Optional[List[Path]], declared(CARDS)]
 
 
 def _show_version(value: bool) -> None:
@@ -90,9 +89,9 @@ def main(version: Annotated[bool, typer.Option("--version", "-V", callback=_show
 @app.command()
 def check(decks: Annotated[List[str], typer.Argument(help="Decklist files or folders (.txt .dec .deck .json "
                                                             ".csv .tsv .xlsx .xlsm .ods; - for standard input).")],
-          format: Annotated[Optional[str], declared(options.CHECK["format"])] = None,
-          as_json: Annotated[bool, declared(options.CHECK["as_json"])] = False,
-          quiet: Annotated[bool, declared(options.CHECK["quiet"])] = False,
+          format: Annotated[Optional[str], declared(CHECK["format"])] = None,
+          as_json: Annotated[bool, declared(CHECK["as_json"])] = False,
+          quiet: Annotated[bool, declared(CHECK["quiet"])] = False,
           cards: CardsOption = None, db: DbOption = None) -> None:
     """Check decklists against a format: exit 0 legal, 1 not legal, 2 could not be checked."""
     raise typer.Exit(run_check(decks, format, as_json, cards or (), db, quiet))
@@ -183,9 +182,9 @@ app.command()(serve)
 def tournament_check(inputs: Annotated[List[str], typer.Argument(help="Folders of decklists, decklist files, or "
                                                                   "registration workbooks (.xlsx/.csv with a player "
                                                                   "column, or one sheet per player).")],
-                     format: Annotated[Optional[str], declared(options.TOURNAMENT_CHECK["format"])] = None,
-                     out: Annotated[Optional[Path], declared(options.TOURNAMENT_CHECK["out"])] = None,
-                     as_json: Annotated[bool, declared(options.TOURNAMENT_CHECK["as_json"])] = False,
+                     format: Annotated[Optional[str], declared(TOURNAMENT_CHECK["format"])] = None,
+                     out: Annotated[Optional[Path], declared(TOURNAMENT_CHECK["out"])] = None,
+                     as_json: Annotated[bool, declared(TOURNAMENT_CHECK["as_json"])] = False,
                      cards: CardsOption = None, db: DbOption = None) -> None:
     """Check every deck of a tournament: exit 0 all legal, 1 some illegal, 2 some unreadable."""
     raise typer.Exit(run_tournament(inputs, format, str(out) if out else None, as_json, cards or (), db))
