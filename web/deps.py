@@ -26,7 +26,8 @@ from deckcheck.library.people import ANONYMOUS, KEEPER, Person
 from deckcheck.db.store import Store
 from deckcheck.rates import Rate
 
-from .guard import is_keeper, is_loopback_bind
+from .guard import is_keeper
+from .hosts import loopback_bind
 from .security import session_cookie_name
 from .policy import Mode, may, refusal, rule_of
 from .settings import Settings
@@ -107,7 +108,7 @@ class Deckcheck:
         and check)."""
         if self.settings.admin_token or self.has_accounts():
             return Mode.CLUB
-        return Mode.PERSONAL if is_loopback_bind(self.settings.host) else Mode.OPEN
+        return Mode.PERSONAL if loopback_bind(self.settings.host) else Mode.OPEN
 
     def cards_changed(self) -> None:
         """After this process changed cards (their write stamped the database for everyone): read them again."""

@@ -27,7 +27,7 @@ from deckcheck.registered import DeckCheckError
 from deckcheck.stats import DrawSizeError
 
 from .decks import UnreadableUpload
-from .guard import GuardError
+from .hosts import GuardError
 from .previews import PreviewFolderError, PreviewsFull, PreviewsTooLarge, TooManyPreviews
 from .settings import SettingsError
 

@@ -20,31 +20,20 @@ header bounds of deckcheck.web.protocol: `header_timeout`), read here as a `Guar
 from __future__ import annotations
 
 import ipaddress
-import socket
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deckcheck.desk import wait_words
-from deckcheck.errors import DeckcheckError
 from deckcheck.rates import Rate, Windows
 
-if TYPE_CHECKING:  # settings.py imports this module (clean_host_name): Settings is named in annotations only
-    from .settings import Settings
+from .hosts import LOOPBACK_NAMES, WILDCARD_BINDS, is_loopback_address, loopback_bind
+from .settings import Settings
 
-
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
-WILDCARD_BINDS = ("0.0.0.0", "::", "")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
-
-
-class GuardError(DeckcheckError):
-    """A guard option that cannot be used (a bad rate or host name): `serve` stops with exit 2."""
 
 
 # -- options ------------------------------------------------------------------------------------------
@@ -63,59 +52,6 @@ class GuardSettings:
         names = tuple(h for h in settings.allowed_hosts.split(",") if h) or LOOPBACK_NAMES
         return cls(allowed_hosts=names, check_rate=Rate.parse(settings.check_rate, "--check-rate"),
                    event_rate=Rate.parse(settings.event_rate, "--event-rate"), personal=loopback_bind(settings.host))
-
-
-def loopback_bind(bind: str) -> bool:
-    """Whether a server listening on `bind` is reached from this machine only (127.0.0.1, ::1, localhost)."""
-    bind = bind.strip().strip("[]").lower()
-    return bind == "localhost" or _is_loopback(bind)
-
-
-def clean_host_name(name: str) -> str:
-    """A host name of the allow-list as compared: lower case, no brackets or final dot; GuardError if not a name."""
-    text = name.strip().lower()
-    if text in ("*", "0.0.0.0", "::", "[::]"):
-        return text.strip("[]")
-    host = text.strip("[]").rstrip(".")
-    bare = host[2:] if host.startswith("*.") else host
-    if not bare or len(host) > 253 or not all(c.isalnum() or c in "-.:" for c in bare):
-        raise GuardError(f"--allowed-host {name!r} is not a host name (e.g. desk.example.org, *.example.org "
-                         "or 192.168.1.20)")
-    return host
-
-
-def hosts_for_bind(bind: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
-    """The allow-list of a server bound to `bind`: that address; the loopback names when it is loopback or
-    every address; this machine's name (and NAME.local) when every address; then the names given.
-
-    Bound to every address (0.0.0.0 or ::), the list holds that wildcard too, which lets in any IP address
-    written as the host (http://192.168.1.20:8000/ as a phone on the LAN opens it): a page on another site
-    that rebinds its name to this machine still sends its own name, never an address.
-    """
-    bind = bind.strip().strip("[]").lower()
-    wildcard = bind in WILDCARD_BINDS
-    names: list[str] = ["0.0.0.0" if bind == "" else bind]
-    if wildcard or loopback_bind(bind):
-        names += LOOPBACK_NAMES
-    if wildcard:
-        machine = socket.gethostname().lower().rstrip(".")
-        if machine and all(c.isalnum() or c in "-." for c in machine):
-            names += [machine, f"{machine.split('.')[0]}.local"]
-    names = [n if n in WILDCARD_BINDS else clean_host_name(n) for n in names]
-    return tuple(dict.fromkeys(names + [clean_host_name(h) for h in extra]))
-
-
-def _is_loopback(text: str) -> bool:
-    try:
-        return ipaddress.ip_address(text).is_loopback
-    except ValueError:
-        return False
-
-
-def is_loopback_bind(bind: str) -> bool:
-    """Whether a server bound to `bind` is reached from this machine only (a loopback address, or localhost)."""
-    bind = bind.strip().strip("[]").lower()
-    return bind == "localhost" or _is_loopback(bind)
 
 
 def _is_ip(text: str) -> bool:
@@ -282,7 +218,7 @@ def own_user(scope: Scope) -> bool:
     """Whether a request comes from this machine itself: a loopback client address, not relayed by a proxy."""
     client = scope.get("client") or ("", 0)
     host = str(client[0])
-    if not (host == "localhost" or _is_loopback(host)):
+    if not (host == "localhost" or is_loopback_address(host)):
         return False
     return not any(name.lower() in FORWARDED for name, _value in scope.get("headers", ()))
 
@@ -370,7 +306,7 @@ def is_keeper(client_host: str | None, authorization: str | None, admin_token: s
         scheme, _, sent = (authorization or "").partition(" ")
         return scheme.lower() == "bearer" and hmac.compare_digest(sent.strip().encode("utf-8", "surrogatepass"),
                                                                   admin_token.encode())
-    return client_host is not None and (client_host == "localhost" or _is_loopback(client_host))
+    return client_host is not None and (client_host == "localhost" or is_loopback_address(client_host))
 
 
 # -- shared ----------------------------------------------------------------------------------------------

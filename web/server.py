@@ -8,6 +8,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from .app import create_app
+from .hosts import hosts_for_bind
 from .settings import Settings
 
 
@@ -19,14 +20,13 @@ def app_from_env() -> FastAPI:
 def serve(settings: Settings) -> None:
     """Set the database up (once, before any worker starts), then serve until interrupted.
 
-    The server answers the hosts guard.hosts_for_bind(settings.host, settings.allowed_hosts) names (DNS
+    The server answers the hosts hosts.hosts_for_bind(settings.host, settings.allowed_hosts) names (DNS
     rebinding), with the connection bounds of deckcheck.web.protocol."""
     import uvicorn
 
     from deckcheck.db.store import Store, log
 
     from . import previews
-    from .guard import hosts_for_bind
     from .protocol import uvicorn_options
     names = hosts_for_bind(settings.host, [h for h in settings.allowed_hosts.split(",") if h])
     if settings.preview_dir:

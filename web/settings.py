@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from deckcheck.errors import DeckcheckError
 from deckcheck.rates import Rate
 
+from .hosts import clean_host_name
+
 DEFAULT_UPLOAD_LIMIT = 2 * 1024 * 1024
 
 
@@ -83,7 +85,7 @@ class Settings(BaseModel):
                                            "in the variable; *.example.org for its subdomains): its name on the LAN "
                                            "or behind a proxy. Always answered: the address it listens on, localhost "
                                            "when that is this machine, any IP address with --host 0.0.0.0 "
-                                           "(deckcheck.web.guard.hosts_for_bind).")
+                                           "(deckcheck.web.hosts.hosts_for_bind).")
     check_rate: str = Field(default="300/60", json_schema_extra=_option("DECKCHECK_CHECK_RATE"),
                             description="Checks (POST /api/check, /check) per client address: N/SECONDS, or 0 for no "
                                         "limit; a server on loopback does not count this machine's own.")
@@ -129,7 +131,6 @@ class Settings(BaseModel):
     @field_validator("allowed_hosts")
     @classmethod
     def _hosts(cls, value: str) -> str:
-        from .guard import clean_host_name
         return ",".join(clean_host_name(h) for h in value.split(",") if h.strip())
 
     @property

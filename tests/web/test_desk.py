@@ -636,7 +636,7 @@ def test_links_made_on_a_loopback_address_are_flagged(desk_app, host, warned):
     from fastapi.testclient import TestClient
 
     from deckcheck.web import create_app
-    from deckcheck.web.guard import hosts_for_bind
+    from deckcheck.web.hosts import hosts_for_bind
     # a server on every address, with a name given by --allowed-host, as `serve` would make it
     app = create_app(db_url=desk_app.state.deckcheck.settings.db_url,
                      allowed_hosts=hosts_for_bind("0.0.0.0", ["desk.example.org", "testserver"]))

@@ -10,7 +10,8 @@ from fastapi.testclient import TestClient
 
 from deckcheck.web import create_app
 from deckcheck.rates import Rate, RateError
-from deckcheck.web.guard import GuardError, host_allowed, hosts_for_bind
+from deckcheck.web.guard import host_allowed
+from deckcheck.web.hosts import GuardError, hosts_for_bind
 from deckcheck.web.settings import Settings, SettingsError
 from deckcheck.web.security import CSP, CSRF_COOKIE, CSRF_COOKIE_HTTPS
 

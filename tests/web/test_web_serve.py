@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXE = str(Path(sys.executable).with_name("deckcheck"))
 WEB_MODULES = {"fastapi", "starlette", "uvicorn", "jinja2", "multipart", "python_multipart"}
 # of deckcheck.web, the CLI may load the package (its create_app is imported on first use) and `serve`'s settings
-WEB_CLI_MAY_LOAD = ("deckcheck.web", "deckcheck.web.settings")
+WEB_CLI_MAY_LOAD = ("deckcheck.web", "deckcheck.web.settings", "deckcheck.web.hosts")
 
 
 
