@@ -333,7 +333,8 @@ REUSE = textwrap.dedent('''
     plugin reusing the name highlander, which is left out."""
     from deckcheck.formats import Format, Game
     from deckcheck.games.highlander import SECTIONS, section_of_type
-    from deckcheck.games.highlander.rules import TYPE1E, Type1eParams
+    from deckcheck.games.highlander.params import Type1eParams
+    from deckcheck.games.highlander.rules import TYPE1E
     from deckcheck.games.highlander.view import HighlanderView
 
     HOUSE = Format(name="house-1e", title="House rules", game="house", rules=TYPE1E, view=HighlanderView,

@@ -13,6 +13,7 @@ from ...cards import DEFAULT_GAME, ENDURANCE_TYPES, PREGAME_TYPES, Card
 from ...formats import Format, Game, Heading, find_format
 from . import rules as hl
 from .fields import FIELDS
+from .params import Type1eParams, Type2Params
 from .view import ENDURANCE, PREGAME, HighlanderView
 
 if TYPE_CHECKING:  # the statistics are imported when asked for (tests/test_layers.py: LAZY)
@@ -129,14 +130,14 @@ def section_of_type(card: Card) -> str:
 TYPE1E = Format(
     name="type1e", title="Highlander 1st edition (Arms and Tactics rules)", game=HIGHLANDER, rules=hl.TYPE1E,
     aliases=("1e", "first", "1st", "type1", "type-1", "arms-and-tactics", "tcg1e"),
-    sections=SECTIONS, default_section=section_of_type, params=hl.Type1eParams(), view=HighlanderView,
+    sections=SECTIONS, default_section=section_of_type, params=Type1eParams(), view=HighlanderView,
     source="seeds/highlander-1e-rulebook-arms-and-tactics.txt", no_persona="Generic Immortal",
 )
 
 TYPE2 = Format(
     name="type2", title="Highlander 2nd edition, Type 2 (Le Montagnard)", game=HIGHLANDER, rules=hl.TYPE2,
     aliases=("2e", "second", "2nd", "type-2", "t2"),
-    sections=SECTIONS, default_section=section_of_type, params=hl.Type2Params(), view=HighlanderView,
+    sections=SECTIONS, default_section=section_of_type, params=Type2Params(), view=HighlanderView,
     source="seeds/highlander-2e-type2-summary-ja.txt", no_persona="Generic Immortal",
     card_list="2nd-edition", own_card=lambda card: card.game == HIGHLANDER and card.edition >= 2,
     bundled_own=4,  # the bundle's 2nd-edition cards (db/data/highlander-2e.csv): a sample, not the list

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, Generic, TypeVar, overload
+from typing import Callable, Generic, TypeVar, overload
 
 from ...cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card
 from ...decks import Deck, Entry
 from ...report import Coverage
 from ...text import normalize
 
-if TYPE_CHECKING:
-    from .rules import HighlanderParams
+from .params import HighlanderParams
 
 P = TypeVar("P", bound="HighlanderParams", covariant=True)  # a view of Type 2 parameters is a view of Highlander ones
 _Owner = TypeVar("_Owner")
