@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import deckcheck
+from deckcheck import version
 
 from .engine import read_head, sqlite_path
 
@@ -57,7 +57,7 @@ def database_stamp(url: str) -> str | None:
 def code_stamp() -> str:
     """The code that builds indexes and the bundled data it compares with: every module of the package and the
     bundled card sheets, by name, size and time."""
-    roots = [Path(deckcheck.__file__).parent, Path(__file__).parent]
+    roots = [Path(version.__file__).parent, Path(__file__).parent]
     parts = []
     for root in roots:
         for path in sorted([*root.rglob("*.py"), *root.glob("data/*.csv")]):

@@ -1,18 +1,24 @@
 """The provenance of the stored cards' values (the card_source table): read and written on a connection."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
-from sqlalchemy import Connection, bindparam, delete, insert, select
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, select
 
 from deckcheck.provenance import Provenance
 
 from .models import CARD_SOURCES as t
 
-if TYPE_CHECKING:  # for the annotation only: Store imports this module when it sets a database up
-    from .store import Store
-
 _CHUNK = 500  # ids in one IN (...) list
+
+
+class HasEngine(Protocol):
+    """What stored_sources needs of a deckcheck.db.store.Store: its engine. Named so, this module does not import
+    the store, which imports it when it sets a database up."""
+
+    @property
+    def engine(self) -> Engine: ...
+
 
 
 def read_sources(con: Connection, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
@@ -32,7 +38,7 @@ def read_sources(con: Connection, ids: Iterable[str] | None = None) -> dict[str,
     return out
 
 
-def stored_sources(store: Store, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
+def stored_sources(store: HasEngine, ids: Iterable[str] | None = None) -> dict[str, dict[str, Provenance]]:
     """Provenance of the stored cards' values (card id -> field -> provenance); every card when ids is None."""
     with store.engine.connect() as con:
         return read_sources(con, ids)

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from urllib.parse import parse_qs, urlsplit
 
-from deckcheck import __version__
+from deckcheck.version import __version__
 from deckcheck.cards import Card
 from deckcheck.catalog import CardSet
 from deckcheck.cardsheet import SheetCard, sheet_cards_from_rows

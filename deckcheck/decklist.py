@@ -13,7 +13,7 @@ import re
 import unicodedata
 from dataclasses import KW_ONLY, dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
+from typing import Iterator, Mapping
 
 from . import limits
 from .headers import column_of
@@ -21,8 +21,6 @@ from .markup import take_off
 from .text import APOSTROPHES, is_digits as _is_digits, normalize, split_written_set as _split_set
 from .text import ends_in_bare_number as ends_in_bare_number, split_set as split_set  # the shape of a name as written
 
-if TYPE_CHECKING:
-    from .formats import Game
 
 SIDE_WORDS = ("sideboard", "maybeboard", "considering")  # read and resolved, not part of the deck
 _SIDE_ALIASES = {"side": "sideboard", "sb": "sideboard", "maybe": "maybeboard"}
@@ -49,8 +47,8 @@ _SEPARATORS = ",;=:"  # `Thrust, 3`, `Thrust; 3`, `Thrust = 3`, `Thrust: 3` (and
 
 @dataclass(frozen=True)
 class Grammar:
-    """What a decklist's words mean, from the games it may be of (deckcheck.formats.Game, built once by
-    deckcheck.registry.Registry): the parser reads this value, never the games.
+    """What a decklist's words mean, from the games it may be of (deckcheck.formats.Game; built once by
+    deckcheck.registry.grammar_of for a Registry): the parser reads this value, never the games.
 
     `headings`: folded heading word (singular and plural) -> (section, the card types it names; None: any);
     `singular`: the heading words as a game declares them (`Dodge` alone on a line is a card's title too);
@@ -72,37 +70,6 @@ class Grammar:
     titles: Mapping[str, str] = field(default_factory=dict)
     help: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     default: str = ""
-
-    @classmethod
-    def of(cls, games: Iterable[Game], default: str) -> Grammar:
-        """The grammar of these games' decklists (`default`: the default format's name)."""
-        games = tuple(games)
-        formats = [fmt for game in games for fmt in game.formats]
-        table: dict[str, tuple[str, frozenset[str] | None]] = {}
-        for game in games:
-            for word, heading in game.headings.items():
-                table[word] = table[game.plurals.get(word, word + "s")] = (heading.section.lower(), heading.kinds)
-            for word, english in game.heading_words.items():  # French, German, Japanese ... (CONTRACTS §2 rev. 4)
-                table.setdefault(normalize(word), table.get(english, (english, None)))
-        help_of: dict[str, tuple[str, str]] = {}
-        for game in games:
-            text = (game.heading_help, _sections_help(game))
-            for fmt in game.formats:
-                for key in (fmt.name, *fmt.aliases, normalize(fmt.name)):
-                    help_of.setdefault(key, text)
-        return cls(
-            headings=table,
-            singular=frozenset(word for game in games for word in game.headings),
-            inline=frozenset(w for game in games for word, heading in game.headings.items() if heading.inline
-                             for w in (word, game.plurals.get(word, word + "s"), *(
-                                 normalize(other) for other, english in game.heading_words.items()
-                                 if english == word))),
-            pairs={section.lower(): form for game in games for section, form in game.pair_sections.items()},
-            sections=frozenset(normalize(w) for fmt in formats for section, words in fmt.sections.items()
-                               for w in (section, *words)),
-            compact={normalize(s).replace(" ", ""): s.lower() for fmt in formats for s in fmt.sections},
-            titles={s.lower(): s for fmt in formats for s in fmt.sections},
-            help=help_of, default=default)
 
     def section_word(self, text: str) -> str | None:
         """The folded section name if text names a known section (or a side board), else None."""
@@ -141,17 +108,6 @@ class Grammar:
     def unknown_heading(self, word: str, format_name: str | None) -> str:
         """The message of a heading no format knows, listing the headings of the deck's format."""
         return f"unknown heading {word!r}; headings are {self.known_headings(format_name)}"
-
-
-def _sections_help(game: Game) -> str:
-    """A game's sections with their other names (`Pre-Game, Endurance (Deck, Main)`)."""
-    out: dict[str, None] = {}
-    for other in game.formats:
-        for section, words in other.sections.items():
-            own = {normalize(section), normalize(section).replace(" ", "")}
-            aliases = [w.title() for w in words if normalize(w) not in own]
-            out[f"{section} ({', '.join(aliases)})" if aliases else section] = None
-    return ", ".join(out)
 
 
 @dataclass(slots=True, kw_only=True)

@@ -3,19 +3,36 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import Iterable, Iterator, Mapping, Protocol
 
 from . import limits
 from .cards import Card
 from .catalog import CardIndex, Context, Miss, NameMiss, name_score, two_readings, version_marker
 from .decklist import SIDE_WORDS, RawDeck, RawLine, rewrite_line, unquote
-
 from .errors import CardNotFoundError
-from .report import WRONG_SECTION, InputProblem
+from .problems import WRONG_SECTION, InputProblem
 from .text import normalize
 
-if TYPE_CHECKING:
-    from .formats import AnyFormat
+
+class _NamesFirst(Protocol):
+    @property
+    def name_edition(self) -> int | None: ...  # deckcheck.rules.Params: names resolve in this edition first
+
+
+class Buildable(Protocol):
+    """What build_deck needs of a format (a deckcheck.formats.Format): its name, sections and where a card goes,
+    and the edition whose names come first. Named so, the decks do not import the formats, which hold Decks."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def params(self) -> _NamesFirst: ...
+
+    @property
+    def sections(self) -> Mapping[str, tuple[str, ...]]: ...
+
+    def section_of(self, written: str | None, card: Card) -> str | None: ...
 
 
 @dataclass(slots=True)
@@ -89,7 +106,7 @@ UNREADABLE_LINES_MAX = limits.UNREADABLE_LINES.value
 SUGGESTED_LINES_MAX = limits.SUGGESTED_NAMES.value
 
 
-def build_deck(raw: RawDeck, index: CardIndex, fmt: "AnyFormat") -> tuple[Deck, list[InputProblem]]:
+def build_deck(raw: RawDeck, index: CardIndex, fmt: Buildable) -> tuple[Deck, list[InputProblem]]:
     """Resolve every line of a raw decklist for a format; return the deck and every input problem.
 
     Names are read in two rounds: the first finds the deck's Persona, the second reads the names
@@ -355,7 +372,7 @@ def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def stated_notices(raw: RawDeck, counted: dict[int, int], deck: Deck, fmt: "AnyFormat", unread: set[int]) -> list[str]:
+def stated_notices(raw: RawDeck, counted: dict[int, int], deck: Deck, fmt: Buildable, unread: set[int]) -> list[str]:
     """A notice for each count the list states (a heading's, a total's) that differs from the cards read.
 
     A heading's count is compared with the card lines under it (a heading with none under it, as a total of
@@ -403,7 +420,7 @@ def stated_notices(raw: RawDeck, counted: dict[int, int], deck: Deck, fmt: "AnyF
     return notices
 
 
-def _section_named(fmt: "AnyFormat", word: str) -> str | None:
+def _section_named(fmt: Buildable, word: str) -> str | None:
     """The format's section a heading word names (`endurance`, `deck` -> Endurance), or None."""
     key = normalize(word)
     return next((s for s, words in fmt.sections.items() if key == normalize(s) or key in words), None)

@@ -13,7 +13,7 @@ from .errors import DeckcheckError
 
 if TYPE_CHECKING:
     from .decks import Deck
-    from .report import InputProblem
+    from .problems import InputProblem
 
 FINGERPRINT_CHARS = 8  # 32 bits of SHA-256: enough to tell a player's lists apart, short enough to read aloud
 MAX_COUNT = 999  # copies of one card a judge can count (a Highlander deck holds a few dozen)

@@ -14,6 +14,7 @@ from .decklist import Grammar
 from .fields import Field
 from .formats import DEFAULT_FORMAT, AnyFormat, Column, Game, find_format
 from .rules import declared
+from .text import normalize
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Registry:
         for f in CORE_FIELDS + tuple(f for game in self.games for f in game.fields):
             named.setdefault(f.name, f)
         setter(self, "fields", tuple(sorted(named.values(), key=lambda f: f.place)))
-        setter(self, "grammar", Grammar.of(self.games, self.default_format))
+        setter(self, "grammar", grammar_of(self.games, self.default_format))
         setter(self, "_by_name", {game.name: game for game in self.games})
         rules = [r for fmt in self.formats for r in fmt.rules]
         setter(self, "rule_columns", {r.id: r.columns for r in rules if r.columns}  # @rule(columns=...)
@@ -77,3 +78,46 @@ class Registry:
     def data_unknown_of(self, rule_id: str) -> str | None:
         """The data-unknown id of the first game whose formats play this rule (None: no game plays it)."""
         return self._data_unknown.get(rule_id)
+
+
+# -- the decklist grammar of the registered games -------------------------------------------------
+def grammar_of(games: Iterable[Game], default: str) -> Grammar:
+    """The grammar of these games' decklists (`default`: the default format's name)."""
+    games = tuple(games)
+    formats = [fmt for game in games for fmt in game.formats]
+    table: dict[str, tuple[str, frozenset[str] | None]] = {}
+    for game in games:
+        for word, heading in game.headings.items():
+            table[word] = table[game.plurals.get(word, word + "s")] = (heading.section.lower(), heading.kinds)
+        for word, english in game.heading_words.items():  # French, German, Japanese ... (CONTRACTS §2 rev. 4)
+            table.setdefault(normalize(word), table.get(english, (english, None)))
+    help_of: dict[str, tuple[str, str]] = {}
+    for game in games:
+        text = (game.heading_help, _sections_help(game))
+        for fmt in game.formats:
+            for key in (fmt.name, *fmt.aliases, normalize(fmt.name)):
+                help_of.setdefault(key, text)
+    return Grammar(
+        headings=table,
+        singular=frozenset(word for game in games for word in game.headings),
+        inline=frozenset(w for game in games for word, heading in game.headings.items() if heading.inline
+                         for w in (word, game.plurals.get(word, word + "s"), *(
+                             normalize(other) for other, english in game.heading_words.items()
+                             if english == word))),
+        pairs={section.lower(): form for game in games for section, form in game.pair_sections.items()},
+        sections=frozenset(normalize(w) for fmt in formats for section, words in fmt.sections.items()
+                           for w in (section, *words)),
+        compact={normalize(s).replace(" ", ""): s.lower() for fmt in formats for s in fmt.sections},
+        titles={s.lower(): s for fmt in formats for s in fmt.sections},
+        help=help_of, default=default)
+
+
+def _sections_help(game: Game) -> str:
+    """A game's sections with their other names (`Pre-Game, Endurance (Deck, Main)`)."""
+    out: dict[str, None] = {}
+    for other in game.formats:
+        for section, words in other.sections.items():
+            own = {normalize(section), normalize(section).replace(" ", "")}
+            aliases = [w.title() for w in words if normalize(w) not in own]
+            out[f"{section} ({', '.join(aliases)})" if aliases else section] = None
+    return ", ".join(out)

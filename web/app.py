@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 from deckcheck import limits
 from deckcheck.errors import DeckcheckError
 from deckcheck.library.decks import ChangeRefused
+from deckcheck.version import __version__
 from deckcheck.report import is_data_unknown
 
 from .deps import Deckcheck, Pages, allow, server
@@ -254,5 +255,4 @@ def _error_handlers(app: FastAPI) -> None:
 
 
 def _version() -> str:
-    from deckcheck import __version__
     return __version__
