@@ -8,7 +8,6 @@ from .errors import DeckcheckError, clipped
 from .fields import ATTRIBUTE, CELL, CORE, HEAD, MAX_NUMBER, TAIL, Field, as_written, tags, whole_number
 from .text import has_master_word, normalize
 
-
 # The game of a card sheet row with no `game` (CONTRACTS §1): the one place outside deckcheck.games that names a
 # game, since every card sheet written before there were other games means it.
 DEFAULT_GAME = "highlander"
@@ -289,10 +288,12 @@ CORE_FIELDS = (
     _core("name", HEAD, rules=False, sourced=False), _core("title", HEAD),
     _core("version", CORE, blank=None), _core("edition", CORE, read=whole_number, numeric=True, blank=1, type=int),
     _core("set", CORE, blank=None, rules=False, column="set_code"),
-    _core("type", CORE, blank=None, label="Type", asked=7, settle="the card type printed on the card"),
-    _core("subtype", CORE, ";".join, read=tags, blank=(), db=CELL),
-    _core("rarity", TAIL, blank=None, rules=False),
-    _core("text", TAIL, blank=None, label="Text", asked=6, form=("Text", "the card's text as printed"), fact=True),
+    _core("type", CORE, blank=None, label="Type", asked=7, settle="the card type printed on the card", unknowable=True,
+          editable=True),
+    _core("subtype", CORE, ";".join, read=tags, blank=(), db=CELL, editable=True),
+    _core("rarity", TAIL, blank=None, rules=False, editable=True),
+    _core("text", TAIL, blank=None, label="Text", asked=6, form=("Text", "the card's text as printed"), fact=True,
+          editable=True),
 )
 
 

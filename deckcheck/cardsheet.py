@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from . import provenance as prov
 from .cards import DEFAULT_GAME, Card, same_card
-from .cells import CellError, is_none_word
 from .catalog import CardIndex, closest_names
+from .cells import CellError, is_none_word
 from .errors import CardNotFoundError, CardSheetError, DeckcheckError, RowProblem
 from .fields import IDENTITY as NAMES_THE_CARD, UNKNOWN_WORDS, Field, parse_whole
 from .fields import UNKNOWN as UNKNOWN  # what card_json writes for an unknown value
@@ -407,8 +407,12 @@ def _identity(card: Card, field_name: str) -> object:
     return normalize(value) if isinstance(value, str) else value
 
 
-# The rules fields a card may hold as unknown, with how to tell (the filters "known"/"unknown").
-UNKNOWABLE = ("type", "grid", "restriction", "reserved", "signature", "unique", "hand_icons", "gem_master")
+@lru_cache(maxsize=1)
+def unknowable() -> tuple[str, ...]:
+    """The rules fields a card may hold as unknown (Field.unknowable), for the filters "known" and "unknown"."""
+    return tuple(f.name for f in registry().fields if f.unknowable)
+
+
 GRID_TYPES = ("Attack", "Special Attack", "Block", "Dodge")
 
 
@@ -424,7 +428,7 @@ def is_unknown(card: Card, column: str) -> bool:
 def card_json(card: Card) -> dict[str, str]:
     """A card as the row of the card sheet (§1 columns; unknown values are "unknown")."""
     row = card_to_row(card)
-    for column in UNKNOWABLE:
+    for column in unknowable():
         if is_unknown(card, column):
             row[column] = UNKNOWN
     return row

@@ -55,6 +55,8 @@ class Field:
     (deckcheck.provenance); `type`: the Python type of a known value; `column` (default: its name) and `db`: the
     database column of an attribute and how it holds the value (VALUE, FLAG, CELL). Where a card's type changes
     them: `blank_of` (the blank cell's value for a card of that type) and `show` (the cell of a card).
+    `unknowable`: a card may hold it as unknown, and the card list filters on it (known / unknown); `editable`: the
+    keeper may change it on the card's page.
     """
 
     name: str
@@ -79,6 +81,8 @@ class Field:
     db: str = VALUE
     blank_of: Callable[[str | None], Any] | None = None
     show: Callable[[Any], str] | None = None
+    unknowable: bool = False
+    editable: bool = False
 
     def __post_init__(self) -> None:
         if not self.attribute:

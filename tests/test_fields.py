@@ -55,3 +55,18 @@ def test_a_field_reads_its_value_where_it_is_kept() -> None:
 def test_the_provenance_columns_are_the_fields_that_carry_one() -> None:
     from deckcheck import provenance
     assert provenance.FIELDS == tuple(c for c in SHEET if c not in ("game", "id", "name", "grid_inferred"))
+
+
+def test_the_unknown_filters_and_the_keepers_edits_are_read_off_the_field_table() -> None:
+    """Field.unknowable and Field.editable, not lists in cardsheet.py and web/cards.py: the same fields as the lists
+    they replaced, in the field table's order, and a field declared so in any game joins them."""
+    assert cardsheet.unknowable() == ("type", "grid", "restriction", "reserved", "signature", "unique", "hand_icons",
+                                      "gem_master")
+    web_cards = pytest.importorskip("deckcheck.web.cards")
+    assert web_cards.EDITABLE == ("type", "subtype", "grid", "restriction", "reserved", "signature", "unique",
+                                  "hand_icons", "gem_master", "gem_agility", "gem_strength", "gem_toughness",
+                                  "gem_empathy", "gem_reason", "requires", "deckbuilding", "rarity", "text")
+    fields = registry().fields
+    assert cardsheet.unknowable() == tuple(f.name for f in fields if f.unknowable)
+    assert set(cardsheet.unknowable()) <= set(web_cards.EDITABLE)  # what may be unknown, the keeper may fill in
+    assert not any(f.editable for f in fields if f.name in ("game", "id", "name", "title", "set"))

@@ -13,28 +13,28 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
-from deckcheck.library.api import Catalog
 from deckcheck.cards import Card, conflicts
+from deckcheck.cardsheet import COLUMNS, card_json, card_to_row, is_unknown, unknowable, value_of
+from deckcheck.db.collections import Collections
 from deckcheck.errors import DeckcheckError
 from deckcheck.formats import Game
-from deckcheck.cardsheet import COLUMNS, UNKNOWABLE, card_json, card_to_row, is_unknown, value_of
-from deckcheck.provenance import FIELDS, Provenance
-from deckcheck.text import normalize
-
-from deckcheck.db.collections import Collections
+from deckcheck.games import registry
+from deckcheck.library.api import Catalog
 from deckcheck.library.decks import DeckBook, Effects, available
 from deckcheck.library.facts import LABELS, Facts, shown, value_text
 from deckcheck.library.people import Person
+from deckcheck.provenance import FIELDS, Provenance
+from deckcheck.text import normalize
 
 from . import models
-from .deps import (BookDep, CatalogDep, CollectionsDep, Deckcheck, KeeperDep, PagesDep, PersonDep, ServerDep,
-                   SettingsDep)
+from .deps import BookDep, CatalogDep, CollectionsDep, Deckcheck, KeeperDep, PagesDep, PersonDep, ServerDep, SettingsDep
 
 router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Cards", "/cards")]
 
 PAGE_SIZE = 50
 MAX_LIMIT = 500
+UNKNOWABLE = unknowable()  # Field.unknowable: the filters "known" and "unknown"
 SORTS = {"best": lambda c: (normalize(c.name), c.edition, c.set or "", c.id),  # with words: best first
          "name": lambda c: (normalize(c.name), c.edition, c.set or "", c.id),
          "set": lambda c: (c.set or "~", normalize(c.name), c.id),
@@ -312,9 +312,7 @@ def facts_href(request: Request, card: Card) -> str:
 
 
 # -- editing (admin token) ------------------------------------------------------------------------
-EDITABLE = ("type", "subtype", "grid", "restriction", "reserved", "signature", "unique", "hand_icons", "gem_master",
-            "gem_agility", "gem_strength", "gem_toughness", "gem_empathy", "gem_reason", "requires", "deckbuilding",
-            "rarity", "text")
+EDITABLE = tuple(f.name for f in registry().fields if f.editable)  # Field.editable: the keeper may change them here
 WHO_MAX = 60
 VALUE_MAX = 2000
 
