@@ -45,10 +45,10 @@ ADMIN_TOKEN_ENV = Settings.env_names()["admin_token"]
 # deckcheck.web.facts comes before deckcheck.web.cards: its /cards/{id}/facts and /cards/proposals would be read
 # as card ids by the card page's /cards/{id:path}.
 # deckcheck.web.builder comes before deckcheck.web.check: its /decks/new would be read as a deck's id by /decks/{id}.
-ROUTERS = ["deckcheck.web.builder", "deckcheck.web.check", "deckcheck.web.keptdecks", "deckcheck.web.stats",
-           "deckcheck.web.facts", "deckcheck.web.cards", "deckcheck.web.collection", "deckcheck.web.formats",
-           "deckcheck.web.desk", "deckcheck.web.deskcheck", "deckcheck.web.rounds", "deckcheck.web.apidocs",
-           "deckcheck.web.accounts"]
+ROUTERS = ["deckcheck.web.builder", "deckcheck.web.deckpage", "deckcheck.web.check", "deckcheck.web.keptdecks",
+           "deckcheck.web.stats", "deckcheck.web.facts", "deckcheck.web.cards", "deckcheck.web.collection",
+           "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.deskcheck", "deckcheck.web.rounds",
+           "deckcheck.web.apidocs", "deckcheck.web.accounts"]
 
 
 def state(request: Request) -> Deckcheck:

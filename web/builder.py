@@ -22,6 +22,7 @@ from deckcheck.library.people import Person
 
 from . import models
 from .cards import CardQuery, search
+from .deckview import grouped
 from .deps import BookDep, PagesDep, PersonDep
 from .facts import read_form
 from .keptdecks import key_of, signed_in
@@ -39,15 +40,6 @@ def search_of(values: dict[str, str]) -> CardQuery:
     return CardQuery(q=values.get("q", "")[:200].strip(), type=values.get("type", "")[:100].strip(),
                      set=values.get("set", "")[:100].strip(), immortal=values.get("immortal", "")[:100].strip(),
                      edition=int(edition) if edition in ("1", "2", "3") else None, limit=ROWS)
-
-
-def grouped(cards: list[dict[str, Any]]) -> list[tuple[str, list[tuple[str, int, list[Any]]]]]:
-    """The deck's lines by section, then by type, with counts: [(section, [(type, copies, lines)])]."""
-    out: dict[str, dict[str, list[Any]]] = {}
-    for line in cards:
-        out.setdefault(line["section"], {}).setdefault(line["type"], []).append(line)
-    return [(section, [(kind, sum(x["quantity"] for x in lines), sorted(lines, key=lambda x: x["name"]))
-                       for kind, lines in sorted(types.items())]) for section, types in out.items()]
 
 
 def builder_context(book: DeckBook, person: Person, deck_id: str, query: CardQuery) -> dict[str, Any]:

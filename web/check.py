@@ -5,7 +5,7 @@ from typing import Any
 
 from dataclasses import dataclass
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData
 from starlette.concurrency import run_in_threadpool
@@ -19,12 +19,14 @@ from deckcheck.errors import DeckcheckError
 from deckcheck.games import registry
 from deckcheck.library.api import Catalog
 from deckcheck.library.decks import new_id
+from deckcheck.stats import EXERTION, HAND, MAX_DRAW
 from deckcheck.text import is_digits
 
 from . import cardsheets, decks as reading, models
 from .checkinput import (DECK_ID, MAX_FIELDS, ApiInput, CheckInput, api_input, check_input,  # noqa: F401
                          format_choices, page_context, read_input, saved_deck_data)
-from .deps import CatalogDep, CollectionsDep, PagesDep, ServerDep, SettingsDep, person_of
+from .deckview import deck_page
+from .deps import BookDep, CatalogDep, CollectionsDep, PagesDep, PersonDep, ServerDep, SettingsDep, person_of
 from .facts import check_as, form_context, own_check, own_saved_report
 from .errors import BadRequest
 from .security import check_csrf
@@ -177,9 +179,16 @@ def _save(catalog: Catalog, collections: Collections, deck_id: str, got: CheckIn
 
 
 @router.get("/decks/{deck_id}", summary="A saved deck and its report")
-def saved_deck(request: Request, srv: ServerDep, pages: PagesDep, deck_id: str) -> Response:
-    """The saved deck's text and its report, checked now against the current cards (with this browser's answers
-    not yet reviewed, on a club server), and the fill-in form of the cards that keep rules unverified."""
+def saved_deck(request: Request, srv: ServerDep, book: BookDep, person: PersonDep, pages: PagesDep, deck_id: str,
+               hand: int = Query(HAND, ge=0, le=MAX_DRAW), exertion: int = Query(EXERTION, ge=0, le=MAX_DRAW),
+               seed: str = Query("", max_length=16)) -> Response:
+    """The kept deck grouped by type, its report checked now against the current cards (with this browser's
+    answers not yet reviewed, on a club server), its statistics for the hand size and Exertion asked for, a sample
+    hand, its versions and exports (web/deckpage.py), and the fill-in form of the cards that keep rules
+    unverified."""
     got, report = own_saved_report(request, srv, deck_id)
-    return pages("deck.html", page_context(got, [report], deck_id=deck_id, **form_context(
+    page = deck_page(book, person, deck_id, hand, exertion, seed)
+    if report.details.stats is not None:
+        report.details.stats = page["stats"]  # the panel at the sizes asked for
+    return pages("deck.html", page_context(got, [report], deck_id=deck_id, page=page, **form_context(
         request, srv, facts_here=True, facts_wrap=f"/decks/{deck_id}/facts")))

@@ -32,13 +32,15 @@ from deckcheck.errors import DeckcheckError
 from deckcheck.library.people import Person
 from deckcheck.rates import Rate, Windows
 from deckcheck.report import Report
+from deckcheck.stats import EXERTION, HAND
 from deckcheck.text import is_digits
 
 from . import models
 from .app import request_json
 from .cardface import form_fields
 from .decks import PASTED, page_words
-from .deps import Deckcheck, PagesDep, PersonDep, ServerDep, person_of
+from .deckview import deck_page
+from .deps import BookDep, Deckcheck, PagesDep, PersonDep, ServerDep, person_of
 from .policy import Mode
 from . import checkinput as checking
 from .errors import NotAllowed, NotFound, NoToken, TooMany, WrongMedia
@@ -360,7 +362,8 @@ async def check_facts(request: Request, srv: ServerDep, pages: PagesDep) -> Resp
 
 
 @router.post("/decks/{deck_id}/facts", summary="Fill in card facts from a saved deck's page")
-async def deck_facts(request: Request, srv: ServerDep, pages: PagesDep, deck_id: str) -> Response:
+async def deck_facts(request: Request, srv: ServerDep, book: BookDep, person: PersonDep, pages: PagesDep,
+                     deck_id: str) -> Response:
     """The saved deck's form with the answers: store (or propose) them, then its page, checked again."""
     form = await read_form(request)
     check_csrf(request, form)
@@ -372,7 +375,8 @@ async def deck_facts(request: Request, srv: ServerDep, pages: PagesDep, deck_id:
     got, report = await run_in_threadpool(saved_report, srv, deck_id, by, person_of(request, srv))
     message = saved_message(applied, proposals, by) if answers else "No value was given."
     message = " ".join(filter(None, (message, decided_message(before.unverified, report.unverified))))
-    context = checking.page_context(got, [report], deck_id=deck_id, **form_context(
+    page = await run_in_threadpool(deck_page, book, person, deck_id, HAND, EXERTION, None)
+    context = checking.page_context(got, [report], deck_id=deck_id, page=page, **form_context(
         request, srv, facts_message=message, facts_problems=problems + more, facts_here=True,
         facts_wrap=f"/decks/{deck_id}/facts"))
     context["facts_by"] = by

@@ -196,6 +196,14 @@ class VersionRow(Shape):
     changes: str = Field(description='What the version changed: "+2 Thrust, −1 Dodge".')
 
 
+class SampleHand(Shape):
+    deck: str = Field(description="The deck's link.")
+    seed: str = Field(description="The seed drawn with: the same seed gives the same hand.")
+    hand: int = Field(description="Cards asked for.")
+    endurance: int = Field(description="Cards in the Endurance drawn from.")
+    cards: list[str] = Field(description="The cards' names in the order drawn (fewer when the Endurance is smaller).")
+
+
 class RestoreRequest(Shape):
     version: int
 

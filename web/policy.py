@@ -44,7 +44,8 @@ RULES: dict[tuple[str, str], str] = {
     ("POST", "/api/decks"): "player", ("PUT", "/api/decks/{deck_id}"): "player",
     ("POST", "/api/decks/{deck_id}/changes"): "player", ("POST", "/api/decks/{deck_id}/restore"): "player",
     ("POST", "/api/decks/{deck_id}/copy"): "player", ("POST", "/decks/new"): "player",
-    ("POST", "/decks/{deck_id}/edit"): "player",
+    ("POST", "/decks/{deck_id}/edit"): "player", ("POST", "/decks/{deck_id}/rename"): "player",
+    ("POST", "/decks/{deck_id}/restore"): "player",
     # card facts: a player's answers (on a club server they wait for a reviewer); the review; the keeper's edit
     ("POST", "/check/facts"): PROPOSE, ("POST", "/decks/{deck_id}/facts"): PROPOSE,
     ("POST", "/cards/{card_id:path}/facts"): PROPOSE, ("POST", "/api/cards/{card_id:path}/facts"): PROPOSE,

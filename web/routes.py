@@ -25,7 +25,9 @@ PRIVATE_ROUTES = frozenset({
     "/api/decks/{deck_id}", "/api/decks/{deck_id}/stats", "/collection", "/api/collection",
     "/api/collection/missing", "/collection/export.{kind}", "/collection/wants.csv", "/collection/import",
     "/collection/import/confirm", "/collection/undo", "/accounts", "/api/me", "/api/tokens", "/signin", "/decks/new",
-    "/decks/{deck_id}/edit", "/api/decks", "/api/decks/{deck_id}/versions"})
+    "/decks/{deck_id}/edit", "/api/decks", "/api/decks/{deck_id}/versions", "/decks/{deck_id}/decklist.txt",
+    "/decks/{deck_id}/deck.csv", "/decks/{deck_id}/sheet", "/api/decks/{deck_id}/hand", "/decks/{deck_id}/rename",
+    "/decks/{deck_id}/restore"})
 NO_STORE = (b"cache-control", b"no-store")
 
 

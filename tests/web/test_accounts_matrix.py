@@ -41,7 +41,8 @@ MATRIX: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/api/decks"): PLAYERS, ("PUT", "/api/decks/{deck_id}"): PLAYERS,
     ("POST", "/api/decks/{deck_id}/changes"): PLAYERS, ("POST", "/api/decks/{deck_id}/restore"): PLAYERS,
     ("POST", "/api/decks/{deck_id}/copy"): PLAYERS, ("POST", "/decks/new"): PLAYERS,
-    ("POST", "/decks/{deck_id}/edit"): PLAYERS,
+    ("POST", "/decks/{deck_id}/edit"): PLAYERS, ("POST", "/decks/{deck_id}/rename"): PLAYERS,
+    ("POST", "/decks/{deck_id}/restore"): PLAYERS,
     # a club's card facts wait for a reviewer, whoever gives them; the review and the edit ask for their own token
     ("POST", "/check/facts"): ALL, ("POST", "/decks/{deck_id}/facts"): ALL,
     ("POST", "/cards/{card_id:path}/facts"): ALL, ("POST", "/api/cards/{card_id:path}/facts"): ALL,

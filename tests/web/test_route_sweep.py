@@ -266,6 +266,11 @@ CALLS: dict[tuple[str, str], Call] = {
     ("POST", "/decks/{deck_id}/edit"): Call(lambda ctx: Prepared(
         f"/decks/{ctx.kept()}/edit", {"data": {"card": "ME-thrust-2", "delta": "1"}}, ADMIN), 303,
         credential=DECK_OWNER),
+    ("POST", "/decks/{deck_id}/rename"): Call(lambda ctx: Prepared(
+        f"/decks/{ctx.kept()}/rename", {"data": {"name": "Renamed", "visibility": "link"}}, ADMIN), 303,
+        credential=DECK_OWNER),
+    ("POST", "/decks/{deck_id}/restore"): Call(lambda ctx: Prepared(
+        f"/decks/{ctx.kept()}/restore", {"data": {"version": "1"}}, ADMIN), 303, credential=DECK_OWNER),
     ("POST", "/api/events"): Call(lambda ctx: Prepared("/api/events", {"json": {"name": "Open", "format": "type1e"}},
                                                        ADMIN), 201, csrf=API, credential=KEEPERS),
     ("POST", "/api/events/{event_id}/decks"): Call(_desk("/api/events/{event_id}/decks", False,
