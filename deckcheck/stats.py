@@ -213,3 +213,19 @@ def stats_of(deck: Deck, format: str = "", hand: int = HAND, exertion: int = EXE
     """The statistics of a resolved deck's Endurance (cards counted where their type belongs)."""
     return stats_of_entries(((e.card, e.quantity) for e in deck.entries if in_endurance(e)), deck.source,
                             format, hand, exertion)
+
+
+def open_squares(stats: DeckStats) -> dict[str, tuple[str, ...]]:
+    """The squares a deck still leaves open: `defense`, those no Block, Dodge or Guard of its Endurance covers;
+    `attack`, those no Attack (not Special) targets. Cards of unknown grid cover nothing (as in the odds)."""
+    return {"defense": tuple(s for s, c in stats.squares.items() if not c.defenses),
+            "attack": tuple(s for s, c in stats.squares.items() if not c.attacks)}
+
+
+def fills(card: Card, open_: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The open squares (open_squares) one copy of `card` would cover: a defense's squares among the open
+    defense squares, an attack's among the open attack squares; none for a card of unknown grid or no grid."""
+    if card.grid is None or card.type is None or card.type == "Attack/Defense":
+        return ()
+    wanted = open_["attack"] if is_attack(card) else open_["defense"] if is_block(card) or is_dodge(card) else ()
+    return tuple(s for s in wanted if card.grid & BIT[s])

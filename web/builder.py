@@ -17,12 +17,13 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.games import all_formats
-from deckcheck.library.decks import DeckBook, report_dict
+from deckcheck.cards import Card
+from deckcheck.library.decks import DeckBook, available, report_dict
 from deckcheck.library.people import Person
 
 from . import models
 from .cards import CardQuery, search
-from .deckview import grouped
+from .deckview import grouped, lines_of
 from .deps import BookDep, PagesDep, PersonDep
 from .facts import read_form
 from .keptdecks import key_of, signed_in
@@ -32,6 +33,7 @@ router = APIRouter(route_class=models.ApiRoute)
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "builder"
 ROWS = 20  # search rows shown beside the deck
 SEARCH_FIELDS = ("q", "type", "set", "immortal", "edition")
+TOGGLES = ("playable", "owned", "lack")  # the search for this deck: what it may take, what I own, what it lacks
 
 
 def search_of(values: dict[str, str]) -> CardQuery:
@@ -42,20 +44,42 @@ def search_of(values: dict[str, str]) -> CardQuery:
                      edition=int(edition) if edition in ("1", "2", "3") else None, limit=ROWS)
 
 
-def builder_context(book: DeckBook, person: Person, deck_id: str, query: CardQuery) -> dict[str, Any]:
-    """What the builder shows: the deck grouped, its verdict and issues, and the search rows with their effects."""
+def toggles_of(values: dict[str, str]) -> dict[str, bool]:
+    """The search's toggles from its query or form fields ("1" is on)."""
+    return {k: values.get(k) == "1" for k in TOGGLES}
+
+
+def back_of(query: CardQuery, toggles: dict[str, bool]) -> str:
+    """The search as a query string, to come back to it."""
+    return urlencode({**{k: v for k, v in query.params().items() if k in SEARCH_FIELDS},
+                      **{k: "1" for k, on in toggles.items() if on}})
+
+
+def builder_context(book: DeckBook, person: Person, deck_id: str, query: CardQuery,
+                    toggles: dict[str, bool] | None = None) -> dict[str, Any]:
+    """What the builder shows: the deck grouped, its verdict and issues, its statistics and the squares it leaves
+    open, and the search rows with their effects (what adding each would do, the open squares it would cover,
+    the copies owned free); `toggles` keep only the rows the deck may take, that I own, that cover an open
+    square."""
+    toggles = toggles or dict.fromkeys(TOGGLES, False)
     kept = book.get(person, deck_id)
     deck, fmt = book.deck_at(person, deck_id)
     effects = book.effects(person, deck_id)
     query.game = fmt.game
-    total, found = search(book.catalog, query) if query.q or query.type or query.set or query.immortal else (0, [])
-    lines = [{"id": e.card.id, "name": e.card.name, "quantity": e.quantity, "section": e.section,
-              "type": e.card.type or "other"} for e in deck.entries]
-    rows = [{"card": c, "effect": effects.of(c), "said": effects.of(c).describe(c.name)} for c in found]
+    free = available(book.collections, person, deck_id) if toggles["owned"] else None
+
+    def keep(card: Card) -> bool:
+        return (not toggles["lack"] or bool(effects.fills(card))) \
+            and (free is None or free.get(card.card_key, 0) > 0) \
+            and (not toggles["playable"] or effects.of(card).playable)
+    asked = query.q or query.type or query.set or query.immortal or toggles["lack"]
+    total, found = search(book.catalog, query, keep) if asked else (0, [])
+    rows = [{"card": c, "effect": effects.of(c), "said": effects.of(c).describe(c.name), "fills": effects.fills(c),
+             "free": None if free is None else free.get(c.card_key, 0)} for c in found]
     report = report_dict(book, kept)
-    return {"deck": kept, "groups": grouped(lines), "rows": rows, "total": total, "query": query,
-            "report": report, "owner": person.owns(kept.owner_id), "back": urlencode(
-                {k: v for k, v in query.params().items() if k in SEARCH_FIELDS})}
+    return {"deck": kept, "groups": grouped(lines_of(deck)), "rows": rows, "total": total, "query": query,
+            "toggles": toggles, "report": report, "owner": person.owns(kept.owner_id), "stats": effects.stats,
+            "open": effects.open, "known": person.known, "back": back_of(query, toggles)}
 
 
 @router.get("/decks", summary="My decks and the public decks")
@@ -86,10 +110,12 @@ async def new_deck(request: Request, book: BookDep, person: PersonDep) -> Respon
 def edit_page(request: Request, book: BookDep, person: PersonDep, pages: PagesDep, deck_id: str,
               q: str = Query("", max_length=200), type_: str = Query("", alias="type", max_length=100),
               set_: str = Query("", alias="set", max_length=100), immortal: str = Query("", max_length=100),
-              edition: str = Query("", max_length=1)) -> Response:
+              edition: str = Query("", max_length=1), playable: str = Query("", max_length=1),
+              owned: str = Query("", max_length=1), lack: str = Query("", max_length=1)) -> Response:
     """The search pane and the deck pane; for htmx, the builder fragment alone."""
     query = search_of({"q": q, "type": type_, "set": set_, "immortal": immortal, "edition": edition})
-    context = builder_context(book, person, key_of(deck_id), query)
+    toggles = toggles_of({"playable": playable, "owned": owned, "lack": lack})
+    context = builder_context(book, person, key_of(deck_id), query, toggles)
     return pages("_builder.html" if request.headers.get("HX-Request") == "true" else "builder.html", context)
 
 
@@ -102,8 +128,9 @@ async def edit_change(request: Request, book: BookDep, person: PersonDep, pages:
     delta = 1 if form.get("delta") == "1" else -1
     await run_in_threadpool(book.change, signed_in(person), key, str(form.get("card") or ""), delta)
     query = search_of({k: str(form.get(k) or "") for k in SEARCH_FIELDS})
+    toggles = toggles_of({k: str(form.get(k) or "") for k in TOGGLES})
     if request.headers.get("HX-Request") == "true":
-        context = await run_in_threadpool(builder_context, book, person, key, query)
+        context = await run_in_threadpool(builder_context, book, person, key, query, toggles)
         return pages("_builder.html", context)
-    back = urlencode({k: v for k, v in query.params().items() if k in SEARCH_FIELDS})
+    back = back_of(query, toggles)
     return RedirectResponse(f"/decks/{key}/edit" + (f"?{back}" if back else ""), status_code=303)

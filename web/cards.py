@@ -142,7 +142,11 @@ def api_cards(catalog: CatalogDep, book: BookDep, person: PersonDep,
               playable: bool = Query(False, description="With `deck`: only cards the deck may take as it stands "
                                                         "(unknown data keeps a card in, `unverified`)"),
               owned: bool = Query(False, description="With `deck`: only cards your collections hold beyond what "
-                                                     "your other decks use (`available`)")) -> dict[str, Any]:
+                                                     "your other decks use (`available`)"),
+              lack: bool = Query(False, description="With `deck`: only cards that cover a square the deck still "
+                                                    "leaves open (`fills`: a defense where no Block, Dodge or "
+                                                    "Guard covers, an attack where no Attack targets)")
+              ) -> dict[str, Any]:
     """{"total": N, "cards": [card sheet rows]}: the cards matching every filter, `limit` from `offset`; for a deck,
     each row says what adding it would do (`adds`: the rules it would break)."""
     if not deck:
@@ -152,13 +156,15 @@ def api_cards(catalog: CatalogDep, book: BookDep, person: PersonDep,
     query.game = effects.fmt.game
 
     def keep(card: Card) -> bool:
-        return (not playable or effects.of(card).playable) and (free is None or free.get(card.card_key, 0) > 0)
+        return (not lack or bool(effects.fills(card))) and (free is None or free.get(card.card_key, 0) > 0) \
+            and (not playable or effects.of(card).playable)
     total, page = search(catalog, query, keep)
     rows = []
     for card in page:
         effect = effects.of(card)
         rows.append({**card_json(card), "adds": list(effect.rules), "unverified": effect.unverified,
-                     "available": None if free is None else free.get(card.card_key, 0)})
+                     "available": None if free is None else free.get(card.card_key, 0),
+                     "fills": list(effects.fills(card))})
     return {"total": total, "cards": rows}
 
 

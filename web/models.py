@@ -292,6 +292,8 @@ class DeckCardRow(CardRow):  # type: ignore[valid-type, misc]
     adds: list[str] | None = Field(None, description="With `deck`: the error rules adding a copy would break.")
     unverified: bool | None = Field(None, description="With `deck`: a rule could not be verified (unknown data).")
     available: int | None = Field(None, description="With `owned`: copies held beyond your other decks' use.")
+    fills: list[str] | None = Field(None, description="With `deck`: the squares the deck leaves open that one copy "
+                                                      "would cover (UL, UC, ... LR).")
 
 
 class CardPage(Shape):

@@ -22,10 +22,11 @@ from ..decks import Deck, build_deck
 from ..errors import CardNotFoundError, DeckcheckError
 from ..games import get_format
 from ..report import Report
+from ..stats import EXERTION, HAND, DeckStats, fills, open_squares
 from ..textlimits import parse_checked
 from .api import Catalog, deck_text, printed
 from .people import Person
-from .statsapi import NoSavedDeckError
+from .statsapi import NoSavedDeckError, stats_in
 
 if TYPE_CHECKING:
     from ..db.collections import Collections
@@ -376,6 +377,17 @@ class Effects:
         for e in deck.entries:
             self.held[e.card.card_key] = self.held.get(e.card.card_key, 0) + e.quantity
         self._seen: dict[str, Effect] = {}
+        self.stats: DeckStats | None = None
+        try:
+            self.stats = stats_in(deck, fmt, HAND, EXERTION)
+        except DeckcheckError:  # a game without statistics has no grid to cover
+            pass
+        self.open = open_squares(self.stats) if self.stats is not None else {"defense": (), "attack": ()}
+
+    def fills(self, card: Card) -> tuple[str, ...]:
+        """The squares the deck still leaves open that one copy of `card` would cover ("covers a square I still
+        lack"); none for a card of unknown grid, or of another game."""
+        return fills(card, self.open) if card.game == self.fmt.game else ()
 
     def of(self, card: Card) -> Effect:
         """What adding one copy of `card` (in its own section) would do."""

@@ -54,3 +54,21 @@ def test_a_deck_built_with_search_and_plus(keeper):
     assert "Duncan" in decks and "version" in decks.lower()
     versions = keeper.get(f"/api/decks/{edit.split('/')[2]}/versions").json()
     assert [v["changes"] for v in versions][-2:] == ["+1 Thrust (2)", "\u22121 Thrust (2)"]
+
+
+def test_the_builder_shows_the_odds_and_the_squares_left_open_and_its_toggles_hold(keeper):
+    text = "Format: type1e\nPre-Game:\n1 Connor MacLeod Persona\nEndurance:\n3 Thrust (2) [ME]\n"
+    deck = keeper.post("/api/decks", json={"name": "Open", "decklist": text}).json()["id"]
+    page = html.unescape(keeper.get(f"/decks/{deck}/edit").text)
+    assert "How the deck draws" in page and "No block or dodge covers: Upper Left" in page
+    assert "Middle Center" not in page.split("No attack targets:", 1)[1].split(".", 1)[0]  # Thrust targets it
+    page = html.unescape(keeper.get(f"/decks/{deck}/edit?q=block&lack=1&playable=1").text)
+    results = page.split('aria-label="search results"', 1)[1].split("</ul>", 1)[0]
+    rows = re.findall(r'<li class="row[^"]*" tabindex="0" data-card="([^"]+)">(.*?)</li>', results, re.S)
+    assert rows and all("open in this deck" in body for _id, body in rows)
+    fields = plus(page, rows[0][0])
+    assert fields["lack"] == "1" and fields["playable"] == "1"  # a + keeps the toggles
+    r = keeper.post(f"/decks/{deck}/edit", data=fields, follow_redirects=False)
+    assert r.status_code == 303 and "lack=1" in r.headers["location"] and "playable=1" in r.headers["location"]
+    fragment = keeper.post(f"/decks/{deck}/edit", data={**fields, "delta": "-1"}, headers={"HX-Request": "true"})
+    assert "How the deck draws" in fragment.text and 'name="lack" value="1" checked' in fragment.text

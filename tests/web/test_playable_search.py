@@ -74,3 +74,36 @@ def test_owned_counts_what_the_other_decks_leave(served):
     # the printings of one card as the rules see it share what is held; nothing else is held
     assert rows and {r["available"] for r in rows} == {50 - used} and all("Thrust" in r["name"] for r in rows)
     assert client.get("/api/cards?deck=AbCdEf99&playable=1").status_code == 404
+
+
+SMALL = "Format: type1e\nPre-Game:\n1 Connor MacLeod Persona\nEndurance:\n3 Thrust (2) [ME]\n"
+
+
+def test_lack_keeps_exactly_the_cards_that_cover_a_square_the_deck_leaves_open(served):
+    """Against the deck's §7 statistics and each card's grid: a card kept covers an open square it names in
+    `fills` (a defense where no defense covers, an attack where no attack targets); every card left out covers
+    none, or its grid is unknown."""
+    _url, client = served
+    deck_id = client.post("/api/decks", json={"name": "small", "decklist": SMALL}).json()["id"]
+    squares = client.get(f"/api/decks/{deck_id}/stats").json()["squares"]
+    open_defense = {s for s, c in squares.items() if c["blocks"] + c["dodges"] == 0}
+    open_attack = {s for s, c in squares.items() if c["attacks"] == 0}
+    assert open_defense and open_attack and open_attack != set(squares)  # Thrust targets the middle
+    every = {}
+    for offset in range(0, 2000, 500):
+        page = client.get(f"/api/cards?deck={deck_id}&limit=500&offset={offset}").json()
+        every.update({row["id"]: row for row in page["cards"]})
+    kept = {}
+    for offset in range(0, 2000, 500):
+        page = client.get(f"/api/cards?deck={deck_id}&lack=1&limit=500&offset={offset}").json()
+        kept.update({row["id"]: row for row in page["cards"]})
+    assert kept and len(kept) < len(every)
+    for card_id, row in every.items():
+        grid = set((row.get("grid") or "").split()) if row.get("grid") not in (None, "", "unknown") else set()
+        kind = row.get("type")
+        tags = (row.get("subtype") or "").casefold()
+        wanted = open_attack if kind == "Attack" and "special" not in tags and "ranged" not in tags else \
+            open_defense if kind in ("Block", "Dodge") or "guard" in tags else set()
+        expected = sorted(grid & wanted, key=list(squares).index)
+        assert row["fills"] == expected, (card_id, kind, row.get("grid"), row["fills"])
+        assert (card_id in kept) == bool(expected), card_id
