@@ -12,6 +12,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 EXE = str(Path(sys.executable).with_name("deckcheck"))
@@ -159,3 +161,31 @@ class Visitor:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         return self.request(method, path, None if payload is None else json.dumps(payload).encode(), headers)
+
+
+@contextmanager
+def in_thread(db_url: str) -> Iterator[str]:
+    """The app on `db_url` served by uvicorn in a thread, on a free loopback port: its base URL (a loopback client
+    is the keeper)."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    from deckcheck.web import create_app
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(create_app(db_url=db_url), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()

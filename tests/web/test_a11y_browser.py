@@ -20,7 +20,7 @@ from test_web_browser import ROOT, SAVED, TIMEOUT, WIDTHS, deck, server  # noqa:
 IMPACTS = ("moderate", "serious", "critical")
 # parts of a page for its live updates, audited within their page
 FRAGMENTS = {"/desk/{event_id}/admin/table", "/desk/{event_id}/admin/rounds/live"}
-DOWNLOAD = re.compile(r"\.(csv|xlsx|json|svg|png)$|/qr\.svg$|\.\{kind\}$")
+DOWNLOAD = re.compile(r"\.(csv|xlsx|json|svg|png|txt)$|/qr\.svg$|\.\{kind\}$")
 
 
 def page_routes() -> list[str]:

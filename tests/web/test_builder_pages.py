@@ -60,8 +60,8 @@ def test_the_builder_shows_the_odds_and_the_squares_left_open_and_its_toggles_ho
     text = "Format: type1e\nPre-Game:\n1 Connor MacLeod Persona\nEndurance:\n3 Thrust (2) [ME]\n"
     deck = keeper.post("/api/decks", json={"name": "Open", "decklist": text}).json()["id"]
     page = html.unescape(keeper.get(f"/decks/{deck}/edit").text)
-    assert "How the deck draws" in page and "No block or dodge covers: Upper Left" in page
-    assert "Middle Center" not in page.split("No attack targets:", 1)[1].split(".", 1)[0]  # Thrust targets it
+    assert "How the deck draws" in page and "No block or dodge covers any square yet" in page
+    assert "Middle Center" not in page.split("No attack targets", 1)[1].split(".", 1)[0]  # Thrust targets it
     page = html.unescape(keeper.get(f"/decks/{deck}/edit?q=block&lack=1&playable=1").text)
     results = page.split('aria-label="search results"', 1)[1].split("</ul>", 1)[0]
     rows = re.findall(r'<li class="row[^"]*" tabindex="0" data-card="([^"]+)">(.*?)</li>', results, re.S)

@@ -4,15 +4,14 @@ Screenshots at 390 and 1280 px are written to the test's temporary folder (kept 
 """
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+from serving import in_thread  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CONNOR = (ROOT / "examples/decks/type1e-connor-legal.txt").read_text()
@@ -24,24 +23,8 @@ CHANGED = CONNOR.replace("3 Lower Right Block (3)\n", "") + "2 Connor MacLeod Po
 @pytest.fixture(scope="module")
 def live_url(web_db):
     """The app served by uvicorn in a thread, on a free loopback port."""
-    import uvicorn
-
-    from deckcheck.web import create_app
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(db_url=web_db), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with in_thread(web_db) as url:
+        yield url
 
 
 
