@@ -8,16 +8,24 @@ carries) in this process, on the server's kind of catalogue (read once). Round t
 to `serve --workers N` on loopback (SQLite in a temporary folder, or --db), one client, one change after another.
 The playable search: GET /api/cards?deck=ID&playable=1&limit=500 (every card of the game considered). Targets
 (issue 31): a change p95 <= 50 ms, a playable search p95 <= 100 ms.
+
+The builder's + and − (what a player's click costs): POST /decks/{id}/edit as htmx sends it (the form, the CSRF
+token, HX-Request), answered by the builder's fragment (the deck, its verdict and issues, its statistics and the
+squares it leaves open, the search rows with their effects). Server time: the app in this process (no socket:
+the library, the fragment and its rendering); round trip: to `serve --workers N`. The search beside the deck is
+`q=block` (the rows a player sees while adding blocks).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -60,6 +68,47 @@ def server_times(db: str, changes: int) -> list[float]:
     return out[1:]  # the first builds the name index once, as a server's first request does
 
 
+PLUS = {"card": "ME-thrust-2", "q": "block"}  # + and − of a deck line, the search kept beside it
+
+
+def builder_server_times(db: str, changes: int) -> list[float]:
+    """Milliseconds of each + or − the builder's page posts, answered in this process (ASGI, no socket)."""
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    with TestClient(create_app(db_url=db), base_url="http://127.0.0.1", client=("127.0.0.1", 5000)) as client:
+        deck = client.post("/api/decks", json={"name": "bench builder", "decklist": SIXTY}).json()["id"]
+        client.get(f"/decks/{deck}/edit")
+        token = client.cookies["deckcheck_csrf"]
+        out = []
+        for n in range(changes):
+            form = {**PLUS, "delta": "1" if n % 2 == 0 else "-1", "csrf_token": token}
+            start = time.perf_counter()
+            r = client.post(f"/decks/{deck}/edit", data=form, headers={"HX-Request": "true"})
+            out.append((time.perf_counter() - start) * 1000)
+            assert r.status_code == 200 and r.text.startswith('<div id="builder"'), r.text[:200]
+    return out[1:]
+
+
+def builder_trips(port: int, deck: str, changes: int) -> list[float]:
+    """Milliseconds of each + or − round trip to the served app, as htmx posts it."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/decks/{deck}/edit", timeout=120) as r:
+        cookie = re.search(r"deckcheck_csrf=([^;]+)", r.headers.get("set-cookie", ""))
+    assert cookie is not None, "no CSRF cookie"
+    out = []
+    for n in range(changes):
+        body = urllib.parse.urlencode({**PLUS, "delta": "1" if n % 2 == 0 else "-1", "csrf_token": cookie.group(1)})
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/decks/{deck}/edit", data=body.encode(),
+                                         method="POST", headers={
+                                             "content-type": "application/x-www-form-urlencoded",
+                                             "cookie": f"deckcheck_csrf={cookie.group(1)}", "HX-Request": "true"})
+        start = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=120) as r:
+            r.read()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--changes", type=int, default=200)
@@ -71,6 +120,7 @@ def main() -> None:
         db = args.db or f"sqlite:///{tmp}/bench.db"
         subprocess.run([deckcheck_exe(), "db", "init", "--db", db], capture_output=True, check=True)
         server = server_times(db, args.changes)
+        fragment = builder_server_times(db, args.changes)
         proc, port = start_server(db, args.workers)
         try:
             deck = call(port, "POST", "/api/decks", {"name": "bench", "decklist": SIXTY})["id"]
@@ -79,6 +129,7 @@ def main() -> None:
                 start = time.perf_counter()
                 call(port, "POST", f"/api/decks/{deck}/changes", {"card": "Thrust (2)", "delta": 1 - 2 * (n % 2)})
                 trips.append((time.perf_counter() - start) * 1000)
+            clicks = builder_trips(port, deck, args.changes)[args.workers:]
             for _ in range(args.searches):
                 start = time.perf_counter()
                 page = call(port, "GET", f"/api/cards?deck={deck}&playable=1&limit=500")
@@ -90,9 +141,14 @@ def main() -> None:
     print(f"change, server time (library): p50 {statistics.median(server):.1f} ms, p95 {p95(server):.1f} ms")
     print(f"change, round trip ({args.workers} workers): p50 {statistics.median(trips):.1f} ms, "
           f"p95 {p95(trips):.1f} ms")
+    print(f"builder + and − (the fragment), server time (in process): p50 {statistics.median(fragment):.1f} ms, "
+          f"p95 {p95(fragment):.1f} ms")
+    print(f"builder + and − (the fragment), round trip ({args.workers} workers): p50 "
+          f"{statistics.median(clicks):.1f} ms, p95 {p95(clicks):.1f} ms")
     print(f"playable search ({page['total']} cards kept), round trip: p50 {statistics.median(searches):.1f} ms, "
           f"p95 {p95(searches):.1f} ms")
     print(verdict("change p95 (server)", p95(server), 50, 1.0, higher_is_better=False))
+    print(verdict("builder + / − p95 (server)", p95(fragment), 50, 1.0, higher_is_better=False))
     print(verdict("playable search p95", p95(searches), 100, 1.0, higher_is_better=False))
 
 

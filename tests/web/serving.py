@@ -164,9 +164,9 @@ class Visitor:
 
 
 @contextmanager
-def in_thread(db_url: str) -> Iterator[str]:
-    """The app on `db_url` served by uvicorn in a thread, on a free loopback port: its base URL (a loopback client
-    is the keeper)."""
+def in_thread(db_url: str, admin_token: str | None = None) -> Iterator[str]:
+    """The app on `db_url` (with `admin_token`: a club server) served by uvicorn in a thread, on a free loopback
+    port: its base URL (a loopback client is the keeper)."""
     import socket
     import threading
 
@@ -175,7 +175,7 @@ def in_thread(db_url: str) -> Iterator[str]:
     from deckcheck.web import create_app
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(db_url=db_url), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(db_url=db_url, admin_token=admin_token), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60

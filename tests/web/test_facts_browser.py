@@ -4,14 +4,11 @@ waits as a proposal, the organiser accepts it, and another player's check of the
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
-import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from serving import in_thread
 from test_web_browser import LAYOUT_PROBLEMS, TIMEOUT, shot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,28 +19,8 @@ PHONE = {"width": 390, "height": 844}
 
 
 
-@contextmanager
 def live_server(db: Path, admin_token: str | None):
-    import uvicorn
-
-    from deckcheck.web import create_app
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(db_url=f"sqlite:///{db}", admin_token=admin_token),
-                                        log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    end = time.monotonic() + 30
-    while not srv.started and time.monotonic() < end:
-        time.sleep(0.05)
-    assert srv.started, "the server did not start"
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
+    return in_thread(f"sqlite:///{db}", admin_token)
 
 
 @pytest.fixture
