@@ -74,6 +74,7 @@ NO_CONTEXT = Context()
 SUGGESTION_CANDIDATES = 40  # names scored closely per unknown name, after the word index picked them
 _MAX_QUERY_WORDS = 8  # words of an unknown name looked up (a longer text is no card name)
 _SUGGESTION_CACHE = 4096
+_FOUND_CACHE = 256  # whole searches kept (a deck builder searches the same words again after every + and −)
 _RESOLVED_CACHE = 65536  # (name, set, context) -> card: every line of a large tournament, bounded
 _MAX_SUGGEST_TEXT = 200  # characters of an unknown name compared (card names are far shorter)
 _MAX_WORD = 30  # a longer word is in no card name: it is not looked up
@@ -462,6 +463,12 @@ class CardSearch(_Built):
         self._card_words: list[SearchRow] | None = None
         self._vocabulary: list[str] = []
         self._searched: Memo[str, dict[str, float]] = Memo()
+        self._found: Memo[str, tuple[Card, ...]] = Memo(_FOUND_CACHE)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state["_found"] = Memo(_FOUND_CACHE)  # a kept index keeps its words, not the searches made since
+        return state
 
     # -- search --------------------------------------------------------------------------------
     def _search_words(self) -> tuple[list[SearchRow], list[str]]:
@@ -522,6 +529,13 @@ class CardSearch(_Built):
         key = normalize(text[:_MAX_SUGGEST_TEXT])
         if not key:
             return sorted(self.cards, key=lambda c: (normalize(c.name), c.edition, c.set or "", c.id))
+        known = self._found.get(key)
+        if known is None:
+            known = self._found.put(key, tuple(self._scored(key)))
+        return list(known)
+
+    def _scored(self, key: str) -> list[Card]:
+        """The cards a folded text finds, best first (search, not memoised)."""
         rows, vocabulary = self._search_words()
         words = list(dict.fromkeys(key.split()))[:_MAX_QUERY_WORDS]
         matches = [self._word_matches(w, vocabulary) for w in words]

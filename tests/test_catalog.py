@@ -240,3 +240,18 @@ def test_a_changed_copy_of_a_card_computes_its_own_keys(bundled_index):
     other = replace(card, restriction=(card.restriction or 0) + 2)
     assert as_one_card([changed, other]).restriction is None  # the printings disagree: unknown, not the first's
     assert card.rules_key == before  # the original's keys stay its own
+
+
+
+def test_a_search_made_again_finds_the_same_cards_and_a_kept_index_keeps_no_searches(bundled_index):
+    import pickle
+    index = CardIndex(bundled_index.cards, sets=bundled_index.sets)
+    first = index.search("lower block")
+    assert first and all("Block" in (c.type or "") or "block" in c.name.casefold() for c in first[:5])
+    again = index.search("lower block")
+    assert again == first and again is not first  # a copy: a caller's sort or filter changes nothing kept
+    again.clear()
+    assert index.search("lower block") == first
+    assert index.search("lower blokc")[:3] == first[:3]  # another text is searched anew (a typo too)
+    kept = pickle.loads(pickle.dumps(index.searcher))
+    assert kept._found.get("lower block") is None and kept.search("lower block") == first
