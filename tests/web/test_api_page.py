@@ -85,6 +85,7 @@ def scenario(client) -> dict[str, dict]:
     call("PUT /api/decks/{deck_id}", "PUT", f"/api/decks/{kept}", {"name": "Connor, lean", "visibility": "public"},
          token=ADMIN, token_name="ADMIN_TOKEN")
     call("GET /api/decks/{deck_id}/versions", "GET", f"/api/decks/{kept}/versions")
+    call("GET /api/decks/{deck_id}/hand", "GET", f"/api/decks/{kept}/hand?hand=7&seed=example")
     call("POST /api/decks/{deck_id}/restore", "POST", f"/api/decks/{kept}/restore", {"version": 1}, token=ADMIN,
          token_name="ADMIN_TOKEN")
     copy = call("POST /api/decks/{deck_id}/copy", "POST", f"/api/decks/{kept}/copy", {"name": "My Connor"},
