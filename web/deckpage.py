@@ -25,6 +25,7 @@ from deckcheck.formats import AnyFormat
 from deckcheck.library.api import deck_text
 from deckcheck.library.decks import DeckBook
 from deckcheck.library.people import Person
+from deckcheck.library.statsapi import require_stats
 from deckcheck.stats import HAND, in_endurance
 
 from . import models
@@ -101,8 +102,10 @@ def api_hand(book: BookDep, person: PersonDep, deck_id: str,
              hand: int = Query(HAND, ge=0, le=1000, description=f"Cards drawn (default {HAND})."),
              seed: str = Query("", max_length=16, description="1-16 letters and digits; the same seed, the same "
                                                                "hand; default a new one.")) -> dict[str, Any]:
-    """The hand the deck's page shows for this seed: `cards` in the order drawn from the Endurance."""
-    deck, _fmt = book.deck_at(person, key_of(deck_id))
+    """The hand the deck's page shows for this seed: `cards` in the order drawn from the Endurance; 400 for a deck
+    of a game without statistics."""
+    deck, fmt = book.deck_at(person, key_of(deck_id))
+    require_stats(fmt)  # a game whose decks have an Endurance to deal from (400 naming them otherwise)
     chosen = seed_of(seed)
     return {"deck": f"/decks/{deck_id}", "seed": chosen, "hand": hand,
             "endurance": sum(e.quantity for e in deck.entries if in_endurance(e)),

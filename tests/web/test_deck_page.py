@@ -135,3 +135,13 @@ def test_a_private_deck_exports_nothing_to_another_machine(clients):
     assert stranger.get(f"/api/decks/{deck}/hand").status_code == 404
     assert keeper.get(f"/decks/{deck}/decklist.txt?version=2").status_code == 404
     assert keeper.get(f"/decks/{deck}/deck.csv?version=0").status_code == 400
+
+
+def test_a_deck_of_a_game_without_statistics_has_its_page_and_exports_but_no_hand(clients):
+    keeper, _ = clients
+    deck = kept(keeper, text="Format: taktik52\nDeck:\n1 Ace of Spades\n1 10 of Hearts\n")
+    page = keeper.get(f"/decks/{deck}")
+    assert page.status_code == 200 and "Ace of Spades" in page.text and "Opening hand and Exertion" not in page.text
+    assert "1 Ace of Spades" in keeper.get(f"/decks/{deck}/decklist.txt").text
+    assert keeper.get(f"/decks/{deck}/sheet").status_code == 200
+    assert keeper.get(f"/api/decks/{deck}/hand").status_code == 400  # no Endurance to deal from: said, not a 500
