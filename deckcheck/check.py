@@ -88,6 +88,11 @@ def _other_game(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], fmt: 
     return []
 
 
+# Where a card sheet is brought, in the CLI's words (web.decks.page_text gives a page's, which name no command).
+CARD_SHEET_HINT = ("(`--cards FILE` on the command line, the Card sheet field on the check page; "
+                   "`deckcheck cards import FILE` keeps it)")
+
+
 def no_card_list(index: CardIndex, fmt: AnyFormat, games: Registry) -> list[str]:
     """For a deck with unknown cards: the notice, once, that the format's card list is not bundled and no card sheet
     brought it (no more of its cards are known than the bundle's few), so that its "unknown card" lines say why."""
@@ -98,8 +103,7 @@ def no_card_list(index: CardIndex, fmt: AnyFormat, games: Registry) -> list[str]
         return []
     words = fmt.card_list or games.game_named(fmt.game).title
     only = f" (only {known} {words} card{'s' if known != 1 else ''} known here)" if known else ""
-    return [f"no {words} card list is bundled{only}: bring your card sheet (`--cards FILE` on the command line, "
-            "the Card sheet field on the check page; `deckcheck cards import FILE` keeps it)"]
+    return [f"no {words} card list is bundled{only}: bring your card sheet {CARD_SHEET_HINT}"]
 
 
 def choose_format(raw: RawDeck, requested: str | None, games: Registry | None = None) -> AnyFormat:

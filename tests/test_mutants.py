@@ -164,7 +164,7 @@ def test_unique_mark_unknown_on_a_repeated_pregame_title():
     assert _issues(_deck((vague, 2, "Pre-Game")), "type2", "HL2-PREGAME-UNIQUE") == [
         ("HL-DATA-UNKNOWN", "HL2-PREGAME-UNIQUE not verified: unique mark unknown (several cards of one title) for "
          "1 card: Vague Relic", ("Vague Relic",), None, None,
-         "add the missing values with a card sheet (deckcheck cards import, or --cards)")]
+         "add the values printed on the cards, with a card sheet or the fill-in form")]
     assert _issues(_deck((vague, 1, "Pre-Game")), "type2", "HL2-PREGAME-UNIQUE") == []
 
 

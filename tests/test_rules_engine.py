@@ -131,7 +131,7 @@ def test_a_data_unknown_warning_names_every_card_once_and_says_how_to_fix_it():
     issue = data_unknown("Restriction number unknown", [vague, other, vague])
     assert (issue.rule, issue.severity, issue.message, issue.cards, issue.fix) == (
         DATA_UNKNOWN, WARNING, "Restriction number unknown for 2 cards: Vague Event, Other Event",
-        ("Vague Event", "Other Event"), "add the missing values with a card sheet (deckcheck cards import, or --cards)")
+        ("Vague Event", "Other Event"), "add the values printed on the cards, with a card sheet or the fill-in form")
     assert data_unknown("grid unknown", [vague], fix="add its grid").fix == "add its grid"
 
 

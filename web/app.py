@@ -28,6 +28,7 @@ from deckcheck.library.decks import ChangeRefused
 from deckcheck.version import __version__
 from deckcheck.report import is_data_unknown
 
+from .decks import page_text
 from .deps import Deckcheck, Pages, allow, server
 from .errors import status_of
 from .models import ApiRoute, Health
@@ -95,6 +96,7 @@ def create_app(settings: Settings | None = None, *, db_url: str | None = None, a
     templates.env.globals["grid_svg"] = grid_svg
     templates.env.globals["legend_square"] = legend_square
     templates.env.filters["tojson_pretty"] = lambda value: json.dumps(value, ensure_ascii=False, indent=2)
+    templates.env.filters["page_text"] = page_text
     templates.env.globals["heat"] = heat
     templates.env.globals["is_data_unknown"] = is_data_unknown
     templates.env.globals["errors_shown"] = limits.ERRORS_SHOWN.value

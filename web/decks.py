@@ -8,11 +8,10 @@ temporary path, so the report equals the CLI's for a file of that name.
 from __future__ import annotations
 
 import tempfile
-from dataclasses import replace
 from pathlib import Path, PurePath
 
 from deckcheck.catalog import SETS_HINT
-from deckcheck.check import check_raw
+from deckcheck.check import CARD_SHEET_HINT, check_raw
 from deckcheck.decklist import RawDeck
 from deckcheck.errors import DeckcheckError, DecklistError, InputFileError
 from deckcheck.library.api import CardSource
@@ -20,6 +19,7 @@ from deckcheck.report import Report
 from deckcheck.textlimits import parse_checked
 
 WEB_SETS_HINT = "(the Set list of the Cards page, /cards, names them all)"
+WEB_CARD_SHEET_HINT = "(the Card sheet field of the check page: a .csv or .xlsx of your own cards, for that check)"
 PASTED = "-"  # the label of pasted text: what `deckcheck check -` calls standard input
 BOTH_SENT = ("both `decklist` and `file` were sent: send one of them (which one was meant cannot be told, so "
              "neither is checked)")
@@ -99,13 +99,11 @@ def check_raws(raws: list[RawDeck], catalog: CardSource, fmt: str | None, detail
     return [check_raw(raw, catalog.index, fmt or None, details) for raw in raws]
 
 
-def page_words(reports: list[Report]) -> list[Report]:
-    """The reports as a page shows them, which names no command: the set list a web reader has is the Cards page's
-    (the JSON API keeps the command line's words, §6)."""
-    for report in reports:
-        report.input_errors = [replace(p, message=p.message.replace(SETS_HINT, WEB_SETS_HINT))
-                               for p in report.input_errors]
-    return reports
+def page_text(text: str) -> str:
+    """A report's text as a page shows it, which names no command (a template filter): the set list a web reader has
+    is the Cards page's, a card sheet is brought in the check page's field (the JSON API keeps the command line's
+    words, §6)."""
+    return text.replace(SETS_HINT, WEB_SETS_HINT).replace(CARD_SHEET_HINT, WEB_CARD_SHEET_HINT)
 
 
 def unreadable(label: str, exc: Exception, fmt: str | None) -> Report:

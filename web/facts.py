@@ -38,7 +38,7 @@ from deckcheck.text import is_digits
 from . import models
 from .app import request_json
 from .cardface import form_fields
-from .decks import PASTED, page_words
+from .decks import PASTED
 from .deckview import deck_page
 from .deps import BookDep, Deckcheck, PagesDep, PersonDep, ServerDep, person_of
 from .policy import Mode
@@ -158,8 +158,8 @@ def check_as(srv: Deckcheck, got: checking.CheckInput, by: str) -> list[Report]:
 
 
 def own_check(request: Request, srv: Deckcheck, got: checking.CheckInput) -> list[Report]:
-    """The check page's check: with this browser's pending answers on a club server, in a page's words."""
-    return page_words(check_as(srv, got, known_by(request)))
+    """The check page's check: with this browser's pending answers on a club server."""
+    return check_as(srv, got, known_by(request))
 
 
 def saved_report(srv: Deckcheck, deck_id: str, by: str, person: Person,

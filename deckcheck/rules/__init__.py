@@ -146,12 +146,17 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
+# What settles a data-unknown warning, in the §3 object (the CLI's JSON, the API, the pages): no command named, since a
+# web reader has no terminal of the server's (the terminal's own report adds the `cards todo` hint).
+DATA_FIX = "add the values printed on the cards, with a card sheet or the fill-in form"
+
+
 def data_unknown(what: str, cards: Sequence[Card], fix: str | None = None) -> Issue:
     """The warning that the rule could not be decided on missing card data (its game's data-unknown id, RULES.md
     HL-DATA-UNKNOWN for Highlander)."""
     listed = names(cards)
     return Issue(DATA_UNKNOWN, WARNING, f"{what} for {plural(len(listed), 'card')}: {', '.join(listed)}", listed,
-                 fix=fix or "add the missing values with a card sheet (deckcheck cards import, or --cards)")
+                 fix=fix or DATA_FIX)
 
 
 def error(message: str, cards: Iterable[Card] = (), limit: int | None = None, actual: int | None = None,
