@@ -1,7 +1,7 @@
 """Checking a deck: validate(deck, format) -> Report, and the whole path from decklist text."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Collection
 
 from .catalog import CardIndex
 from .decklist import RawDeck
@@ -38,10 +38,12 @@ def _checked(deck: Deck, fmt: AnyFormat | str, games: Registry | None) -> tuple[
 
 
 def details_of(deck: Deck, fmt: AnyFormat | str, report: Report, games: Registry | None = None,
-               view: DeckView | None = None) -> Details:
+               view: DeckView | None = None, named_set: Collection[int] = ()) -> Details:
     """What the terminal and the web pages draw of a checked deck besides its report: the grids covered, the
     format's words for a deck without a Persona, the statistics of a game that has them (Game.stats), and the
-    cards behind the unverified rules, for the pages' fill-in form. `view`: the deck's, when the check built it."""
+    cards behind the unverified rules, for the pages' fill-in form, with the lines that may be rewritten to name a
+    printing (all of a card's but those in `named_set`, the lines that name one). `view`: the deck's, when the
+    check built it."""
     games = registry() if games is None else games
     fmt = games.get_format(fmt)
     stats = games.game_named(fmt.game).stats
@@ -54,8 +56,10 @@ def details_of(deck: Deck, fmt: AnyFormat | str, report: Report, games: Registry
         for e in deck.entries:
             if e.card.id in todo.cards:
                 details.unverified_copies[e.card.id] = details.unverified_copies.get(e.card.id, 0) + e.quantity
-                if e.line is not None:
-                    details.unverified_lines.setdefault(e.card.id, e.line)
+        for card_id in todo.cards:
+            lines = [n for n in dict.fromkeys(deck.card_lines.get(card_id, ())) if n not in named_set]
+            if lines:
+                details.unverified_lines[card_id] = lines
     return details
 
 
@@ -150,7 +154,7 @@ def check_raw(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], request
     else:
         report, view = _checked(deck, fmt, games)
         if details:
-            report.details = details_of(deck, fmt, report, games, view)
+            report.details = details_of(deck, fmt, report, games, view, {r.line for r in raw.lines if r.set_code})
     pairs = games.game_named(fmt.game).pair_sections
     report.registered = registered_of(deck, tuple(fmt.sections), problems, next(iter(pairs), ""))
     return report

@@ -67,9 +67,13 @@ class Deck:
     notices: list[str] = field(default_factory=list)  # what was read but is not part of the deck (a side board)
     # where add() finds an entry: (game, card id, section, attachment)
     _by_key: dict[tuple[str, str, str, str | None], Entry] = field(default_factory=dict, repr=False, compare=False)
+    # the decklist lines each card id was read from, in the list's order (an entry keeps only its first line)
+    card_lines: dict[str, list[int]] = field(default_factory=dict, repr=False, compare=False)
 
     def add(self, card: Card, quantity: int, section: str, line: int | None = None, attach: str | None = None) -> None:
-        """Add copies; the same card in the same section (and attachment) adds up."""
+        """Add copies; the same card in the same section (and attachment) adds up (`card_lines` keeps each line)."""
+        if line is not None:
+            self.card_lines.setdefault(card.id, []).append(line)
         key = (card.game, card.id, section, attach)
         entry = self._by_key.get(key)
         if entry is not None:

@@ -83,8 +83,8 @@ class Details:
     `coverage`: the game's view draws one (DeckView.coverage); `no_persona`: the format's words for a deck without
     a Persona; `stats`: the deck's statistics, for a game that has them (Game.stats); `unverified_cards`: each card
     an unverified rule waits on with the columns it lacks, for the fill-in form, which asks first about the cards
-    played most (`unverified_copies`: copies by card id), and whose line may be rewritten to name its printing
-    (`unverified_lines`: the decklist line of each card id's first entry).
+    played most (`unverified_copies`: copies by card id), and whose lines may be rewritten to name its printing
+    (`unverified_lines`: the decklist lines of each card id's entries that name no set, in the deck's order).
     """
 
     coverage: Coverage | None = None
@@ -92,7 +92,7 @@ class Details:
     stats: DeckStats | None = None
     unverified_cards: list[tuple[Card, list[str]]] = field(default_factory=list)
     unverified_copies: dict[str, int] = field(default_factory=dict)
-    unverified_lines: dict[str, int] = field(default_factory=dict)
+    unverified_lines: dict[str, list[int]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -35,6 +35,7 @@ router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Check", "/")]
 
 FIX_DIGITS = 9
+FIX_LINES = reading.FIX_LINES
 
 
 @router.post("/api/check", tags=["api"], summary="Check a decklist: the same report as the command line's JSON",
@@ -125,23 +126,32 @@ def page_sheet(request: Request, got: CheckInput, form: FormData | None) -> Page
 
 
 def apply_fix(text: str, fix: str) -> str:
-    """Rewrite one line of the decklist with a suggestion: `fix` is "LINE|SUGGESTION".
+    """Rewrite lines of the decklist with a suggestion: `fix` is "LINE|SUGGESTION", or "LINE,LINE,...|SUGGESTION"
+    (at most FIX_LINES lines) where several lines name the card (the fill-in form's one button for them all).
 
-    The line is rewritten as deckcheck.decklist.rewrite_line does it: the quantity, [SET] and heading stay,
-    bullets and Markdown go, and a suggestion that is a whole line (the title's `Name: ...`) replaces it.
+    Each line is rewritten as deckcheck.decklist.rewrite_line does it: the quantity, [SET] and heading stay,
+    bullets and Markdown go, and a suggestion that is a whole line (the title's `Name: ...`) replaces it. A number
+    that is no line of the deck leaves the deck as it was; more than FIX_LINES numbers, or one of more than
+    FIX_DIGITS digits, is refused (DeckcheckError: a 400).
     """
-    number, _, new = fix.partition("|")
-    if len(number) > FIX_DIGITS:  # int() would refuse 4,300 digits and more (a 500); no decklist has so many lines
-        raise DeckcheckError(f"fix: the line number {number[:20]!r}... is longer than {FIX_DIGITS} digits")
+    numbers, _, new = fix.partition("|")
+    listed = numbers.split(",", FIX_LINES)
+    if len(listed) > FIX_LINES:
+        raise DeckcheckError(f"fix: more than {FIX_LINES} line numbers; one fix rewrites at most {FIX_LINES} lines")
+    long = next((n for n in listed if len(n) > FIX_DIGITS), None)
+    if long is not None:  # int() would refuse 4,300 digits and more (a 500); no decklist has so many lines
+        raise DeckcheckError(f"fix: the line number {long[:20]!r}... is longer than {FIX_DIGITS} digits")
     lines = text.splitlines(keepends=True)  # numbered as the decklist reader numbers them
-    if not is_digits(number) or not 1 <= int(number) <= len(lines) or not new.strip() or len(new.splitlines()) != 1:
+    if not all(is_digits(n) and 1 <= int(n) <= len(lines) for n in listed) or not new.strip() or \
+            len(new.splitlines()) != 1:
         return text
-    line = lines[int(number) - 1]
-    body = line.rstrip("\r\n")
     first = next((i for i, text in enumerate(lines) if text.strip()), 0)  # a pasted table's header row?
-    row = rewrite_row(lines[first], body, new.strip()) if first < int(number) - 1 else None
     grammar = registry().grammar
-    lines[int(number) - 1] = (rewrite_line(body, new.strip(), grammar) if row is None else row) + line[len(body):]
+    for number in dict.fromkeys(int(n) for n in listed):
+        line = lines[number - 1]
+        body = line.rstrip("\r\n")
+        row = rewrite_row(lines[first], body, new.strip()) if first < number - 1 else None
+        lines[number - 1] = (rewrite_line(body, new.strip(), grammar) if row is None else row) + line[len(body):]
     return "".join(lines)
 
 

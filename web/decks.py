@@ -20,6 +20,7 @@ from deckcheck.textlimits import parse_checked
 
 WEB_SETS_HINT = "(the Set list of the Cards page, /cards, names them all)"
 WEB_CARD_SHEET_HINT = "(the Card sheet field of the check page: a .csv or .xlsx of your own cards, for that check)"
+FIX_LINES = 100  # lines one `fix` of the check page rewrites (a card that several lines name: one button for them all)
 PASTED = "-"  # the label of pasted text: what `deckcheck check -` calls standard input
 BOTH_SENT = ("both `decklist` and `file` were sent: send one of them (which one was meant cannot be told, so "
              "neither is checked)")

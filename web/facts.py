@@ -38,7 +38,7 @@ from deckcheck.text import is_digits
 from . import models
 from .app import request_json
 from .cardface import form_fields
-from .decks import PASTED
+from .decks import FIX_LINES, PASTED
 from .deckview import deck_page
 from .deps import BookDep, Deckcheck, PagesDep, PersonDep, ServerDep, person_of
 from .policy import Mode
@@ -200,9 +200,9 @@ def form_cards(report: Report, catalog: CardSource | None = None) -> dict[str, A
     player reads off the card). The groups that decide a rule with the fewest answers come first; in a group, the
     cards played in the most copies. {"cards": [{"n", "card"}] (each card's number in the form), "total" (cards
     waiting, also past the form's limit), "groups": [{"field", "title", "hint", "count", "shown", "folded"}]},
-    each item of `shown`/`folded` {"n", "card", "copies", "printings", "line"} (`line`: the pasted decklist's line
-    of the card, which a button rewrites to name a printing; None for an uploaded file); falsy when nothing can be
-    filled in."""
+    each item of `shown`/`folded` {"n", "card", "copies", "printings", "lines"} (`lines`: the pasted decklist's
+    lines of the card that name no set, which one button rewrites to name a printing, at most FIX_LINES of them; []
+    for an uploaded file); falsy when nothing can be filled in."""
     waiting = [(card, [f for f in form_fields(card, FORM_FIELDS)[0] if f in columns])
                for card, columns in report.details.unverified_cards]
     waiting = [(card, fields) for card, fields in waiting if fields]
@@ -216,7 +216,7 @@ def form_cards(report: Report, catalog: CardSource | None = None) -> dict[str, A
     groups: list[dict[str, Any]] = []
     for field in FORM_FIELDS:
         items: list[dict[str, Any]] = [{"n": c["n"], "card": c["card"], "copies": copies.get(c["card"].id, 0),
-                                        "printings": c["printings"], "line": lines.get(c["card"].id)}
+                                        "printings": c["printings"], "lines": lines.get(c["card"].id, [])[:FIX_LINES]}
                                        for c in cards if field in c["fields"]]
         if not items:
             continue

@@ -642,6 +642,50 @@ def test_a_button_of_the_form_rewrites_the_line_to_name_its_printing_without_jav
     assert not any("Lower Center Block" in i["cards"] for i in report["issues"] if i["rule"] == "HL-DATA-UNKNOWN")
 
 
+def textarea_of(html: str) -> str:
+    found = re.search(r'<textarea[^>]*name="decklist"[^>]*>(.*?)</textarea>', html, re.S)
+    assert found
+    return html_lib.unescape(found.group(1)).lstrip("\n")
+
+
+# Lower Center Block on three lines, one of them naming its set: the set-less two are the ones to rewrite
+SPLIT = KURGAN.replace("3 Lower Center Block\n", "1 Lower Center Block\n1 Lower Center Block [SE]\n") + \
+    "1 Lower Center Block\n"
+
+
+def test_one_button_rewrites_every_set_less_line_of_the_card_and_the_card_is_decided(home):
+    """Issue 32 item 2: where several lines must be rewritten to name a printing, one button per printing rewrites
+    them all (`fix=L1,L2|Name [SET]`); a line that names its set already is left as written."""
+    for card_id, value in (("SE-lower-center-block", "3"), ("TIN-lower-center-block", "none")):
+        home.post(f"/api/cards/{card_id}/facts", json={"by": "Bo", "values": {"restriction": value}})
+    rows = SPLIT.splitlines()
+    setless = [str(n + 1) for n, t in enumerate(rows) if t == "1 Lower Center Block"]
+    html = home.post("/check", data={"decklist": SPLIT, "csrf_token": csrf(home)}).text
+    assert len(setless) == 2 and f"rewrite lines {setless[0]} and {setless[1]} as" in html
+    buttons = re.findall(r'<button type="submit" name="fix" value="([\d,]+)\|([^"]+)"[^>]*formaction="/check"', html)
+    assert (",".join(setless), "Lower Center Block [TIN]") in buttons
+    assert (",".join(setless), "Lower Center Block [SE]") in buttons
+    html = home.post("/check", data={"decklist": SPLIT, "csrf_token": csrf(home),
+                                     "fix": f"{','.join(setless)}|Lower Center Block [TIN]"}).text
+    new = textarea_of(html).splitlines()
+    assert [n + 1 for n, (a, b) in enumerate(zip(rows, new, strict=True)) if a != b] == [int(n) for n in setless]
+    assert {new[int(n) - 1] for n in setless} == {"1 Lower Center Block [TIN]"}
+    assert "1 Lower Center Block [SE]" in new  # as the player wrote it
+    assert "its printings disagree" not in html
+    report = home.post("/api/check", json={"decklist": "\n".join(new)}).json()
+    assert not any("Lower Center Block" in i["cards"] for i in report["issues"] if i["rule"] == "HL-DATA-UNKNOWN")
+
+
+def test_a_fix_rewrites_at_most_100_lines_and_refuses_101_with_a_400(home):
+    deck = "Format: type1e\n" + "1 Thrustt\n" * 101
+    hundred = ",".join(str(n) for n in range(2, 102))
+    html = home.post("/check", data={"decklist": deck, "csrf_token": csrf(home), "fix": f"{hundred}|Thrust"}).text
+    assert textarea_of(html) == "Format: type1e\n" + "1 Thrust\n" * 100 + "1 Thrustt\n"
+    r = home.post("/check", data={"decklist": deck + "1 Thrustt\n", "csrf_token": csrf(home),
+                                  "fix": f"{hundred},102|Thrust"})
+    assert r.status_code == 400 and "at most 100 lines" in r.text
+
+
 def test_a_cards_form_asks_what_its_page_says_is_unknown_and_only_what_the_card_has(home):
     from deckcheck.web.cardface import form_fields
     persona = home.get("/cards/SE-duncan-macleod-persona/facts").text

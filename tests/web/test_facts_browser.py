@@ -3,7 +3,9 @@ numbers on the check page → the verdict is decided without leaving the page; o
 waits as a proposal, the organiser accepts it, and another player's check of the same deck is decided too."""
 from __future__ import annotations
 
+import json
 import shutil
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -130,3 +132,37 @@ def test_club_server_waits_for_the_organiser_then_decides_for_everyone(browser, 
         assert verdict(bob) == "Legal — 1 rule unverified"
         for p in (ann, bob, organiser):
             p.context.close()
+
+
+def test_one_button_rewrites_every_line_of_a_card_whose_printings_disagree(browser, server_db):
+    """Issue 32 item 2: a card on two set-less lines whose printings state its Restriction differently: the form's
+    button for the TIN printing rewrites both lines at once, the page checks again, and that card is decided."""
+    deck = (ROOT / "examples/decks/type1e-kurgan-illegal.txt").read_text().replace(
+        "3 Lower Center Block\n", "2 Lower Center Block\n") + "1 Lower Center Block\n"
+    with live_server(server_db, None) as url:
+        for card_id, value in (("SE-lower-center-block", "3"), ("TIN-lower-center-block", "none")):
+            request = urllib.request.Request(f"{url}/api/cards/{card_id}/facts", headers={
+                "content-type": "application/json"}, data=json.dumps({"by": "Bo", "values": {"restriction": value}})
+                .encode())
+            with urllib.request.urlopen(request) as r:
+                assert r.status == 200
+        page = phone(browser)
+        page.goto(url + "/")
+        page.fill("#decklist", deck)
+        page.locator("button.primary", has_text="Check").click()
+        rewrite = page.locator(".fact-rewrite")
+        rewrite.wait_for(state="attached")
+        page.locator("#facts-restriction summary").click()  # the card is folded away, past the first four
+        lines = [n + 1 for n, t in enumerate(deck.splitlines()) if t.endswith(" Lower Center Block")]
+        assert rewrite.inner_text().startswith(f"its printings disagree: rewrite lines {lines[0]} and {lines[1]} as")
+        assert page.evaluate(LAYOUT_PROBLEMS) == []
+        box = rewrite.bounding_box()
+        assert box["x"] + box["width"] <= PHONE["width"], box  # the words and buttons wrap on a phone
+        shot(page, "facts-rewrite-lines")
+        rewrite.locator("button", has_text="Lower Center Block [TIN]").click()
+        page.wait_for_function("document.querySelector('#decklist').value.includes('2 Lower Center Block [TIN]')")
+        box = page.input_value("#decklist").splitlines()
+        assert [box[n - 1] for n in lines] == ["2 Lower Center Block [TIN]", "1 Lower Center Block [TIN]"]
+        page.wait_for_selector("header.verdict")
+        assert page.locator(".fact-rewrite").count() == 0  # that card is decided: nothing to rewrite
+        page.context.close()

@@ -73,6 +73,11 @@ def test_input_errors_offer_suggestions_that_rewrite_the_line(client):
     ("1 Thrust\n", "x|Thrust", "1 Thrust\n"),
     ("1 Thrust\n", "\u00b9|Lunge", "1 Thrust\n"),         # a superscript one: a digit to str.isdigit, not to int()
     ("1 Thrust\n", "1|two\nlines", "1 Thrust\n"),
+    # several lines at once (a card that several lines name), each keeping its quantity; a bad number: none
+    ("3 Thrustt\nx\n1 Thrustt\n", "1,3|Thrust", "3 Thrust\nx\n1 Thrust\n"),
+    ("3 Thrustt\n1 Thrustt\n", "1,1,2|Thrust", "3 Thrust\n1 Thrust\n"),
+    ("3 Thrustt\n1 Thrustt\n", "1,3|Thrust", "3 Thrustt\n1 Thrustt\n"),
+    ("3 Thrustt\n1 Thrustt\n", "1,|Thrust", "3 Thrustt\n1 Thrustt\n"),
     # a row of a pasted table keeps its cells (it became `3 Thrust`, which no table row is)
     ("Qty\tName\tSet\n3\tThrustt\tME\n", "2|Thrust", "Qty\tName\tSet\n3\tThrust\tME\n"),
     ("Quantity,Card Name,Set\r\n3,Thrustt,\r\n", "2|Thrust [ME]", "Quantity,Card Name,Set\r\n3,Thrust,ME\r\n"),
