@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """A new user's way to a plain LEGAL (issue 32 item 5), through the web app as a browser drives it.
 
-    .venv/bin/python bench/path_to_legal.py [--db URL] [--club] [DECK ...]
+    .venv/bin/python bench/path_to_legal.py [--db URL] [--club] [--api] [DECK ...]
 
 Checks each deck on the check page, answers every question its fill-in form asks with a plausible value (no
 Restriction number printed, no Reserved or Signature sword, no Hand icon; a printing choice left at what the page
 chose), checks again, and repeats while the form asks something new. Prints, per deck, the questions asked, the
 rounds needed and the rules still unverified; then the totals. The goal: one round, 0 decks unverified. `--club`
 runs a server with an admin token: the answers wait for review and count in the answerer's own checks.
+
+`--api` takes a program's way instead, JSON only: `POST /api/check`; for each card its HL-DATA-UNKNOWN issues
+name, the values their rule reads (the game's rule columns) that `GET /api/cards` shows `unknown` on the card's
+printings: one question per card name and value, answered by `POST /api/cards/{id}/facts` on each printing of
+the name that lacks it (a report names cards, not printings); then `POST /api/check` again with `facts_by`.
 """
 from __future__ import annotations
 
@@ -82,6 +87,54 @@ def walk(client: Any, text: str, deck: str) -> Path_:
     return Path_(deck, asked, rounds, report["unverified"])
 
 
+def printings_named(client: Any, name: str) -> list[dict[str, Any]]:
+    """The card rows a report's card name may mean: the printings of that exact name (a report names cards by
+    their names, a version's `(1)` included)."""
+    rows = client.get("/api/cards", params={"q": name, "limit": 100}).json()["cards"]
+    return [r for r in rows if r["name"] == name]
+
+
+def api_questions(client: Any, report: dict[str, Any]) -> tuple[int, dict[str, dict[str, str]]]:
+    """What a §3 report asks a program to fill in: the questions (one per card name and column: a card as the deck
+    names it), and their answers as card id -> column -> a plausible value. A report names cards by name, not by
+    printing, so the one answer goes to every printing of the name that lacks the value (the line may name any)."""
+    from deckcheck.unverified import rule_columns
+    columns_of = rule_columns()
+    asked: set[tuple[str, str]] = set()
+    answers: dict[str, dict[str, str]] = {}
+    for issue in report["issues"]:
+        rule = issue["message"].partition(" not verified")[0] if issue["rule"].endswith("DATA-UNKNOWN") else ""
+        for name in issue["cards"] if rule in columns_of else ():
+            rows = printings_named(client, name)
+            for column in (c for c in columns_of[rule] if c in PLAUSIBLE):
+                for row in (r for r in rows if r.get(column) == "unknown"):
+                    asked.add((name, column))
+                    answers.setdefault(row["id"], {})[column] = PLAUSIBLE[column]
+    return len(asked), answers
+
+
+def walk_api(client: Any, text: str, deck: str) -> Path_:
+    """The same way through the JSON API: check, answer what the report names, check again."""
+    def check() -> dict[str, Any]:
+        return client.post("/api/check", json={"decklist": text, "facts_by": ANSWERER}).json()
+
+    report, asked, rounds = check(), 0, 0
+    seen: set[tuple[str, str]] = set()
+    while rounds < MAX_ROUNDS:
+        questions, answers = api_questions(client, report)
+        new = {(card_id, column) for card_id, values in answers.items() for column in values}
+        if not new or new <= seen:
+            break
+        seen |= new
+        asked += questions
+        rounds += 1
+        for card_id, values in answers.items():
+            r = client.post(f"/api/cards/{card_id}/facts", json={"by": ANSWERER, "values": values})
+            assert r.status_code in (200, 202), (card_id, r.status_code, r.text[:300])
+        report = check()
+    return Path_(deck, asked, rounds, report["unverified"])
+
+
 def client_for(db_url: str, club: bool) -> Any:
     os.environ.setdefault("DECKCHECK_ALLOWED_HOSTS", "testserver")
     os.environ.setdefault("DECKCHECK_CHECK_RATE", "0")
@@ -95,10 +148,11 @@ def client_for(db_url: str, club: bool) -> Any:
     return client
 
 
-def run(db_url: str, decks: list[Path], club: bool = False) -> list[Path_]:
-    """Each deck's way to a plain LEGAL on one server."""
+def run(db_url: str, decks: list[Path], club: bool = False, api: bool = False) -> list[Path_]:
+    """Each deck's way to a plain LEGAL on one server (the check page's, or with `api` the JSON API's)."""
+    way = walk_api if api else walk
     with client_for(db_url, club) as client:
-        return [walk(client, deck.read_text(encoding="utf-8"), deck.name) for deck in decks]
+        return [way(client, deck.read_text(encoding="utf-8"), deck.name) for deck in decks]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,10 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("decks", nargs="*", type=Path, help="decklists (default: five of examples/decks)")
     parser.add_argument("--db", help="a database URL (default: a new SQLite file)")
     parser.add_argument("--club", action="store_true", help="a club server: answers wait for review")
+    parser.add_argument("--api", action="store_true", help="the JSON API's way: /api/check, /api/cards/{id}/facts")
     args = parser.parse_args(argv)
     decks = args.decks or [ROOT / "examples" / "decks" / name for name in DECKS]
     with tempfile.TemporaryDirectory(prefix="deckcheck-path-") as folder:
-        paths = run(args.db or f"sqlite:///{Path(folder) / 'cards.db'}", decks, args.club)
+        paths = run(args.db or f"sqlite:///{Path(folder) / 'cards.db'}", decks, args.club, args.api)
+    print(f"way: {'the JSON API' if args.api else 'the check page'}, {'club' if args.club else 'personal'} server")
     for p in paths:
         print(f"{p.deck}: {p.questions} questions, {p.rounds} round{'s' if p.rounds != 1 else ''}, "
               f"unverified: {', '.join(p.unverified) or 'none'}")

@@ -42,3 +42,12 @@ def test_signin_bench_runs():
     r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_signin.py"), "--rounds", "2"], capture_output=True,
                        text=True, timeout=300)
     assert r.returncode in (0, 1) and "verdict:" in r.stdout, r.stderr[-2000:]
+
+
+def test_path_to_legal_bench_runs_the_json_api_way_over_the_five_example_decks():
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "path_to_legal.py"), "--api"], capture_output=True,
+                       text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = r.stdout.splitlines()
+    assert out[0] == "way: the JSON API, personal server" and len(out) == 1 + 5 + 3, out
+    assert [line.split(":")[0] for line in out[-3:]] == ["questions asked", "rounds needed", "decks still unverified"]

@@ -28,12 +28,25 @@ def ready(db_url: str, pristine_web_db: str) -> str:
     return db_url
 
 
+@pytest.mark.parametrize("api", [False, True], ids=["page", "api"])
 @pytest.mark.parametrize("club", [False, True], ids=["personal", "club"])
-def test_one_round_of_answers_leaves_nothing_unverified(db_url, pristine_web_db, club):
-    if club and db_url.startswith("postgresql"):
-        pytest.skip("the club's way is the same code on both databases; one run of it is enough")
-    (path,) = bench().run(ready(db_url, pristine_web_db), [ROOT / "examples/decks/type2-duncan-katana.txt"], club)
+def test_one_round_of_answers_leaves_nothing_unverified(db_url, pristine_web_db, club, api):
+    """The check page's form, and a program's answers to the cards a §3 report names (POST /api/cards/{id}/facts),
+    on a personal server and (the answerer's own checks, before review) a club's."""
+    if club and api and db_url.startswith("postgresql"):
+        pytest.skip("the club's way is the same code on both databases; the page's run of it is enough")
+    (path,) = bench().run(ready(db_url, pristine_web_db), [ROOT / "examples/decks/type2-duncan-katana.txt"], club,
+                          api)
     assert path.questions >= 2 and path.rounds == 1 and path.unverified == []
+
+
+def test_the_api_way_answers_a_card_once_whatever_printing_its_line_names(tmp_path, pristine_web_db):
+    """A hand-written deck naming cards with and without a set, checked through the JSON API only: one round."""
+    deck = tmp_path / "hand.txt"
+    deck.write_text("Format: type1e\nPre-Game:\nConnor MacLeod Persona [SE]\nEndurance:\n3 Thrust\n"
+                    "3 Upper Left Block (1)\n2 Lower Center Block [TIN]\n", encoding="utf-8")
+    (path,) = bench().run(ready(f"sqlite:///{tmp_path / 'c.db'}", pristine_web_db), [deck], api=True)
+    assert path.questions >= 4 and path.rounds == 1 and path.unverified == [], path
 
 
 def test_the_benchmark_prints_questions_rounds_and_decks_still_unverified(tmp_path, pristine_web_db, capsys):
