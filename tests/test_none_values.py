@@ -46,6 +46,24 @@ def test_the_api_and_the_card_form_read_none_alike(tmp_path, web_db, value):
         assert "none printed" not in client.get(f"/cards/{other}").text
 
 
+@pytest.mark.parametrize("value", ["", "  "])
+def test_the_api_reads_an_empty_restriction_as_a_card_sheet_does_none(tmp_path, web_db, value):
+    """§1: an empty Restriction cell means not restricted; the API reads its values as a sheet's cells (the forms
+    offer "none printed", their empty choice being "not sure": no answer)."""
+    import shutil
+
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    db = tmp_path / "home.db"
+    shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    with TestClient(create_app(db_url=f"sqlite:///{db}")) as client:
+        card = "ME-upper-left-attack-1"
+        r = client.post(f"/api/cards/{card}/facts", json={"by": "Ann", "values": {"restriction": value}})
+        assert r.status_code == 200 and r.json()["applied"][0]["new"] == "none", r.text
+        assert client.get(f"/api/cards/{card}").json()["restriction"] == ""
+
+
 def test_cards_show_prints_none_as_the_pages_do(cli_env, monkeypatch, tmp_path):
     monkeypatch.setenv("COLUMNS", "200")
     sheet = tmp_path / "zed.csv"

@@ -122,7 +122,8 @@ def parse_values(card: Card, values: object) -> dict[str, str]:
     """The answers about one card, checked as card-sheet cells: field -> value as a sheet writes it.
 
     FactError (naming the field or value) for anything else: a field that is not a fact printed on a card,
-    a value that is not text or does not read, no value at all. `none` (or `-`) in a number means none printed.
+    a value that is not text or does not read, no value at all. `none` (or `-`) in a number means none printed, and
+    so does an empty `restriction`, as an empty cell of a card sheet (§1); another empty value is refused.
     """
     if not isinstance(values, Mapping):
         raise FactError('"values" is an object: {"restriction": "3", ...}')
@@ -137,6 +138,8 @@ def parse_values(card: Card, values: object) -> dict[str, str]:
         text = " ".join(str(raw).split()) if field != "text" else str(raw).strip()
         if len(text) > (MAX_TEXT if field == "text" else MAX_VALUE):
             raise FactError(f"{field}: a value of {len(text)} characters is over the limit")
+        if not text and field == "restriction":  # as an empty Restriction cell of a card sheet (§1): none printed
+            text = NONE
         if not text:
             raise FactError(f"{field}: the value is empty (write `unknown` for not known)")
         if field == "text" and not all(c.isprintable() or c in "\n\t" for c in text):

@@ -279,7 +279,8 @@ def test_facts_download_as_xlsx_and_tsv_is_the_cli_s_file_byte_for_byte(home, mo
     ({"by": "Ann", "values": {"grid": "XX"}}, 400, "grid"),
     ({"by": "Ann", "values": {"restriction": ["3"]}}, 400, "text"),
     ({"by": "Ann", "values": {"restriction": True}}, 400, "text"),
-    ({"by": "Ann", "values": {"restriction": ""}}, 400, "empty"),
+    ({"by": "Ann", "values": {"reserved": ""}}, 400, "empty"),  # (an empty Restriction number: none, §1)
+    ({"by": "Ann", "values": {"hand_icons": " "}}, 400, "empty"),
     ({"by": "Ann", "values": {"text": "x" * 2001}}, 400, "limit"),
     ({"by": "Ann", "values": {"text": "a\x1bb"}}, 400, "control"),
     ({"by": "Ann", "values": {}}, 400, "no values"),
