@@ -51,3 +51,4 @@ def test_path_to_legal_bench_runs_the_json_api_way_over_the_five_example_decks()
     out = r.stdout.splitlines()
     assert out[0] == "way: the JSON API, personal server" and len(out) == 1 + 5 + 3, out
     assert [line.split(":")[0] for line in out[-3:]] == ["questions asked", "rounds needed", "decks still unverified"]
+    assert out[-2:] == ["rounds needed: 1", "decks still unverified: 0 of 5"]  # issue 32's goal, the API's way

@@ -174,10 +174,10 @@ KURGAN = str(ROOT / "examples/decks/type1e-kurgan-illegal.txt")
 PLAUSIBLE = {"restriction": "0", "hand_icons": "1", "signature": "no", "reserved": "no", "unique": "no"}
 
 
-def filled_todo(deck: str, tmp_path: Path) -> Path:
-    """The deck's `cards todo` sheet, every `?` cell filled with a plausible value."""
+def filled_todo(deck: str, tmp_path: Path, *db: str) -> Path:
+    """The deck's `cards todo` sheet, every `?` cell filled with a plausible value (`db`: `--db URL`)."""
     todo = tmp_path / "todo.csv"
-    assert run_cli("cards", "todo", deck, "--out", str(todo)).code == 0
+    assert run_cli("cards", "todo", deck, "--out", str(todo), *db).code == 0
     with open(todo, encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     assert rows
@@ -200,6 +200,26 @@ def test_a_filled_todo_sheet_settles_every_rule_it_was_written_for(db, tmp_path,
     assert after["unverified"] == [] and after["input_errors"] == []
 
 
+HAND_WRITTEN = ("Format: type1e\nPre-Game:\nConnor MacLeod Persona\nEndurance:\n3 Thrust\n2 Upper Left Block\n"
+                "1 Upper Left Block [SE]\n3 Lower Center Block\n3 Upper Left Attack (1)\n")
+
+
+@pytest.mark.parametrize("deck", [CONNOR, "hand-written"])
+def test_a_filled_todo_sheet_leaves_nothing_unverified_on_sqlite_and_postgresql(db_url, tmp_path, deck):
+    """Issue 32, done when: the README's example and a hand-written deck of set-less lines, checked with their
+    filled `cards todo` sheet (`check --cards`), on either database."""
+    from deckcheck.library.api import CollectionApp
+    CollectionApp(db_url).catalog.store.dispose()  # the database made, its bundled cards in
+    if deck == "hand-written":
+        deck = str(tmp_path / "hand.txt")
+        Path(deck).write_text(HAND_WRITTEN, encoding="utf-8")
+    before = json.loads(run_cli("check", deck, "--json", "--db", db_url).text)
+    assert before["unverified"] and before["input_errors"] == []
+    sheet = filled_todo(deck, tmp_path, "--db", db_url)
+    after = json.loads(run_cli("check", deck, "--json", "--db", db_url, "--cards", str(sheet)).text)
+    assert after["unverified"] == [] and after["input_errors"] == [], after
+
+
 def test_a_fact_answered_for_one_printing_decides_a_line_that_names_no_set(db, tmp_path):
     from deckcheck.db.store import Store
     from deckcheck.library.facts import Facts
@@ -215,6 +235,10 @@ def test_a_fact_answered_for_one_printing_decides_a_line_that_names_no_set(db, t
 # -- a report that says each thing once (issue 32 item 4) --------------------------------------------------------------
 def test_each_undecided_rule_is_one_line_of_the_terminal_report_and_json_keeps_its_issues(db):
     kurgan = str(ROOT / "examples/decks/type1e-kurgan-illegal.txt")
+    for other in (CONNOR, DUNCAN):  # the README's other example, and a 2E deck
+        text, report = run_cli("check", other).text, json.loads(run_cli("check", other, "--json").text)
+        assert report["unverified"] and all(sum(r in line for line in text.splitlines()) == 1
+                                            for r in report["unverified"]), text
     text = run_cli("check", kurgan).text
     report = json.loads(run_cli("check", kurgan, "--json").text)
     assert report["unverified"] and all(i["rule"] != "HL-DATA-UNKNOWN" or i["fix"] for i in report["issues"])
