@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import docs_pages
+from inproc import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "examples" / "decks"
@@ -166,10 +167,15 @@ def test_every_command_is_in_the_readme():
 
 
 def test_every_command_has_help():
+    """Every command's --help in this process (tests/inproc.py: the same main(), exit code and output), and the
+    installed program's for the first command, which goes through the console script's entry point."""
     from deckcheck.cli.commands import app
-    for command in _commands(app):
-        r = run(*command.split(), "--help")
-        assert r.returncode == 0 and "Usage" in r.stdout, command
+    commands = _commands(app)
+    r = run(*commands[0].split(), "--help")
+    assert r.returncode == 0 and "Usage" in r.stdout, commands[0]
+    for command in commands:
+        ran = run_cli(*command.split(), "--help")
+        assert ran.crash is None and ran.code == 0 and "Usage" in ran.text, (command, ran.crash, ran.err)
 
 
 PARITY = [
