@@ -311,28 +311,53 @@ def test_cli_undo_of_a_bad_id_is_refused(tmp_path, given):
     assert run_cli("collection", "imports", "--db", db).text.count("c.csv") == 1  # nothing undone
 
 
-def test_two_cli_undos_of_one_import_at_once_undo_it_once(db_url, tmp_path):
-    """`collection undo 3` typed in two terminals at once: two processes, one undoes, the other exits 2 saying it
-    was already undone; ten rounds in a row, on SQLite and PostgreSQL."""
+def cli_processes(args: list[str], real: bool) -> list[tuple[int, str, str]]:
+    """`deckcheck ARGS` in two processes at once: (exit code, stdout, stderr) of each, sorted. `real`: the installed
+    program, each in an interpreter of its own (a second's start-up); else two processes forked from this one, where
+    deckcheck is imported already, let go at one barrier: each opens its own connections and writes as a program
+    does (tests/inproc.py's main(), exit code and streams), and ends without closing anything of this process."""
+    import multiprocessing
     import subprocess
     import sys
+    if real:
+        exe = str(Path(sys.executable).with_name("deckcheck"))
+        runs = [subprocess.Popen([exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for _ in range(2)]
+        return sorted((p.wait(120), *p.communicate()) for p in runs)
+    fork = multiprocessing.get_context("fork")
+    barrier = fork.Barrier(2)
+    pipes = [fork.Pipe(duplex=False) for _ in range(2)]
 
+    def child(send) -> None:
+        barrier.wait(60)
+        r = run_cli(*args)
+        send.send((r.code, r.text, r.err.decode("utf-8", "replace") + (r.crash or "")))
+    children = [fork.Process(target=child, args=(send,)) for _read, send in pipes]
+    for c in children:
+        c.start()
+    done = [read.recv() if read.poll(120) else (-1, "", "no answer in 120 s") for read, _send in pipes]
+    for c in children:
+        c.join(60)
+    return sorted(done)
+
+
+def test_two_cli_undos_of_one_import_at_once_undo_it_once(db_url, tmp_path):
+    """`collection undo 3` typed in two terminals at once: two processes, one undoes, the other exits 2 saying it
+    was already undone; ten rounds in a row, on SQLite and PostgreSQL. The first round runs the installed program
+    twice; the others fork this process (no interpreter start-up), so that ten rounds cost two programs' time."""
     from deckcheck.library.api import CollectionApp
     app = CollectionApp(db_url)
-    exe = str(Path(sys.executable).with_name("deckcheck"))
     for n in range(10):
         name = f"round {n}"
         ids = [imported(app, tmp_path, text, label, collection=name)
                for text, label in ((THRUST, "a.csv"), (OTHER, "b.csv"), (GOOD, "c.csv"))]
-        runs = [subprocess.Popen([exe, "collection", "undo", str(ids[2]), "--collection", name, "--db", db_url],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
-        done = sorted((p.wait(120), *p.communicate()) for p in runs)
+        app.catalog.store.dispose()  # no connection of this process open while the two run (nor in the forks)
+        done = cli_processes(["collection", "undo", str(ids[2]), "--collection", name, "--db", db_url], real=n == 0)
         assert [code for code, _out, _err in done] == [0, 2], (n, done)
         assert f"(import {ids[2]}, " in done[0][1] and "was already undone" in done[1][2], (n, done)
         assert "Traceback" not in done[1][2], done
         assert [p.label for p in app.collections.imports(name)] == ["b.csv", "a.csv"], n
         assert thrust(app, name) == (4, 0, 0, "binder 2"), n
-
 
 
 @pytest.fixture
