@@ -33,6 +33,38 @@ def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true", help="rewrite golden reports instead of comparing")
 
 
+# The slowest tests of a recent CI run (`pytest --durations=25`), slowest first. They start first, each with the rest
+# of its module (module fixtures are set up once), so that the last tests a worker takes are short ones and
+# pytest-xdist's worksteal ends the workers together, not one worker on a long test while the other waits.
+SLOWEST = ("tests/web/test_a11y_browser.py::test_every_page_passes_the_axe_audit",
+           "tests/web/test_desk_day_browser.py::test_an_event_day",
+           "tests/db/test_copy.py::test_sqlite_to_postgresql_and_back_loses_nothing",
+           "tests/test_collection_undo.py::test_two_cli_undos_of_one_import_at_once_undo_it_once",
+           "tests/db/test_safety.py::test_a_database_locked_by_another_writer",
+           "tests/web/test_rounds_browser.py::test_an_event_from_check_in_to_standings",
+           "tests/web/test_desk_browser.py::test_an_event_from_creation_to_the_report",
+           "tests/test_bench.py::test_bench_script_runs",
+           "tests/web/test_web_crash.py::test_a_server_killed_during_writes_starts_again_with_every_acknowledged_write",
+           "tests/test_readme.py::test_readme_commands_in_order")
+
+
+def slowest_first(items: list, slowest: tuple[str, ...] = SLOWEST) -> None:
+    """Reorder the items in place: the modules of the `slowest` tests first (in that order), their slow tests
+    first within them; the rest keep their order (pytest-randomly's, which is the same in every worker)."""
+    def rank(item) -> int:
+        name = item.nodeid.split("[")[0]
+        return slowest.index(name) if name in slowest else len(slowest)
+    module_rank: dict[str, int] = {}
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        module_rank[module] = min(module_rank.get(module, len(slowest)), rank(item))
+    items.sort(key=lambda item: (module_rank[item.nodeid.split("::")[0]], rank(item)))
+
+
+def pytest_collection_modifyitems(items):  # after pytest-randomly's shuffle (a wrapper, run first)
+    slowest_first(items)
+
+
 @pytest.fixture
 def update_golden(request) -> bool:
     return request.config.getoption("--update-golden")
