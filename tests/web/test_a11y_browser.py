@@ -93,16 +93,32 @@ def locked_event(server: str) -> tuple[str, str]:  # noqa: F811 - the fixture's 
     return created["id"], created["dashboard_url"]
 
 
-SCHEMES = {"phone": (WIDTHS["phone"], "light"), "desktop": (WIDTHS["desktop"], "light"),
-           "phone-dark": (WIDTHS["phone"], "dark")}
+VIEWS = {"phone": (WIDTHS["phone"], "light", "no-preference"), "desktop": (WIDTHS["desktop"], "light", "no-preference"),
+         "phone-dark": (WIDTHS["phone"], "dark", "reduce")}
 
 
-@pytest.mark.parametrize("view", list(SCHEMES))
-def test_every_page_passes_the_axe_audit(browser, server, event, view):  # noqa: F811
+def show_as(page, view: str) -> None:
+    """The page as VIEWS[view] shows it: its width, colour scheme and motion preference. The scheme changes with
+    motion reduced, so that no colour is caught halfway through a transition; then the view's motion applies."""
+    width, scheme, motion = VIEWS[view]
+    page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+    page.set_viewport_size({"width": width, "height": 900})
+    page.emulate_media(reduced_motion=motion)
+    shown = page.evaluate("""() => [innerWidth,
+      matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
+      matchMedia('(prefers-reduced-motion: reduce)').matches ? 'reduce' : 'no-preference']""")
+    assert shown == [width, scheme, motion], (view, shown)
+
+
+def test_every_page_passes_the_axe_audit(browser, server, event):  # noqa: F811
+    """Each page is loaded once and audited in every view of VIEWS (phone, desktop, phone in the dark with motion
+    reduced): the width, scheme and motion are changed on the loaded page, as a rotated phone or a scheme switched
+    in the settings changes them, and the page is left in the first view for what the test does next."""
     routes = page_routes()
-    width, scheme = SCHEMES[view]
+    first = next(iter(VIEWS))
+    width, scheme, motion = VIEWS[first]
     context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True, color_scheme=scheme,
-                                  reduced_motion="reduce" if scheme == "dark" else "no-preference")
+                                  reduced_motion=motion)
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
     event_id, dashboard = event
@@ -110,9 +126,12 @@ def test_every_page_passes_the_axe_audit(browser, server, event, view):  # noqa:
     seen_routes: dict[str, str] = {}
 
     def check(what: str) -> None:
-        found = audit(page)
-        if found:
-            problems[what] = found
+        for view in VIEWS:
+            show_as(page, view)
+            found = audit(page)
+            if found:
+                problems[f"{what} ({view})"] = found
+        show_as(page, first)
 
     queue = ["/", f"/?deck={SAVED}", f"/decks/{SAVED}", "/cards?q=attack&limit=5", "/cards/SE-connor-macleod-persona",
              "/cards/ME-thrust-1", "/collection?collection=shelf", f"/desk/{event_id}",
