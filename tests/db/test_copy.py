@@ -3,6 +3,7 @@ rows and checksum equal, the exports of cards (with provenance), collections and
 non-empty target refused unless --replace."""
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -10,14 +11,29 @@ from pathlib import Path
 
 import pytest
 from conftest import LEGAL, PG_ENV, ROOT, _pg_url, fresh_pg
+from inproc import run_cli
 
 EXE = str(Path(sys.executable).with_name("deckcheck"))
 
 
-def deckcheck(*args: str, db: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+def deckcheck(*args: str, db: str | None = None, cwd: Path = ROOT, real: bool = False) -> subprocess.CompletedProcess:
+    """`deckcheck ARGS [--db DB]` run in `cwd` with no DECKCHECK_DB and 200 columns: in this process (tests/inproc.py:
+    the same main(), exit code and streams; a crash is in stderr as its traceback), or `real`ly, as the installed
+    program in a process of its own."""
+    argv = [*args, *(["--db", db] if db else [])]
     env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_DB"} | {"COLUMNS": "200"}
-    return subprocess.run([EXE, *args, *(["--db", db] if db else [])], capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=300)
+    if real:
+        return subprocess.run([EXE, *argv], capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        with contextlib.chdir(cwd):
+            r = run_cli(*argv)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return subprocess.CompletedProcess(argv, r.code, r.text, r.err.decode("utf-8", "replace") + (r.crash or ""))
 
 
 @pytest.fixture
@@ -81,7 +97,7 @@ def table_sums(url: str) -> dict[str, tuple[int, str]]:
 
 def test_sqlite_to_postgresql_and_back_loses_nothing(tmp_path, pg_url):
     source = filled(tmp_path / "mine.db")
-    up = deckcheck("db", "copy", source, pg_url)
+    up = deckcheck("db", "copy", source, pg_url, real=True)  # the one run of the installed program
     assert up.returncode == 0, up.stderr
     assert "every count and checksum matches" in up.stdout and "DIFFERS" not in up.stdout
     lines = {line.split()[0]: line for line in up.stdout.splitlines() if "checksum" in line and " rows " in line}
