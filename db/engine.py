@@ -49,13 +49,14 @@ def sqlite_path(url: str) -> Path | None:
     return None
 
 
-def ready_sqlite(url: str) -> sqlite3.Connection | None:
-    """An open sqlite3 connection when the URL names an initialised SQLite file; else None."""
+def ready_sqlite(url: str, wait: float = LOCK_WAIT_S) -> sqlite3.Connection | None:
+    """An open sqlite3 connection when the URL names an initialised SQLite file; else None. A file another process
+    keeps locked for longer than `wait` seconds gives None too (the model path then says so)."""
     path = sqlite_path(url)
     if path is None or not path.is_file():
         return None
     try:
-        con = open_read_only(path, LOCK_WAIT_S)
+        con = open_read_only(path, wait)
     except sqlite3.Error:
         return None
     try:

@@ -373,7 +373,7 @@ class Store:
 
         A SQLite file nobody opened an engine on in this process is read by the hot path (deckcheck.db.rawsql:
         sqlite3 alone, no SQLAlchemy); anything else by the model path (card_rows). Both give the same rows."""
-        con = ready_sqlite(self.url) if self._engine is None else None
+        con = ready_sqlite(self.url, self.lock_wait()) if self._engine is None else None
         if con is not None:
             try:
                 rows, meta = rawsql.read_cards(con, game)

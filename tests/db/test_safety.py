@@ -78,6 +78,27 @@ def test_a_database_locked_by_another_writer(tmp_path):
     assert [h.quantity for h in CollectionApp(str(db)).collections.holdings() if h.card.id == "ME-thrust-1"] == [3]
 
 
+
+def test_the_urls_wait_for_a_writer_is_the_wait_of_every_read(tmp_path, monkeypatch, shared_db):
+    """A SQLite URL's ?timeout= is how long a command waits for another writer, the fast read of the cards (sqlite3
+    alone) included: that read waited the default 15 s first, so a command told to wait 0.5 s took 15.5."""
+    import shutil
+
+    import deckcheck.db.engine as engine
+    from deckcheck.db.store import Store
+    db = tmp_path / "d.db"
+    shutil.copy(shared_db.removeprefix("sqlite:///"), db)
+    waits: list[float] = []
+    open_read_only = engine.open_read_only
+
+    def recorded(path, wait=engine.LOCK_WAIT_S):
+        waits.append(wait)
+        return open_read_only(path, wait)
+    monkeypatch.setattr(engine, "open_read_only", recorded)
+    assert Store(f"sqlite:///{db}?timeout=0.5").cards() and waits == [0.5]
+    assert Store(f"sqlite:///{db}").cards() and waits == [0.5, engine.LOCK_WAIT_S]
+
+
 SETUP = """
 import os, subprocess, sys
 fs = os.environ["FS"]
