@@ -14,10 +14,11 @@ import threading
 from collections import defaultdict
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable, Generic, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Sequence
 
 from .cards import Card, as_one_card, card_groups, one_card, same_card
 from .errors import AmbiguousCardError, CardNotFoundError, UnknownCardError
+from .memo import Memo as Memo  # (its home was here)
 from .text import ends_in_bare_number, normalize, split_set
 
 
@@ -408,28 +409,6 @@ class CardIndex:
     def closest(self, text: str, limit: int = 5) -> list[str]:
         """The names closest to a text that found nothing, however far (Suggester.closest)."""
         return self.suggester.closest(text, limit)
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class Memo(Generic[K, V]):
-    """A bounded memo, emptied whole when full: the one rule of every cache the index keeps. One lookup
-    and one store each: another thread may empty it between two calls, never within one."""
-
-    def __init__(self, size: int = _SUGGESTION_CACHE) -> None:
-        self._items: dict[K, V] = {}
-        self._size = size
-
-    def get(self, key: K) -> V | None:
-        return self._items.get(key)
-
-    def put(self, key: K, value: V) -> V:
-        if len(self._items) > self._size:
-            self._items.clear()
-        self._items[key] = value
-        return value
 
 
 class _Built:

@@ -18,6 +18,7 @@ from typing import Iterator, Mapping
 from . import limits
 from .headers import column_of
 from .markup import take_off
+from .memo import Memo
 from .text import APOSTROPHES, is_digits as _is_digits, normalize, split_written_set as _split_set
 from .text import ends_in_bare_number as ends_in_bare_number, split_set as split_set  # the shape of a name as written
 
@@ -70,6 +71,12 @@ class Grammar:
     titles: Mapping[str, str] = field(default_factory=dict)
     help: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     default: str = ""
+    # What the parser found each line to be under these words (one answer per line text: a tournament's decks
+    # write the same lines again and again), each answer in a 1-tuple (an answer may be None)
+    headings_read: Memo[tuple[str, bool], tuple[_Heading | None]] = field(
+        default_factory=lambda: Memo(_LINE_MEMO), compare=False, repr=False)
+    lines_cleaned: Memo[tuple[str, bool], tuple[tuple[str, bool] | None]] = field(
+        default_factory=lambda: Memo(_LINE_MEMO), compare=False, repr=False)
 
     def section_word(self, text: str) -> str | None:
         """The folded section name if text names a known section (or a side board), else None."""
@@ -446,7 +453,24 @@ def _trailing_readings(qty: int, name: str, whole: str) -> list[tuple[int, str]]
     return [(qty, name), (1, whole)]
 
 
+_LINE_MEMO = 8192  # distinct lines remembered per table: a tournament's decks write the same lines again and again
+_MEMO_CHARS = 256  # only lines this short are remembered (a card line is): at most ~2 MB held per table
+_CARD_TEXTS: Memo[tuple[str, int | None], CardText | Refused] = Memo(_LINE_MEMO)
+
+
 def parse_card_text(text: str, quantity: int | None = None) -> CardText | Refused:
+    """What one card line is (_parse_card_text), remembered: the answer depends on the text and quantity alone,
+    and nobody changes a CardText once made."""
+    if len(text) > MAX_LINE:
+        return Refused(_LONG_LINE, Refusal.LONG_LINE)
+    if len(text) > _MEMO_CHARS:
+        return _parse_card_text(text, quantity)
+    key = (text, quantity)
+    known = _CARD_TEXTS.get(key)
+    return known if known is not None else _CARD_TEXTS.put(key, _parse_card_text(text, quantity))
+
+
+def _parse_card_text(text: str, quantity: int | None = None) -> CardText | Refused:
     """Readings of one card line: ((qty, name), ...), the [SET] and the @ attachment; or an error message.
 
     The quantity is written once, before the name or after it (`N name`, `Nx name`, `N x name`,
@@ -838,6 +862,17 @@ def _join_kinds(grammar: Grammar, line: str) -> str:
 
 
 def _read_heading(grammar: Grammar, line: str, marked: bool) -> _Heading | None:
+    """What _find_heading finds in a line, remembered by the grammar (nobody changes a _Heading once made)."""
+    if len(line) > _MEMO_CHARS:
+        return _find_heading(grammar, line, marked)
+    key = (line, marked)
+    known = grammar.headings_read.get(key)
+    if known is None:
+        known = grammar.headings_read.put(key, (_find_heading(grammar, line, marked),))
+    return known[0]
+
+
+def _find_heading(grammar: Grammar, line: str, marked: bool) -> _Heading | None:
     """A heading line in any of the ways posts write one, or None.
 
     `Word:` / `Word: a card` / `Word: 24` / `Word (24):` / `Word (24)` / `Word [24]` / `Word - 24` /
@@ -1151,6 +1186,16 @@ class _Reader:
             self._heading(number, raw, line, found)
 
     def _cleaned(self, raw: str) -> tuple[str, bool] | None:
+        """What _clean makes of a line, remembered by the grammar."""
+        if len(raw) > _MEMO_CHARS:
+            return self._clean(raw)
+        key = (raw, self.numbered)
+        known = self.grammar.lines_cleaned.get(key)
+        if known is None:
+            known = self.grammar.lines_cleaned.put(key, (self._clean(raw),))
+        return known[0]
+
+    def _clean(self, raw: str) -> tuple[str, bool] | None:
         """The line without list number, `#`, remark, bullets and Markdown, and whether it had Markdown or `#`;
         None for a line that is nothing to read (blank, a comment, a separator)."""
         line = fold_chars(raw).strip()

@@ -107,3 +107,23 @@ def test_a_refused_card_line_says_why_as_data_and_its_message_in_words(text, qua
     got = parse_card_text(text, quantity)
     assert not isinstance(got, CardText) and got.reason is Refusal[reason] and str(got)
     assert pickle.loads(pickle.dumps(got)).reason is Refusal[reason]
+
+
+def test_a_remembered_line_is_read_as_its_own_list_says():
+    """The parser remembers each line's reading (a tournament writes the same lines again and again): the same line
+    still reads by the list it is in (a numbered list's `3.` is no quantity) and by its quantity column."""
+    numbered = "1. Thrust\n2. Upper Left Attack\n3. Dodge\n"
+    plain = "3. Dodge\n"
+    for _ in range(2):  # the second round is read from what the first remembered
+        assert [line.readings[0] for line in parse_text(numbered).lines][-1] == (1, "Dodge")
+        assert parse_text(plain).lines[0].readings[0] == (1, "3. Dodge")
+    assert parse_card_text("Thrust", 2).readings == ((2, "Thrust"),)
+    assert parse_card_text("Thrust").readings == ((1, "Thrust"),)
+    assert parse_card_text("Thrust") is parse_card_text("Thrust")
+
+
+def test_a_long_line_is_read_every_time_not_remembered():
+    name = "Upper Left Attack " + "x" * decklist._MEMO_CHARS
+    before = len(decklist._CARD_TEXTS)
+    assert parse_card_text(name).readings[0] == (1, name)
+    assert len(decklist._CARD_TEXTS) == before and parse_card_text(name) is not parse_card_text(name)
