@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Callable, Collection
 
-from .catalog import CardIndex
+from .catalog import CardIndex, Context, NO_CONTEXT
 from .decklist import RawDeck
 from .decks import Deck, build_deck
-from .errors import UnknownFormatError
+from .errors import AmbiguousCardError, CardNotFoundError, UnknownFormatError
 from .formats import AnyFormat, DeckView
 from .games import registry
 from .registered import registered_of
@@ -84,12 +84,34 @@ def _other_game(raw: RawDeck, index_for: Callable[[AnyFormat], CardIndex], fmt: 
         if game.name == fmt.game or not game.formats:
             continue
         other = game.formats[0]
-        deck, problems = build_deck(raw, index_for(other), other)
+        index = index_for(other)
+        if not _names_any_card(raw, index):
+            continue  # (a deck of the other game names at least one of its cards: no need to read it all)
+        deck, problems = build_deck(raw, index, other)
         if not problems and deck.entries:
             return [f"this list has no Format: line and was read as {fmt.name}; every line of it names a card of "
                     f"{game.title}: write 'Format: {other.name}' as its first line (or check it with --format "
                     f"{other.name})"]
     return []
+
+
+def _names_any_card(raw: RawDeck, index: CardIndex) -> bool:
+    """Whether some line of the list names a card of the index as it is written (the cheap test before reading the
+    list as that game's: a deck whose cards are all another game's has one at least). A line whose ` - N` only the
+    cards tell apart (a version or a quantity) counts as one."""
+    for line in raw.lines:
+        if line.dash is not None:
+            return True
+        context = NO_CONTEXT if line.kinds is None else Context(kinds=line.kinds)
+        for _quantity, name in line.readings:
+            try:
+                index.resolve(name, line.set_code, context, suggest=False)
+            except AmbiguousCardError:
+                return True
+            except CardNotFoundError:
+                continue
+            return True
+    return False
 
 
 # Where a card sheet is brought, in the CLI's words (web.decks.page_text gives a page's, which name no command).

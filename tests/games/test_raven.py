@@ -240,3 +240,23 @@ def test_a_card_out_of_its_section_takes_its_article(index):
     """Issue 36: "Longbow is an Item", never "a Item"."""
     report = check(index, group(items="Chainmail @ Old Marek", combat=GROUP["combat"] + "\nLongbow"))
     assert [i.message for i in report.issues if i.rule == "RS-SECTION"] == ["Longbow is an Item but stands in Combat"]
+
+
+def test_a_list_naming_no_card_of_another_game_is_not_read_as_that_game(index, monkeypatch):
+    """The notice naming the game a Format-less list is of still comes; a list naming no card of any other game is
+    read as the default format only (reading it whole as every other game was a fifth of a tournament's time)."""
+    import deckcheck.check as check_module
+    built: list[str] = []
+    real = check_module.build_deck
+
+    def counted(raw, ix, fmt):
+        built.append(fmt.game)
+        return real(raw, ix, fmt)
+    monkeypatch.setattr(check_module, "build_deck", counted)
+    report = check_raw(parse_text(group().replace("Format: raven-stormcrow\n", ""), "group"), lambda fmt: index)
+    assert any("no Format: line" in n and "raven" in n for n in report.notices), report.notices
+    assert len(set(built)) == 2  # the default game's, then the Raven's
+    built.clear()
+    report = check_raw(parse_text("Thrst\nDodgee\n", "typo"), lambda fmt: index)
+    assert report.input_errors and not any("no Format: line" in n for n in report.notices)
+    assert len(built) == 1
