@@ -117,13 +117,15 @@ def test_a_remembered_line_is_read_as_its_own_list_says():
     for _ in range(2):  # the second round is read from what the first remembered
         assert [line.readings[0] for line in parse_text(numbered).lines][-1] == (1, "Dodge")
         assert parse_text(plain).lines[0].readings[0] == (1, "3. Dodge")
-    assert parse_card_text("Thrust", 2).readings == ((2, "Thrust"),)
-    assert parse_card_text("Thrust").readings == ((1, "Thrust"),)
+    two, one = parse_card_text("Thrust", 2), parse_card_text("Thrust")
+    assert isinstance(two, CardText) and isinstance(one, CardText)
+    assert (two.readings, one.readings) == (((2, "Thrust"),), ((1, "Thrust"),))
     assert parse_card_text("Thrust") is parse_card_text("Thrust")
 
 
 def test_a_long_line_is_read_every_time_not_remembered():
     name = "Upper Left Attack " + "x" * decklist._MEMO_CHARS
     before = len(decklist._CARD_TEXTS)
-    assert parse_card_text(name).readings[0] == (1, name)
+    parsed = parse_card_text(name)
+    assert isinstance(parsed, CardText) and parsed.readings[0] == (1, name)
     assert len(decklist._CARD_TEXTS) == before and parse_card_text(name) is not parse_card_text(name)
