@@ -288,6 +288,13 @@ class CardIndex:
         code = self.set_code(set_text)
         return [c for c in exact if self._in_set(c, code)] or [c for c in forms if self._in_set(c, code)]
 
+    def may_name(self, text: str) -> bool:
+        """False when resolve would surely find no card for the text, whatever its set and context (no name or
+        other written form is the text's, and it has no bracket that a set or a version may be written in): a test
+        that raises nothing, for a caller trying many names that mostly miss."""
+        key = normalize(text)
+        return key in self._exact or key in self._forms or key in self._kind_forms or "(" in text
+
     def lookup(self, text: str, set_text: str | None = None, context: Context = NO_CONTEXT) -> Card:
         """The card a name as written anywhere names, a `[SET]` after it included (`cards show "Thrust [ME]"`,
         `collection add "Lower Right Block [SE]"`, a sheet's card cell); `set_text` is a separate set cell."""

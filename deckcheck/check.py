@@ -104,6 +104,8 @@ def _names_any_card(raw: RawDeck, index: CardIndex) -> bool:
             return True
         context = NO_CONTEXT if line.kinds is None else Context(kinds=line.kinds)
         for _quantity, name in line.readings:
+            if not index.may_name(name):
+                continue
             try:
                 index.resolve(name, line.set_code, context, suggest=False)
             except AmbiguousCardError:

@@ -501,3 +501,25 @@ def test_an_index_memo_is_emptied_whole_once_past_its_bound():
     assert (memo.get("a"), memo.get("c")) == (0, 2)
     memo.put("d", 3)  # three held, over the bound of 2: emptied, then d kept
     assert (memo.get("a"), memo.get("c"), memo.get("d")) == (None, None, 3)
+
+
+@pytest.mark.parametrize("written,kinds", [
+    ("Kurgan Hammer Blow", None), ("Hammer Blow (The Kurgan)", None), ("Cut", None), ("highway-6", None),
+    ("Thrust (ME)", None), ("Upper Left Attack (v2)", None), ("Alpha", {"Persona"}), ("Sword", {"Attack"}),
+    ("Kurgan", {"Attack"}), ("Back Away (Alpha)", {"Dodge"})])
+def test_a_name_the_index_resolves_is_one_it_may_name(index, written, kinds):
+    """may_name is the raising-free test before resolve (a list tried as another game's): never False for a name
+    that resolves, in any context."""
+    assert index.resolve(written, context=Context(edition=1, kinds=frozenset(kinds)) if kinds else Context())
+    assert index.may_name(written)
+
+
+@pytest.mark.parametrize("written", ["Gamma", "Thrst", "Back Away Gamma"])
+def test_a_name_of_no_card_and_no_bracket_is_one_it_cannot_name(index, written):
+    assert not index.may_name(written)
+    with pytest.raises(CardNotFoundError):
+        index.resolve(written, context=Context(kinds=frozenset({"Dodge", "Attack", "Persona"})))
+
+
+def test_every_card_is_one_the_index_may_name(index):
+    assert all(index.may_name(c.name) for c in index.cards)
