@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Mapping, Sequence, TypedDict
 
 from .errors import DeckcheckError
@@ -79,9 +80,10 @@ class Registered:
         """How many cards the list registers in a section."""
         return sum(line.quantity for line in self.lines if line.section == section)
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
-        """A short hash of the cleaned text: the same list, the same fingerprint."""
+        """A short hash of the cleaned text: the same list, the same fingerprint (computed once: a tournament's
+        summary table, sheets and JSON each show it)."""
         return fingerprint(self.text())
 
     def as_dict(self) -> RegisteredJSON:
