@@ -606,9 +606,17 @@ def _strip_decoration(line: str) -> str:
     start, end = 0, len(line)
     while start < end and (_is_decoration(line[start]) or line[start] == " "):
         start += 1
-    while end > start and (_is_decoration(line[end - 1]) or line[end - 1] == " "):
+    while end > start and (_is_decoration(line[end - 1]) or line[end - 1] == " ") and not _is_suit(line, end - 1):
         end -= 1
     return line[start:end]
+
+
+_SUITS = "♠♥♦♣♤♡♢♧"
+
+
+def _is_suit(line: str, at: int) -> bool:
+    """A playing card's suit written right after its rank (`Q♥`, `10♦`): part of the card's name, not an emoji."""
+    return line[at] in _SUITS and at > 0 and line[at - 1].isalnum()
 
 
 def _strip_bullet(line: str) -> str:

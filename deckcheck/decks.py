@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator, Mapping, Protocol
+from typing import Callable, Iterable, Iterator, Mapping, Protocol
 
 from . import limits
 from .cards import Card
@@ -31,6 +31,12 @@ class Buildable(Protocol):
 
     @property
     def sections(self) -> Mapping[str, tuple[str, ...]]: ...
+
+    @property
+    def spelling(self) -> Callable[[str], str | None] | None: ...  # a player's way of writing a card -> its name
+
+    @property
+    def implied(self) -> Mapping[str, tuple[str, ...]]: ...  # section -> the cards a list that writes none plays
 
     def section_of(self, written: str | None, card: Card) -> str | None: ...
 
@@ -121,6 +127,8 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: Buildable) -> tuple[Deck, li
                 for p in raw.problems]  # the format is known now, given on the command line or not
     edition = fmt.params.name_edition
     context = Context(edition=edition if isinstance(edition, int) else None)
+    if fmt.spelling is not None:
+        raw = _spelled(raw, fmt.spelling)
     lines, results, context = _read_lines(raw, index, context, deck.notices)
     aside: dict[str, int] = {}
     counted: dict[int, int] = {}  # line -> copies read on it, for the counts the list states
@@ -204,8 +212,38 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: Buildable) -> tuple[Deck, li
         deck.notices.append(f"{count} {'card' if count == 1 else 'cards'} under {side.title()}: read, not part of "
                             "the deck")
     problems += _read_players(raw, index, deck)
+    if fmt.implied:
+        problems += _implied(raw, index, fmt, deck)
     problems.sort(key=lambda p: p.line or 0)
     return deck, problems
+
+
+def _spelled(raw: RawDeck, spelling: Callable[[str], str | None]) -> RawDeck:
+    """The list with each reading of a line's name that is another way of writing a built-in card (Format.spelling:
+    `QH`, `K♠`, `Pik Ass`) read as that card's name; a line none of whose readings is one stays as written."""
+    lines = []
+    for line in raw.lines:
+        readings = tuple((qty, spelling(name) or name) for qty, name in line.readings)
+        lines.append(line if readings == line.readings else replace(line, readings=readings))
+    return replace(raw, lines=lines)
+
+
+def _implied(raw: RawDeck, index: CardIndex, fmt: Buildable, deck: Deck) -> list[InputProblem]:
+    """The cards of each section the list writes no line under (Format.implied: a Taktik table's standard deck),
+    added to the deck with a notice that says so; a section with a heading or a card of its own is the list's."""
+    problems = []
+    for section, names in fmt.implied.items():
+        if any(e.section == section for e in deck.entries) or any(
+                line.section is not None and _section_named(fmt, line.section) == section for line in raw.lines):
+            continue
+        for name in names:
+            try:
+                deck.add(index.resolve(name), 1, section)
+            except CardNotFoundError as exc:  # an implied card is one of the format's built-in cards: never here
+                problems.append(InputProblem(None, name, exc.reason, (), exc.kind))
+        deck.notices.append(f"the {section} is the game's standard one ({len(names)} card"
+                            f"{'' if len(names) == 1 else 's'}): the list writes no {section} lines")
+    return problems
 
 
 Results = list[tuple[Card, int] | CardNotFoundError]

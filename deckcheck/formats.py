@@ -78,6 +78,12 @@ class Format(Generic[ParamsT, ViewT]):
     card_list: str = ""
     own_card: Callable[[Card], bool] | None = None
     bundled_own: int = 0
+    # the other ways its players write one of its built-in cards, as that card's name (Taktik: 'QH', 'K♠', 'Pik Ass'
+    # -> 'Queen of Hearts', 'King of Spades', 'Ace of Spades'); None for a text that is no such form
+    spelling: Callable[[str], str | None] | None = None
+    # what a list holds in a section it writes no line under, by section: the names of its cards, one copy each
+    # (Taktik: a table that lists no Deck plays the standard 52-card deck)
+    implied: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def section_of(self, written: str | None, card: Card) -> str | None:
         """The section a decklist line belongs to: the header as written, else where the card's type goes."""

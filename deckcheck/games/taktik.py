@@ -65,22 +65,67 @@ def playing_cards() -> tuple[Card, ...]:
                  for suit in SUITS for rank in RANKS)
 
 
-_SHORT = re.compile(r"^(10|[2-9]|[AJQK])\s*([SHDC♠♥♦♣])$", re.IGNORECASE)
+_SHORT = re.compile(r"^(10|[2-9]|[AJQKBD])\s*([SHDC♠♥♦♣])$", re.IGNORECASE)
 _SUIT_LETTER = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs", "♠": "spades", "♥": "hearts",
                 "♦": "diamonds", "♣": "clubs"}
+_GERMAN_LETTER = {"B": "J", "D": "Q"}  # Bube, Dame (König and Ass are K and A in both languages)
+# The German names of the 52 cards, as the seed and its players write them (`Pik Ass`, `Herz Dame`, `Herzdame`,
+# `Kreuz-König`, `Karo 10`): the suit, then the rank (either order), as two words or one; folded as
+# deckcheck.text.normalize folds them (König: konig).
+GERMAN_SUITS = {"pik": "spades", "herz": "hearts", "karo": "diamonds", "kreuz": "clubs", "treff": "clubs"}
+GERMAN_RANKS = {"ass": "A", "as": "A", "bube": "J", "dame": "Q", "konig": "K", "koenig": "K", "zwei": "2",
+                "drei": "3", "vier": "4", "funf": "5", "fuenf": "5", "sechs": "6", "sieben": "7", "acht": "8",
+                "neun": "9", "zehn": "10", **{rank: rank for rank in RANKS[1:10]}}
 
 
 def parse_playing_card(text: str) -> Card:
-    """A playing card from 'Queen of Clubs', 'queen clubs', 'QC', '10♥'; DeckcheckError otherwise."""
+    """A playing card from 'Queen of Clubs', 'queen clubs', 'QC', '10♥', 'D♥', 'Herz Dame', 'Pikass';
+    DeckcheckError otherwise."""
+    card = read_playing_card(text)
+    if card is None:
+        raise DeckcheckError(f"{text!r} is not a playing card (write 'Queen of Clubs', '10 of Hearts', 'QC', "
+                             "'Q♣' or 'Kreuz Dame')")
+    return card
+
+
+def read_playing_card(text: str) -> Card | None:
+    """The playing card a text names in any of the ways parse_playing_card reads; None when it names none."""
     m = _SHORT.match(text.strip())
     if m:
-        rank, suit = m.group(1).upper(), _SUIT_LETTER[m.group(2).lower()]
-        return _by_rank_suit()[(rank, suit)]
-    key = normalize(text).replace(" of ", " ")
-    for card in playing_cards():
-        if normalize(card.name).replace(" of ", " ") == key:
-            return card
-    raise DeckcheckError(f"{text!r} is not a playing card (write 'Queen of Clubs', '10 of Hearts' or 'QC')")
+        rank = m.group(1).upper()
+        return _by_rank_suit()[(_GERMAN_LETTER.get(rank, rank), _SUIT_LETTER[m.group(2).lower()])]
+    key = normalize(text)
+    english = _by_name().get(key.replace(" of ", " "))
+    if english is not None:
+        return english
+    return _german(key)
+
+
+def _german(key: str) -> Card | None:
+    words = key.split()
+    if len(words) == 1:  # `Herzdame`, `Pikass`, `Karo10`
+        suit = next((s for s in GERMAN_SUITS if key.startswith(s) and key[len(s):] in GERMAN_RANKS), None)
+        words = [suit, key[len(suit):]] if suit else []
+    if len(words) != 2:
+        return None
+    first, second = words
+    if first in GERMAN_RANKS and second in GERMAN_SUITS:
+        first, second = second, first
+    if first in GERMAN_SUITS and second in GERMAN_RANKS:
+        return _by_rank_suit()[(GERMAN_RANKS[second], GERMAN_SUITS[first])]
+    return None
+
+
+def spelled(text: str) -> str | None:
+    """The name of the playing card a text writes another way (`QH`, `K♠`, `Pik Ass`: Format.spelling); None
+    when it is written as the card's name already, or names no playing card."""
+    card = read_playing_card(text)
+    return None if card is None or card.name == text else card.name
+
+
+@lru_cache(maxsize=1)
+def _by_name() -> dict[str, Card]:
+    return {normalize(c.name).replace(" of ", " "): c for c in playing_cards()}
 
 
 @lru_cache(maxsize=1)
@@ -196,7 +241,8 @@ TAKTIK52 = Format(
     params=TaktikParams(),
     sections=MappingProxyType({DECK: ("deck",), PLAYERS: ("players",)}),
     default_section=lambda card: PLAYERS if card.type == HERO else DECK, view=TaktikView,
-    builtin_cards=lambda: list(playing_cards()),
+    builtin_cards=lambda: list(playing_cards()), spelling=spelled,
+    implied=MappingProxyType({DECK: tuple(card_name(rank, suit) for suit in SUITS for rank in RANKS)}),
     source="seeds/taktisches-kartenspiel-de.txt",
 )
 

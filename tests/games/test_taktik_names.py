@@ -1,0 +1,167 @@
+"""Taktik's 52 cards as players write them: short (`QH`), with suit symbols (`Q♥`), in German (`Herz Dame`,
+`Herzdame`, `D♥`), in a table's Deck section and in a deal; and a table that lists no deck plays the standard one.
+
+The lists are the repository's example table rewritten card by card, and the seed's own rank words
+(seeds/taktisches-kartenspiel-de.txt), not lists written for these tests."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from deckcheck.check import check_raw
+from deckcheck.errors import DeckcheckError
+from deckcheck.games import parse_text, taktik
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLE = (ROOT / "examples/other-games/taktik52-table.txt").read_text(encoding="utf-8")
+# the seed's deal paragraph (seeds/taktisches-kartenspiel-de.txt, line 4), as it is written
+SEED = ("Mischt alle 52 Karten und teilt reihum aus, bis jede Person drei Karten besitzt. Die zwei höchsten Karten "
+        "liegen vertikal als Lebenspunkte aus, die niedrigste horizontal als Schild. Ass = 1, Bube = 11, Dame = 12, "
+        "König = 13.")
+SYMBOL = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
+GERMAN_SUIT = {"spades": "Pik", "hearts": "Herz", "diamonds": "Karo", "clubs": "Kreuz"}
+GERMAN_RANK = {"A": "Ass", "J": "Bube", "Q": "Dame", "K": "König"}
+GERMAN_LETTER = {"J": "B", "Q": "D"}
+
+
+def _parts(name: str) -> tuple[str, str]:
+    card = taktik.parse_playing_card(name)
+    return str(taktik.rank_of(card)), str(taktik.suit_of(card))
+
+
+FORMS = {
+    "short": lambda rank, suit: f"{rank}{suit[0].upper()}",
+    "lower short": lambda rank, suit: f"{rank}{suit[0]}".lower(),
+    "symbol": lambda rank, suit: f"{rank}{SYMBOL[suit]}",
+    "German": lambda rank, suit: f"{GERMAN_SUIT[suit]} {GERMAN_RANK.get(rank, rank)}",
+    "German compound": lambda rank, suit: f"{GERMAN_SUIT[suit]}{str(GERMAN_RANK.get(rank, rank)).lower()}",
+    "German hyphen": lambda rank, suit: f"{GERMAN_SUIT[suit]}-{GERMAN_RANK.get(rank, rank)}",
+    "German rank first": lambda rank, suit: f"{GERMAN_RANK.get(rank, rank)} {GERMAN_SUIT[suit]}",
+    "German letter": lambda rank, suit: f"{GERMAN_LETTER.get(rank, rank)}{SYMBOL[suit]}",
+}
+
+
+def rewritten(form) -> str:
+    """The example table with every Deck line written in one form."""
+    deck = False
+    out = []
+    for line in TABLE.splitlines():
+        if line.strip().endswith(":"):
+            deck = line.strip() == "Deck:"
+        elif deck and line.strip() and not line.startswith("#"):
+            line = form(*_parts(line.strip()))
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+@pytest.fixture(scope="module")
+def index(sheet_index):
+    return sheet_index("examples/other-games/taktik52-heroes.csv", extra=taktik.playing_cards())
+
+
+def check(index, text):
+    return check_raw(parse_text(text, "table"), lambda fmt: index)
+
+
+@pytest.mark.parametrize("form", FORMS, ids=list(FORMS))
+def test_the_example_table_written_in_each_form_is_the_same_legal_table(index, form):
+    text = rewritten(FORMS[form])
+    assert text != TABLE
+    report = check(index, text)
+    assert not report.input_errors, report.input_errors[:3]
+    assert report.legal is True and report.counts == {"Deck": 52, "Players": 4}, report.issues
+    original = check(index, TABLE)
+    assert report.registered is not None and original.registered is not None
+    assert report.registered.fingerprint == original.registered.fingerprint  # one deck, however written
+
+
+def test_forms_mixed_in_one_table_and_a_card_twice_is_told(index):
+    forms = list(FORMS.values())
+    lines = TABLE.splitlines()
+    start = lines.index("Deck:") + 1
+    for i in range(start, start + 52):
+        lines[i] = forms[i % len(forms)](*_parts(lines[i]))
+    text = "\n".join(lines) + "\n"
+    assert check(index, text).legal is True
+    twice = text.replace("\nPlayers:", "\nPik Ass\nPlayers:")  # the Ace of Spades a second time, in German
+    (issue,) = check(index, twice).errors
+    assert issue.rule == "TK-DECK-COMPLETE" and "extra: 1 x Ace of Spades" in issue.message
+
+
+def test_the_seeds_rank_words_are_read_with_the_seeds_values():
+    """`Ass = 1, Bube = 11, Dame = 12, König = 13` (the seed's deal paragraph): each word is read as that rank."""
+    stated = dict(re.findall(r"(\w+) = (\d+)", SEED))
+    assert set(stated) == {"Ass", "Bube", "Dame", "König"}
+    for word, value in stated.items():
+        card = taktik.parse_playing_card(f"Herz {word}")
+        assert (taktik.VALUE[str(taktik.rank_of(card))], taktik.suit_of(card)) == (int(value), "hearts")
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Pik Ass", "Ace of Spades"), ("Herz Dame", "Queen of Hearts"), ("herzdame", "Queen of Hearts"),
+    ("Kreuz-König", "King of Clubs"), ("Kreuz Koenig", "King of Clubs"), ("Karo 10", "10 of Diamonds"),
+    ("Karo Zehn", "10 of Diamonds"), ("Zehn Karo", "10 of Diamonds"), ("Treff Bube", "Jack of Clubs"),
+    ("D♥", "Queen of Hearts"), ("B♣", "Jack of Clubs"), ("K♠", "King of Spades"), ("10♦", "10 of Diamonds"),
+    ("qh", "Queen of Hearts"), ("2 ♥", "2 of Hearts"),
+])
+def test_each_way_of_writing_a_card_names_it(text, name):
+    assert taktik.parse_playing_card(text).name == name
+    assert taktik.spelled(text) == name
+
+
+@pytest.mark.parametrize("text", ["Herz", "Dame", "Herz Dame Pik", "Pik 11", "Pik 1", "Herz Ritter", "1H", "ZH",
+                                  "Herzdamen", "The Fox"])
+def test_what_names_no_card_is_refused_or_left_to_the_decklist(text):
+    assert taktik.spelled(text) is None
+    with pytest.raises(DeckcheckError, match="is not a playing card"):
+        taktik.parse_playing_card(text)
+
+
+def test_a_card_written_by_its_name_is_not_spelled_again():
+    assert taktik.spelled("Queen of Hearts") is None
+
+
+def test_the_deal_reads_german_names():
+    hands = taktik.parse_deal_text("Anna: Pik Ass, Herz 10, Kreuz Dame\nBen: 3♥, 4♣, 2♦\n")
+    assert [c.name for c in hands[0].cards] == ["Ace of Spades", "10 of Hearts", "Queen of Clubs"]
+    assert (hands[0].life_points, hands[0].shield) == (22, 1)
+
+
+PLAYERS = "Players:\nAnna: The Fox\nBen: The Bear\nCem: The Owl\nDora: The Hare\n"
+
+
+def test_a_table_that_lists_no_deck_plays_the_standard_one(index):
+    report = check(index, "Format: taktik52\n" + PLAYERS)
+    assert report.legal is True and report.counts == {"Deck": 52, "Players": 4}
+    assert "the Deck is the game's standard one (52 cards): the list writes no Deck lines" in report.notices
+    written = check(index, TABLE)
+    assert report.registered is not None and written.registered is not None
+    assert report.registered.fingerprint == written.registered.fingerprint  # the same table
+
+
+def test_a_table_that_lists_its_deck_is_checked_as_written(index):
+    """A deck written short of a card is the list's own deck (TK-DECK-COMPLETE), not the standard one."""
+    text = TABLE.replace("Ace of Spades\n", "")
+    report = check(index, text)
+    assert [i.rule for i in report.errors] == ["TK-DECK-COMPLETE"]
+    assert not any("standard one" in n for n in report.notices)
+    only = check(index, "Format: taktik52\nDeck:\nPik Ass\n" + PLAYERS)
+    assert only.counts == {"Deck": 1, "Players": 4} and [i.rule for i in only.errors] == ["TK-DECK-COMPLETE"]
+
+
+def test_a_deck_line_under_no_heading_is_the_lists_deck(index):
+    report = check(index, "Format: taktik52\nQH\n" + PLAYERS)
+    assert report.counts == {"Deck": 1, "Players": 4} and [i.rule for i in report.errors] == ["TK-DECK-COMPLETE"]
+
+
+def test_a_typo_in_the_deck_is_an_input_error_not_the_standard_deck(index):
+    report = check(index, "Format: taktik52\nDeck:\nHerz Damme\n" + PLAYERS)
+    assert report.legal is None and [p.line for p in report.input_errors] == [3]
+
+
+def test_other_formats_do_not_read_playing_card_forms(bundled_index):
+    """`QH` names no Highlander card: the spelling is Taktik's, not every game's."""
+    report = check_raw(parse_text("Format: type1e\nQH\n", "hl"), lambda fmt: bundled_index)
+    assert report.input_errors and report.input_errors[0].text == "QH"
