@@ -1,7 +1,7 @@
 """What card data kept a rule undecided (HL-DATA-UNKNOWN), as the rows of a card sheet to fill in.
 
 Pure: it reads check reports and the decks' cards. `deckcheck cards todo` writes the rows as a
-partial card sheet (CONTRACTS.md §1a): `id`, `name` and exactly the columns some card lacks, empty;
+partial card sheet (CONTRACTS.md §1a): `game`, `id`, `name` and exactly the columns some card lacks, empty;
 each cell to fill in holds `?` (unknown, CONTRACTS §1a), so a cell left as it is changes nothing;
 filled in and imported (or given as `--cards`), the rules that waited on them decide.
 """
@@ -15,6 +15,9 @@ from .cardsheet import value_of
 from .decks import Deck
 from .games import registry
 from .report import Report
+
+
+KEYS = ("game", "id", "name")  # the columns that say which card a row is
 
 
 @dataclass
@@ -34,15 +37,16 @@ class Todo:
         self.rules.setdefault(card.id, set()).add(rule)
 
     def header(self) -> list[str]:
-        """`id`, `name` and the columns that some card lacks, in card-sheet order."""
+        """`game`, `id`, `name` and the columns that some card lacks, in card-sheet order (the game: a sheet of
+        cards of several games, a Raven Hunter beside a Highlander Persona, says whose card each row is)."""
         wanted = {c for cols in self.columns.values() for c in cols}
         every = dict.fromkeys(c for cols in registry().rule_columns.values() for c in cols)  # in the rules' order
-        return ["id", "name"] + [c for c in every if c in wanted]
+        return [*KEYS, *(c for c in every if c in wanted)]
 
     def rows(self) -> list[list[str]]:
-        """One row per card: its id and name, then `?` in each column it lacks (empty where it lacks nothing)."""
-        header = self.header()[2:]
-        return [[card.id, card.name] + ["?" if col in self.columns[card.id] else "" for col in header]
+        """One row per card: its game, id and name, then `?` in each column it lacks (empty where it lacks nothing)."""
+        header = self.header()[len(KEYS):]
+        return [[card.game, card.id, card.name] + ["?" if col in self.columns[card.id] else "" for col in header]
                 for card in self.cards.values()]
 
     def __len__(self) -> int:

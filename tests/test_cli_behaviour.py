@@ -76,8 +76,8 @@ def test_cards_todo_writes_what_to_fill_in_and_then_the_rules_decide(cli_env, tm
     assert r.returncode == 0, r.stderr
     rows = list(csv.reader(io.StringIO(r.stdout)))
     header = rows[0]
-    assert header[:2] == ["id", "name"] and {"restriction", "hand_icons"} <= set(header)
-    assert all(cell in ("?", "") for row in rows[1:] for cell in row[2:])
+    assert header[:3] == ["game", "id", "name"] and {"restriction", "hand_icons"} <= set(header)
+    assert all(cell in ("?", "") for row in rows[1:] for cell in row[3:]) and {r[0] for r in rows[1:]} == {"highlander"}
     filled = tmp_path / "filled.csv"
     with open(filled, "w", newline="") as f:
         out = csv.writer(f)

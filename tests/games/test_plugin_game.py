@@ -169,7 +169,7 @@ def test_cards_todo_asks_for_the_games_column(plugin, tmp_path):
     r = run(plugin, "cards", "todo", str(deck), "--out", str(out))
     assert r.returncode == 0, r.stderr
     rows = list(csv.reader(out.open(encoding="utf-8")))
-    assert rows[0] == ["id", "name", "power"] and rows[1][:2] == ["toy-feint", "Feint"]
+    assert rows[0] == ["game", "id", "name", "power"] and rows[1][:3] == ["toy-duel", "toy-feint", "Feint"]
 
 
 def test_the_web_formats_page_shows_the_plugin_game(plugin, tmp_path):
