@@ -102,7 +102,8 @@ def face(card: Card, columns: Collection[str] | None = None) -> Face:
     elif card.is_persona:
         f.master_allowance = card.gem_master
         f.master_unknown = card.gem_master is None
-    f.foot = " · ".join(p for p in (card.set or "set unknown", card.rarity or "rarity unknown",
+    f.foot = " · ".join(p for p in (card.set or "set unknown" if has("set") else "",
+                                    card.rarity or "rarity unknown" if has("rarity") else "",
                                     EDITIONS.get(card.edition, f"edition {card.edition}") if has("edition") else "")
                         if p)
     return f
@@ -205,7 +206,7 @@ def _other_row(card: Card, column: str) -> FieldRow:
 
 
 FIELD_ROWS: dict[str, Callable[[Card], FieldRow | None]] = {
-    "game": lambda c: ("Game", _game_title(c.game)),
+    "game": lambda c: ("Game", game_title(c.game)),
     "id": lambda c: ("Card id", c.id),
     "name": lambda c: ("Name in decklists", c.name),
     "title": lambda c: ("Title", c.title),
@@ -244,7 +245,7 @@ def field_rows(card: Card, columns: list[str]) -> list[dict[str, str | None]]:
             for column in columns if (row := field_row(card, column)) is not None]
 
 
-def _game_title(game: str) -> str:
+def game_title(game: str) -> str:
     """A game's whole name (deckcheck.formats.Game.full_title), its name when no game has it."""
     from deckcheck.games import game_named
     try:

@@ -19,7 +19,7 @@ from deckcheck.db.collections import Collections
 from deckcheck.errors import DeckcheckError
 from deckcheck.formats import Game
 from deckcheck.games import registry
-from deckcheck.library.api import Catalog
+from deckcheck.library.api import Catalog, CardSource
 from deckcheck.library.decks import DeckBook, Effects, available
 from deckcheck.library.facts import LABELS, Facts, shown, value_text
 from deckcheck.library.people import Person
@@ -27,7 +27,9 @@ from deckcheck.provenance import FIELDS, Provenance
 from deckcheck.text import normalize
 
 from . import models
-from .deps import BookDep, CatalogDep, CollectionsDep, Deckcheck, KeeperDep, PagesDep, PersonDep, ServerDep, SettingsDep
+from .cardsheets import kept_sheet
+from .deps import (BookDep, CatalogDep, CollectionsDep, Deckcheck, KeeperDep, PagesDep, PersonDep, ServerDep,
+                   SettingsDep)
 
 router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Cards", "/cards")]
@@ -97,18 +99,19 @@ class CardQuery:
         return {k: v for k, v in values.items() if v not in (None, "") and v != getattr(defaults, k)}
 
 
-def search(catalog: Catalog, query: CardQuery, keep: Callable[[Card], bool] | None = None) -> tuple[int, list[Card]]:
+def search(catalog: CardSource, query: CardQuery, keep: Callable[[Card], bool] | None = None) -> tuple[int, list[Card]]:
     """(how many cards match, the page of them the query asks for, in its sort order); `keep`: a further filter
     (the cards a deck may take).
 
     Words are found as the command line's card search finds them (CardIndex.search: any order, typos allowed),
     best first unless another sort is asked for."""
     if query.words:
-        found = [c for c in catalog.index_all().search(query.q) if query.matches(c, words=False)]
+        found = [c for c in catalog.search(query.q) if query.matches(c, words=False)]
         if query.sort != "best":
             found.sort(key=SORTS[query.sort])
-    else:
-        found = [c for c in catalog.cards() if query.matches(c)]
+    else:  # the cards a format builds in (Taktik's 52) are listed by their game, not among every game's
+        builtin = [c for c in catalog.builtin() if c.game == query.game] if query.game else []
+        found = [c for c in catalog.cards() + builtin if query.matches(c)]
         found.sort(key=SORTS.get(query.sort, SORTS["best"]))
     if keep is not None:
         found = [c for c in found if keep(c)]
@@ -179,15 +182,17 @@ def deck_filters(book: DeckBook, person: Person, deck_id: str,
 def cards_page(request: Request, catalog: CatalogDep, pages: PagesDep,
                query: Annotated[CardQuery, Depends(card_query)]) -> Response:
     """Search with filters, a page of results and links to the next and previous pages."""
+    from .cardface import game_title
     cards = catalog.cards()
     total, page = search(catalog, query)
     choices = {"set": sorted({c.set for c in cards if c.set}), "type": sorted({c.type for c in cards if c.type}),
-               "game": sorted({c.game for c in cards}), "edition": sorted({c.edition for c in cards})}
+               "game": sorted({c.game for c in cards + catalog.builtin()}),
+               "edition": sorted({c.edition for c in cards})}
     template = "_card_results.html" if request.headers.get("HX-Request") == "true" else "cards.html"
     closest = catalog.index_all().closest(query.q) if query.words and not total else []
     return pages(template, {"query": query, "total": total, "cards": page, "choices": choices, "closest": closest,
                                       "sorts": list(SORTS), "unknowable": UNKNOWABLE, "is_unknown": is_unknown,
-                                      "columns_of": columns_of})
+                                      "columns_of": columns_of, "game_title": game_title})
 
 
 # -- one card ------------------------------------------------------------------------------------
@@ -212,15 +217,15 @@ def find_card(cards: list[Card], card_id: str) -> Card | None:
     return next((c for c in cards if c.id == card_id), None)
 
 
-def the_card(catalog: Catalog, card_id: str) -> Card:
+def the_card(catalog: CardSource, card_id: str) -> Card:
     """The card with this id; 404 when there is none."""
-    card = find_card(catalog.cards(), card_id)
+    card = find_card(catalog.cards(), card_id) or find_card(catalog.builtin(), card_id)
     if card is None:
         raise HTTPException(404, f"no card has the id {card_id!r}")
     return card
 
 
-def card_detail(catalog: Catalog, collections: Collections, card: Card, keeper: bool = True) -> dict[str, Any]:
+def card_detail(catalog: CardSource, collections: Collections, card: Card, keeper: bool = True) -> dict[str, Any]:
     """Everything the card page shows: the card, its printings, owned copies and saved decks using it (their
     ids, secret links, only to the server's keeper: to others `decks` is empty and `decks_hidden` counts them)."""
     cards = catalog.cards()
@@ -259,9 +264,19 @@ def sources_json(card: Card, sources: Mapping[str, Provenance]) -> dict[str, dic
     return out
 
 
+def seen(request: Request, catalog: CatalogDep) -> CardSource:
+    """The catalogue as this browser sees it: with the card sheet it brought for its session laid over it
+    (web.cardsheets), so that a card the check page and the builder read from the sheet has its page too."""
+    sheet = kept_sheet(request)
+    return catalog if sheet is None else sheet.over(catalog)
+
+
+SeenDep = Annotated[CardSource, Depends(seen)]
+
+
 @router.get("/api/cards/{card_id:path}", tags=["api"], summary="One card",
             response_model=models.CardRow | models.CardDetail, responses=models.errors(404))
-def api_card(catalog: CatalogDep, collections: CollectionsDep, keeper: KeeperDep, card_id: str,
+def api_card(catalog: SeenDep, collections: CollectionsDep, keeper: KeeperDep, card_id: str,
              detail: bool = Query(False, description="also its printings, owned copies and saved decks"),
              ) -> dict[str, Any]:
     """The card sheet row of one card (404 if no card has that id); with detail, what its page shows."""
@@ -274,26 +289,31 @@ def api_card(catalog: CatalogDep, collections: CollectionsDep, keeper: KeeperDep
 
 
 @router.get("/cards/{card_id:path}", summary="A card's page")
-def card_page(request: Request, catalog: CatalogDep, collections: CollectionsDep, settings: SettingsDep,
-              pages: PagesDep, keeper: KeeperDep, card_id: str, edited: str = Query("", max_length=500)) -> Response:
+def card_page(request: Request, catalog: CatalogDep, seen: SeenDep, collections: CollectionsDep,
+              settings: SettingsDep, pages: PagesDep, keeper: KeeperDep, card_id: str,
+              edited: str = Query("", max_length=500)) -> Response:
     """Every field (unknown shown as unknown), the grid, printings, owned copies, saved decks using it."""
     from .cardface import face, field_rows
-    card = the_card(catalog, card_id)
-    detail = card_detail(catalog, collections, card, keeper)
+    card = the_card(seen, card_id)
+    detail = card_detail(seen, collections, card, keeper)
     shown_columns = columns_of(card)
     fields = field_rows(card, shown_columns)
     game = game_of_card(card)
+    stored = find_card(catalog.cards(), card.id) is not None  # else the session's sheet's, or a format's own
+    built_in = not stored and find_card(seen.cards(), card.id) is None  # a format's own card (Taktik's 52)
     return pages("card.html", {**detail, "the_card": card, "face": face(card, shown_columns), "fields": fields,
-                               "conflicts": printing_conflicts(catalog, card),
+                               "columns": shown_columns, "built_in": built_in,
+                               "game_name": game.full_title if game else card.game,
+                               "conflicts": printing_conflicts(seen, card),
                                "data_unknown": game.data_unknown if game else "DATA-UNKNOWN",
                                "unknown_fields": [r["label"] for r in fields if r["value"] is None],
                                "facts_href": facts_href(request, card),
-                               "can_edit": settings.admin_token is not None,
+                               "can_edit": settings.admin_token is not None and stored,
                                "editable": EDITABLE, "edited": edited,
                                "history": Facts(catalog.store).history(card.id), "shown": shown})
 
 
-def printing_conflicts(catalog: Catalog, card: Card) -> list[dict[str, Any]]:
+def printing_conflicts(catalog: CardSource, card: Card) -> list[dict[str, Any]]:
     """The facts this card's printings (those a line of its name without a set may mean) state with two values:
     [{"field", "label", "values": [(set, value as a sheet writes it)]}]; a line naming no set leaves them unknown."""
     try:

@@ -226,7 +226,7 @@ RAVEN_STORMCROW = Format(
 
 COLUMNS = (number_column("renown"), number_column("health"), number_column("skill"))
 GAME = Game(NAME, (RAVEN_STORMCROW,), card_types=RAVEN_TYPES, columns=tuple(c.name for c in COLUMNS),
-            extra_columns=COLUMNS,
+            extra_columns=COLUMNS, full_title="The Raven and the Stormcrow",
             data_unknown="HL-DATA-UNKNOWN",  # the id RULES.md gives every game's unverified rules
             settle={"renown": "the Renown printed on the card"},
             limit_words={"hunters_min": "At least {n} Hunter[s]",

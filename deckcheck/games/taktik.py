@@ -393,7 +393,7 @@ COLUMNS = (Column("rank", one_of("rank", RANKS, {"ACE": "A", "JACK": "J", "QUEEN
            Column("suit", one_of("suit", SUITS, {"spade": "spades", "heart": "hearts", "diamond": "diamonds",
                                                  "club": "clubs"}, str.lower, sep=", ")))
 GAME = Game(NAME, (TAKTIK52,), card_types=frozenset({PLAYING_CARD, HERO}), columns=tuple(c.name for c in COLUMNS),
-            extra_columns=COLUMNS,
+            extra_columns=COLUMNS, full_title="Taktisches Kartenspiel",
             pair_sections={PLAYERS: "a player line is 'Player name: Hero name'"},
             data_unknown="HL-DATA-UNKNOWN",  # the id RULES.md gives every game's unverified rules
             settle={"rank": "the playing card the Hero is tied to", "suit": "the playing card the Hero is tied to"},

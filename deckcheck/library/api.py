@@ -25,7 +25,7 @@ from ..decklist import split_set
 from ..decks import build_deck
 from ..errors import CardSheetError, DeckcheckError, UnknownCardError
 from ..formats import AnyFormat
-from ..games import get_format, parse_text
+from ..games import all_formats, get_format, parse_text
 from ..importers.decklists import READERS, read_decklists  # READERS: the one table of decklist suffixes
 from ..provenance import FIELDS as PROVENANCE_FIELDS
 from ..report import UNREADABLE, InputProblem, Report
@@ -115,8 +115,14 @@ class CardSource:
         return build()
 
     def search(self, text: str) -> list[Card]:
-        """The cards a text finds, best first: words in any order, typos allowed (`cards search`, CardIndex.search)."""
-        return self.index_all().search(text)
+        """The cards a text finds, best first: words in any order, typos allowed (`cards search`, CardIndex.search);
+        the cards a format builds in (Taktik's 52) after the stored ones."""
+        return self.index_all().search(text) + builtin_index().search(text)
+
+    def builtin(self) -> list[Card]:
+        """The cards the formats build in (Taktik's 52 playing cards), each once: they are in no card table, so a
+        collection never holds them, but their pages, `cards show` and the searches find them."""
+        return builtin_index().cards
 
     def find(self, name: str) -> list[Card]:
         """The card of this id, or every card the name names (`[SET]` picks printings), as `cards show` shows.
@@ -125,6 +131,9 @@ class CardSource:
         """
         index = self.index_all()
         found = [c for c in index.cards if c.id == name] or index.matches(name)
+        if not found:
+            builtin = builtin_index()
+            found = [c for c in builtin.cards if c.id == name] or builtin.matches(name)
         if not found:
             index.lookup(name)  # raises the error a decklist line would get: unknown card, set or number
             raise UnknownCardError(name, "unknown card", index.suggest(name))
@@ -657,3 +666,10 @@ def deck_text(fmt: str, deck: Deck) -> str:
     if deck.players:
         lines += ["Players:"] + [f"{p.name}: {printed(p.hero)}" if p.hero else p.name for p in deck.players]
     return "\n".join(lines) + "\n"
+
+
+@lru_cache(maxsize=1)
+def builtin_index() -> CardIndex:
+    """The name index of the cards every format builds in, each card once (CardSource.builtin)."""
+    cards = {c.id: c for fmt in all_formats() if fmt.builtin_cards for c in fmt.builtin_cards()}
+    return CardIndex(cards.values())

@@ -147,7 +147,7 @@ TYPE2 = Format(
 OTHER_TYPES = frozenset({"Form", "Rules"})
 
 GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TYPES | OTHER_TYPES,
-            fields=FIELDS, columns=("version", "edition"),
+            fields=FIELDS, columns=("version", "edition", "set", "rarity"),
             headings=HEADINGS, plurals=PLURALS, heading_help=HEADING_HELP, heading_words=HEADING_WORDS,
             data_unknown="HL-DATA-UNKNOWN",
             summary=("persona", "endurance", "pre_game"), summary_of=summary,
