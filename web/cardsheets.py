@@ -25,10 +25,11 @@ from deckcheck.importers.tables import read_tables
 from deckcheck.library.api import CardSource, Overlaid, with_origin
 
 from . import previews
-from .collection import SHEET_SUFFIXES as SUFFIXES
 from .decks import label_of
 from .errors import SheetRefused
 
+
+SUFFIXES = previews.SHEET_SUFFIXES
 COOKIE = "deckcheck_sheet"
 PREFIX = "cards."  # kept apart from the collection previews: a token of theirs has no dot
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{43}$")

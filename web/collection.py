@@ -37,7 +37,7 @@ from .security import check_csrf
 router = APIRouter(route_class=models.ApiRoute)
 NAV = [("Collection", "/collection")]
 
-SHEET_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
+SHEET_SUFFIXES = previews.SHEET_SUFFIXES
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 PREVIEW_MAX = 5000  # changes listed one by one in a preview; beyond that, the counts
 NAME_MAX = 100

@@ -26,6 +26,7 @@ from deckcheck.library.people import ANONYMOUS, KEEPER, Person
 from deckcheck.db.store import Store
 from deckcheck.rates import Rate
 
+from .cardsheets import kept_sheet
 from .guard import is_keeper
 from .hosts import loopback_bind
 from .security import session_cookie_name
@@ -229,9 +230,12 @@ def person_of(request: Request, srv: Deckcheck) -> Person:
     return found if isinstance(found, Person) else ANONYMOUS
 
 
-def book(srv: ServerDep) -> DeckBook:
-    """The kept decks (deckcheck.library.decks.DeckBook) over the server's shared catalogue: a light object."""
-    return DeckBook(srv.catalog, srv.collections)
+def book(request: Request, srv: ServerDep) -> DeckBook:
+    """The kept decks (deckcheck.library.decks.DeckBook) over the server's shared catalogue, with the card sheet this
+    browser brought for its session laid over it (web.cardsheets: its cards saved, changed and searched as the
+    check page checks them, nothing of it written to the database): a light object."""
+    sheet = kept_sheet(request)
+    return DeckBook(srv.catalog if sheet is None else sheet.over(srv.catalog), srv.collections)
 
 
 BookDep = Annotated[DeckBook, Depends(book)]

@@ -30,6 +30,7 @@ EXPIRE_SECONDS = 3600
 MAX_FILES = 200                 # previews waiting at once: a club's busiest evening needs a handful
 MAX_BYTES = 256 * 2**20         # in all: 128 sheets at the default 2 MB upload limit
 MARK = ".imported"              # empty marks a confirmed preview leaves (web.collection): not counted
+SHEET_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")  # the sheets a preview keeps (collections, cards)
 
 FOLDER: Path | None = None      # this process's folder (set by `use`, or made on first use)
 _lock = threading.Lock()

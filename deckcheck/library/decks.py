@@ -24,7 +24,7 @@ from ..games import get_format
 from ..report import Report
 from ..stats import EXERTION, HAND, DeckStats, fills, open_squares
 from ..textlimits import parse_checked
-from .api import Catalog, deck_text, printed
+from .api import CardSource, deck_text, printed
 from .people import Person
 from .statsapi import NoSavedDeckError, stats_in
 
@@ -96,9 +96,10 @@ class VersionInfo:
 
 
 class DeckBook:
-    """The kept decks of a database, read against a catalogue (the web's shared one: no card read per call)."""
+    """The kept decks of a database, read against a catalogue (the web's shared one: no card read per call; with a
+    card sheet laid over it, web.cardsheets)."""
 
-    def __init__(self, catalog: Catalog, collections: Collections):
+    def __init__(self, catalog: CardSource, collections: Collections):
         self.catalog = catalog
         self.collections = collections
         self.kept = collections.kept
