@@ -16,13 +16,13 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from deckcheck.games import all_formats
+from deckcheck.games import all_formats, game_of
 from deckcheck.cards import Card
 from deckcheck.library.decks import DeckBook, available, report_dict
 from deckcheck.library.people import Person
 
 from . import models
-from .cards import CardQuery, search
+from .cards import CardQuery, game_columns, search
 from .deckview import grouped, lines_of
 from .deps import BookDep, PagesDep, PersonDep
 from .facts import read_form
@@ -78,7 +78,9 @@ def builder_context(book: DeckBook, person: Person, deck_id: str, query: CardQue
              "free": None if free is None else free.get(c.card_key, 0)} for c in found]
     report = report_dict(book, kept)
     return {"deck": kept, "groups": grouped(lines_of(deck)), "rows": rows, "total": total, "query": query,
-            "toggles": toggles, "report": report, "owner": person.owns(kept.owner_id), "stats": effects.stats,
+            "toggles": toggles, "report": report,
+            "columns": game_columns(game_of(fmt)),  # the filters its game's cards have (no Set on a Raven deck)
+            "owner": person.owns(kept.owner_id), "stats": effects.stats,
             "open": effects.open, "known": person.known, "back": back_of(query, toggles)}
 
 

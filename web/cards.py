@@ -199,9 +199,13 @@ def cards_page(request: Request, catalog: CatalogDep, pages: PagesDep,
 def columns_of(card: Card) -> list[str]:
     """The card-sheet columns a card's page lists: the core columns no game claims, and its own game's (Game.columns,
     Game.extra_columns); a Pebbles card has no Immortal, a Highlander card no Renown."""
+    return game_columns(game_of_card(card))
+
+
+def game_columns(game: Game | None) -> list[str]:
+    """The card-sheet columns a game's cards have (columns_of; None: a game no longer known, the core's alone)."""
     from deckcheck.games import GAMES
-    claimed = {c for game in GAMES for c in (*game.columns, *(x.name for x in game.extra_columns))}
-    game = game_of_card(card)
+    claimed = {c for known in GAMES for c in (*known.columns, *(x.name for x in known.extra_columns))}
     own = set(game.columns) | {c.name for c in game.extra_columns} if game else set()
     return [c for c in COLUMNS if c not in claimed or c in own]
 

@@ -105,6 +105,7 @@ def web_surfaces(case: Case, app: Any) -> None:
         edit = new.headers["location"]
         found = client.get(edit, params={"q": case.search}).text
         assert case.card_name in found, _text(found)
+        assert ('id="f-set"' in found) is case.sets and ('id="f-edition"' in found) is case.sets  # its game's filters
         added = case.added or case.card
         if case.sheet:  # a card only the session's sheet holds: found, and saved into the deck
             name = next(line.split(",")[2] for line in (ROOT / case.sheet).read_text().splitlines()
