@@ -133,7 +133,8 @@ class CardSource:
         found = [c for c in index.cards if c.id == name] or index.matches(name)
         if not found:
             builtin = builtin_index()
-            found = [c for c in builtin.cards if c.id == name] or builtin.matches(name)
+            spelled = [n for fmt in all_formats() if fmt.spelling and (n := fmt.spelling(name))]  # `QH`, `Herz Dame`
+            found = [c for c in builtin.cards if c.id == name] or builtin.matches(spelled[0] if spelled else name)
         if not found:
             index.lookup(name)  # raises the error a decklist line would get: unknown card, set or number
             raise UnknownCardError(name, "unknown card", index.suggest(name))

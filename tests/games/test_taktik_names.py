@@ -165,3 +165,10 @@ def test_other_formats_do_not_read_playing_card_forms(bundled_index):
     """`QH` names no Highlander card: the spelling is Taktik's, not every game's."""
     report = check_raw(parse_text("Format: type1e\nQH\n", "hl"), lambda fmt: bundled_index)
     assert report.input_errors and report.input_errors[0].text == "QH"
+
+
+@pytest.mark.parametrize("text", ["Queen of Hearts", "QH", "Herz Dame", "taktik52-QH"])
+def test_cards_show_finds_a_built_in_card_however_written(text, pristine_web_db):
+    from inproc import run_cli
+    shown = run_cli("cards", "show", text, "--db", pristine_web_db)  # reads, never writes
+    assert shown.code == 0 and "Queen of Hearts" in shown.text and "taktik52-QH" in shown.text, shown.err
