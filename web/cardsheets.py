@@ -7,9 +7,12 @@ and laid over the catalogue for that check only: nothing of it is written to the
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import tempfile
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from urllib.parse import quote, unquote
@@ -30,6 +33,12 @@ from .errors import SheetRefused
 
 
 SUFFIXES = previews.SHEET_SUFFIXES
+# The sheets read and laid over a catalogue lately (BroughtSheet.over, kept_sheet): each request of a browser that
+# brought one reads it, and the builder asks many in a row; a few per process (each holds a name index of a game).
+OVERLAID_MAX = 8
+_OVERLAID: OrderedDict[tuple[int, str, str], tuple[CardSource, CardSource]] = OrderedDict()
+_KEPT: OrderedDict[str, BroughtSheet] = OrderedDict()
+_LOCK = threading.Lock()
 COOKIE = "deckcheck_sheet"
 PREFIX = "cards."  # kept apart from the collection previews: a token of theirs has no dot
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{43}$")
@@ -43,10 +52,26 @@ class BroughtSheet:
     label: str
     rows: tuple[SheetCard, ...]
     notices: tuple[str, ...] = ()
+    digest: str = ""  # of the sheet's bytes: the same sheet over the same catalogue is laid over it once
 
     def over(self, catalog: CardSource) -> CardSource:
-        """The catalogue with this sheet's rows laid over it (for this check only)."""
-        return Overlaid(catalog, self.rows, where=f"the card sheet {self.label}")
+        """The catalogue with this sheet's rows laid over it (for this check only): made once per sheet and
+        catalogue (a builder searches many times with one sheet; the server's catalogue is a new object once its
+        cards change, so a kept one is never stale), the last OVERLAID_MAX of them kept."""
+        if not self.digest:
+            return Overlaid(catalog, self.rows, where=f"the card sheet {self.label}")
+        key = (id(catalog), self.digest, self.label)
+        with _LOCK:
+            held = _OVERLAID.get(key)
+            if held is not None and held[0] is catalog:
+                _OVERLAID.move_to_end(key)
+                return held[1]
+        made = Overlaid(catalog, self.rows, where=f"the card sheet {self.label}")
+        with _LOCK:
+            _OVERLAID[key] = (catalog, made)
+            while len(_OVERLAID) > OVERLAID_MAX:
+                _OVERLAID.popitem(last=False)
+        return made
 
     @property
     def said(self) -> str:
@@ -77,7 +102,8 @@ def read_sheet(label: str, data: bytes) -> BroughtSheet:
             raise SheetRefused(str(exc).replace(repr(str(path)), label).replace(str(path), label)) from None
     origin = provenance.Provenance("sheet", f"{label} (this check only)")
     rows = tuple(with_origin(sheet.rows, origin))
-    return BroughtSheet(label, rows, tuple(f"{label}: {notice}" for notice in sheet.notices))
+    return BroughtSheet(label, rows, tuple(f"{label}: {notice}" for notice in sheet.notices),
+                        hashlib.sha256(data).hexdigest())
 
 
 def is_card_sheet(label: str, data: bytes) -> bool:
@@ -129,10 +155,19 @@ def kept_sheet(request: Request) -> BroughtSheet | None:
     if found is None:
         return None
     path, label = found
+    with _LOCK:
+        read = _KEPT.get(path.name)
+    if read is not None and read.label == label:  # a kept file is written once, under a name made for it
+        return read
     try:
-        return read_sheet(label, path.read_bytes())
+        read = read_sheet(label, path.read_bytes())
     except (OSError, DeckcheckError):
         return None
+    with _LOCK:
+        _KEPT[path.name] = read
+        while len(_KEPT) > OVERLAID_MAX:
+            _KEPT.popitem(last=False)
+    return read
 
 
 def forget(request: Request, response: Response) -> None:
