@@ -19,7 +19,7 @@ from deckcheck.db.collections import Collections
 from deckcheck.errors import DeckcheckError
 from deckcheck.formats import Game
 from deckcheck.games import registry
-from deckcheck.library.api import Catalog, CardSource
+from deckcheck.library.api import CardSource
 from deckcheck.library.decks import DeckBook, Effects, available
 from deckcheck.library.facts import LABELS, Facts, shown, value_text
 from deckcheck.library.people import Person
