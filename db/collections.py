@@ -16,7 +16,8 @@ from deckcheck.errors import DeckcheckError
 
 from . import rawsql
 from .keptdecks import KeptDecks, Revision, stored_cards
-from .models import COLLECTION_ENTRIES, COLLECTIONS, IMPORTS, SAVED_DECK_CARDS, SAVED_DECKS, dialect_insert
+from .models import (COLLECTION_ENTRIES, COLLECTION_OWNER, COLLECTIONS, IMPORTS, KEEPER_KEY, SAVED_DECK_CARDS,
+                     SAVED_DECKS, dialect_insert)
 from .store import Store
 
 # The columns of collection_entry (db/models.py) as the code below reads and writes them: the key of an entry,
@@ -207,12 +208,41 @@ def _totals(current: Mapping[Key, Values], writes: list[tuple[Holding, Values]],
     return dict(zip(TOTALS, before, strict=True)), {k: before[i] + delta[i] for i, k in enumerate(TOTALS)}
 
 
-class Collections:
-    """The collections and saved decks of one database."""
+NOBODY = -1  # the owner key of an anonymous visitor's view: no collection has it (account ids start at 1)
 
-    def __init__(self, store: Store):
+
+class NoCollection(DeckcheckError):
+    """A collection the one asking has none of by that name (404: another owner's answers the same)."""
+
+
+class Collections:
+    """The collections of one owner (CONTRACTS §9), and the saved decks, of one database.
+
+    `owner_id`: the account whose collections these are, None for the keeper's (what the CLI and a personal server
+    use); `known` False: an anonymous visitor's view, which holds no collection and may make none. Another owner's
+    collection of the same name is another collection: names are unique per owner. `of` gives the same database's
+    collections of another owner, sharing the cards read."""
+
+    def __init__(self, store: Store, owner_id: int | None = None, known: bool = True):
         self.store = store
         self._cards: dict[str, Card] | None = None
+        self.owner_id = owner_id
+        self.owner_key = NOBODY if not known else KEEPER_KEY if owner_id is None else owner_id
+
+    def of(self, owner_id: int | None, known: bool = True) -> Collections:
+        """The collections of another owner (None: the keeper's; `known` False: nobody's) of the same database."""
+        other = Collections(self.store, owner_id, known)
+        other._cards = self._cards
+        return other
+
+    @property
+    def anonymous(self) -> bool:
+        """Whether this is an anonymous visitor's view (no collection, none to make)."""
+        return self.owner_key == NOBODY
+
+    def _mine(self) -> Any:
+        """The WHERE clause of this owner's collections."""
+        return COLLECTION_OWNER == self.owner_key
 
     @property
     def cards(self) -> dict[str, Card]:
@@ -223,14 +253,17 @@ class Collections:
 
     def _collection_id(self, con: Connection, name: str, create: bool) -> int | None:
         c = COLLECTIONS
-        find = select(c.c.id).where(c.c.name == name)
+        find = select(c.c.id).where(c.c.name == name, self._mine())
         row = con.execute(find).first()
         if row is not None:
             return int(row[0])
         if not create:
             return None
+        if self.anonymous:
+            raise DeckcheckError("sign in first: an anonymous visitor has no collection to change")
         # another import may create the same collection at this moment: its row is then the one (never a 500)
-        con.execute(dialect_insert(con)(c).values(name=name).on_conflict_do_nothing(index_elements=[c.c.name]))
+        con.execute(dialect_insert(con)(c).values(name=name, owner_id=self.owner_id).on_conflict_do_nothing(
+            index_elements=[COLLECTION_OWNER, c.c.name]))
         return int(con.execute(find).scalar_one())
 
     def _locked_id(self, con: Connection, name: str, create: bool) -> int | None:
@@ -250,15 +283,15 @@ class Collections:
         """The names of the collections."""
         c = COLLECTIONS
         with self.store.engine.connect() as con:
-            return list(con.execute(select(c.c.name).order_by(c.c.name)).scalars())
+            return list(con.execute(select(c.c.name).where(self._mine()).order_by(c.c.name)).scalars())
 
     def holdings(self, name: str | None = "main") -> Holdings:
-        """Every holding of a collection (of all, with None), in a stable order."""
+        """Every holding of one of this owner's collections (of all of them, with None), in a stable order."""
         e = COLLECTION_ENTRIES
         c = COLLECTIONS
         stmt = (select(e.c.card_id, e.c.condition, e.c.language, e.c.foil, e.c.quantity, e.c.trade_quantity,
                        e.c.want_quantity, e.c.location, e.c.notes, c.c.name, e.c.price)
-                .join_from(e, c, c.c.id == e.c.collection_id)
+                .join_from(e, c, c.c.id == e.c.collection_id).where(self._mine())
                 .order_by(c.c.name, e.c.card_id, e.c.condition, e.c.language, e.c.foil))
         if name is not None:
             stmt = stmt.where(c.c.name == name)
@@ -391,7 +424,8 @@ class Collections:
         i = IMPORTS
         with self.store.engine.connect() as con:
             rows = con.execute(select(i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.id)
-                               .join_from(i, c, c.c.id == i.c.collection_id).where(c.c.name == name, i.c.undone == "")
+                               .join_from(i, c, c.c.id == i.c.collection_id).where(c.c.name == name, self._mine(),
+                                                                                  i.c.undone == "")
                                .order_by(i.c.id.desc()).limit(limit)).all()
         return [PastImport(*row) for row in rows]
 
@@ -460,8 +494,10 @@ class Collections:
         i = IMPORTS
         columns = select(i.c.id, i.c.collection_id, i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.created,
                          i.c.before, i.c.undone)
+        if cid is None:
+            raise UndoRefused(f"no import into the collection {name!r} to undo")  # another owner's: the same
         if import_id is None:
-            row = None if cid is None else con.execute(columns.where(i.c.collection_id == cid, i.c.undone == "")
+            row = con.execute(columns.where(i.c.collection_id == cid, i.c.undone == "")
                                                        .order_by(i.c.id.desc())).first()
             if row is None:
                 raise UndoRefused(f"no import into the collection {name!r} to undo")
@@ -511,7 +547,7 @@ class Collections:
         with self.store.begin() as con:
             cid = self._locked_id(con, name, create=sign > 0)
             if cid is None:
-                raise DeckcheckError(f"no collection named {name!r}")
+                raise NoCollection(f"no collection named {name!r}")
             key = (cid, holding.card.id, holding.condition, holding.language, holding.foil)
             where = _entry_key(*key)
             now = con.execute(select(*[e.c[v] for v in VALUE_COLUMNS]).where(*where)).first()

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from typing import Any, Callable
 
-from sqlalchemy import Connection, bindparam, case, delete, func, inspect, or_, select, update
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import (Connection, MetaData, bindparam, case, delete, func, insert, inspect, or_, select,
+                        update)
+from sqlalchemy.exc import DBAPIError, SAWarning
+from sqlalchemy.schema import CreateIndex
 
 from deckcheck.collection import DEFAULT_CONDITION, language_name
 from deckcheck.errors import DatabaseError
 
 from . import rawsql
-from .models import (ACCOUNTS, API_TOKENS, CARDS, COLLECTION_ENTRIES, META, SAVED_DECK_CARDS, SAVED_DECK_VERSIONS,
-                     SAVED_DECKS, SESSIONS, dialect_insert)
+from .models import (ACCOUNTS, API_TOKENS, CARDS, COLLECTION_ENTRIES, COLLECTIONS, META, SAVED_DECK_CARDS,
+                     SAVED_DECK_VERSIONS, SAVED_DECKS, SESSIONS, dialect_insert)
 from .rawsql import LATE_COLUMNS, SCHEMA_KEY, SCHEMA_VERSION
 from .repository import LEGACY_EXTRA, extra_to_text
 
@@ -139,10 +142,36 @@ def _kept_decks(con: Connection) -> None:
         con.execute(SAVED_DECK_VERSIONS.insert(), rows)
 
 
+def _collection_owners(con: Connection) -> None:
+    """9: a collection belongs to an owner (CONTRACTS §9): every earlier collection is the keeper's (owner NULL), and
+    a name is unique per owner (coalesce(owner_id, 0), name) instead of over the whole database. SQLite cannot drop
+    the table's UNIQUE(name): its table is made again under the new schema, same ids and rows (SQLite checks no
+    foreign keys here, so the entries and imports that name those ids stay as they are); PostgreSQL drops the
+    constraint."""
+    c = COLLECTIONS
+    _add_column(con, "collection", "owner_id")
+    with warnings.catch_warnings():  # SQLite's reflection skips the expression index (and says so)
+        warnings.simplefilter("ignore", SAWarning)
+        unique = inspect(con).get_unique_constraints("collection")
+    by_name = [u["name"] for u in unique if u["column_names"] == ["name"]]
+    if by_name and con.dialect.name == "sqlite":
+        new = c.to_metadata(MetaData(), name=rawsql.REBUILT_COLLECTION)
+        new.indexes.clear()  # made below, under their names, once the table is called collection again
+        new.create(con)
+        con.execute(insert(new).from_select(["id", "name", "owner_id"], select(c.c.id, c.c.name, c.c.owner_id)))
+        con.exec_driver_sql(rawsql.drop_table_sql("collection"))
+        con.exec_driver_sql(rawsql.rename_table_sql(rawsql.REBUILT_COLLECTION, "collection"))
+    elif by_name:
+        for constraint in by_name:
+            con.exec_driver_sql(rawsql.drop_constraint_sql("collection", str(constraint)))
+    for index in c.indexes:
+        con.execute(CreateIndex(index, if_not_exists=True))
+
+
 # Step n brings a database at version n - 1 to version n. A new step is appended, never inserted.
 STEPS: tuple[Callable[[Connection], None], ...] = (_card_extra, _entry_price, _import_undone, _event_time_zone,
                                                    _entry_defaults, _event_tiebreakers, _accounts,
-                                                   _kept_decks)
+                                                   _kept_decks, _collection_owners)
 assert len(STEPS) == SCHEMA_VERSION, "rawsql.SCHEMA_VERSION is the number of steps"
 
 

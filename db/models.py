@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from sqlalchemy import Table, UniqueConstraint
+from sqlalchemy import Index, Table, UniqueConstraint, func, literal_column
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Field, SQLModel
@@ -72,12 +72,14 @@ class MetaRow(SQLModel, table=True):
 
 
 class CollectionRow(SQLModel, table=True):
-    """A named collection ("main" unless told otherwise)."""
+    """A named collection ("main" unless told otherwise) of one owner (CONTRACTS §9): an account's id, NULL for the
+    keeper's. Names are unique per owner (the index COLLECTION_OWNER_NAME, below: two accounts may each have "main")."""
 
     __tablename__ = "collection"
 
     id: Optional[int] = Field(default=None, primary_key=True)
-    name: str = Field(unique=True)
+    name: str
+    owner_id: Optional[int] = Field(default=None, index=True)  # added by migration step 9; NULL: the keeper's
 
 
 class CollectionEntryRow(SQLModel, table=True):
@@ -215,6 +217,11 @@ META: Table = MetaRow.__table__  # type: ignore[attr-defined]
 COLLECTIONS: Table = CollectionRow.__table__  # type: ignore[attr-defined]
 COLLECTION_ENTRIES: Table = CollectionEntryRow.__table__  # type: ignore[attr-defined]
 IMPORTS: Table = CollectionImportRow.__table__  # type: ignore[attr-defined]
+KEEPER_KEY = 0  # what coalesce(owner_id, 0) makes of the keeper's NULL owner (account ids start at 1)
+COLLECTION_OWNER_NAME = "collection_owner_name"
+# a collection's owner as the unique index reads it (a literal 0: an upsert's ON CONFLICT must name the very expression)
+COLLECTION_OWNER = func.coalesce(COLLECTIONS.c.owner_id, literal_column(str(KEEPER_KEY)))
+Index(COLLECTION_OWNER_NAME, COLLECTION_OWNER, COLLECTIONS.c.name, unique=True)
 SAVED_DECKS: Table = SavedDeckRow.__table__  # type: ignore[attr-defined]
 SAVED_DECK_CARDS: Table = SavedDeckCardRow.__table__  # type: ignore[attr-defined]
 SAVED_DECK_VERSIONS: Table = SavedDeckVersionRow.__table__  # type: ignore[attr-defined]

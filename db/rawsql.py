@@ -100,6 +100,24 @@ def legacy_extra_sql(legacy: list[str]) -> str:
             f"where {' or '.join(f'{c} is not null' for c in quoted)}")
 
 
+REBUILT_COLLECTION = "collection_rebuilt"  # migration step 9: SQLite's collection table made again under this name
+
+
+def drop_table_sql(table: str) -> str:
+    """DROP TABLE (step 9 on SQLite: the old collection table, once its rows are in the new one)."""
+    return f'drop table "{table}"'
+
+
+def rename_table_sql(table: str, to: str) -> str:
+    """ALTER TABLE ... RENAME TO (step 9 on SQLite: the new collection table takes the old one's name)."""
+    return f'alter table "{table}" rename to "{to}"'
+
+
+def drop_constraint_sql(table: str, constraint: str) -> str:
+    """ALTER TABLE ... DROP CONSTRAINT (step 9 on PostgreSQL: the collection names' old database-wide UNIQUE)."""
+    return f'alter table "{table}" drop constraint "{constraint}"'
+
+
 # -- 4. transaction control (SQLite) -----------------------------------------------------------------------
 BEGIN_IMMEDIATE = "BEGIN IMMEDIATE"
 
@@ -107,11 +125,12 @@ BEGIN_IMMEDIATE = "BEGIN IMMEDIATE"
 # at this version (an earlier one goes through the SQLAlchemy path, which brings it up to date; a newer one is
 # refused there), and a file whose tables lack only LATE_COLUMNS is still deckcheck's, of an earlier version.
 SCHEMA_KEY = "schema_version"  # deckcheck_meta: the schema version the database is at
-SCHEMA_VERSION = 8  # the number of migration steps (deckcheck.db.migrations.STEPS)
+SCHEMA_VERSION = 9  # the number of migration steps (deckcheck.db.migrations.STEPS)
 LATE_COLUMNS = (("card", "extra"), ("collection_entry", "price"), ("collection_import", "undone"),
                 ("desk_event", "tz_offset"), ("desk_event", "tiebreakers"), ("desk_event", "owner_id"),
                 *(("saved_deck", c) for c in ("title", "visibility", "owner_id", "version", "copied_from",
-                                              "updated_at")))  # added after the first release (saved_deck's: step 7)
+                                              "updated_at")),
+                ("collection", "owner_id"))  # added after the first release (saved_deck's: step 8, collection's: 9)
 SCHEMA_SQL = f"select value from deckcheck_meta where key = '{SCHEMA_KEY}'"
 BEGIN = "BEGIN"
 

@@ -2,6 +2,8 @@
 database is brought up to date and stamped, a database of a newer deckcheck is refused, nothing changed."""
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import pytest
 from sqlalchemy import create_engine
 
@@ -110,3 +112,61 @@ def test_a_database_from_before_accounts_gets_their_tables(db_url):
     again.count()
     assert {"account", "account_session", "api_token"} <= set(inspect(again.engine).get_table_names())
     assert _version(db_url) == str(rawsql.SCHEMA_VERSION)
+
+
+def _as_schema_8(store: Store) -> None:
+    """Make the collection table as deckcheck made it up to schema version 8: no owner, a name unique over the
+    whole database (the constraint a UNIQUE column makes), the keeper's collections and imports in it."""
+    from deckcheck.db.models import COLLECTION_OWNER_NAME
+    with store.engine.begin() as con:
+        if con.dialect.name == "sqlite":
+            con.exec_driver_sql("create table collection_old (id INTEGER NOT NULL, name VARCHAR NOT NULL, "
+                                "PRIMARY KEY (id), UNIQUE (name))")
+            con.exec_driver_sql("insert into collection_old (id, name) select id, name from collection")
+            con.exec_driver_sql("drop table collection")
+            con.exec_driver_sql("alter table collection_old rename to collection")
+        else:
+            con.exec_driver_sql(f"drop index {COLLECTION_OWNER_NAME}")
+            con.exec_driver_sql("alter table collection drop column owner_id")
+            con.exec_driver_sql("alter table collection add constraint collection_name_key unique (name)")
+    _set_version(store, 8)
+
+
+def test_collections_of_schema_8_become_the_keepers_and_names_unique_per_owner(db_url):
+    """Step 9: every collection of an earlier database is the keeper's, nothing lost (entries, the import journal
+    and its undo); afterwards an account may have a collection of the keeper's name, and one owner never two."""
+    from sqlalchemy import insert, inspect
+    from sqlalchemy.exc import IntegrityError, SAWarning
+
+    from deckcheck.collection import Holding
+    from deckcheck.db.models import COLLECTIONS
+    store = Store(db_url)
+    cards = store.cards()
+    keeper = Collections(store)
+    keeper.apply_all({"main": {h.key: h for h in [Holding(cards[0], quantity=2), Holding(cards[1], quantity=1)]}},
+                     label="first.csv")
+    keeper.apply_all({"binder": {h.key: h for h in [Holding(cards[2], quantity=4)]}}, label="binder.csv")
+    before = (keeper.names(), keeper.holdings(None), keeper.imports("main"))
+    _as_schema_8(store)
+    engine = create_engine(db_url)  # past deckcheck's opening (which migrates): the table as version 8 had it
+    with engine.connect() as con:
+        assert "owner_id" not in {c["name"] for c in inspect(con).get_columns("collection")}
+    engine.dispose()
+
+    again = Store(db_url)
+    kept = Collections(again)
+    assert (kept.names(), kept.holdings(None), kept.imports("main")) == before
+    assert _version(db_url) == str(rawsql.SCHEMA_VERSION)
+    with again.engine.connect() as con:
+        assert set(con.execute(COLLECTIONS.select().with_only_columns(COLLECTIONS.c.owner_id)).scalars()) == {None}
+        with pytest.warns(SAWarning) if con.dialect.name == "sqlite" else nullcontext():  # the expression index
+            assert not [u for u in inspect(con).get_unique_constraints("collection") if u["column_names"] == ["name"]]
+    theirs = kept.of(7)
+    assert theirs.names() == [] and not theirs.holdings(None)
+    theirs.apply("main", {h.key: h for h in [Holding(cards[3], quantity=9)]})
+    assert [h.quantity for h in theirs.holdings("main")] == [9]
+    assert sorted(h.quantity for h in kept.holdings("main")) == [1, 2]
+    with pytest.raises(IntegrityError), again.engine.begin() as con:
+        con.execute(insert(COLLECTIONS).values(name="main", owner_id=None))  # the keeper's second "main"
+    assert kept.undo("binder").label == "binder.csv" and kept.names() == ["main"]
+    assert migrations.migrate(again.engine, again.where(), again.translated_errors) == 0

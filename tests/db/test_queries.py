@@ -206,6 +206,9 @@ def test_a_late_column_is_added_as_its_table_class_declares_it(db_url, table, co
     store = Store(db_url)
     store.cards()
     with store.engine.begin() as con:
+        for index in SQLModel.metadata.tables[table].indexes:  # SQLite drops no column an index names
+            if any(f".{column}" in str(expression) for expression in index.expressions):
+                con.exec_driver_sql(f'drop index "{index.name}"')
         con.exec_driver_sql(f'alter table "{table}" drop column "{column}"')
         con.exec_driver_sql(f"delete from deckcheck_meta where key = '{rawsql.SCHEMA_KEY}'")  # from before versions
     store.dispose()
