@@ -494,8 +494,11 @@ class Collections:
         i = IMPORTS
         columns = select(i.c.id, i.c.collection_id, i.c.at, i.c.label, i.c.mode, i.c.changes, i.c.created,
                          i.c.before, i.c.undone)
+        if cid is None and import_id is not None:  # none of this owner's (another's answers the same): 404
+            raise NoSuchImport(f"no import {import_id} into the collection {name!r} (`collection imports` lists "
+                               "them); nothing was changed")
         if cid is None:
-            raise UndoRefused(f"no import into the collection {name!r} to undo")  # another owner's: the same
+            raise UndoRefused(f"no import into the collection {name!r} to undo")
         if import_id is None:
             row = con.execute(columns.where(i.c.collection_id == cid, i.c.undone == "")
                                                        .order_by(i.c.id.desc())).first()
@@ -621,6 +624,15 @@ class Collections:
         """Delete a saved deck and its versions; DeckcheckError when there is none."""
         self.deck(name)
         self.kept.delete(name)
+
+    def own_decks(self) -> list[tuple[str, list[tuple[Card, str, int]]]]:
+        """(key, entries) of this owner's kept decks (the keeper's: the keeper's; none for an anonymous visitor):
+        what "the saved decks still need" counts against this owner's collection."""
+        if self.anonymous:
+            return []
+        cards = self.cards
+        return [(deck.id, [(cards[c.card_id], c.section, c.quantity) for c in deck.cards if c.card_id in cards])
+                for deck in self.kept.listing(self.owner_id)]
 
     def used_by_decks(self) -> dict[tuple[Any, ...], int]:
         """Copies of each card (as the rules see it) that the saved decks use, all decks together."""

@@ -54,15 +54,15 @@ async def api_check(got: ApiInput, srv: ServerDep) -> dict[str, Any]:
 
 
 @router.get("/", summary="The check page")
-def check_page(request: Request, srv: ServerDep, pages: PagesDep, collections: CollectionsDep,
+def check_page(request: Request, srv: ServerDep, pages: PagesDep, book: BookDep, who: PersonDep,
                deck: str | None = None) -> Response:
-    """The check form (empty, or holding a saved deck to edit)."""
+    """The check form (empty, or holding a saved deck to edit: one the person may see, as its link shows it)."""
     got = CheckInput()
     if deck is not None and DECK_ID.match(deck):
         try:
-            fmt, text, _entries = collections.deck(deck)
-            got = CheckInput(text=text, fmt=fmt)
-        except DeckcheckError:  # an unknown deck: the empty form
+            kept = book.get(who, deck)
+            got = CheckInput(text=kept.text, fmt=kept.format)
+        except DeckcheckError:  # an unknown deck, or another's private one: the empty form
             pass
     return pages("check.html", page_context(got, None, **form_context(request, srv)))
 

@@ -24,14 +24,15 @@ from starlette.exceptions import HTTPException
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from deckcheck.db.collections import AlreadyImported, Collections, PastImport, import_id
+from deckcheck.db.collections import AlreadyImported, Collections, NoCollection, PastImport, import_id
 from deckcheck.collection import Holding, Missing, missing, money, parse_price, value
 from deckcheck.errors import DeckcheckError
+from deckcheck.library.api import CollectionApp
 from deckcheck.text import normalize
 
 from . import models, previews
 from .decks import shortened
-from .deps import CollectionsDep, Deckcheck, KeeperDep, PagesDep, ServerDep, SettingsDep
+from .deps import CollectionsDep, KeeperDep, LibraryDep, PagesDep, SettingsDep
 from .security import check_csrf
 
 router = APIRouter(route_class=models.ApiRoute)
@@ -102,9 +103,9 @@ def collection_data(collections: Collections, name: str, entry_filter: EntryFilt
 
 
 def saved_decks_missing(collections: Collections, name: str) -> Missing:
-    """deckcheck.collection.missing for every saved deck against the collection."""
-    decks = {deck: [(card, q) for card, _section, q in collections.deck(deck)[2]]
-             for deck, _fmt, _saved, _n in collections.decks()}
+    """deckcheck.collection.missing for each of the collection owner's saved decks against the collection (another
+    account's decks, private or not, are not this collection's to count)."""
+    decks = {deck: [(card, q) for card, _section, q in entries] for deck, entries in collections.own_decks()}
     return missing(decks, collections.holdings(name))
 
 
@@ -132,6 +133,16 @@ def _name(collection: str) -> str:
     return collection
 
 
+def _shown(collections: Collections, collection: str) -> str:
+    """A collection name to show: "main" (empty until something is imported), or a collection of the person's own;
+    any other name answers 404, another account's collection of that name as well (its existence is not told)."""
+    name = _name(collection)
+    if name != "main" and name not in collections.names():
+        raise NoCollection(f"no collection named {name!r}" + ("" if collections.anonymous else
+                                                               "; yours: " + ", ".join(collections.names()[:20])))
+    return name
+
+
 @router.get("/api/collection", tags=["api"], summary="A collection's entries and totals",
             response_model=models.CollectionView, responses=models.errors(400))
 def api_collection(collections: CollectionsDep, collection: str = Query("main", max_length=NAME_MAX),
@@ -139,7 +150,7 @@ def api_collection(collections: CollectionsDep, collection: str = Query("main", 
                    condition: str = Query(""), foil: str = Query(""),
                    limit: int = Query(PAGE_MAX, ge=1, le=100_000)) -> dict[str, Any]:
     """{"collection", "collections", "totals": {...}, "entries": [collection sheet rows]}."""
-    return collection_data(collections, _name(collection), EntryFilter(q, set_, condition, foil), limit)
+    return collection_data(collections, _shown(collections, collection), EntryFilter(q, set_, condition, foil), limit)
 
 
 @router.get("/api/collection/missing", tags=["api"], summary="What the saved decks still need",
@@ -148,7 +159,7 @@ def api_missing(collections: CollectionsDep, keeper: KeeperDep,
                 collection: str = Query("main", max_length=NAME_MAX)) -> dict[str, Any]:
     """Per saved deck and all together: cards needed, owned and short (as `collection missing --json`); the
     saved decks' ids only for the server's keeper (the user at this machine, or the admin token's bearer)."""
-    found = needs_data(collections, _name(collection), keeper)
+    found = needs_data(collections, _shown(collections, collection), keeper)
     found.pop("decks_hidden")
     return found
 
@@ -160,7 +171,7 @@ def collection_page(request: Request, collections: CollectionsDep, pages: PagesD
                     condition: str = Query(""), foil: str = Query(""), imported: str = "",
                     undone: str = Query("", max_length=200)) -> Response:
     """Entries with filters and totals, the import form, the last import (to undo), exports, what decks need."""
-    name = _name(collection)
+    name = _shown(collections, collection)
     entry_filter = EntryFilter(q, set_, condition, foil)
     data = collection_data(collections, name, entry_filter)
     context = {**data, "filter": entry_filter, "needs": needs_data(collections, name, keeper), "conditions": CONDITIONS,
@@ -240,13 +251,13 @@ def _past_json(past: PastImport | None) -> dict[str, Any] | None:
                                       "changes": past.changes, "id": past.id}
 
 
-def run_import(srv: Deckcheck, path: Path, collection: str, mode: str, skip_bad: bool, dry_run: bool,
+def run_import(mine: CollectionApp, path: Path, collection: str, mode: str, skip_bad: bool, dry_run: bool,
                again: bool = False, label: str = "") -> dict[str, Any]:
     """Import (or, dry, preview) a kept sheet: layout, rows, every change (up to PREVIEW_MAX) with the entry
     before it (`old`: its counts, None for a new entry), totals before and after, bad rows, and the earlier
     import of the same content into each collection (`imported_before`)."""
-    layout, changes, problems, rows = srv.library.import_sheet(path, collection, mode, dry_run, skip_bad,
-                                                                      sample=PREVIEW_MAX, again=again, label=label)
+    layout, changes, problems, rows = mine.import_sheet(path, collection, mode, dry_run, skip_bad, sample=PREVIEW_MAX,
+                                                        again=again, label=label)
     return {"layout": layout, "rows": rows, "problems": [p.as_dict() for p in problems],
             "changes": {name: {"added": c.added, "updated": c.updated, "removed": c.removed,
                                "unchanged": c.unchanged, "totals_before": c.totals_before,
@@ -261,7 +272,7 @@ def _sheet_error(exc: DeckcheckError, label: str, path: Path) -> str:
 
 
 @router.post("/collection/import", summary="Preview a collection import (nothing changes yet)")
-async def import_preview(request: Request, srv: ServerDep, settings: SettingsDep, pages: PagesDep) -> Response:
+async def import_preview(request: Request, mine: LibraryDep, settings: SettingsDep, pages: PagesDep) -> Response:
     """Read the uploaded sheet, show every change it would make and every bad row, and ask to confirm.
 
     Instead of a file, `token` names a sheet already uploaded for a preview (to preview it in another mode)."""
@@ -289,7 +300,7 @@ async def import_preview(request: Request, srv: ServerDep, settings: SettingsDep
         assert found is not None
         path = found
     try:
-        preview = await run_in_threadpool(run_import, srv, path, collection, mode, True, True, False, label)
+        preview = await run_in_threadpool(run_import, mine, path, collection, mode, True, True, False, label)
     except DeckcheckError as exc:  # said with the name the user gave the file, not the kept copy's
         path.unlink(missing_ok=True)
         raise DeckcheckError(_sheet_error(exc, label, path)) from None
@@ -301,7 +312,7 @@ async def import_preview(request: Request, srv: ServerDep, settings: SettingsDep
 
 
 @router.post("/collection/import/confirm", summary="Carry out a previewed collection import")
-async def import_confirm(request: Request, srv: ServerDep) -> Response:
+async def import_confirm(request: Request, mine: LibraryDep) -> Response:
     """Import the previewed sheet for real (all rows or none, or the good rows with skip_bad)."""
     form = await request.form(max_files=0, max_fields=20)
     check_csrf(request, form)
@@ -317,7 +328,7 @@ async def import_confirm(request: Request, srv: ServerDep) -> Response:
                                  "see the collection")
     label = _label(str(form.get("label") or "")) or f"sheet{path.suffix}"
     try:
-        result = await run_in_threadpool(run_import, srv, claimed, collection, mode,
+        result = await run_in_threadpool(run_import, mine, claimed, collection, mode,
                                          form.get("skip_bad") == "yes", False, form.get("again") == "yes", label)
     except AlreadyImported as exc:
         release_pending(claimed, path)  # nothing was imported: the preview can be confirmed again ("Import again")
@@ -386,7 +397,7 @@ def export(collections: CollectionsDep, kind: str, collection: str = Query("main
     if kind not in ("csv", "xlsx"):
         raise HTTPException(404, "exports are .csv or .xlsx")
     from deckcheck.importers.collection import write_collection
-    name = _name(collection)
+    name = _name(collection) if all_collections else _shown(collections, collection)
     holdings = collections.holdings(None if all_collections else name)
     filename = f"{'collections' if all_collections else 'collection'}.{kind}"
     return _download(lambda path: write_collection(path, holdings, by_collection=all_collections), filename)
@@ -396,6 +407,6 @@ def export(collections: CollectionsDep, kind: str, collection: str = Query("main
 def want_list(collections: CollectionsDep, collection: str = Query("main", max_length=NAME_MAX)) -> Response:
     """A collection sheet of want quantities that `collection import` (or this page's import) reads back."""
     from deckcheck.importers.collection import write_collection
-    result = saved_decks_missing(collections, _name(collection))
+    result = saved_decks_missing(collections, _shown(collections, collection))
     wants = [Holding(n.card, want_quantity=n.short, quantity=0) for n in result.together]
     return _download(lambda path: write_collection(path, wants), "want-list.csv")

@@ -150,9 +150,24 @@ def catalog(srv: ServerDep) -> Catalog:
 CatalogDep = Annotated[Catalog, Depends(catalog)]
 
 
-def collections(srv: ServerDep) -> Collections:
-    """The collections and saved decks of the server's database."""
-    return srv.collections
+def owner(srv: Deckcheck, who: Person) -> Person:
+    """Whose collections a request reaches (CONTRACTS §9): a signed-in account its own, the keeper the keeper's; an
+    anonymous visitor none, but on a personal server (whoever reaches it sits at the machine) the keeper's."""
+    return KEEPER if not who.known and srv.mode() is Mode.PERSONAL else who
+
+
+def library(srv: ServerDep, who: PersonDep) -> CollectionApp:
+    """The library with the collections of the person asking (deckcheck.library.api.CollectionApp.for_person)."""
+    return srv.library.for_person(owner(srv, who))
+
+
+LibraryDep = Annotated[CollectionApp, Depends(library)]
+
+
+def collections(mine: LibraryDep) -> Collections:
+    """The collections of the person asking, and the saved decks, of the server's database: another account's
+    collections are not among them (a name of theirs is a name of none)."""
+    return mine.collections
 
 
 CollectionsDep = Annotated[Collections, Depends(collections)]
@@ -230,12 +245,13 @@ def person_of(request: Request, srv: Deckcheck) -> Person:
     return found if isinstance(found, Person) else ANONYMOUS
 
 
-def book(request: Request, srv: ServerDep) -> DeckBook:
+def book(request: Request, srv: ServerDep, mine: CollectionsDep) -> DeckBook:
     """The kept decks (deckcheck.library.decks.DeckBook) over the server's shared catalogue, with the card sheet this
     browser brought for its session laid over it (web.cardsheets: its cards saved, changed and searched as the
-    check page checks them, nothing of it written to the database): a light object."""
+    check page checks them, nothing of it written to the database), and the collections of the person asking (what a
+    deck's builder counts as owned): a light object."""
     sheet = kept_sheet(request)
-    return DeckBook(srv.catalog if sheet is None else sheet.over(srv.catalog), srv.collections)
+    return DeckBook(srv.catalog if sheet is None else sheet.over(srv.catalog), mine)
 
 
 BookDep = Annotated[DeckBook, Depends(book)]

@@ -8,7 +8,7 @@ module cannot import it).
 """
 from __future__ import annotations
 
-from deckcheck.db.collections import AlreadyImported, NoSuchImport, UndoRefused
+from deckcheck.db.collections import AlreadyImported, NoCollection, NoSuchImport, UndoRefused
 from deckcheck.library.accounts import AccountError, NoSuchAccount, SignInFailed
 from deckcheck.library.facts import FactError, ProposalDecided, ProposalNotFound
 from deckcheck.db.store import TextWithNul
@@ -86,6 +86,7 @@ ERROR_STATUS: dict[type[BaseException], int] = {
     WrongToken: 403, NotAllowed: 403, NotYourDeck: 403,  # a deck the person may read, not change
     NoSavedDeckError: 404, NoSuchDeck: 404, DeckNotFound: 404,  # a saved-deck id or link that names no deck
     EventNotFound: 404, ProposalNotFound: 404, NotFound: 404, NoSuchImport: 404, NoSuchAccount: 404,
+    NoCollection: 404,  # none of the asker's by that name (another account's answers the same)
     EventClosed: 409,                        # the deadline passed or the organiser closed the event
     ListsNotLocked: 409, ProposalDecided: 409, UndoRefused: 409, RoundRefused: 409, RoundTaken: 409,
     TooLarge: 413, PreviewsTooLarge: 413,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import stat
 from collections import Counter
+from copy import copy
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +28,7 @@ from ..errors import CardSheetError, DeckcheckError, UnknownCardError
 from ..formats import AnyFormat
 from ..games import all_formats, get_format, parse_text
 from ..importers.decklists import READERS, read_decklists  # READERS: the one table of decklist suffixes
+from .people import KEEPER, Person
 from ..provenance import FIELDS as PROVENANCE_FIELDS
 from ..report import UNREADABLE, InputProblem, Report
 from ..text import and_more
@@ -424,10 +426,17 @@ def check_tournament(inputs: Sequence[str | Path], fmt: str | None = None, sheet
 class CollectionApp:
     """Collections and saved decks, with the cards they name resolved like decklists."""
 
-    def __init__(self, db_url: str | None = None):
+    def __init__(self, db_url: str | None = None, person: Person = KEEPER):
         from ..db.collections import Collections
         self.catalog = Catalog(db_url)
-        self.collections = Collections(self.catalog.store)
+        self.collections = Collections(self.catalog.store).of(*collection_owner(person))
+
+    def for_person(self, person: Person) -> CollectionApp:
+        """The same library (its catalogue shared, nothing read again) with `person`'s collections (CONTRACTS §9): an
+        account's own, the keeper's for the keeper, none (and none to make) for an anonymous visitor."""
+        other = copy(self)
+        other.collections = self.collections.of(*collection_owner(person))
+        return other
 
     def index(self) -> CardIndex:
         """All cards of every game, found by name (collections hold cards of any game)."""
@@ -625,6 +634,12 @@ class CollectionApp:
     def delete_deck(self, name: str) -> None:
         """Delete a saved deck."""
         self.collections.delete_deck(name)
+
+
+def collection_owner(person: Person) -> tuple[int | None, bool]:
+    """Whose collections a person reaches, as deckcheck.db.collections.Collections.of takes it: (owner id, known) —
+    an account's id, None for the keeper, and known False for an anonymous visitor (who reaches none)."""
+    return person.owner_id, person.known
 
 
 def parse_import_id(text: object) -> int:
