@@ -7,6 +7,12 @@ Prints throughput, p50 and p99 latency and errors, and the ratio of the throughp
 `deckcheck tournament check` on the same decks (whole-process figures, same run, same machine).
 Targets: ratio >= 0.25, no errors, p99 under 10x p50, and a check of a hostile 2 MB body (tens of thousands of
 misspelt names) answered within HOSTILE_BOUND_S. Loopback only; the server is stopped at the end.
+
+With accounts on (issue 30): the server is a club's (one player account), and the same checks are sent again
+signed in, half with the session cookie `POST /api/session` gave, half with a personal API token, so that every
+request pays for finding its person; then the account's own collection is read (`GET /api/collection`, the
+owner-scoped path) as many times. Printed: both throughputs and their ratios to the tournament check (the same
+target, >= 0.25) and to the anonymous checks.
 `run_load` is the load generator; other cases (the tournament desk) reuse it.
 """
 from __future__ import annotations
@@ -158,6 +164,49 @@ def hostile_check_s(port: int) -> float:
     return elapsed
 
 
+BENCH_ACCOUNT = "bench-player"
+
+
+def make_account(db_url: str, folder: Path) -> tuple[str, str]:
+    """A player account on the database, its collection filled from the example binder: (password, API token)."""
+    import secrets
+
+    from deckcheck.db.store import Store
+    from deckcheck.library.accounts import Accounts
+    from deckcheck.library.api import CollectionApp
+    password = secrets.token_urlsafe(18)
+    accounts = Accounts(Store(db_url))
+    account = accounts.add(BENCH_ACCOUNT, password, ["player"])
+    binder = Path(__file__).resolve().parents[1] / "examples" / "collection" / "my-binder.csv"
+    CollectionApp(db_url).for_person(account.person()).import_sheet(binder, "main")
+    return password, accounts.new_token(account, "bench")[1]
+
+
+def session_cookie(port: int, password: str) -> str:
+    """Sign in over HTTP (`POST /api/session`); the Cookie header that carries the session."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("POST", "/api/session", body=json.dumps({"name": BENCH_ACCOUNT, "password": password}),
+                 headers={"content-type": "application/json", "origin": f"http://127.0.0.1:{port}"})
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    cookie = (response.getheader("set-cookie") or "").split(";", 1)[0]
+    assert response.status == 200 and cookie, (response.status, cookie)
+    return cookie
+
+
+def signed_in(requests: list[tuple[str, str, bytes, dict]], cookie: str, token: str
+              ) -> list[tuple[str, str, bytes, dict]]:
+    """The requests, every other one with the session cookie and the rest with the API token."""
+    return [(m, p, b, {**h, **({"cookie": cookie} if n % 2 else {"authorization": f"Bearer {token}"})})
+            for n, (m, p, b, h) in enumerate(requests)]
+
+
+def is_collection(status: int, body: bytes) -> bool:
+    """A 200 answer holding the account's collection (not an empty one: the binder's entries)."""
+    return status == 200 and b'"entries":[{' in body.replace(b" ", b"")
+
+
 def is_report(status: int, body: bytes) -> bool:
     """A 200 answer holding a §3 report."""
     return status == 200 and b'"legal"' in body
@@ -191,6 +240,18 @@ def main() -> None:
             hostile = hostile_check_s(port)
         finally:
             stop_server(proc)
+        password, token = make_account(db, Path(tmp))  # accounts exist now: a club's server
+        proc, port = start_server(db, args.workers)
+        try:
+            cookie = session_cookie(port, password)
+            run_load(port, signed_in(check_requests(decks[:4 * args.workers]) * 2, cookie, token), args.clients)
+            run_load(port, signed_in([("GET", "/api/collection?limit=50", b"", {})] * 8 * args.workers, cookie,
+                                     token), args.clients)  # every worker has read the cards its collections name
+            signed = run_load(port, signed_in(check_requests(decks), cookie, token), args.clients, ok=is_report)
+            reads = run_load(port, signed_in([("GET", "/api/collection?limit=50", b"", {})] * len(decks), cookie,
+                                             token), args.clients, ok=is_collection)
+        finally:
+            stop_server(proc)
     print("web.checks", result["requests"])
     print("web.clients", args.clients)
     print("web.workers", args.workers)
@@ -202,6 +263,17 @@ def main() -> None:
     print(verdict("ratio.web_over_tournament_throughput", result["throughput"], cli_throughput, 0.25, True))
     print(verdict("ratio.p99_over_p50", result["p99_ms"], result["p50_ms"], 10.0, False))
     print(verdict("ratio.errors_per_check", result["errors"], result["requests"], 0.0, False))
+    print("web.signed_in.throughput_checks_per_s", round(signed["throughput"], 1), "p50_ms",
+          round(signed["p50_ms"], 2), "p99_ms", round(signed["p99_ms"], 2))
+    print("web.signed_in.errors", signed["errors"], signed["first_error"])
+    print("web.own_collection.reads_per_s", round(reads["throughput"], 1), "p50_ms", round(reads["p50_ms"], 2),
+          "p99_ms", round(reads["p99_ms"], 2))
+    print("web.own_collection.errors", reads["errors"], reads["first_error"])
+    print(verdict("ratio.web_signed_in_over_tournament_throughput", signed["throughput"], cli_throughput, 0.25, True))
+    print(verdict("ratio.web_signed_in_over_anonymous_throughput", signed["throughput"], result["throughput"], 0.5,
+                  True))
+    print(verdict("ratio.errors_per_signed_in_request", signed["errors"] + reads["errors"],
+                  signed["requests"] + reads["requests"], 0.0, False))
     print("web.hostile_2mb_check_s", round(hostile, 2))
     print(verdict("ratio.hostile_check_over_bound", hostile, HOSTILE_BOUND_S, 1.0, False))
 

@@ -223,17 +223,16 @@ class Collections:
     collection of the same name is another collection: names are unique per owner. `of` gives the same database's
     collections of another owner, sharing the cards read."""
 
-    def __init__(self, store: Store, owner_id: int | None = None, known: bool = True):
+    def __init__(self, store: Store, owner_id: int | None = None, known: bool = True,
+                 _shared: dict[str, dict[str, Card]] | None = None):
         self.store = store
-        self._cards: dict[str, Card] | None = None
+        self._shared = {} if _shared is None else _shared  # the cards read, shared with every view `of` made
         self.owner_id = owner_id
         self.owner_key = NOBODY if not known else KEEPER_KEY if owner_id is None else owner_id
 
     def of(self, owner_id: int | None, known: bool = True) -> Collections:
         """The collections of another owner (None: the keeper's; `known` False: nobody's) of the same database."""
-        other = Collections(self.store, owner_id, known)
-        other._cards = self._cards
-        return other
+        return Collections(self.store, owner_id, known, self._shared)
 
     @property
     def anonymous(self) -> bool:
@@ -247,9 +246,10 @@ class Collections:
     @property
     def cards(self) -> dict[str, Card]:
         """Every stored card by id, read once."""
-        if self._cards is None:
-            self._cards = {c.id: c for c in self.store.cards()}
-        return self._cards
+        found = self._shared.get("cards")
+        if found is None:
+            found = self._shared["cards"] = {c.id: c for c in self.store.cards()}
+        return found
 
     def _collection_id(self, con: Connection, name: str, create: bool) -> int | None:
         c = COLLECTIONS
