@@ -626,13 +626,13 @@ class Collections:
         self.kept.delete(name)
 
     def own_decks(self) -> list[tuple[str, list[tuple[Card, str, int]]]]:
-        """(key, entries) of this owner's kept decks (the keeper's: the keeper's; none for an anonymous visitor):
-        what "the saved decks still need" counts against this owner's collection."""
+        """(key, entries as `deck` reads them) of the saved decks this owner's collection serves: an account's own
+        decks; for the keeper every saved deck, as before accounts; none for an anonymous visitor."""
         if self.anonymous:
             return []
-        cards = self.cards
-        return [(deck.id, [(cards[c.card_id], c.section, c.quantity) for c in deck.cards if c.card_id in cards])
-                for deck in self.kept.listing(self.owner_id)]
+        keys = ([name for name, _fmt, _at, _n in self.decks()] if self.owner_id is None
+                else [deck.id for deck in self.kept.listing(self.owner_id)])
+        return [(key, self.deck(key)[2]) for key in keys]
 
     def used_by_decks(self) -> dict[tuple[Any, ...], int]:
         """Copies of each card (as the rules see it) that the saved decks use, all decks together."""

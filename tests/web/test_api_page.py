@@ -94,8 +94,10 @@ def scenario(client) -> dict[str, dict]:
     secrets.update({kept: "KEPT_DECK", copy: "COPIED_DECK"})
     call("GET /api/cards", "GET", "/api/cards?q=thrust&edition=1&limit=2")
     call("GET /api/cards/{card_id}", "GET", "/api/cards/SE-connor-macleod-persona")
-    call("GET /api/collection", "GET", "/api/collection?collection=main")
-    needs = call("GET /api/collection/missing", "GET", "/api/collection/missing?collection=main")
+    # a collection is its owner's (CONTRACTS §9): here the keeper's, which an anonymous visitor does not read
+    call("GET /api/collection", "GET", "/api/collection?collection=main", token=ADMIN, token_name="ADMIN_TOKEN")
+    needs = call("GET /api/collection/missing", "GET", "/api/collection/missing?collection=main", token=ADMIN,
+                 token_name="ADMIN_TOKEN")
     needs["together"].sort(key=lambda n: (n["card"], n["set"]))  # in the order of the saved decks' random ids
     call("GET /api/formats", "GET", "/api/formats")
     card = "AT-ceirdwyn-master-s-attack"  # a club server (admin token): players' answers wait for review
