@@ -47,6 +47,16 @@ class EventClosed(DeskError):
     """The event is closed or past its deadline: no more submissions."""
 
 
+class CountedCardUnknown(DeskError):
+    """A card a judge typed that names no card of the format (or several): `suggestions`, as a decklist's."""
+
+    def __init__(self, text: str, reason: str, suggestions: list[str]):
+        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        super().__init__(f"card {text[:60]!r}: {reason}{hint}")
+        self.text = text
+        self.suggestions = suggestions
+
+
 class ListsNotLocked(DeskError):
     """Deck checks count a locked list: not before the deadline or the organiser's close."""
 

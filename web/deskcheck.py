@@ -15,9 +15,10 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.library.desk import Desk
-from deckcheck.desk import DeskError, Event, Submission
+from deckcheck.desk import CountedCardUnknown, DeskError, Event, Submission
 from deckcheck.errors import DeckcheckError
-from deckcheck.registered import MAX_COUNT, compare_counts
+from deckcheck.judging import DECK, LIST, PROBLEM_WORDS, SOURCE, counting_groups, list_is_wrong, rewrite_typed
+from deckcheck.registered import MAX_COUNT
 from deckcheck.text import is_digits
 
 from . import models
@@ -70,33 +71,49 @@ async def api_draw(request: Request, desk: DeskDep, event_id: str) -> dict[str, 
 
 # -- pages --------------------------------------------------------------------------------------
 def sheet_context(desk: Desk, event: Event, submission: Submission, values: dict[str, str]) -> dict[str, Any]:
-    """The counting sheet: each registered line with the count typed so far (the registered number at first),
-    the extra rows, and the differences of the counts that read as numbers."""
+    """The counting sheet: the registered lines grouped as a deck is counted (section, then type: judging.
+    counting_groups), each with the count typed so far (the registered number at first), the extra rows, the
+    list's names for completing them, and the differences of the counts that read, each a problem of the list or
+    of the deck, with the counted deck's own verdict."""
     reg = submission.registered
-    rows = []
-    for line in reg.lines:
-        typed = values.get(COUNT + line.card, str(line.quantity))
-        rows.append({"section": line.section, "card": line.card, "registered": line.quantity, "typed": typed})
+    groups, n = [], 0
+    for group in counting_groups(reg, desk.card_types(event, submission)):
+        rows = []
+        for line in group.lines:
+            n += 1
+            rows.append({"n": n, "card": line.card, "registered": line.quantity,
+                         "typed": values.get(COUNT + line.card, str(line.quantity))})
+        groups.append({"section": group.section, "type": group.type, "total": group.total, "rows": rows})
     extras = [{"name": values.get(f"extra_name_{n}", ""), "count": values.get(f"extra_count_{n}", "")}
               for n in range(1, EXTRA_ROWS + 1)]
     lines: list[str] = []
-    error = ""
+    error, suggestions, as_counted = "", [], {}
+    differing: set[str] = set()
     try:
         counted, sections = read_form_counts(desk, event, submission, values)
-        comparison = compare_counts(reg, counted, sections)
-        lines = comparison.lines()
-        differing = {d.card for d in comparison.differences}
+        judged = desk.judge(event, submission, counted, sections)
+        lines, as_counted = judged.lines, judged.as_counted
+        differing = {d["card"] for d in judged.differences}
+    except CountedCardUnknown as exc:
+        error, suggestions = str(exc), [{"name": name, "row": row_of(values, exc.text)} for name in exc.suggestions]
     except DeckcheckError as exc:
-        error, differing = str(exc), set()
-    return {"event": event, "submission": submission, "rows": rows, "extras": extras, "lines": lines,
-            "differing": differing, "count_error": error, "sections": reg.section_names(), "max": MAX_COUNT,
-            "judge": values.get("judge", ""), "note": values.get("note", "")}
+        error = str(exc)
+    return {"event": event, "submission": submission, "groups": groups, "extras": extras, "lines": lines,
+            "differing": differing, "count_error": error, "suggestions": suggestions, "as_counted": as_counted,
+            "sections": reg.section_names(), "max": MAX_COUNT, "names": sorted({line.card for line in reg.lines}),
+            "judge": values.get("judge", ""), "note": values.get("note", ""),
+            "problem": PROBLEM_WORDS[LIST if list_is_wrong(submission.report.legal, reg.not_read) else DECK]}
+
+
+def row_of(values: dict[str, str], text: str) -> int:
+    """The extra row whose card name is `text` (0 when none is: the name came from elsewhere)."""
+    return next((n for n in range(1, EXTRA_ROWS + 1) if values.get(f"extra_name_{n}", "").strip() == text), 0)
 
 
 def form_counts(submission: Submission, values: dict[str, str]) -> list[tuple[str, object]]:
     """The counts a form holds as (card name, count) pairs, an extra row naming a listed card adding to its
-    count (an empty extra row is skipped; a name without a count counts 1); DeskError for a count without a
-    name."""
+    count (an empty extra row is skipped; a name without a count is read as a decklist line: "2 Thrust", else 1
+    copy); DeskError for a count without a name."""
     counts: list[tuple[str, object]] = []
     for line in submission.registered.lines:
         counts.append((line.card, values.get(COUNT + line.card, str(line.quantity))))
@@ -105,7 +122,7 @@ def form_counts(submission: Submission, values: dict[str, str]) -> list[tuple[st
         if name or count:
             if not name:
                 raise DeskError(f"extra row {n}: the count {count[:20]!r} has no card name")
-            counts.append((name, count or "1"))
+            counts.append((name, count or None))
     return counts
 
 
@@ -123,6 +140,16 @@ def stepped(values: dict[str, str], step: str) -> dict[str, str]:
         text = values[field].strip()
         now = int(text) if is_digits(text) else 0  # int() would read '١' or '1_0'; the count field sends 0-9
         values[field] = str(min(MAX_COUNT, max(0, now + int(delta))))
+    return values
+
+
+def fixed(values: dict[str, str], fix: str) -> dict[str, str]:
+    """The form's values after a suggestion's button ("2|Thrust"): that extra row's card written with the
+    suggested name, its quantity kept ("2 Thrustt" -> "2 Thrust")."""
+    row, _, name = fix.partition("|")
+    field = f"extra_name_{row}"
+    if name and field in values:
+        values[field] = rewrite_typed(values[field], name[:200])
     return values
 
 
@@ -146,8 +173,9 @@ async def counting_sheet_post(request: Request, desk: DeskDep, pages: PagesDep, 
     values = {k: v for k, v in form.items() if isinstance(v, str)}
     event, submission = await run_in_threadpool(desk.locked, event_id, values.get("player", ""))
     step = values.get("step", "")
-    if step or values.get("action") != "save":
-        return page(pages, "count.html", sheet_context(desk, event, submission, stepped(values, step)))
+    if step or values.get("fix") or values.get("action") != "save":
+        values = fixed(stepped(values, step), values.get("fix", ""))
+        return page(pages, "count.html", sheet_context(desk, event, submission, values))
     try:
         counts = form_counts(submission, values)
         check = await run_in_threadpool(desk.deck_check, event_id, submission.player, values.get("judge"), counts,
@@ -155,7 +183,8 @@ async def counting_sheet_post(request: Request, desk: DeskDep, pages: PagesDep, 
     except DeckcheckError as exc:  # the sheet again, as counted, saying why it was not saved
         context = sheet_context(desk, event, submission, values) | {"error": str(exc)}
         return page(pages, "count.html", context, status_of(exc))
-    return page(pages, "checked.html", {"event": event, "submission": submission, "check": check}, 201)
+    return page(pages, "checked.html", {"event": event, "submission": submission, "check": check, "source": SOURCE},
+                201)
 
 
 @router.post("/desk/{event_id}/admin/draw", response_class=HTMLResponse)

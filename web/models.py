@@ -491,6 +491,12 @@ class Difference(Shape):
     card: str
     registered: int = Field(description="0 when the list does not register the card.")
     counted: int
+    problem: Literal["list", "deck"] | None = Field(None, description=(
+        '"list": the registered list is wrong (NOT LEGAL, or lines that did not read): the list is fixed; "deck": '
+        "the list is legal and the deck does not match it. The distinction of the MTG Infraction Procedure Guide "
+        "(3.4 Decklist Problem, 3.5 Deck Problem); no Highlander rule covers deck checks. None on a check stored "
+        "before it was kept."))
+    why: str | None = Field(None, description="What made the difference that kind of problem, in words.")
 
 
 class SectionTotal(Shape):

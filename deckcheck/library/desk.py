@@ -18,17 +18,20 @@ from typing import Any, Sequence, Union, cast
 from ..check import check_raw, choose_format, provisional
 from ..db.events import EventTables
 from ..deckdiff import DeckDiff, diff_decks
-from ..decklist import RawDeck
+from ..cards import Card
+from ..catalog import CardIndex
+from ..decklist import RawDeck, Refused
 from ..decks import build_deck
-from ..desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, DeskError, Event, EventClosed, EventNotFound, ListsNotLocked,
-                    NotAuthorised, RateLimited, Submission, TooLarge, WrongToken, clean_name, decklist_text,
-                    report_from_dict,
-                    expected_players, folded, from_stamp, hash_token, is_id, new_id, new_token, now, player_key,
-                    shared_names, stamp, text_field, token_matches, wait_words)
+from ..desk import (MAX_EVENT_NAME, MAX_PLAYER_NAME, CountedCardUnknown, DeskError, Event, EventClosed,
+                    EventNotFound, ListsNotLocked, NotAuthorised, RateLimited, Submission, TooLarge, WrongToken,
+                    clean_name, decklist_text, expected_players, folded, from_stamp, hash_token, is_id, new_id,
+                    new_token, now, player_key, report_from_dict, shared_names, stamp, text_field, token_matches,
+                    wait_words)
 from ..errors import CardNotFoundError, DecklistError
 from ..games import get_format
 from .people import Person
 from ..importers.reports import write_tournament_report
+from ..judging import Judged, classify, difference_line, typed_line
 from ..registered import MAX_EXTRA_CARDS, MAX_NOTE, Line, Registered, compare_counts, count_value
 from ..rates import Rate
 from ..report import InputProblem, Issue, Report
@@ -396,18 +399,42 @@ class Desk:
         if len(note_text) > MAX_NOTE:
             raise DeskError(f"the note is {len(note_text)} characters long; at most {MAX_NOTE} are allowed")
         counted, sections = self.read_counts(event, submission, counts)
-        comparison = compare_counts(submission.registered, counted, sections)
+        judged = self.judge(event, submission, counted, sections)
         check_id, moment = new_id(), now()
         data = {"id": check_id, "player": submission.player, "player_key": submission.key,
                 "deck_id": submission.id, "fingerprint": submission.fingerprint, "judge": judge_name,
-                "at": event.iso(moment), "matches": comparison.matches,
-                "differences": [d.as_dict() for d in comparison.differences], "totals": comparison.totals,
-                "counts": counted, "note": note_text, "lines": comparison.lines(),
-                "as_counted": self.as_counted(event, submission, counted, sections)}
+                "at": event.iso(moment), "matches": judged.matches, "differences": judged.differences,
+                "totals": judged.totals, "counts": counted, "note": note_text, "lines": judged.lines,
+                "as_counted": judged.as_counted}
         self.tables.add_deckcheck({"id": check_id, "event_id": event.id, "player_key": data["player_key"],
-                                   "deck_id": submission.id, "at": stamp(moment), "matches": comparison.matches,
+                                   "deck_id": submission.id, "at": stamp(moment), "matches": judged.matches,
                                    "data": json.dumps(data, ensure_ascii=False)})
         return public_check(data)
+
+    def judge(self, event: Event, submission: Submission, counted: dict[str, int],
+              sections: dict[str, str]) -> Judged:
+        """A deck as counted against its locked list: the differences, each a problem of the list or of the deck
+        (deckcheck.judging.classify), the lines that say them, the section totals and the counted deck's verdict."""
+        comparison = compare_counts(submission.registered, counted, sections)
+        as_counted = self.as_counted(event, submission, counted, sections)
+        report = submission.report
+        differences = classify(comparison.differences, report.legal, sorted({i.rule for i in report.errors}),
+                               submission.registered.not_read, as_counted["verdict"] == "legal")
+        totals_lines = comparison.lines()[len(comparison.differences):]
+        return Judged(comparison.matches, differences, [difference_line(d) for d in differences] + totals_lines,
+                      comparison.totals, as_counted)
+
+    def card_types(self, event: Event, submission: Submission) -> dict[str, str]:
+        """The type of each card the locked list names ("" for a name no card of the format has now), for the
+        counting order."""
+        index = self.catalog.index(get_format(submission.report.format or event.format))
+        types: dict[str, str] = {}
+        for line in submission.registered.lines:
+            try:
+                types[line.card] = index.resolve(line.card.partition(" @ ")[0], suggest=False).type or ""
+            except CardNotFoundError:
+                types[line.card] = ""
+        return types
 
     def as_counted(self, event: Event, submission: Submission, counted: dict[str, int],
                    sections: dict[str, str]) -> dict[str, Any]:
@@ -442,17 +469,15 @@ class Desk:
         sections: dict[str, str] = {}
         for written, value in counts:
             name = clean_name(written, "card name", 200)
-            n = count_value(value, name)
             card = registered.get(name.casefold())
-            if card is None:
-                index = index or self.catalog.index(fmt)
-                try:
-                    found = index.resolve(name)
-                except CardNotFoundError as exc:
-                    raise DeskError(f"card {name[:60]!r}: {exc.reason}") from None
-                card = registered.get(found.name.casefold(), found.name)
-                if card not in registered.values():
-                    sections[card] = fmt.section_of(None, found) or next(iter(fmt.sections), "")
+            if card is not None:
+                counted[card] = counted.get(card, 0) + count_value(value, name)
+                continue
+            index = index or self.catalog.index(fmt)
+            n, found = typed_card(index, name, "" if value is None else str(count_value(value, name)), registered)
+            card = registered.get(found.name.casefold(), found.name)
+            if card not in registered.values():
+                sections[card] = fmt.section_of(None, found) or next(iter(fmt.sections), "")
             counted[card] = counted.get(card, 0) + n
         return counted, sections
 
@@ -493,6 +518,27 @@ class Desk:
             path = Path(folder) / f"report.{kind}"
             write_tournament_report(path, tournament)
             return path.read_bytes()
+
+
+def typed_card(index: CardIndex, name: str, count: str, registered: dict[str, str]) -> tuple[int, Card]:
+    """The copies and the card of a name the judge typed, read as a decklist line ("2 Thrust", "Thrustt" misspelt):
+    a reading naming a card of the list wins, then one naming any card of the format; CountedCardUnknown with the
+    suggestions of the name as written when none does (`count`: the Counted field, "" when the line says it)."""
+    read = typed_line(name, count)
+    if isinstance(read, Refused):
+        raise DeskError(f"card {name[:60]!r}: {read}")
+    for qty, reading in read.readings:
+        if reading.casefold() in registered:
+            return qty, index.resolve(registered[reading.casefold()], suggest=False)
+    for qty, reading in read.readings:
+        try:
+            return qty, index.resolve(reading, read.set_code, suggest=False)
+        except CardNotFoundError:
+            continue
+    try:
+        return read.readings[0][0], index.resolve(read.name, read.set_code)
+    except CardNotFoundError as exc:
+        raise CountedCardUnknown(name, exc.reason, exc.suggestions) from None
 
 
 def public_check(data: dict[str, Any]) -> dict[str, Any]:

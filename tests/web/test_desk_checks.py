@@ -133,12 +133,16 @@ def test_deck_check_api(client):  # noqa: F811
     check = r.json()
     assert set(check) >= {"id", "player", "judge", "at", "matches", "differences", "totals"}
     assert check["player"] == "Anna" and check["matches"] is False
-    assert check["differences"] == [{"card": THRUST, "registered": 4, "counted": 3},
-                                    {"card": "Connor MacLeod Power Blow", "registered": 0, "counted": 1}]
+    # the list is legal: each difference is the deck's (a deck problem), said with why
+    assert [{k: d[k] for k in ("card", "registered", "counted", "problem")} for d in check["differences"]] == \
+        [{"card": THRUST, "registered": 4, "counted": 3, "problem": "deck"},
+         {"card": "Connor MacLeod Power Blow", "registered": 0, "counted": 1, "problem": "deck"}]
+    assert all("fix the deck" in d["why"] for d in check["differences"])
     assert check["totals"] == {"Pre-Game": {"registered": 2, "counted": 2},
                                "Endurance": {"registered": 51, "counted": 51}}
-    assert check["lines"][0] == f"{THRUST}: registered 4, counted 3"
-    assert check["lines"][1] == "Connor MacLeod Power Blow: not registered, counted 1"
+    deck_problem = " — the deck does not match its list (deck problem)"
+    assert check["lines"][0] == f"{THRUST}: registered 4, counted 3" + deck_problem
+    assert check["lines"][1] == "Connor MacLeod Power Blow: not registered, counted 1" + deck_problem
     registered = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()[0]
     full = {line: n for line, n in (("Connor MacLeod Persona", 1),)}
     good = client.post(url, json={"player": "Anna", "judge": "Ines", "counts": {**full}}, headers=auth(event))

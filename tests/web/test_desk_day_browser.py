@@ -188,7 +188,8 @@ def event_day(browser, shots, servers: list[str]) -> Iterator[None]:  # noqa: F8
     expect(dash.locator('tr[data-player="Bob"] .check-differs')).to_have_text("differs", timeout=10000)
     status, checks = call("GET", f"{api}/deckchecks", token=token)
     assert status == 200 and isinstance(checks, list) and len(checks) == 1
-    assert checks[0]["differences"] == [{"card": "Thrust (2)", "registered": 4, "counted": 3}]
+    assert [d | {"why": ""} for d in checks[0]["differences"]] == \
+        [{"card": "Thrust (2)", "registered": 4, "counted": 3, "problem": "deck", "why": ""}]
     assert checks[0]["judge"] == "Judge Ines" and checks[0]["at"].endswith(OFFSET)
 
     # the report.xlsx of the dashboard holds the check

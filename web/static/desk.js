@@ -92,6 +92,7 @@
   }
   function recount(form) {
     var lines = [], totals = {}, order = [];
+    var problem = form.dataset.problem ? " — " + form.dataset.problem : "";  // the list's state decides the kind
     form.querySelectorAll(".count-row").forEach(function (row) {
       var input = row.querySelector("input[type=number]");
       var registered = parseInt(row.dataset.registered, 10), n = counted(input), section = row.dataset.section;
@@ -99,12 +100,12 @@
       totals[section] += n === null ? 0 : n;
       row.classList.toggle("differs", n !== registered);
       if (n !== registered) {
-        lines.push(row.dataset.card + ": registered " + registered + ", counted " + (n === null ? "?" : n));
+        lines.push(row.dataset.card + ": registered " + registered + ", counted " + (n === null ? "?" : n) + problem);
       }
     });
     form.querySelectorAll(".count-extra").forEach(function (row) {
       var name = row.querySelector("input[type=text]").value.trim(), n = counted(row.querySelector("input[type=number]"));
-      if (name && n !== 0) { lines.push(name + ": not registered, counted " + (n === null ? 1 : n)); }
+      if (name && n !== 0) { lines.push(name + ": not registered, counted " + (n === null ? 1 : n) + problem); }
     });
     var differing = lines.length;  // the cards that differ: the one count of differences (totals are listed after)
     order.forEach(function (section) {
