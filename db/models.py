@@ -386,6 +386,23 @@ class DropRow(SQLModel, table=True):
     at: str = ""
 
 
+class ClaimRow(SQLModel, table=True):
+    """A player's dispute of a reported result (issue 34): open until the organiser settles it; `data` is the JSON
+    object (the result claimed, the one reported when it was made, the note, how it was settled)."""
+
+    __tablename__ = "desk_result_claim"
+
+    seq: Optional[int] = Field(default=None, primary_key=True)
+    id: str = Field(unique=True)  # random, as the desk's other ids
+    event_id: str = Field(foreign_key="desk_event.id", index=True)
+    round: int
+    table_no: int
+    player_key: str
+    status: str = "open"  # "open" or "settled"
+    at: str = ""
+    data: str = "{}"
+
+
 class RateRow(SQLModel, table=True):
     """Submissions from one address in one time window (shared by every server process)."""
 
@@ -405,6 +422,7 @@ CHECKS: Table = DeckCheckRow.__table__  # type: ignore[attr-defined]
 ROUNDS: Table = RoundRow.__table__  # type: ignore[attr-defined]
 PAIRINGS: Table = PairingRow.__table__  # type: ignore[attr-defined]
 DROPS: Table = DropRow.__table__  # type: ignore[attr-defined]
+CLAIMS: Table = ClaimRow.__table__  # type: ignore[attr-defined]
 
 
 def dialect_insert(con: Any) -> Any:

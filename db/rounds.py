@@ -6,6 +6,7 @@ starting the next round at once cannot both start it; the one that loses gets Ro
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -15,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from deckcheck.desk import RoundTaken
 
 from .events import EventTables
-from .models import DROPS, EVENTS, PAIRINGS, ROUNDS, dialect_insert
+from .models import CLAIMS, DROPS, EVENTS, PAIRINGS, ROUNDS, dialect_insert
 
 
 @dataclass(frozen=True)
@@ -107,3 +108,38 @@ class RoundTables:
         """The event's tie-breaker order after points ("omw,gw,ogw")."""
         with self.events._writing() as con:
             con.execute(update(EVENTS).where(EVENTS.c.id == event_id).values(tiebreakers=order))
+
+    # -- disputes of reported results --------------------------------------------------------------
+    def claims(self, event_id: str) -> list[dict[str, Any]]:
+        """Every dispute of the event, oldest first: its JSON object with `id`, `round`, `table`, `status`."""
+        with self.engine.connect() as con:
+            rows = con.execute(select(CLAIMS).where(CLAIMS.c.event_id == event_id).order_by(CLAIMS.c.seq)).all()
+        return [json.loads(r.data) | {"id": r.id, "round": r.round, "table": r.table_no, "player_key": r.player_key,
+                                      "status": r.status} for r in rows]
+
+    def add_claim(self, event_id: str, claim_id: str, number: int, table: int, key: str, at: str,
+                  data: dict[str, Any]) -> str:
+        """Store a player's dispute of a table's result, or replace their open one of that table (one open dispute
+        per player and table); the id of the dispute kept."""
+        where = [CLAIMS.c.event_id == event_id, CLAIMS.c.round == number, CLAIMS.c.table_no == table,
+                 CLAIMS.c.player_key == key, CLAIMS.c.status == "open"]
+        text = json.dumps(data, ensure_ascii=False)
+        with self.events._writing() as con:
+            held = con.execute(select(CLAIMS.c.id).where(*where)).scalar()
+            if held is not None:
+                con.execute(update(CLAIMS).where(CLAIMS.c.id == held).values(at=at, data=text))
+                return str(held)
+            con.execute(insert(CLAIMS).values(id=claim_id, event_id=event_id, round=number, table_no=table,
+                                              player_key=key, status="open", at=at, data=text))
+        return claim_id
+
+    def settle_claims(self, event_id: str, number: int, table: int, settled: dict[str, Any]) -> int:
+        """Settle every open dispute of a table (`settled` joins each one's JSON object); how many were open."""
+        where = [CLAIMS.c.event_id == event_id, CLAIMS.c.round == number, CLAIMS.c.table_no == table,
+                 CLAIMS.c.status == "open"]
+        with self.events._writing() as con:
+            rows = con.execute(select(CLAIMS.c.id, CLAIMS.c.data).where(*where)).all()
+            for r in rows:
+                con.execute(update(CLAIMS).where(CLAIMS.c.id == r.id, CLAIMS.c.status == "open").values(
+                    status="settled", data=json.dumps(json.loads(r.data) | settled, ensure_ascii=False)))
+        return len(rows)

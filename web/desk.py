@@ -415,17 +415,22 @@ def suggested_fixes(submission: Submission) -> list[dict[str, Any]]:
 
 @router.get("/desk/{event_id}/decks/{deck_id}", response_class=HTMLResponse)
 def player_deck(desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str, reported: str = "",
-                result_error: str = "") -> Response:
+                result_error: str = "", disputed: str = "") -> Response:
     """A player's private link: their deck's report, the form to fix and resubmit it, and once the rounds have
     started their table and the form to report its result."""
     event = desk.event(event_id)
     submission = desk.submission(event_id, deck_id)
     history = desk.history(submission)
-    my_table = Rounds(desk).table_of(event_id, deck_id) if event.locked_at else None
+    rounds = Rounds(desk)
+    my_table = rounds.table_of(event_id, deck_id) if event.locked_at else None
+    my_dispute = None if my_table is None else next(
+        (c for c in rounds.tables.claims(event_id) if c["status"] == "open" and (c["round"], c["table"]) ==
+         (my_table.round, my_table.table) and c["player_key"] == submission.key), None)
     return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": False,
                                           "fixes": suggested_fixes(submission), "history": history,
                                           "limit_kb": MAX_DECKLIST_BYTES // 1024, "my_table": my_table,
-                                          "reported": bool(reported), "result_error": result_error[:200]})
+                                          "reported": bool(reported), "result_error": result_error[:200],
+                                          "disputed": bool(disputed), "my_dispute": my_dispute})
 
 
 # -- pages: the organiser -----------------------------------------------------------------------

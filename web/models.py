@@ -583,6 +583,48 @@ class ResultStored(RoundPairing):
     round: int
 
 
+class GamesResult(Shape):
+    a_wins: int
+    b_wins: int
+    draws: int = 0
+
+
+class ReportedResult(GamesResult):
+    reported_by: str
+
+
+class DisputeRequest(Shape):
+    mine: int = Field(description="Games the disputing player won (their own side, as on their phone).")
+    theirs: int
+    draws: int = 0
+    note: str | None = ""
+
+
+class SettleRequest(Shape):
+    decision: Literal["claim", "reported"] = Field(description='"claim": the result claimed becomes the table\'s; '
+                                                   '"reported": the result reported stands.')
+
+
+class Dispute(Shape):
+    """A player's dispute of a reported result; the organiser settles it, and the next round waits for that."""
+
+    id: str
+    round: int
+    table: int
+    by: str = Field(description="The player disputing.")
+    a: str
+    b: str
+    claimed: GamesResult = Field(description="The result the player claims, from the table's first player's side.")
+    reported: ReportedResult = Field(description="The result reported when the dispute was made, and by whom.")
+    note: str
+    at: str = Field(description="ISO 8601 with the event's offset.")
+    status: Literal["open", "settled"]
+    decision: Literal["claim", "reported", "result"] | None = Field(None, description=(
+        '"result": settled by the organiser entering the table\'s result.'))
+    settled_at: str | None = None
+    result: GamesResult | None = Field(None, description="The result the organiser entered, when that settled it.")
+
+
 class DropRequest(Shape):
     player: str
 

@@ -65,6 +65,11 @@ RULES: dict[tuple[str, str], str] = {
         OWN_TOKEN, ("POST", "/desk/{event_id}/admin/rounds/{number}/results"): OWN_TOKEN,
     ("POST", "/desk/{event_id}/admin/drops"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/tiebreakers"): OWN_TOKEN,
     ("POST", "/desk/{event_id}/decks/{deck_id}/result"): ANYONE,  # a player's result, through their deck's link
+    # disputes of results: a player's through their deck's link; the organiser's token settles them
+    ("POST", "/api/events/{event_id}/decks/{deck_id}/dispute"): ANYONE,
+    ("POST", "/desk/{event_id}/decks/{deck_id}/dispute"): ANYONE,
+    ("POST", "/api/events/{event_id}/disputes/{claim_id}"): OWN_TOKEN,
+    ("POST", "/desk/{event_id}/admin/disputes/{claim_id}"): OWN_TOKEN,
     # signing in and out, and (serve --signup) making a player account: their own name and password
     ("POST", "/api/session"): ANYONE, ("DELETE", "/api/session"): ANYONE, ("POST", "/signin"): ANYONE,
     ("POST", "/signout"): ANYONE, ("POST", "/signup"): ANYONE,

@@ -125,9 +125,11 @@ def export_response(desk: Desk, event_id: str, what: str, kind: str) -> Response
 # -- pages: the organiser -----------------------------------------------------------------------
 def board_context(desk: Desk, event_id: str) -> dict[str, Any]:
     """What the rounds page shows."""
-    board = rounds_of(desk).board(event_id)
-    return {"event": board.event, "board": board, "percent": percent, "tops": TOP_SIZES, "kinds": EXPORT_KINDS,
-            "tiebreakers": KNOWN_TIEBREAKERS, "words": TIEBREAKER_WORDS, "poll": POLL_SECONDS}
+    rounds = rounds_of(desk)
+    board = rounds.board(event_id)
+    disputes = [c for c in rounds.claims(event_id) if c["status"] == "open"]
+    return {"event": board.event, "board": board, "disputes": disputes, "percent": percent, "tops": TOP_SIZES,
+            "kinds": EXPORT_KINDS, "tiebreakers": KNOWN_TIEBREAKERS, "words": TIEBREAKER_WORDS, "poll": POLL_SECONDS}
 
 
 @router.get("/desk/{event_id}/admin/rounds", response_class=HTMLResponse)
@@ -234,8 +236,10 @@ async def player_result(request: Request, desk: DeskDep, pages: PagesDep, event_
     check_csrf(request, form)
     values = {k: v for k, v in form.items() if isinstance(v, str)}
     try:
-        await run_in_threadpool(rounds_of(desk).report_by_player, event_id, deck_id, values.get("mine"),
-                                values.get("theirs"), values.get("draws") or 0)
+        stored = await run_in_threadpool(rounds_of(desk).report_by_player, event_id, deck_id, values.get("mine"),
+                                         values.get("theirs"), values.get("draws") or 0)
     except DeckcheckError as exc:
         return see_other(f"/desk/{event_id}/decks/{deck_id}?result_error={quote(str(exc)[:200])}#my-table")
-    return see_other(f"/desk/{event_id}/decks/{deck_id}?reported=1#my-table")
+    # a result that differs from the one the opponent reported is a dispute for the organiser to settle
+    return see_other(f"/desk/{event_id}/decks/{deck_id}?{'disputed' if 'dispute' in stored else 'reported'}=1"
+                     "#my-table")

@@ -16,13 +16,15 @@ from typing import Any
 
 from .. import swiss
 from ..db.rounds import RoundTables, StoredRound
-from ..desk import DeskError, Event, EventNotFound, ListsNotLocked, RoundRefused, now, stamp
+from ..desk import DeskError, Event, EventNotFound, ListsNotLocked, RoundRefused, new_id, now, stamp, text_field
 from ..importers.writers import SheetSpec, write_csv_to, write_xlsx
 from .desk import Desk
 
 ORGANISER = "organiser"  # reported_by of the organiser's results; a player's is "player:NAME"
 EXPORT_KINDS = ("csv", "json", "xlsx")
 MAX_SEED = 64
+MAX_CLAIM_NOTE = 500
+DECISIONS = ("claim", "reported")  # how the organiser settles a dispute: the result claimed, or the one reported
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,12 @@ class Rounds:
             raise ListsNotLocked("the lists are not locked yet: rounds start once the deadline passed or the "
                                  "organiser closed the event")
         stored = self.tables.rounds(event_id)
+        if stored:
+            disputed = sorted({c["table"] for c in self.tables.claims(event_id)
+                               if c["status"] == "open" and c["round"] == stored[-1].number})
+            if disputed:
+                raise RoundRefused(f"the result of table {', '.join(map(str, disputed))} of round "
+                                   f"{stored[-1].number} is disputed: settle it first")
         players = self.players(event)
         dropped = self.tables.drops(event_id)
         seed_text = stored[0].seed if stored else _seed(seed)
@@ -157,8 +165,9 @@ class Rounds:
                               "b": players.get(p.b, p.b) if p.b else None} for p in rnd.pairings]}
 
     def report(self, event_id: str, number: object, table: object, a_wins: object, b_wins: object,
-               draws: object = 0, by: str = ORGANISER) -> dict[str, Any]:
-        """A table's result (the organiser's overrides any; a player's only what the organiser has not entered);
+               draws: object = 0, by: str = ORGANISER, decision: str = "result") -> dict[str, Any]:
+        """A table's result (the organiser's overrides any, and settles the table's disputes as `decision`; a
+        player's only what the organiser has not entered);
         EventNotFound for a table the round does not have; DeskError for counts that are not games."""
         n, t = _whole(number, "round"), _whole(table, "table")
         try:
@@ -178,7 +187,11 @@ class Rounds:
             "a_wins": result.a_wins, "b_wins": result.b_wins, "draws": result.draws, "reported_by": by,
             "reported_at": stamp(now())}, only_unreported=by != ORGANISER)
         if not changed:
-            raise RoundRefused(f"the organiser has entered the result of table {t}; ask them to change it")
+            raise RoundRefused(f"the organiser has entered the result of table {t}; if it is wrong, dispute it "
+                               "(the organiser settles disputes)")
+        if by == ORGANISER:
+            self.tables.settle_claims(event_id, n, t, {"decision": decision, "settled_at": stamp(now()),
+                                                       "result": _result_json(result)})
         return {"round": n, **Table(n, t, found.a, found.b, result, by, found.a_key, found.b_key).as_dict()}
 
     def report_by_player(self, event_id: str, deck_id: str, mine: object, theirs: object,
@@ -191,7 +204,76 @@ class Rounds:
             raise RoundRefused("you have no table in the current round")
         name = board.players.get(key, key)
         a, b = (mine, theirs) if key == table.a_key else (theirs, mine)
+        if table.result is not None and table.reported_by not in (ORGANISER, f"player:{name}"):
+            try:  # the opponent reported first: a different result is a dispute, not the later report winning
+                claimed = swiss.check_result(a, b, draws)
+            except swiss.SwissError as exc:
+                raise DeskError(str(exc)) from None
+            if claimed != table.result:
+                return {"round": table.round, **table.as_dict(),
+                        "dispute": self.dispute(event_id, deck_id, mine, theirs, draws)}
         return self.report(event_id, board.rounds[-1][0].number, table.table, a, b, draws, by=f"player:{name}")
+
+    # -- disputes -------------------------------------------------------------------------------
+    def dispute(self, event_id: str, deck_id: str, mine: object, theirs: object, draws: object = 0,
+                note: object = "") -> dict[str, Any]:
+        """A player disputes the reported result of their table in the current round (their private link), from
+        their own side; the organiser settles it (settle), and the next round waits for that. RoundRefused
+        without a table, on a bye, or before a result is reported (report it instead); DeskError for a result
+        that is not games, the result reported itself, or a note over MAX_CLAIM_NOTE characters."""
+        submission = self.desk.submission(event_id, deck_id)
+        key = submission.key
+        board = self.board(event_id)
+        table = next((t for t in board.current if key in (t.a_key, t.b_key)), None)
+        if table is None:
+            raise RoundRefused("you have no table in the current round")
+        if table.b is None or table.result is None:
+            raise RoundRefused("a bye has no result to dispute" if table.b is None else
+                               f"no result of table {table.table} is reported yet: report it instead")
+        a, b = (mine, theirs) if key == table.a_key else (theirs, mine)
+        try:
+            claimed = swiss.check_result(a, b, draws)
+        except swiss.SwissError as exc:
+            raise DeskError(str(exc)) from None
+        if claimed == table.result:
+            raise DeskError(f"{claimed.text()} is the result reported: there is nothing to dispute")
+        if board.rounds[-1][0].top and claimed.winner == "":
+            raise DeskError("a top cut match needs a winner, not a draw")
+        note_text = text_field(note, "note").strip()
+        if len(note_text) > MAX_CLAIM_NOTE:
+            raise DeskError(f"the note is {len(note_text)} characters long; at most {MAX_CLAIM_NOTE} are allowed")
+        moment = now()
+        data = {"by": board.players.get(key, key), "a": table.a, "b": table.b, "claimed": _result_json(claimed),
+                "reported": _result_json(table.result) | {"reported_by": table.reporter()}, "note": note_text,
+                "at": board.event.iso(moment)}
+        claim_id = self.tables.add_claim(event_id, new_id(), table.round, table.table, key, stamp(moment), data)
+        return self.claim(event_id, claim_id)
+
+    def claims(self, event_id: str) -> list[dict[str, Any]]:
+        """Every dispute of the event, oldest first (open and settled)."""
+        self.desk.event(event_id)
+        return [_public_claim(c) for c in self.tables.claims(event_id)]
+
+    def claim(self, event_id: str, claim_id: object) -> dict[str, Any]:
+        """One dispute; EventNotFound for an id the event has no dispute of."""
+        found = next((c for c in self.tables.claims(event_id) if c["id"] == claim_id), None)
+        if found is None:
+            raise EventNotFound(f"no dispute {str(claim_id)[:40]!r} in this event")
+        return _public_claim(found)
+
+    def settle(self, event_id: str, claim_id: object, decision: object) -> dict[str, Any]:
+        """The organiser settles a dispute: "claim" makes the result claimed the table's, "reported" keeps the one
+        reported; either way it becomes the organiser's (players cannot change it again) and every open dispute
+        of the table is settled. RoundRefused for one already settled; DeskError for another decision."""
+        if decision not in DECISIONS:
+            raise DeskError(f"decision must be one of {', '.join(DECISIONS)}, not {str(decision)[:40]!r}")
+        found = self.claim(event_id, claim_id)
+        if found["status"] != "open":
+            raise RoundRefused("this dispute is settled already; enter the table's result to change it again")
+        chosen = found["claimed"] if decision == "claim" else found["reported"]
+        number, table = found["round"], found["table"]
+        self.report(event_id, number, table, chosen["a_wins"], chosen["b_wins"], chosen["draws"], decision=decision)
+        return self.claim(event_id, found["id"])
 
     def table_of(self, event_id: str, deck_id: str) -> Table | None:
         """The player's table in the current round (their private link), None when they have none."""
@@ -261,6 +343,15 @@ def _engine_rounds(stored: list[StoredRound]) -> list[swiss.Round]:
     return [swiss.Round(r.number, tuple(swiss.Pairing(p.table, p.a_key, p.b_key or None,
                                                       _result(p.a_wins, p.b_wins, p.draws))
                                         for p in r.pairings), top=r.top) for r in stored]
+
+
+def _result_json(result: swiss.Result) -> dict[str, int]:
+    return {"a_wins": result.a_wins, "b_wins": result.b_wins, "draws": result.draws}
+
+
+def _public_claim(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored dispute as the API answers it (without the key it is found by)."""
+    return {k: v for k, v in stored.items() if k != "player_key"}
 
 
 def _result(a: int | None, b: int | None, d: int | None) -> swiss.Result | None:

@@ -136,6 +136,12 @@ def scenario(client) -> dict[str, dict]:
     call("POST /api/events/{event_id}/rounds/{number}/results", "POST", f"/api/events/{eid}/rounds/1/results",
          {"table": 1, "a_wins": 2, "b_wins": 1, "draws": 0}, token=token)
     call("GET /api/events/{event_id}/rounds", "GET", f"/api/events/{eid}/rounds", token=token)
+    disputed = call("POST /api/events/{event_id}/decks/{deck_id}/dispute", "POST",
+                    f"/api/events/{eid}/decks/{ids[-1]}/dispute", {"mine": 2, "theirs": 0, "note": "I won both"})
+    secrets[disputed["id"]] = "DISPUTE_ID"
+    call("GET /api/events/{event_id}/disputes", "GET", f"/api/events/{eid}/disputes", token=token)
+    call("POST /api/events/{event_id}/disputes/{claim_id}", "POST", f"/api/events/{eid}/disputes/{disputed['id']}",
+         {"decision": "reported"}, token=token)
     call("POST /api/events/{event_id}/drops", "POST", f"/api/events/{eid}/drops", {"player": "Kastagir"}, token=token)
     call("GET /api/events/{event_id}/standings", "GET", f"/api/events/{eid}/standings", token=token)
     call("GET /api/events/{event_id}/standings.{kind}", "GET", f"/api/events/{eid}/standings.json", token=token)

@@ -206,6 +206,23 @@ def _rounds(path: str, started: bool, **body: Any) -> Callable[[Context], Prepar
     return prepare
 
 
+def _disputed(path: str, claimed: bool, **body: Any) -> Callable[[Context], Prepared]:
+    """A call about a result the organiser reported (2-0 at table 1 of round 1); `claimed`: Anna disputes it first."""
+    def prepare(ctx: Context) -> Prepared:
+        event_id, token, deck_id = ctx.paired(True)
+        r = ctx.send("POST", Prepared(f"/api/events/{event_id}/rounds/1/results",
+                                      {"json": {"table": 1, "a_wins": 2, "b_wins": 0}}, token), DESK_BEARER)
+        assert r.status_code == 200, r.text
+        claim_id = ""
+        if claimed:
+            r = ctx.send("POST", Prepared(f"/api/events/{event_id}/decks/{deck_id}/dispute",
+                                          {"json": {"mine": 1, "theirs": 2}}), None)
+            assert r.status_code == 201, r.text
+            claim_id = r.json()["id"]
+        return Prepared(path.format(event_id=event_id, deck_id=deck_id, claim_id=claim_id), body, token)
+    return prepare
+
+
 def _desk(path: str, locked: bool, **body: Any) -> Callable[[Context], Prepared]:
     def prepare(ctx: Context) -> Prepared:
         event_id, token = ctx.event(locked)
@@ -312,6 +329,17 @@ CALLS: dict[tuple[str, str], Call] = {
                                                                  data={"t1": "gw"}), 303, credential=DESK_COOKIE_CRED),
     ("POST", "/desk/{event_id}/decks/{deck_id}/result"): Call(
         _rounds("/desk/{event_id}/decks/{deck_id}/result", True, data={"mine": "2", "theirs": "0"}), 303),
+    ("POST", "/api/events/{event_id}/decks/{deck_id}/dispute"): Call(
+        _disputed("/api/events/{event_id}/decks/{deck_id}/dispute", False, json={"mine": 1, "theirs": 2}), 201,
+        csrf=API),
+    ("POST", "/desk/{event_id}/decks/{deck_id}/dispute"): Call(
+        _disputed("/desk/{event_id}/decks/{deck_id}/dispute", False, data={"mine": "1", "theirs": "2"}), 303),
+    ("POST", "/api/events/{event_id}/disputes/{claim_id}"): Call(
+        _disputed("/api/events/{event_id}/disputes/{claim_id}", True, json={"decision": "claim"}), 200, csrf=API,
+        credential=DESK_BEARER),
+    ("POST", "/desk/{event_id}/admin/disputes/{claim_id}"): Call(
+        _disputed("/desk/{event_id}/admin/disputes/{claim_id}", True, data={"decision": "reported"}), 303,
+        credential=DESK_COOKIE_CRED),
     ("POST", "/api/session"): Call(lambda ctx: Prepared("/api/session", {"json": {"name": "Sweeper",
                                                                                   "password": PASSWORD}}), 200,
                                    csrf=API + "; JSON only (415 otherwise), which a form of another site cannot send"),
