@@ -403,6 +403,18 @@ class ClaimRow(SQLModel, table=True):
     data: str = "{}"
 
 
+class JudgeRow(SQLModel, table=True):
+    """An account the organiser named a judge of an event (issue 34): it may do that event's deck checks and draws."""
+
+    __tablename__ = "desk_judge"
+    __table_args__ = (UniqueConstraint("event_id", "account_id", name="desk_judge_account"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: str = Field(foreign_key="desk_event.id", index=True)
+    account_id: int
+    named_at: str = ""
+
+
 class RateRow(SQLModel, table=True):
     """Submissions from one address in one time window (shared by every server process)."""
 
@@ -423,6 +435,7 @@ ROUNDS: Table = RoundRow.__table__  # type: ignore[attr-defined]
 PAIRINGS: Table = PairingRow.__table__  # type: ignore[attr-defined]
 DROPS: Table = DropRow.__table__  # type: ignore[attr-defined]
 CLAIMS: Table = ClaimRow.__table__  # type: ignore[attr-defined]
+JUDGES: Table = JudgeRow.__table__  # type: ignore[attr-defined]
 
 
 def dialect_insert(con: Any) -> Any:

@@ -77,6 +77,10 @@ class WrongToken(DeskError):
     """An organiser token was given but it is not this event's."""
 
 
+class NotAJudge(WrongToken):
+    """A signed-in account the event's organiser did not name a judge of it (403)."""
+
+
 class RateLimited(DeskError):
     """Too many submissions from one address within the window; `retry_after`: the seconds until it ends."""
 

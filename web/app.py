@@ -49,7 +49,7 @@ ADMIN_TOKEN_ENV = Settings.env_names()["admin_token"]
 ROUTERS = ["deckcheck.web.builder", "deckcheck.web.deckpage", "deckcheck.web.check", "deckcheck.web.keptdecks",
            "deckcheck.web.stats", "deckcheck.web.facts", "deckcheck.web.cards", "deckcheck.web.collection",
            "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.deskcheck", "deckcheck.web.rounds",
-           "deckcheck.web.disputes", "deckcheck.web.apidocs", "deckcheck.web.accounts"]
+           "deckcheck.web.disputes", "deckcheck.web.judges", "deckcheck.web.apidocs", "deckcheck.web.accounts"]
 
 
 def state(request: Request) -> Deckcheck:

@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from deckcheck.library.rounds import Rounds
+from deckcheck.library.judges import Judges
 from deckcheck.library.desk import MAX_DECKLIST_BYTES, PASTED, PASTED_BEFORE, REPORT_KINDS, Decklist, Desk
 from deckcheck.desk import (DeskError, Event, EventClosed, NotAuthorised, Submission, TooLarge, deadline_offset,
                             parse_deadline, parse_offset, text_field)
@@ -456,7 +457,8 @@ def dashboard_context(desk: Desk, event: Event, verdict: str, q: str) -> dict[st
     return {"event": event, "rows": rows, "totals": totals, "players": len(every),
             "missing": desk.missing(event, every), "verdict": verdict, "q": q, "verdicts": VERDICTS,
             "poll": POLL_SECONDS, "submitted": desk.tables.count_submissions(event.id),
-            "checks": desk.deckchecks(event.id), "persona": persona_word(event.format)}
+            "checks": desk.deckchecks(event.id), "persona": persona_word(event.format),
+            "judges": Judges(desk).names(event.id)}
 
 
 def persona_word(format_name: str) -> str:

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.library.desk import Desk
+from deckcheck.library.judges import Judges
 from deckcheck.desk import CountedCardUnknown, DeskError, Event, Submission
 from deckcheck.errors import DeckcheckError
 from deckcheck.judging import DECK, LIST, PROBLEM_WORDS, SOURCE, counting_groups, list_is_wrong, rewrite_typed
@@ -23,7 +24,7 @@ from deckcheck.text import is_digits
 
 from . import models
 from .deps import DeskDep, PagesDep
-from .desk import NO_STORE, bearer, json_body, organiser, page
+from .desk import COOKIE, NO_STORE, bearer, json_body, organiser, page, requester
 from .errors import status_of
 from .security import check_csrf
 
@@ -31,6 +32,24 @@ router = APIRouter(route_class=models.ApiRoute)
 COUNT = "count:"  # form field of a registered card's count: "count:Thrust"
 EXTRA_ROWS = 3  # empty rows for cards counted that the list does not register
 MAX_FORM_FIELDS = 1000
+
+
+# -- who counts: the organiser, or a judge the organiser named ------------------------------------
+def api_checker(request: Request, desk: Desk, event_id: str) -> None:
+    """The organiser's token, or a signed-in judge of the event (a personal token's or a session's): else the
+    organiser token's 401/403."""
+    if not Judges(desk).is_judge(event_id, requester(request)):
+        desk.authorise(event_id, bearer(request))
+
+
+def checker(request: Request, desk: Desk, event_id: str) -> str:
+    """The organiser (their cookie, or owning the event) or a signed-in judge the organiser named may count an
+    event's decks: the page a deck check leads back to (the dashboard, or the judge's page); else the organiser
+    page's 401/403."""
+    if not request.cookies.get(COOKIE) and Judges(desk).is_judge(event_id, requester(request)):
+        return f"/desk/{event_id}/judge"
+    organiser(request, desk, event_id)
+    return f"/desk/{event_id}/admin"
 
 
 # -- JSON API -----------------------------------------------------------------------------------
@@ -42,7 +61,7 @@ async def api_add_deckcheck(request: Request, desk: DeskDep, event_id: str) -> d
     """A player's physical deck counted against their locked list: {"player", "judge", "counts": {card: n},
     "note"} -> 201 and the check (differences named, section totals); a listed card not in `counts` counts 0.
     409 before the lists are locked."""
-    await run_in_threadpool(desk.authorise, event_id, bearer(request))
+    await run_in_threadpool(api_checker, request, desk, event_id)
     body = await json_body(request, '{"player": ..., "judge": ..., "counts": {"Thrust": 3}}')
     check = await run_in_threadpool(desk.deck_check, event_id, body.get("player"), body.get("judge"),
                                     body.get("counts"), body.get("note", ""))
@@ -53,8 +72,8 @@ async def api_add_deckcheck(request: Request, desk: DeskDep, event_id: str) -> d
             summary="Tournament desk: every deck check (organiser)",
             response_model=list[models.DeckCheck], responses=models.errors(401, 403, 404))
 def api_deckchecks(request: Request, desk: DeskDep, event_id: str) -> list[dict[str, Any]]:
-    """Every deck check of the event, oldest first (organiser only)."""
-    desk.authorise(event_id, bearer(request))
+    """Every deck check of the event, oldest first (organiser, or a judge the organiser named)."""
+    api_checker(request, desk, event_id)
     return desk.deckchecks(event_id)
 
 
@@ -64,7 +83,7 @@ def api_deckchecks(request: Request, desk: DeskDep, event_id: str) -> list[dict[
              openapi_extra=models.body(models.DrawRequest))
 async def api_draw(request: Request, desk: DeskDep, event_id: str) -> dict[str, Any]:
     """{"n": 3, "seed": "S"?} -> {"seed", "players"}: n players not yet checked, the same seed the same draw."""
-    await run_in_threadpool(desk.authorise, event_id, bearer(request))
+    await run_in_threadpool(api_checker, request, desk, event_id)
     body = await json_body(request, '{"n": 3, "seed": "optional text"}')
     return await run_in_threadpool(desk.draw, event_id, body.get("n"), body.get("seed"))
 
@@ -155,16 +174,18 @@ def fixed(values: dict[str, str], fix: str) -> dict[str, str]:
 
 @router.get("/desk/{event_id}/admin/check", response_class=HTMLResponse)
 def counting_sheet(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, player: str = "") -> Response:
-    """A player's locked list as a counting sheet (the organiser's cookie)."""
-    organiser(request, desk, event_id)
+    """A player's locked list as a counting sheet (the organiser's, or a judge's the organiser named)."""
+    back = checker(request, desk, event_id)
     event, submission = desk.locked(event_id, player)
-    return page(pages, "count.html", sheet_context(desk, event, submission, {}))
+    who = requester(request)
+    judge = {"judge": who.name} if who.account_id is not None else {}
+    return page(pages, "count.html", sheet_context(desk, event, submission, judge) | {"back": back})
 
 
 @router.post("/desk/{event_id}/admin/check", response_class=HTMLResponse)
 async def counting_sheet_post(request: Request, desk: DeskDep, pages: PagesDep, event_id: str) -> Response:
     """A − or + button, "Compute" (the sheet again, counted) or "Save the check" (kept, then its result)."""
-    await run_in_threadpool(organiser, request, desk, event_id)
+    back = await run_in_threadpool(checker, request, desk, event_id)
     try:
         form = await request.form(max_files=0, max_fields=MAX_FORM_FIELDS)
     except Exception as exc:  # a malformed body, too many fields
@@ -175,25 +196,25 @@ async def counting_sheet_post(request: Request, desk: DeskDep, pages: PagesDep, 
     step = values.get("step", "")
     if step or values.get("fix") or values.get("action") != "save":
         values = fixed(stepped(values, step), values.get("fix", ""))
-        return page(pages, "count.html", sheet_context(desk, event, submission, values))
+        return page(pages, "count.html", sheet_context(desk, event, submission, values) | {"back": back})
     try:
         counts = form_counts(submission, values)
         check = await run_in_threadpool(desk.deck_check, event_id, submission.player, values.get("judge"), counts,
                                         values.get("note", ""))
     except DeckcheckError as exc:  # the sheet again, as counted, saying why it was not saved
-        context = sheet_context(desk, event, submission, values) | {"error": str(exc)}
+        context = sheet_context(desk, event, submission, values) | {"error": str(exc), "back": back}
         return page(pages, "count.html", context, status_of(exc))
-    return page(pages, "checked.html", {"event": event, "submission": submission, "check": check, "source": SOURCE},
-                201)
+    return page(pages, "checked.html", {"event": event, "submission": submission, "check": check, "source": SOURCE,
+                                        "back": back}, 201)
 
 
 @router.post("/desk/{event_id}/admin/draw", response_class=HTMLResponse)
 async def draw_page(request: Request, desk: DeskDep, pages: PagesDep, event_id: str) -> Response:
-    """Draw players for deck checks from the dashboard; the seed is shown with the draw."""
-    await run_in_threadpool(organiser, request, desk, event_id)
+    """Draw players for deck checks from the dashboard (or a judge's page); the seed is shown with the draw."""
+    back = await run_in_threadpool(checker, request, desk, event_id)
     form = await request.form(max_files=0, max_fields=5)
     check_csrf(request, form)
     n, seed = form.get("n"), form.get("seed")
     drawn = await run_in_threadpool(desk.draw, event_id, n if isinstance(n, str) else None,
                                     seed if isinstance(seed, str) else None)
-    return page(pages, "draw.html", {"event": desk.event(event_id), "drawn": drawn})
+    return page(pages, "draw.html", {"event": desk.event(event_id), "drawn": drawn, "back": back})

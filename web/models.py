@@ -625,6 +625,10 @@ class Dispute(Shape):
     result: GamesResult | None = Field(None, description="The result the organiser entered, when that settled it.")
 
 
+class JudgesList(Shape):
+    judges: list[str] = Field(description="Account names, each holding the judge role: the event's judges.")
+
+
 class DropRequest(Shape):
     player: str
 

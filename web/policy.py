@@ -1,9 +1,10 @@
 """Who may do what (CONTRACTS §9): every state-changing route's rule in one table, and the one function deciding.
 
 A route's rule is `ANYONE` (a check changes nothing; a desk link or a sign-in carries its own secret), `OWN_TOKEN`
-(the route asks for its own credential: an event's organiser token, the admin token), or a role a person must hold
-(deckcheck.library.people.ROLES, `SIGNED_IN` for any account, `PROPOSE` for card facts). Which of them binds
-depends on the server:
+(the route asks for its own credential: an event's organiser token, the admin token), `EVENT_JUDGE` (the
+organiser token, or a signed-in account with the judge role that the event's organiser named: the route asks), or
+a role a person must hold (deckcheck.library.people.ROLES, `SIGNED_IN` for any account, `PROPOSE` for card facts).
+Which of them binds depends on the server:
 
 - a personal server (bound to a loopback address, no accounts, no admin token): whoever reaches it sits at the
   machine; every change is allowed, as before there were accounts;
@@ -23,6 +24,7 @@ from deckcheck.library.people import Person
 ANYONE = "anyone"
 OWN_TOKEN = "own token"
 SIGNED_IN = "signed in"
+EVENT_JUDGE = "event judge"  # the event's organiser token, or an account with the judge role the organiser named
 PROPOSE = "propose"  # card facts: a player's; on a club server anyone's, as answers there wait for a reviewer
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -57,9 +59,11 @@ RULES: dict[tuple[str, str], str] = {
     # the desk: an organiser makes an event; its links and organiser token do the rest
     ("POST", "/api/events"): "organiser", ("POST", "/desk"): "organiser",
     ("POST", "/api/events/{event_id}/decks"): ANYONE, ("POST", "/desk/{event_id}"): ANYONE,
-    ("POST", "/api/events/{event_id}/close"): OWN_TOKEN, ("POST", "/api/events/{event_id}/deckchecks"): OWN_TOKEN,
-    ("POST", "/api/events/{event_id}/draw"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/close"): OWN_TOKEN,
-    ("POST", "/desk/{event_id}/admin/check"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/draw"): OWN_TOKEN,
+    ("POST", "/api/events/{event_id}/close"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/close"): OWN_TOKEN,
+    # deck checks and draws: the organiser's token, or a judge the organiser named for that event (the route asks)
+    ("POST", "/api/events/{event_id}/deckchecks"): EVENT_JUDGE, ("POST", "/api/events/{event_id}/draw"): EVENT_JUDGE,
+    ("POST", "/desk/{event_id}/admin/check"): EVENT_JUDGE, ("POST", "/desk/{event_id}/admin/draw"): EVENT_JUDGE,
+    ("PUT", "/api/events/{event_id}/judges"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/judges"): OWN_TOKEN,
     ("POST", "/api/events/{event_id}/rounds"): OWN_TOKEN, ("POST", "/api/events/{event_id}/rounds/{number}/results"):
         OWN_TOKEN, ("POST", "/api/events/{event_id}/drops"): OWN_TOKEN, ("POST", "/desk/{event_id}/admin/rounds"):
         OWN_TOKEN, ("POST", "/desk/{event_id}/admin/rounds/{number}/results"): OWN_TOKEN,
@@ -88,6 +92,8 @@ def rule_of(method: str, path: str) -> str:
 def may(person: Person, rule: str, mode: Mode) -> bool:
     """Whether `person` may call a route of this rule on a server of this mode: the one decision."""
     if rule in (ANYONE, OWN_TOKEN) or mode is Mode.PERSONAL:
+        return True
+    if rule == EVENT_JUDGE:  # the organiser's token (the route checks it), or a signed-in judge it named
         return True
     if rule == SIGNED_IN:
         return person.account_id is not None

@@ -64,6 +64,7 @@ MATRIX: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/desk/{event_id}/decks/{deck_id}/dispute"): ALL,
     ("POST", "/api/events/{event_id}/disputes/{claim_id}"): ALL,
     ("POST", "/desk/{event_id}/admin/disputes/{claim_id}"): ALL,
+    ("PUT", "/api/events/{event_id}/judges"): ALL, ("POST", "/desk/{event_id}/admin/judges"): ALL,
     ("POST", "/api/session"): ALL, ("DELETE", "/api/session"): ALL, ("POST", "/signin"): ALL,
     ("POST", "/signout"): ALL, ("POST", "/signup"): ALL,
     ("POST", "/api/tokens"): SIGNED_IN, ("DELETE", "/api/tokens/{token_id}"): SIGNED_IN,

@@ -125,6 +125,8 @@ def scenario(client) -> dict[str, dict]:
     call("GET /api/events/{event_id}/diff", "GET", f"/api/events/{eid}/diff?a={ids[0]}&b={ids[1]}", token=token)
     call("GET /api/events/{event_id}/report.{kind}", "GET", f"/api/events/{eid}/report.json", token=token)
     call("POST /api/events/{event_id}/close", "POST", f"/api/events/{eid}/close", token=token)
+    call("PUT /api/events/{event_id}/judges", "PUT", f"/api/events/{eid}/judges", {"judges": []}, token=token)
+    call("GET /api/events/{event_id}/judges", "GET", f"/api/events/{eid}/judges", token=token)
     counts = {"Connor MacLeod Persona": 1, "Thrust (2)": 3}
     checked = call("POST /api/events/{event_id}/deckchecks", "POST", f"/api/events/{eid}/deckchecks",
                    {"player": "Kastagir", "judge": "Ann", "counts": counts, "note": ""}, token=token)

@@ -189,6 +189,10 @@ def test_real_answers_of_every_api_route_match_the_schema(api):
     for kind in ("json", "csv", "xlsx"):
         call("get", f"/api/events/{eid}/report.{kind}", 200, headers=auth)
     call("post", f"/api/events/{eid}/close", 200, headers=auth)
+    call("put", f"/api/events/{eid}/judges", 200, headers=auth, json={"judges": []})
+    call("put", f"/api/events/{eid}/judges", 400, headers=auth, json={"judges": ["Nobody"]})
+    call("get", f"/api/events/{eid}/judges", 200, headers=auth)
+    call("get", f"/api/events/{eid}/judges", 401)
     call("post", f"/api/events/{eid}/decks", 409, json={"player": "Cy", "decklist": LEGAL})
     call("post", f"/api/events/{eid}/deckchecks", 201, headers=auth,
          json={"player": "Ann", "judge": "Ines", "counts": {"Thrust (2)": 3}, "note": ""})

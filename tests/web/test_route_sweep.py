@@ -340,6 +340,11 @@ CALLS: dict[tuple[str, str], Call] = {
     ("POST", "/desk/{event_id}/admin/disputes/{claim_id}"): Call(
         _disputed("/desk/{event_id}/admin/disputes/{claim_id}", True, data={"decision": "reported"}), 303,
         credential=DESK_COOKIE_CRED),
+    ("PUT", "/api/events/{event_id}/judges"): Call(_desk("/api/events/{event_id}/judges", False,
+                                                         json={"judges": []}), 200, csrf=API,
+                                                   credential=DESK_BEARER),
+    ("POST", "/desk/{event_id}/admin/judges"): Call(_desk("/desk/{event_id}/admin/judges", False,
+                                                          data={"judges": ""}), 303, credential=DESK_COOKIE_CRED),
     ("POST", "/api/session"): Call(lambda ctx: Prepared("/api/session", {"json": {"name": "Sweeper",
                                                                                   "password": PASSWORD}}), 200,
                                    csrf=API + "; JSON only (415 otherwise), which a form of another site cannot send"),
