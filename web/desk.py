@@ -23,6 +23,7 @@ from deckcheck.library.desk import MAX_DECKLIST_BYTES, PASTED, PASTED_BEFORE, RE
 from deckcheck.desk import (DeskError, Event, EventClosed, NotAuthorised, Submission, TooLarge, deadline_offset,
                             parse_deadline, parse_offset, text_field)
 from deckcheck.errors import DeckcheckError
+from deckcheck.judging import counting_groups
 
 from . import decks as reading, models
 from .app import looks_like_json, request_json, wants_json
@@ -515,15 +516,17 @@ def organiser_diff(request: Request, desk: DeskDep, pages: PagesDep, event_id: s
 @router.get("/desk/{event_id}/admin/print", response_class=HTMLResponse)
 def print_decklists(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, raw: bool = False,
                     deck: str = "") -> Response:
-    """Every current decklist (or one, `deck`), one per printed page, for the judges: the cleaned list by section
-    with counts and totals, the verdict, a column to tick at a deck check; the text as sent with ?raw=1."""
+    """Every current decklist (or one, `deck`), one per printed page, for the judges: the cleaned list by section,
+    grouped by type in the order a deck is counted, with counts and totals, the verdict, a column to tick at a deck
+    check; the text as sent with ?raw=1."""
     event = organiser(request, desk, event_id)
     submissions = desk.list_submissions(event_id)
     if deck:
         submissions = [s for s in submissions if s.id == deck]
         if not submissions:
             raise DeskError(f"no current deck {deck[:40]!r} in this event")
-    return page(pages, "print.html", {"event": event, "submissions": submissions, "raw": raw,
+    groups = {s.id: counting_groups(s.registered, desk.card_types(event, s)) for s in submissions}
+    return page(pages, "print.html", {"event": event, "submissions": submissions, "raw": raw, "groups": groups,
                                       "checks": desk.checks_by_entry(event_id)})
 
 

@@ -69,3 +69,16 @@ def test_the_differences_of_a_list_that_did_not_read_are_the_list_s(client):  # 
     assert bob.status_code == 201 and {d["problem"] for d in bob.json()["differences"]} == {"deck"}
     typo = client.post(url, headers=auth(event), json={"player": "Bob", "judge": "Ines", "counts": {"Thrustt": 1}})
     assert typo.status_code == 400 and "did you mean: Thrust" in typo.json()["error"]
+
+
+def test_the_printout_groups_each_list_by_type_in_counting_order(client):  # noqa: F811
+    event = closed_event(client, "Anna")
+    organiser_cookie(client, event)
+    printout = html.unescape(client.get(f"/desk/{event['id']}/admin/print").text)
+    kinds = re.findall(r'<tr class="type" data-type="([^"]+)"><th class="q">(\d+)</th>', printout)
+    order = [k for k, _ in kinds]
+    assert order.index("Persona") < order.index("Attack") < order.index("Block") < order.index("Situation")
+    assert ("Attack", "30") in kinds and ("Block", "18") in kinds
+    assert printout.count("Endurance total") == 1  # a section's total still once
+    endurance = printout[printout.index("<caption>Endurance</caption>"):printout.index("Endurance total")]
+    assert endurance.index("Thrust (2)") < endurance.index('data-type="Block"') < endurance.index("Upper Left Block")
