@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.library.desk import Desk
 from deckcheck.library.judges import Judges
-from deckcheck.desk import CountedCardUnknown, DeskError, Event, Submission
+from deckcheck.desk import CountedCardUnknown, DeskError, Event, EventNotFound, Submission
 from deckcheck.errors import DeckcheckError
 from deckcheck.judging import DECK, LIST, PROBLEM_WORDS, SOURCE, counting_groups, list_is_wrong, rewrite_typed
 from deckcheck.registered import MAX_COUNT
@@ -24,7 +24,7 @@ from deckcheck.text import is_digits
 
 from . import models
 from .deps import DeskDep, PagesDep
-from .desk import COOKIE, NO_STORE, bearer, json_body, organiser, page, requester
+from .desk import COOKIE, NO_STORE, SECURITY_HEADERS, bearer, json_body, organiser, page, requester
 from .errors import status_of
 from .security import check_csrf
 
@@ -204,8 +204,23 @@ async def counting_sheet_post(request: Request, desk: DeskDep, pages: PagesDep, 
     except DeckcheckError as exc:  # the sheet again, as counted, saying why it was not saved
         context = sheet_context(desk, event, submission, values) | {"error": str(exc), "back": back}
         return page(pages, "count.html", context, status_of(exc))
+    # POST-redirect-GET: a reload of the saved check's page records no second check
+    return RedirectResponse(f"/desk/{event_id}/admin/checks/{check['id']}", status_code=303,
+                            headers=SECURITY_HEADERS)
+
+
+@router.get("/desk/{event_id}/admin/checks/{check_id}", response_class=HTMLResponse)
+def checked_page(request: Request, desk: DeskDep, pages: PagesDep, event_id: str, check_id: str) -> Response:
+    """A recorded deck check: its outcome, each difference with its kind of problem, the deck as counted, who and
+    when (the organiser's, or a judge's the organiser named)."""
+    back = checker(request, desk, event_id)
+    check = next((c for c in desk.deckchecks(event_id) if c.get("id") == check_id), None)
+    if check is None:
+        raise EventNotFound(f"no deck check {check_id[:40]!r} in this event")
+    event = desk.event(event_id)
+    submission = desk.submission(event_id, check["deck_id"])
     return page(pages, "checked.html", {"event": event, "submission": submission, "check": check, "source": SOURCE,
-                                        "back": back}, 201)
+                                        "back": back})
 
 
 @router.post("/desk/{event_id}/admin/draw", response_class=HTMLResponse)

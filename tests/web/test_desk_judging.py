@@ -44,7 +44,7 @@ def test_a_misspelt_typed_card_gets_suggestions_that_keep_its_quantity(client): 
     assert f'name="extra_name_1" value="2 {BLOW}"' in fixed  # the line as written, its quantity kept
     assert f"{BLOW}: not registered, counted 2 — the deck does not match its list (deck problem)" in fixed
     counted = client.post(url, data={**form, "extra_name_1": f"{BLOW} x2", "action": "save"})
-    assert counted.status_code == 201 and "1 difference from the registered list" in counted.text
+    assert counted.status_code == 200 and "1 difference from the registered list" in counted.text
     check = client.get(f"/api/events/{event['id']}/deckchecks", headers=auth(event)).json()[-1]
     assert check["differences"][0] | {"why": ""} == {"card": BLOW, "registered": 0, "counted": 2, "problem": "deck",
                                                        "why": ""}
@@ -82,3 +82,19 @@ def test_the_printout_groups_each_list_by_type_in_counting_order(client):  # noq
     assert printout.count("Endurance total") == 1  # a section's total still once
     endurance = printout[printout.index("<caption>Endurance</caption>"):printout.index("Endurance total")]
     assert endurance.index("Thrust (2)") < endurance.index('data-type="Block"') < endurance.index("Upper Left Block")
+
+
+def test_saving_a_check_redirects_so_a_reload_records_nothing(client):  # noqa: F811
+    event = closed_event(client, "Anna")
+    organiser_cookie(client, event)
+    url = f"/desk/{event['id']}/admin/check"
+    r = client.post(url, data={"csrf_token": csrf(client), "player": "Anna", "judge": "Ines", "action": "save"},
+                    follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith(f"/desk/{event['id']}/admin/checks/")
+    for _ in range(2):  # the page as often as it is reloaded
+        shown = client.get(r.headers["location"])
+        assert shown.status_code == 200 and "Matches the registered list" in shown.text
+    assert len(client.get(f"/api/events/{event['id']}/deckchecks", headers=auth(event)).json()) == 1
+    assert client.get(f"/desk/{event['id']}/admin/checks/nope").status_code == 404
+    other = closed_event(client, "Bob")
+    assert client.get(r.headers["location"].replace(event["id"], other["id"])).status_code in (401, 404)

@@ -307,7 +307,7 @@ CALLS: dict[tuple[str, str], Call] = {
                                                    credential=DESK_COOKIE_CRED),
     ("POST", "/desk/{event_id}/admin/check"): Call(_desk("/desk/{event_id}/admin/check", True,
                                                          data={"player": "Anna", "action": "save", "judge": "J"}),
-                                                   201, credential=DESK_COOKIE_CRED),
+                                                   303, credential=DESK_COOKIE_CRED),
     ("POST", "/desk/{event_id}/admin/draw"): Call(_desk("/desk/{event_id}/admin/draw", True, data={"n": "1"}), 200,
                                                   credential=DESK_COOKIE_CRED),
     ("POST", "/api/events/{event_id}/rounds"): Call(_rounds("/api/events/{event_id}/rounds", False, json={}), 201,
