@@ -264,7 +264,7 @@ def test_save_gives_a_link_that_opens(page, server, browser):
     shot(page, "saved-deck")
     other = browser.new_page(bypass_csp=True)  # someone else opens the link
     other.goto(link)
-    assert "Connor MacLeod Persona" in other.inner_text("pre.decklist")
+    assert "Connor MacLeod Persona" in other.inner_text(".deck-list")  # the list by type; its text is folded
     other.close()
 
 
@@ -334,6 +334,8 @@ def test_upload_and_save_without_javascript(plain_page, server):
     page.goto(server + "/")
     page.goto(link)
     assert page.locator(".report.legal").count() == 1
+    assert "Connor MacLeod Persona" in page.inner_text(".deck-list")
+    page.click("summary:text-is('The decklist as written')")  # the text as pasted, folded under the list
     assert "Connor MacLeod Persona" in page.inner_text("pre.decklist")
     page.click("text=open in the checker")
     assert "Connor MacLeod Persona" in page.input_value("#decklist")
