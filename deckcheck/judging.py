@@ -19,7 +19,7 @@ from .stats import TYPE_ORDER, UNKNOWN_TYPE
 
 LIST, DECK = "list", "deck"  # a difference's `problem`
 PROBLEM_WORDS = {LIST: "the list is wrong (decklist problem)", DECK: "the deck does not match its list (deck problem)"}
-SOURCE = ("MTG Infraction Procedure Guide 3.4 Decklist Problem / 3.5 Deck Problem (no Highlander rule covers deck "
+SOURCE = ("MTG Infraction Procedure Guide 3.4 Decklist Problem / 3.5 Deck Problem (no rule of the games covers deck "
           "checks)")
 
 

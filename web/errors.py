@@ -12,8 +12,8 @@ from deckcheck.db.collections import AlreadyImported, NoCollection, NoSuchImport
 from deckcheck.library.accounts import AccountError, NoSuchAccount, SignInFailed
 from deckcheck.library.facts import FactError, ProposalDecided, ProposalNotFound
 from deckcheck.db.store import TextWithNul
-from deckcheck.desk import (DeskError, EventClosed, EventNotFound, ListsNotLocked, NotAuthorised, RateLimited,
-                            RoundRefused, RoundTaken, TooLarge, WrongToken)
+from deckcheck.desk import (CountedCardUnknown, DeskError, EventClosed, EventNotFound, ListsNotLocked, NotAJudge,
+                            NotAuthorised, RateLimited, RoundRefused, RoundTaken, TooLarge, WrongToken)
 from deckcheck.catalog import NameMiss
 from deckcheck.errors import (AmbiguousCardError, CardNotFoundError, CardSheetError, DatabaseError, DeckcheckError,
                               DecklistError, InputFileError, UnknownCardError, UnknownFormatError)
@@ -81,9 +81,11 @@ ERROR_STATUS: dict[type[BaseException], int] = {
     UnreadableFolder: 400, NotAFile: 400, UnreadableDeckError: 400, TextWithNul: 400, FactError: 400,
     AlreadyImported: 400, SheetError: 400, OutputError: 400, BadRequest: 400, UnreadableUpload: 400, GuardError: 400,
     SettingsError: 400, PreviewFolderError: 400, DeskError: 400, AccountError: 400, SheetRefused: 400,
+    CountedCardUnknown: 400,                # a card a judge typed that names no card of the format
     NotAuthorised: 401, NoToken: 401,       # the organiser's or the admin's token is missing
     SignInFailed: 401, NotSignedIn: 401,    # a wrong name or password (said alike); no account
     WrongToken: 403, NotAllowed: 403, NotYourDeck: 403,  # a deck the person may read, not change
+    NotAJudge: 403,                          # signed in, but not named a judge of this event
     NoSavedDeckError: 404, NoSuchDeck: 404, DeckNotFound: 404,  # a saved-deck id or link that names no deck
     EventNotFound: 404, ProposalNotFound: 404, NotFound: 404, NoSuchImport: 404, NoSuchAccount: 404,
     NoCollection: 404,  # none of the asker's by that name (another account's answers the same)

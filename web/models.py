@@ -494,7 +494,7 @@ class Difference(Shape):
     problem: Literal["list", "deck"] | None = Field(None, description=(
         '"list": the registered list is wrong (NOT LEGAL, or lines that did not read): the list is fixed; "deck": '
         "the list is legal and the deck does not match it. The distinction of the MTG Infraction Procedure Guide "
-        "(3.4 Decklist Problem, 3.5 Deck Problem); no Highlander rule covers deck checks. None on a check stored "
+        "(3.4 Decklist Problem, 3.5 Deck Problem); no rule of the games covers deck checks. None on a check stored "
         "before it was kept."))
     why: str | None = Field(None, description="What made the difference that kind of problem, in words.")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,8 +35,13 @@ ADMIN = "owners-admin-token"
 
 
 def _copy(web_db: str, folder: Path) -> str:
+    """The shared test database copied, without the decks other tests of this worker saved into it: the keeper's
+    "owned beyond my other decks" counts every saved deck, and this module's numbers are its own decks'."""
     db = folder / "owners.db"
     shutil.copy(web_db.removeprefix("sqlite:///"), db)
+    with sqlite3.connect(db) as con:
+        for table in ("saved_deck_card", "saved_deck_version", "saved_deck"):
+            con.execute(f"DELETE FROM {table}")  # noqa: S608 (the names above, not input)
     return f"sqlite:///{db}"
 
 
