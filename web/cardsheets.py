@@ -27,12 +27,12 @@ from deckcheck.importers.cardsheet import read_card_sheet
 from deckcheck.importers.tables import read_tables
 from deckcheck.library.api import CardSource, Overlaid, with_origin
 
-from . import previews
+from .previews import SHEET_SUFFIXES, folder as preview_folder, keep as keep_preview
 from .decks import label_of
 from .errors import SheetRefused
 
 
-SUFFIXES = previews.SHEET_SUFFIXES
+SUFFIXES = SHEET_SUFFIXES
 # The sheets read and laid over a catalogue lately (BroughtSheet.over, kept_sheet): each request of a browser that
 # brought one reads it, and the builder asks many in a row; a few per process (each holds a name index of a game).
 OVERLAID_MAX = 8
@@ -129,7 +129,7 @@ def is_card_sheet(label: str, data: bytes) -> bool:
 # -- kept for the browser's session --------------------------------------------------------------------------------
 def keep(label: str, data: bytes) -> str:
     """Keep a page's sheet in the preview folder; return the cookie's value (its token and label)."""
-    token = previews.keep(data, suffix_of(label), prefix=PREFIX)
+    token = keep_preview(data, suffix_of(label), prefix=PREFIX)
     return f"{token}.{quote(label, safe='')}"
 
 
@@ -141,7 +141,7 @@ def kept_path(value: str) -> tuple[Path, str] | None:
     suffix = PurePath(label).suffix.lower()
     if not TOKEN.match(token) or suffix not in SUFFIXES:
         return None
-    path = previews.folder() / f"{PREFIX}{token}{suffix}"
+    path = preview_folder() / f"{PREFIX}{token}{suffix}"
     try:
         os.utime(path)
     except OSError:
