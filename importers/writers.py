@@ -28,9 +28,8 @@ from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 from deckcheck.errors import DeckcheckError
 from deckcheck.formula import guard as safe_text  # the one formula guard
 
-if TYPE_CHECKING:  # xlsxwriter has no type hints (pyproject: ignore_missing_imports): these name its classes only
-    from xlsxwriter.format import Format
-    from xlsxwriter.workbook import Workbook
+if TYPE_CHECKING:  # the XLSX writer is imported when a workbook is written: zipfile is not needed before
+    from .xlsx import Sheet
 
 PARTIAL = ".deckcheck-partial-"
 XLSX_MAX_ROWS = 1_048_576  # rows of one worksheet, the header row included (Excel's limit)
@@ -226,8 +225,8 @@ def _long(path: Path, sheet: str, row: int, header: Sequence[str], column: int, 
                       f"an XLSX cell holds at most {XLSX_MAX_CELL:,}; write .csv instead (no such limit)")
 
 
-# The creation time a workbook records when SOURCE_DATE_EPOCH does not give one: the time xlsxwriter writes on
-# every part of the file, so that the same rows make the same bytes (xlsxwriter would write the clock's time).
+# The creation time a workbook records when SOURCE_DATE_EPOCH does not give one (the date of every zip entry too),
+# so that the same rows make the same bytes: never the clock's time.
 NO_DATE = datetime(1980, 1, 1, tzinfo=timezone.utc)
 
 
@@ -244,60 +243,40 @@ def write_xlsx(path: Path | str, sheets: Sequence[SheetSpec],
                hidden: Callable[[list[list[str]]], SheetSpec] | None = None) -> list[list[str]]:
     """Write a workbook for people: bold frozen header, autofilter, column widths; text never a formula.
 
-    Rows are streamed (xlsxwriter's constant_memory mode). A sheet with more rows than XLSX allows
-    continues on further sheets (`NAME (2)`, ...), each with the header. Returns the worksheet
-    names each spec used; `hidden`, given them, makes one more sheet that is written hidden.
+    Rows stream out a block at a time (xlsx.py). A sheet with more rows than XLSX allows continues on
+    further sheets (`NAME (2)`, ...), each with the header. Returns the worksheet names each spec used;
+    `hidden`, given them, makes one more sheet that is written hidden (plain: every value as text).
     """
-    import xlsxwriter
+    from .xlsx import Sheet, TooLarge, write_book
     path = Path(path)
+    names = SheetNames()
+    plan: list[Sheet] = []
     used: list[list[str]] = []
+    for spec in sheets:
+        used.append(_plan_sheets(spec, names, path, plan))
+    if hidden is not None:
+        spec = hidden(used)
+        name = names.take(spec.name)
+        rows = [[str(value) for value in row] for row in spec.rows]
+        plan.append(Sheet(name, spec.header, rows, None, (), _cutter(path, name, spec), XLSX_MAX_CELL,
+                               dressed=False, hidden=True))
     with atomic_path(path) as tmp:
-        book = xlsxwriter.Workbook(str(tmp), {"constant_memory": True, "strings_to_formulas": False,
-                                              "strings_to_urls": False, "strings_to_numbers": False})
-        book.set_properties({"created": workbook_created()})
         try:
-            bold = book.add_format({"bold": True, "bg_color": "#DDDDDD", "border": 1})
-            styles = {"good": book.add_format({"bg_color": "#C6EFCE"}),
-                      "bad": book.add_format({"bg_color": "#FFC7CE"}),
-                      "warn": book.add_format({"bg_color": "#FFEB9C"})}
-            names = SheetNames()
-            for spec in sheets:
-                used.append(_write_sheet(book, names, spec, path, bold, styles))
-            if hidden is not None:
-                spec = hidden(used)
-                name = names.take(spec.name)
-                ws = book.add_worksheet(name)
-                ws.write_row(0, 0, list(spec.header))
-                for r, row in enumerate(spec.rows, start=1):
-                    for c, value in enumerate(row):
-                        if len(str(value)) > XLSX_MAX_CELL:
-                            _long(path, name, r + 1, spec.header, c, str(value), spec.long_text)
-                        ws.write_string(r, c, str(value))
-                ws.hide()
-        except BaseException:
-            try:
-                book.close()  # xlsxwriter insists; the temporary file is removed anyway
-            except Exception:
-                pass
-            raise
-        _close(book)
+            write_book(tmp, plan, workbook_created())
+        except TooLarge as exc:
+            raise OutputError("the workbook would be too large for XLSX (over 2 GB in one sheet); write .csv "
+                              "instead") from exc
     return used
 
 
-def _close(book: Workbook) -> None:
-    """Close a workbook; xlsxwriter wraps the OSError of a full disk or a bad folder: unwrap it."""
-    from xlsxwriter.exceptions import FileCreateError, FileSizeError
-    try:
-        book.close()
-    except FileSizeError as exc:
-        raise OutputError("the workbook would be over 4 GB; write .csv instead") from exc
-    except FileCreateError as exc:
-        cause = exc.args[0] if exc.args else exc
-        raise cause if isinstance(cause, OSError) else OSError(errno.EIO, str(cause)) from exc
+def _cutter(path: Path, sheet: str, spec: SheetSpec) -> Callable[[int, int, str], str]:
+    """What a cell longer than XLSX allows becomes: refused or cut (`_long`), naming the sheet, row and column."""
+    return lambda row, column, text: _long(path, sheet, row, spec.header, column, text, spec.long_text)
 
 
-def _write_sheet(book: Workbook, names: SheetNames, spec: SheetSpec, path: Path, bold: Format,
-                 styles: dict[str, Format]) -> list[str]:
+def _plan_sheets(spec: SheetSpec, names: SheetNames, path: Path, plan: list[Sheet]) -> list[str]:
+    """Add the worksheets of one spec to `plan` (more than one when its rows pass a sheet's); return their names."""
+    from .xlsx import Sheet
     per_sheet = XLSX_MAX_ROWS - 1
     rows = spec.rows
     parts = max(1, -(-len(rows) // per_sheet))
@@ -306,35 +285,13 @@ def _write_sheet(book: Workbook, names: SheetNames, spec: SheetSpec, path: Path,
         name = names.take(spec.name if part == 0 else f"{spec.name} ({part + 1})")
         taken.append(name)
         chunk = rows[part * per_sheet:(part + 1) * per_sheet]
-        ws = book.add_worksheet(name)
         widths = [len(str(h)) for h in spec.header]
-        for row in chunk[:2000]:  # widths from a sample: columns are set before rows stream out
+        for row in chunk[:2000]:  # widths from a sample, as a person would judge them
             for c, value in enumerate(row[:len(widths)]):
                 if value is not None:
                     widths[c] = max(widths[c], min(len(str(value)), 60))
-        for c, width in enumerate(widths):
-            ws.set_column(c, c, (spec.widths or {}).get(c, width + 2))
-        ws.freeze_panes(1, 0)
-        if spec.header:
-            ws.autofilter(0, 0, max(len(chunk), 1), len(spec.header) - 1)
-        ws.write_row(0, 0, list(spec.header), bold)
-        write_string, write_number = ws.write_string, ws.write_number
-        row_styles = spec.row_styles
-        offset = part * per_sheet
-        for r, row in enumerate(chunk, start=1):
-            row_style = row_styles[offset + r - 1] if row_styles else None
-            style = styles.get(row_style) if row_style else None
-            for c, value in enumerate(row):
-                if value is None or value == "":
-                    if style is not None:
-                        ws.write_blank(r, c, None, style)
-                elif isinstance(value, bool):
-                    write_string(r, c, "yes" if value else "no", style)
-                elif isinstance(value, (int, float)):
-                    write_number(r, c, value, style)
-                else:
-                    text = str(value)
-                    if len(text) > XLSX_MAX_CELL:
-                        text = _long(path, name, r + 1, spec.header, c, text, spec.long_text)
-                    write_string(r, c, text, style)
+        styles = spec.row_styles[part * per_sheet:(part + 1) * per_sheet] if spec.row_styles else None
+        plan.append(Sheet(name, spec.header, chunk, styles,
+                               [(spec.widths or {}).get(c, width + 2) for c, width in enumerate(widths)],
+                               _cutter(path, name, spec), XLSX_MAX_CELL))
     return taken

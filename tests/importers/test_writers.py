@@ -168,23 +168,10 @@ def test_unknown_report_extension_is_refused_before_any_deck_is_checked(tmp_path
 
 
 def test_a_workbook_is_the_same_bytes_whatever_the_clock(tmp_path, monkeypatch):
-    """Two downloads of one report are byte-identical: xlsxwriter would write the clock's time as the
-    creation time (one CI run failed on it when two downloads fell in different seconds)."""
+    """Two downloads of one report are byte-identical: the date a workbook carries is $SOURCE_DATE_EPOCH or 1980,
+    never the clock's (one CI run failed on it when two downloads fell in different seconds); a clock that moves
+    between the two writes: test_xlsx.py."""
     import datetime as real
-    import xlsxwriter.core
-
-    class Any(type):  # xlsxwriter checks isinstance(created, datetime) with the name patched below
-        def __instancecheck__(cls, obj):
-            return isinstance(obj, real.datetime)
-
-    class Clock(real.datetime, metaclass=Any):
-        ticks = 0
-
-        @classmethod
-        def now(cls, tz=None):
-            cls.ticks += 1
-            return real.datetime(2026, 1, 1, 0, 0, cls.ticks, tzinfo=tz)
-    monkeypatch.setattr(xlsxwriter.core, "datetime", Clock)
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     spec = [SheetSpec("Summary", ["player", "verdict"], [["Anna", "LEGAL"]])]
     first, second = tmp_path / "1.xlsx", tmp_path / "2.xlsx"
