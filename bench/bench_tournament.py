@@ -3,7 +3,8 @@
 
     .venv/bin/python bench/bench_tournament.py
 
-Target: the whole batch in at most 8x the wall time of one `deckcheck check` (same run, same machine).
+Target (issue 35): the whole batch in at most 3.5x the wall time of one `deckcheck check` (same run, same machine);
+bench_speed.py measures the same ratio in turns with the CPU time beside it.
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def main() -> None:
         batch = median_time(tournament, 3)
         print("deckcheck.check_one_s", round(single, 4))
         print("deckcheck.tournament_1000_xlsx_s", round(batch, 4))
-        print(verdict("ratio.tournament", batch, single, 8.0, False))
+        print(verdict("ratio.tournament", batch, single, 3.5, False))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Any, Iterable
 
@@ -26,7 +27,14 @@ def player_of(report: Report) -> str:
     """The player a deck belongs to: the registration's player, the deck's Player: line, or the file name."""
     if report.player:
         return report.player
-    return PurePath(report.deck.split("#")[0]).stem if report.deck not in ("", "-") else report.deck
+    return _file_stem(report.deck) if report.deck not in ("", "-") else report.deck
+
+
+@lru_cache(maxsize=4096)
+def _file_stem(deck: str) -> str:
+    """The file name of a deck's source without its extension (PurePath's 20 µs, asked for by every row of a
+    report: the summary, each issue, each input error)."""
+    return PurePath(deck.split("#")[0]).stem
 
 
 def verdict(report: Report) -> str:
