@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, literal, select, update
 
 from .models import ACCOUNTS as a
 from .models import API_TOKENS as t
+from .models import (COLLECTION_ENTRIES, COLLECTIONS, EVENTS, IMPORTS, JUDGES, SAVED_DECK_CARDS, SAVED_DECK_VERSIONS,
+                     SAVED_DECKS)
 from .models import SESSIONS as s
 
 ACCOUNT_COLUMNS = ("id", "name", "name_key", "password_hash", "roles", "created_at", "password_at")
@@ -50,10 +52,95 @@ def set_account(con: Connection, account_id: int, **values: str) -> None:
 
 
 def remove_account(con: Connection, account_id: int) -> None:
-    """An account gone, with its sessions and tokens."""
+    """An account gone, with its sessions, its tokens and the events it was named a judge of (what it owns: see
+    owned, hand_to_keeper and delete_owned, which the caller runs first)."""
     end_sessions(con, account_id)
     con.execute(delete(t).where(t.c.account_id == account_id))
+    con.execute(delete(JUDGES).where(JUDGES.c.account_id == account_id))
     con.execute(delete(a).where(a.c.id == account_id))
+
+
+def first_keeper(con: Connection) -> int | None:
+    """The id of the first account holding the keeper role (the lowest id): the server's keeper, whose things are
+    the keeper's (owner NULL, what the CLI and a personal server reach); None when no account is a keeper."""
+    padded = literal(" ") + a.c.roles + literal(" ")
+    return con.execute(select(func.min(a.c.id)).where(padded.like("% keeper %"))).scalar()
+
+
+KEEPER_DECK_OWNER = 0  # saved_deck.owner_id of the keeper's decks (deckcheck.db.keptdecks.KEEPER_OWNER)
+
+
+def owned(con: Connection, account_id: int) -> dict[str, list[str]]:
+    """What an account owns, by kind ("collections", "decks", "events"), each a sorted list of names (a deck: its
+    name and link key, an event: its name and id); empty lists when it owns nothing."""
+    c, d, e = COLLECTIONS, SAVED_DECKS, EVENTS
+    return {
+        "collections": list(con.execute(select(c.c.name).where(c.c.owner_id == account_id).order_by(c.c.name))
+                            .scalars()),
+        "decks": [f"{title or key} ({key})" for title, key in con.execute(
+            select(d.c.title, d.c.name).where(d.c.owner_id == account_id).order_by(d.c.title, d.c.name))],
+        "events": [f"{name} ({key})" for name, key in con.execute(
+            select(e.c.name, e.c.id).where(e.c.owner_id == account_id).order_by(e.c.name, e.c.id))],
+    }
+
+
+def _free_name(taken: set[str], name: str, whose: str) -> str:
+    """A collection name the keeper has none of: the name itself, else "NAME (from WHOSE)", then " 2", " 3"..."""
+    if name not in taken:
+        return name
+    base = f"{name} (from {whose})"
+    found, n = base, 1
+    while found in taken:
+        n += 1
+        found = f"{base} {n}"
+    return found
+
+
+def hand_to_keeper(con: Connection, owner_id: int, whose: str) -> None:
+    """Give everything an owner id has (collections, saved decks, events) to the keeper: a collection whose name the
+    keeper already has is renamed "NAME (from WHOSE)" (names are unique per owner); nothing else changes."""
+    c = COLLECTIONS
+    taken = set(con.execute(select(c.c.name).where(c.c.owner_id.is_(None))).scalars())
+    for cid, name in con.execute(select(c.c.id, c.c.name).where(c.c.owner_id == owner_id).order_by(c.c.name)).all():
+        new = _free_name(taken, name, whose)
+        taken.add(new)
+        con.execute(update(c).where(c.c.id == cid).values(owner_id=None, name=new))
+    con.execute(update(SAVED_DECKS).where(SAVED_DECKS.c.owner_id == owner_id).values(owner_id=KEEPER_DECK_OWNER))
+    con.execute(update(EVENTS).where(EVENTS.c.owner_id == owner_id).values(owner_id=None))
+
+
+def delete_owned(con: Connection, account_id: int) -> None:
+    """Delete an account's collections (their entries and import journal) and saved decks (every version); its
+    events go to the keeper (an event's record holds other players' decks and results: the club keeps it)."""
+    c, d = COLLECTIONS, SAVED_DECKS
+    ids = select(c.c.id).where(c.c.owner_id == account_id).scalar_subquery()
+    con.execute(delete(COLLECTION_ENTRIES).where(COLLECTION_ENTRIES.c.collection_id.in_(ids)))
+    con.execute(delete(IMPORTS).where(IMPORTS.c.collection_id.in_(ids)))
+    con.execute(delete(c).where(c.c.owner_id == account_id))
+    keys = select(d.c.name).where(d.c.owner_id == account_id).scalar_subquery()
+    con.execute(delete(SAVED_DECK_CARDS).where(SAVED_DECK_CARDS.c.deck_name.in_(keys)))
+    con.execute(delete(SAVED_DECK_VERSIONS).where(SAVED_DECK_VERSIONS.c.deck_name.in_(keys)))
+    con.execute(delete(d).where(d.c.owner_id == account_id))
+    con.execute(update(EVENTS).where(EVENTS.c.owner_id == account_id).values(owner_id=None))
+
+
+def orphan_owners(con: Connection) -> list[int]:
+    """Owner ids that no account has (things of an account an earlier deckcheck removed, whose id a new account
+    could take over on SQLite): the collections', saved decks' and events' (sorted)."""
+    c, d, e = COLLECTIONS, SAVED_DECKS, EVENTS
+    accounts = select(a.c.id)
+    found: set[int] = set()
+    for column in (c.c.owner_id, d.c.owner_id, e.c.owner_id):
+        found.update(con.execute(select(column).distinct().where(column.is_not(None), column != KEEPER_DECK_OWNER,
+                                                                column.not_in(accounts))).scalars())
+    return sorted(found)
+
+
+def forget_orphans(con: Connection) -> None:
+    """Delete the sessions, tokens and judge namings of account ids no account has."""
+    accounts = select(a.c.id)
+    for table in (s, t, JUDGES):
+        con.execute(delete(table).where(table.c.account_id.not_in(accounts)))
 
 
 def add_session(con: Connection, id_hash: str, account_id: int, stamp: str) -> None:

@@ -635,10 +635,14 @@ class Collections:
         return [(key, self.deck(key)[2]) for key in keys]
 
     def used_by_decks(self) -> dict[tuple[Any, ...], int]:
-        """Copies of each card (as the rules see it) that the saved decks use, all decks together."""
+        """Copies of each card (as the rules see it) that the saved decks use, all decks together: every saved deck
+        for the keeper (as before accounts), an account's own decks for an account."""
         dc = SAVED_DECK_CARDS
-        with self.store.engine.connect() as con:
-            rows = con.execute(select(dc.c.card_id, dc.c.quantity)).all()
+        if self.owner_id is not None:
+            rows = [(card.id, q) for _key, entries in self.own_decks() for card, _section, q in entries]
+        else:
+            with self.store.engine.connect() as con:
+                rows = [tuple(r) for r in con.execute(select(dc.c.card_id, dc.c.quantity)).all()]
         used: dict[tuple[Any, ...], int] = {}
         for card_id, q in rows:
             if card_id not in self.cards:  # a game's own card an earlier deckcheck kept: no collection counts it

@@ -22,7 +22,7 @@ from sqlalchemy.schema import CreateIndex
 from deckcheck.collection import DEFAULT_CONDITION, language_name
 from deckcheck.errors import DatabaseError
 
-from . import rawsql
+from . import accounts, rawsql
 from .models import (ACCOUNTS, API_TOKENS, CARDS, COLLECTION_ENTRIES, COLLECTIONS, META, SAVED_DECK_CARDS,
                      SAVED_DECK_VERSIONS, SAVED_DECKS, SESSIONS, dialect_insert)
 from .rawsql import LATE_COLUMNS, SCHEMA_KEY, SCHEMA_VERSION
@@ -168,10 +168,40 @@ def _collection_owners(con: Connection) -> None:
         con.execute(CreateIndex(index, if_not_exists=True))
 
 
+def _account_ids_kept(con: Connection) -> None:
+    """10: an account's id is never used again, and nothing is left to an account that is gone (CONTRACTS §9). An
+    earlier `users remove` left the account's collections, decks and events under its id, and SQLite gives a new
+    account the highest id again: they go to the keeper now (a collection whose name the keeper has is renamed
+    "NAME (from account N)"), with the sessions, tokens and judge namings of no account deleted. On SQLite the account
+    table is made again with AUTOINCREMENT (same ids and rows); PostgreSQL's ids come from a sequence already. The
+    first keeper's own things become the keeper's (the first keeper is the keeper: people.Person.owner_id)."""
+    for gone in accounts.orphan_owners(con):
+        accounts.hand_to_keeper(con, gone, f"account {gone}")
+    accounts.forget_orphans(con)
+    first = accounts.first_keeper(con)
+    if first is not None:
+        row = accounts.account_row(con, account_id=first)
+        accounts.hand_to_keeper(con, first, str(row[1]) if row is not None else f"account {first}")
+    if con.dialect.name != "sqlite":
+        return
+    made = con.exec_driver_sql(rawsql.TABLE_SQL, (ACCOUNTS.name,)).scalar()
+    if made is None or "AUTOINCREMENT" in str(made).upper():
+        return
+    new = ACCOUNTS.to_metadata(MetaData(), name=rawsql.REBUILT_ACCOUNT)
+    new.indexes.clear()
+    new.create(con)
+    columns = [col.name for col in ACCOUNTS.c]
+    con.execute(insert(new).from_select(columns, select(*ACCOUNTS.c)))
+    con.exec_driver_sql(rawsql.drop_table_sql(ACCOUNTS.name))
+    con.exec_driver_sql(rawsql.rename_table_sql(rawsql.REBUILT_ACCOUNT, ACCOUNTS.name))
+    for index in ACCOUNTS.indexes:
+        con.execute(CreateIndex(index, if_not_exists=True))
+
+
 # Step n brings a database at version n - 1 to version n. A new step is appended, never inserted.
 STEPS: tuple[Callable[[Connection], None], ...] = (_card_extra, _entry_price, _import_undone, _event_time_zone,
                                                    _entry_defaults, _event_tiebreakers, _accounts,
-                                                   _kept_decks, _collection_owners)
+                                                   _kept_decks, _collection_owners, _account_ids_kept)
 assert len(STEPS) == SCHEMA_VERSION, "rawsql.SCHEMA_VERSION is the number of steps"
 
 

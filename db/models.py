@@ -231,9 +231,11 @@ PROPOSALS: Table = FactProposalRow.__table__  # type: ignore[attr-defined]
 
 # -- accounts (CONTRACTS §9; deckcheck.db.accounts holds their queries) -----------------------------------------
 class AccountRow(SQLModel, table=True):
-    """A person who signs in: the password only as an argon2id hash; roles space-separated."""
+    """A person who signs in: the password only as an argon2id hash; roles space-separated. An id is never used
+    again (SQLite's AUTOINCREMENT, migration step 10; PostgreSQL's sequence): what owner ids name stays theirs."""
 
     __tablename__ = "account"
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Optional[int] = Field(default=None, primary_key=True)
     name: str

@@ -101,6 +101,8 @@ def legacy_extra_sql(legacy: list[str]) -> str:
 
 
 REBUILT_COLLECTION = "collection_rebuilt"  # migration step 9: SQLite's collection table made again under this name
+REBUILT_ACCOUNT = "account_rebuilt"  # migration step 10: SQLite's account table made again (AUTOINCREMENT)
+TABLE_SQL = "select sql from sqlite_master where type = 'table' and name = ?"  # a SQLite table's CREATE statement
 
 
 def drop_table_sql(table: str) -> str:
@@ -125,7 +127,7 @@ BEGIN_IMMEDIATE = "BEGIN IMMEDIATE"
 # at this version (an earlier one goes through the SQLAlchemy path, which brings it up to date; a newer one is
 # refused there), and a file whose tables lack only LATE_COLUMNS is still deckcheck's, of an earlier version.
 SCHEMA_KEY = "schema_version"  # deckcheck_meta: the schema version the database is at
-SCHEMA_VERSION = 9  # the number of migration steps (deckcheck.db.migrations.STEPS)
+SCHEMA_VERSION = 10  # the number of migration steps (deckcheck.db.migrations.STEPS)
 LATE_COLUMNS = (("card", "extra"), ("collection_entry", "price"), ("collection_import", "undone"),
                 ("desk_event", "tz_offset"), ("desk_event", "tiebreakers"), ("desk_event", "owner_id"),
                 *(("saved_deck", c) for c in ("title", "visibility", "owner_id", "version", "copied_from",

@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import functools
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -265,6 +266,15 @@ def pristine_web_db(tmp_path_factory) -> str:
     url = f"sqlite:///{tmp_path_factory.mktemp('pristine') / 'p.db'}"
     Store(url).count()
     return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def filled_db_url(request, pristine_web_db, tmp_path) -> str:
+    """A database holding the bundled cards and nothing else, of each kind (SQLite: a copy of one filled once)."""
+    if request.param == "postgresql":
+        return _emptied_pg()
+    shutil.copy(pristine_web_db.removeprefix("sqlite:///"), tmp_path / "filled.db")
+    return f"sqlite:///{tmp_path / 'filled.db'}"
 
 
 @pytest.fixture(scope="session")

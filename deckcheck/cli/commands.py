@@ -21,13 +21,13 @@ from ..cardsheet import card_json
 from ..cells import restriction_text
 from ..cardstats import lint
 from ..check import validate, with_details
-from ..collection import Holding, money
+from ..collection import Holding, deck_name, money
 from ..deckdiff import diff_decks
 from ..errors import DeckcheckError
 from ..games import GAMES, all_formats, data_unknown_ids, game_of, get_format, taktik
 from ..importers.writers import SheetSpec, check_target, write_csv, write_csv_to, write_xlsx
 from ..library.api import Catalog, CollectionApp, parse_import_id, undecided_cards
-from ..library.people import KEEPER
+from ..library.people import KEEPER, Person
 from ..library.statsapi import diff_named, stats_named
 from ..stats import check_draw
 from ..text import and_more
@@ -523,10 +523,25 @@ deck_app = group("Decks saved in the database.")
 app.add_typer(collection_app, name="collection")
 app.add_typer(deck_app, name="deck")
 CollectionOption = Annotated[str, typer.Option("--collection", "-c", help="The collection's name.")]
+AsOption = Annotated[Optional[str], typer.Option(
+    "--as", help="Act as this account of a shared database: its own collections and decks (default "
+                 "$DECKCHECK_USER, else the keeper: this machine's user).", envvar="DECKCHECK_USER",
+    show_envvar=False)]
 
 
-def _collection_app(db: str | None) -> CollectionApp:
-    return CollectionApp(db)
+def _collection_app(db: str | None, user: str | None = None) -> CollectionApp:
+    """The collections and saved decks of the keeper, or of the account --as names (NoSuchAccount, exit 2, if none:
+    whoever may open the database reaches every account's things anyway, so no password is asked)."""
+    app_ = CollectionApp(db)
+    return app_ if not user else app_.for_person(_person(app_, user))
+
+
+def _person(app_: CollectionApp, user: str | None) -> Person:
+    """The keeper, or the account --as names (NoSuchAccount if none)."""
+    if not user:
+        return KEEPER
+    from ..library.accounts import Accounts
+    return Accounts(app_.catalog.store).get(user).person()
 
 
 @collection_app.command("import")
@@ -540,12 +555,13 @@ def collection_import(sheet: Path,
                       again: Annotated[bool, typer.Option("--again", help="Import a file whose content was imported "
                                                           "into the collection before (merge adds its copies "
                                                           "again).")] = False,
-                      collection: CollectionOption = "main", db: DbOption = None) -> None:
+                      collection: CollectionOption = "main", db: DbOption = None,
+                      user: AsOption = None) -> None:
     """Import a collection sheet (ours, or another tool's layout): all rows or none. `collection undo` takes it back.
 
     A file whose content was imported into the collection before is named as such and not imported
     again in merge mode (exit 2, nothing changed) unless --again."""
-    app_ = _collection_app(db)
+    app_ = _collection_app(db, user)
     err = console(stderr=True)
     with Progress(TextColumn("reading rows"), BarColumn(), MofNCompleteColumn(), console=err, transient=True,
                   disable=not err.is_terminal) as bar:
@@ -590,13 +606,14 @@ def collection_import(sheet: Path,
 def collection_undo(import_id: Annotated[Optional[str], typer.Argument(
                         metavar="IMPORT", help="The import's id (`collection imports` lists them); default: the "
                         "last import.")] = None,
-                    collection: CollectionOption = "main", db: DbOption = None) -> None:
+                    collection: CollectionOption = "main", db: DbOption = None,
+                      user: AsOption = None) -> None:
     """Undo one import into the collection (the last, unless named): what it changed goes back, later edits stay.
 
     Refused (exit 2, nothing changed) when the import was undone already, or when a later change took away
     copies it added; the message names that change."""
     wanted = None if import_id is None else parse_import_id(import_id)
-    app_ = _collection_app(db)
+    app_ = _collection_app(db, user)
     past = app_.undo_import(collection, wanted)
     left = app_.last_import(collection)
     console().print(f"collection {collection!r}: undid the import of {past.label or 'a file'} from {past.when} "
@@ -606,10 +623,11 @@ def collection_undo(import_id: Annotated[Optional[str], typer.Argument(
 
 
 @collection_app.command("imports")
-def collection_imports(collection: CollectionOption = "main", db: DbOption = None) -> None:
+def collection_imports(collection: CollectionOption = "main", db: DbOption = None,
+                      user: AsOption = None) -> None:
     """List the imports into the collection that can be undone (the last 100, the last first), with the id
     `collection undo` takes."""
-    found = _collection_app(db).imports(collection)
+    found = _collection_app(db, user).imports(collection)
     if not found:
         console().print(f"collection {collection!r}: no import to undo", soft_wrap=True, markup=False)
     for past in found:
@@ -621,11 +639,12 @@ def collection_imports(collection: CollectionOption = "main", db: DbOption = Non
 def collection_export(sheet: Path, all_collections: Annotated[bool, typer.Option("--all", help="Every collection: "
                                                                                   "one sheet each (XLSX) or a "
                                                                                   "collection column (CSV).")] = False,
-                      collection: CollectionOption = "main", db: DbOption = None) -> None:
+                      collection: CollectionOption = "main", db: DbOption = None,
+                      user: AsOption = None) -> None:
     """Write a collection sheet (.csv or .xlsx); nothing in it runs as a formula."""
     from ..importers.collection import SHEET_SUFFIXES, write_collection
     check_target(sheet, SHEET_SUFFIXES)
-    app_ = _collection_app(db)
+    app_ = _collection_app(db, user)
     holdings = app_.holdings(None if all_collections else collection)
     n = write_collection(sheet, holdings, by_collection=all_collections)
     console().print(f"wrote {plural(n, 'row')} to {sheet}", soft_wrap=True, markup=False)
@@ -653,11 +672,12 @@ def collection_add(card: str, qty: QtyOption = 1,
                    want: Annotated[int, typer.Option(min=0, max=limits.QUANTITY.value, help="Copies wanted.")] = 0,
                    location: Annotated[str, typer.Option()] = "", notes: Annotated[str, typer.Option()] = "",
                    price: Annotated[str, typer.Option(help="Price per copy, as you write it (1.50, $0.25).")] = "",
-                   collection: CollectionOption = "main", db: DbOption = None) -> None:
+                   collection: CollectionOption = "main", db: DbOption = None,
+                      user: AsOption = None) -> None:
     """Add copies of a card (a printing in a condition, language and finish; NM, English, not foil by default)."""
     if not (qty or trade or want):
         raise typer.BadParameter("nothing to add: --qty, --trade and --want are all 0", param_hint="'--qty'")
-    app_ = _collection_app(db)
+    app_ = _collection_app(db, user)
     h = app_.holding(card, set_code, condition=condition, language=language, foil=foil, quantity=qty,
                      trade_quantity=trade, want_quantity=want, location=location, notes=notes, price=price)
     _show_entry(collection, h, app_.add(collection, h))
@@ -671,9 +691,10 @@ def collection_remove(card: str, qty: QtyOption = 1,
                       foil: Annotated[Optional[bool], typer.Option("--foil/--no-foil", help="Only foil / not foil "
                                                                    "copies.")] = None,
                       trade: CountOption = 0, want: CountOption = 0,
-                      collection: CollectionOption = "main", db: DbOption = None) -> None:
+                      collection: CollectionOption = "main", db: DbOption = None,
+                      user: AsOption = None) -> None:
     """Remove copies of a card from the one entry that matches what you give; lists the entries if several do."""
-    now, h = _collection_app(db).remove(collection, card, set_code, condition, language, foil, quantity=qty,
+    now, h = _collection_app(db, user).remove(collection, card, set_code, condition, language, foil, quantity=qty,
                                         trade_quantity=trade, want_quantity=want)
     _show_entry(collection, h, now)
 
@@ -682,9 +703,10 @@ def collection_remove(card: str, qty: QtyOption = 1,
 def collection_list(filter_text: Annotated[Optional[str], typer.Option("--filter", help="Only cards whose name, "
                                                                         "set, location or notes hold this.")] = None,
                     limit: Annotated[int, typer.Option(help="At most this many rows.")] = 200,
-                    collection: CollectionOption = "main", db: DbOption = None) -> None:
+                    collection: CollectionOption = "main", db: DbOption = None,
+                      user: AsOption = None) -> None:
     """List what a collection holds."""
-    holdings = _collection_app(db).entries(collection, filter_text)
+    holdings = _collection_app(db, user).entries(collection, filter_text)
     rows = [(h.card.name, h.card.set, h.quantity, h.condition, h.language, "foil" if h.foil else "",
              h.trade_quantity or "", h.want_quantity or "", h.location) for h in holdings[:limit]]
     console().print(simple_table(f"{collection}: {plural(len(holdings), 'entry', 'entries')}" + (f", first {limit}" if
@@ -694,9 +716,10 @@ def collection_list(filter_text: Annotated[Optional[str], typer.Option("--filter
 
 
 @collection_app.command("stats")
-def collection_stats(collection: CollectionOption = "main", db: DbOption = None) -> None:
+def collection_stats(collection: CollectionOption = "main", db: DbOption = None,
+                      user: AsOption = None) -> None:
     """Cards, distinct cards, by set and edition, and how complete each 1st-edition set is."""
-    found = _collection_app(db).stats(collection)
+    found = _collection_app(db, user).stats(collection)
     out = console()
     out.print(f"{collection}: {plural(found.cards, 'card')}, {plural(found.distinct, 'distinct card')}, "
               f"{plural(found.printings, 'distinct printing')}", soft_wrap=True, markup=False)
@@ -717,12 +740,13 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
                        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
                        out: Annotated[Optional[Path], typer.Option("--out", help="Write a want list sheet that "
                                                                    "collection import reads back.")] = None,
-                       collection: CollectionOption = "main", db: DbOption = None) -> None:
+                       collection: CollectionOption = "main", db: DbOption = None,
+                      user: AsOption = None) -> None:
     """What each deck, and all of them together, still lack: needed, owned, short."""
     if out is not None:
         from ..importers.collection import SHEET_SUFFIXES
         check_target(out, SHEET_SUFFIXES)
-    result = _collection_app(db).missing(decks, collection)
+    result = _collection_app(db, user).missing(decks, collection)
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict(collection), ensure_ascii=False) + "\n")
     else:
@@ -745,9 +769,10 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
 
 @collection_app.command("trades")
 def collection_trades(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-                      collection: CollectionOption = "main", db: DbOption = None) -> None:
+                      collection: CollectionOption = "main", db: DbOption = None,
+                      user: AsOption = None) -> None:
     """Cards held beyond what the saved decks use, and cards marked for trade."""
-    found = _collection_app(db).trades(collection)
+    found = _collection_app(db, user).trades(collection)
     if as_json:
         sys.stdout.write(json.dumps([s.as_dict() for s in found]) + "\n")
         return
@@ -758,28 +783,42 @@ def collection_trades(as_json: Annotated[bool, typer.Option("--json", help="Prin
                                   justify_right=("owned", "used by decks", "spare", "marked for trade")))
 
 
-def _deck_book(db: str | None) -> DeckBook:
+def _deck_book(db: str | None, user: str | None = None) -> tuple[DeckBook, Person, CollectionApp]:
+    """The kept decks read as the keeper or as the account --as names, that person, and their collections' app."""
     from ..library.decks import DeckBook
     app = _collection_app(db)
-    return DeckBook(app.catalog, app.collections)
+    who = _person(app, user)
+    app = app.for_person(who) if user else app
+    return DeckBook(app.catalog, app.collections), who, app
+
+
+def _deck_key(book: DeckBook, who: Person, name: str) -> str:
+    """The id of the deck a command names: the keeper's by its name (its id), an account's own by its name first."""
+    return (book.find(who, name) if who.owner_id is None else book.named(who, name)).id
 
 
 @deck_app.command("save")
 def deck_save(name: str, decklist: Path, format: Annotated[Optional[str], typer.Option("--format", "-f")] = None,
-              db: DbOption = None) -> None:
+              db: DbOption = None, user: AsOption = None) -> None:
     """Keep a decklist in the database under a name; a name already kept gets a new version (when the list
-    changed)."""
-    app = _collection_app(db)
-    kept = app.collections.kept
-    before = kept.get(name)
-    _replaced, report = app.save_deck(name, str(decklist), format)
-    after = kept.get(name)
+    changed). With --as, the account's deck of that name (a new one gets an id of its own: `deck list` shows it)."""
+    book, who, app = _deck_book(db, user)
+    if who.owner_id is None:
+        kept = app.collections.kept
+        was = kept.get(name)
+        _replaced, report = app.save_deck(name, str(decklist), format)
+        after = kept.get(name)
+        before, version = (None if was is None else was.version), (after.version if after is not None else 1)
+    else:
+        deck_name(name)  # before any work: a name past the limit is refused at once
+        deck, fmt = app.read_deck(str(decklist), format)
+        mine, before = book.keep(who, name, deck, fmt)
+        report, version = validate(deck, fmt), mine.version
     verdict = "legal" if report.legal else "not legal"
     about = f"({report.format}, {sum(report.counts.values())} cards, {verdict})"
-    version = after.version if after is not None else 1
     if before is None:
         said = f"saved deck {name!r} {about}"
-    elif version == before.version:
+    elif version == before:
         said = f"deck {name!r} unchanged: the list is version {version}'s {about}"
     else:
         said = f"saved version {version} of deck {name!r} {about}"
@@ -787,36 +826,42 @@ def deck_save(name: str, decklist: Path, format: Annotated[Optional[str], typer.
 
 
 @deck_app.command("list")
-def deck_list(db: DbOption = None) -> None:
-    """The saved decks."""
-    rows = _collection_app(db).saved_decks()
-    console().print(simple_table(plural(len(rows), "saved deck"), ("name", "format", "saved", "cards"), rows,
-                                  justify_right=("cards",)))
+def deck_list(db: DbOption = None, user: AsOption = None) -> None:
+    """The saved decks (with --as: the account's own, with their ids)."""
+    book, who, app = _deck_book(db, user)
+    if who.owner_id is None:
+        rows = app.saved_decks()
+        console().print(simple_table(plural(len(rows), "saved deck"), ("name", "format", "saved", "cards"), rows,
+                                      justify_right=("cards",)))
+        return
+    mine = [(d.name, d.id, d.format, d.updated_at, sum(c.quantity for c in d.cards)) for d in book.mine(who)]
+    console().print(simple_table(f"{who.name}: {plural(len(mine), 'saved deck')}",
+                                  ("name", "id", "format", "saved", "cards"), mine, justify_right=("cards",)))
 
 
 @deck_app.command("show")
 def deck_show(name: str, version: Annotated[Optional[int], typer.Option(
                   "--version", min=1, help="A version of the deck (`deck versions`); default the latest.")] = None,
-              db: DbOption = None) -> None:
+              db: DbOption = None, user: AsOption = None) -> None:
     """A saved deck: its list and its check report."""
     out = console()
+    book, who, app = _deck_book(db, user)
     if version is None:
-        deck, fmt, text = _collection_app(db).saved_deck(name)
+        deck, fmt, text = app.saved_deck(name if who.owner_id is None else _deck_key(book, who, name))
     else:
-        book = _deck_book(db)
-        key = book.find(KEEPER, name).id
-        text = book.version(KEEPER, key, version)[1].text
-        deck, fmt = book.deck_at(KEEPER, key, version)
+        key = _deck_key(book, who, name)
+        text = book.version(who, key, version)[1].text
+        deck, fmt = book.deck_at(who, key, version)
     out.print(text, markup=False, highlight=False)
     out.print(report_panel(with_details(deck, fmt, validate(deck, fmt))))
 
 
 @deck_app.command("versions")
 def deck_versions(name: str, as_json: Annotated[bool, typer.Option("--json", help="Print the versions as JSON.")]
-                  = False, db: DbOption = None) -> None:
+                  = False, db: DbOption = None, user: AsOption = None) -> None:
     """A saved deck's versions: when each was saved, its verdict now, and what it changed."""
-    book = _deck_book(db)
-    rows = book.history(KEEPER, book.find(KEEPER, name).id)
+    book, who, _app = _deck_book(db, user)
+    rows = book.history(who, _deck_key(book, who, name))
     if as_json:
         sys.stdout.write(json.dumps([r.as_dict() for r in rows], ensure_ascii=False) + "\n")
         return
@@ -826,12 +871,12 @@ def deck_versions(name: str, as_json: Annotated[bool, typer.Option("--json", hel
                                   justify_right=("version",)))
 
 
-def _version_named(book: DeckBook, text: str) -> tuple[str, int | None]:
+def _version_named(book: DeckBook, who: Person, text: str) -> tuple[str, int | None]:
     """(deck id, version) of `NAME@N` (`NAME` alone: the latest); DeckcheckError for a version that is no number."""
     name, at, number = text.rpartition("@") if "@" in text else (text, "", "")
     if at and not (number.isascii() and number.isdigit() and len(number) <= 7):
         raise DeckcheckError(f"{text!r}: write NAME@N, N a version number (`deck versions NAME` lists them)")
-    return book.find(KEEPER, name).id, int(number) if at else None
+    return _deck_key(book, who, name), int(number) if at else None
 
 
 @deck_app.command("diff")
@@ -839,12 +884,12 @@ def deck_diff(a: Annotated[str, typer.Argument(help="The deck before: NAME@N (a 
               b: Annotated[str, typer.Argument(help="The deck after: NAME@N, or NAME.")],
               hand: HandOption = 15, exertion: ExertionOption = 5,
               as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as one JSON object.")] = False,
-              db: DbOption = None) -> None:
+              db: DbOption = None, user: AsOption = None) -> None:
     """Compare two versions of saved decks: cards added and removed, the verdict and the odds before and after."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    book = _deck_book(db)
-    (deck_a, fmt_a), (deck_b, fmt_b) = (book.deck_at(KEEPER, *_version_named(book, x)) for x in (a, b))
+    book, who, _app = _deck_book(db, user)
+    (deck_a, fmt_a), (deck_b, fmt_b) = (book.deck_at(who, *_version_named(book, who, x)) for x in (a, b))
     result = diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
@@ -854,10 +899,10 @@ def deck_diff(a: Annotated[str, typer.Argument(help="The deck before: NAME@N (a 
 
 @deck_app.command("restore")
 def deck_restore(name: str, version: Annotated[int, typer.Argument(min=1, help="The version to go back to.")],
-                 db: DbOption = None) -> None:
+                 db: DbOption = None, user: AsOption = None) -> None:
     """Save a saved deck's version N again, as its new latest version (nothing is lost: every version stays)."""
-    book = _deck_book(db)
-    deck, new = book.restore(KEEPER, book.find(KEEPER, name).id, version)
+    book, who, _app = _deck_book(db, user)
+    deck, new = book.restore(who, _deck_key(book, who, name), version)
     said = (f"restored version {version} of deck {name!r} as version {deck.version}" if new else
             f"deck {name!r} unchanged: its latest version already holds version {version}'s list")
     console().print(said, soft_wrap=True, markup=False)
@@ -866,10 +911,11 @@ def deck_restore(name: str, version: Annotated[int, typer.Argument(min=1, help="
 @deck_app.command("export")
 def deck_export(name: str, path: Annotated[Path, typer.Argument(help="A .txt, .csv or .json file; - writes the "
                                                                  "text decklist to standard output.")],
-                db: DbOption = None) -> None:
+                db: DbOption = None, user: AsOption = None) -> None:
     """Write a saved deck as a decklist: .txt, .csv or .json (- for standard output)."""
     from ..importers.decklists import write_decklist
-    deck, fmt, text = _collection_app(db).saved_deck(name)
+    book, who, app = _deck_book(db, user)
+    deck, fmt, text = app.saved_deck(name if who.owner_id is None else _deck_key(book, who, name))
     if str(path) == "-":
         sys.stdout.write(text)
         return
@@ -878,9 +924,10 @@ def deck_export(name: str, path: Annotated[Path, typer.Argument(help="A .txt, .c
 
 
 @deck_app.command("delete")
-def deck_delete(name: str, db: DbOption = None) -> None:
-    """Delete a saved deck."""
-    _collection_app(db).delete_deck(name)
+def deck_delete(name: str, db: DbOption = None, user: AsOption = None) -> None:
+    """Delete a saved deck (with --as: one of the account's own)."""
+    book, who, app = _deck_book(db, user)
+    app.delete_deck(name if who.owner_id is None else book.owned(who, _deck_key(book, who, name)).id)
     console().print(f"deleted deck {name!r}", soft_wrap=True, markup=False)
 
 
@@ -947,11 +994,26 @@ def users_passwd(name: Annotated[str, typer.Argument(help="The account's name.")
 
 
 @users_app.command("remove")
-def users_remove(name: Annotated[str, typer.Argument(help="The account's name.")], db: DbOption = None) -> None:
-    """Remove an account, its sessions and tokens (what it owns stays)."""
-    from ..library.accounts import Accounts
-    account = Accounts.at(db).remove(name)
-    console().print(f"removed {account.name}", soft_wrap=True, markup=False)
+def users_remove(name: Annotated[str, typer.Argument(help="The account's name.")],
+                 hand_to_keeper: Annotated[bool, typer.Option(
+                     "--hand-to-keeper", help="Give what the account owns (collections, saved decks, events) to the "
+                                              "keeper.")] = False,
+                 delete_owned: Annotated[bool, typer.Option(
+                     "--delete-owned", help="Delete the account's collections and saved decks (its events go to the "
+                                            "keeper: they hold other players' decks and results).")] = False,
+                 db: DbOption = None) -> None:
+    """Remove an account, its sessions, tokens and judge namings. Refused (exit 2, nothing changed), naming what it
+    owns, while it owns collections, saved decks or events, unless --hand-to-keeper or --delete-owned says what
+    becomes of them."""
+    from ..library.accounts import Accounts, owned_text
+    if hand_to_keeper and delete_owned:
+        raise typer.BadParameter("--hand-to-keeper or --delete-owned, not both", param_hint="'--delete-owned'")
+    choice = "hand-to-keeper" if hand_to_keeper else "delete" if delete_owned else "refuse"
+    account, things = Accounts.at(db).remove(name, choice)
+    gone = owned_text({**things, "events": []}) if choice == "delete" else ""
+    handed = owned_text({"events": things["events"]} if choice == "delete" else things)
+    said = "; ".join([f"{gone} deleted"] * bool(gone) + [f"{handed} handed to the keeper"] * bool(handed))
+    console().print(f"removed {account.name}" + (f": {said}" if said else ""), soft_wrap=True, markup=False)
 
 
 @users_app.command("roles")

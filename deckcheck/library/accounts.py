@@ -41,6 +41,10 @@ class NoSuchAccount(AccountError):
     """No account has that name (exit 2, HTTP 404)."""
 
 
+class OwnsThings(AccountError):
+    """An account that still owns collections, decks or events, removed without saying what becomes of them."""
+
+
 class SignInFailed(DeckcheckError):
     """A wrong name or password, said the same way for both (HTTP 401)."""
 
@@ -53,10 +57,11 @@ class Account:
     name: str
     roles: tuple[str, ...]
     created_at: str
+    first_keeper: bool = False  # the first account holding the keeper role: the server's keeper (people.Person)
 
     def person(self) -> Person:
         """The account as the one who asks."""
-        return Person(self.id, self.name, frozenset(self.roles))
+        return Person(self.id, self.name, frozenset(self.roles), self.first_keeper)
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "roles": list(self.roles), "created_at": self.created_at}
@@ -106,8 +111,37 @@ def clean_roles(roles: Sequence[str]) -> tuple[str, ...]:
     return tuple(r for r in ROLES if r in wanted)
 
 
-def _account(row: Sequence[Any]) -> Account:
-    return Account(int(row[0]), str(row[1]), tuple(str(row[4]).split()), str(row[5]))
+def _account(row: Sequence[Any], first_keeper: int | None = None) -> Account:
+    return Account(int(row[0]), str(row[1]), tuple(str(row[4]).split()), str(row[5]), int(row[0]) == first_keeper)
+
+
+def _read(con: Any, row: Sequence[Any] | None) -> Account | None:
+    """The account of a row, knowing whether it is the first keeper; None for no row."""
+    return None if row is None else _account(row, q.first_keeper(con))
+
+
+OWNED_SHOWN = 10  # names listed per kind when a removal is refused
+REMOVE_CHOICES = ("refuse", "hand-to-keeper", "delete")
+
+
+def owned_text(things: dict[str, list[str]]) -> str:
+    """What an account owns, said in one line: "2 collections (main, trades); 1 deck (Aggro (k3j2...))"."""
+    parts = []
+    for kind, names in things.items():
+        if names:
+            shown = ", ".join(names[:OWNED_SHOWN]) + (f" and {len(names) - OWNED_SHOWN} more"
+                                                       if len(names) > OWNED_SHOWN else "")
+            parts.append(f"{len(names)} {kind if len(names) > 1 else kind[:-1]} ({shown})")
+    return "; ".join(parts)
+
+
+def _settle(con: Any, before: int | None) -> None:
+    """After an account's roles changed or an account came or went: a new first keeper's own things become the
+    keeper's (they are its own still: the first keeper is the keeper)."""
+    first = q.first_keeper(con)
+    if first is not None and first != before:
+        row = q.account_row(con, account_id=first)
+        q.hand_to_keeper(con, first, str(row[1]) if row is not None else f"account {first}")
 
 
 class Accounts:
@@ -132,26 +166,26 @@ class Accounts:
             taken = q.account_row(con, normalize(name))
             if taken is not None:
                 raise AccountError(f"there is an account {taken[1]!r} already")
+            before = q.first_keeper(con)
             new = q.add_account(con, name, normalize(name), hashed, kept, now())
-            row = q.account_row(con, account_id=new)
-        assert row is not None
-        return _account(row)
+            _settle(con, before)
+            found = _read(con, q.account_row(con, account_id=new))
+        assert found is not None
+        return found
 
     def all(self) -> list[Account]:
         """Every account, by name."""
         with self.store.engine.connect() as con:
-            return [_account(r) for r in q.account_rows(con)]
+            first = q.first_keeper(con)
+            return [_account(r, first) for r in q.account_rows(con)]
 
     def get(self, name: object) -> Account:
         """The account of a name; NoSuchAccount if none."""
-        return _account(self._row(name))
-
-    def _row(self, name: object) -> Sequence[Any]:
         with self.store.engine.connect() as con:
-            row = q.account_row(con, normalize(clean_name(name)))
-        if row is None:
+            found = _read(con, q.account_row(con, normalize(clean_name(name))))
+        if found is None:
             raise NoSuchAccount(f"no account is named {str(name)[:NAME_MAX]!r}")
-        return row
+        return found
 
     def passwd(self, name: object, password: object) -> Account:
         """A new password; every session of the account ends."""
@@ -167,15 +201,42 @@ class Accounts:
         account = self.get(name)
         kept = clean_roles(roles)
         with self.store.begin() as con:
+            before = q.first_keeper(con)
             q.set_account(con, account.id, roles=" ".join(kept))
-        return Account(account.id, account.name, kept, account.created_at)
+            _settle(con, before)
+            found = _read(con, q.account_row(con, account_id=account.id))
+        assert found is not None
+        return found
 
-    def remove(self, name: object) -> Account:
-        """An account gone, with its sessions and tokens (what it owns stays; CONTRACTS §9)."""
+    def owned(self, name: object) -> dict[str, list[str]]:
+        """What an account owns by its own id: {"collections", "decks", "events": names} (the first keeper's things
+        are the keeper's: it owns none by its id)."""
+        account = self.get(name)
+        with self.store.engine.connect() as con:
+            return q.owned(con, account.id)
+
+    def remove(self, name: object, owned: str = "refuse") -> tuple[Account, dict[str, list[str]]]:
+        """An account gone, with its sessions, tokens and judge namings; (the account, what it owned). What it owns
+        (collections, saved decks, events): `refuse` (OwnsThings listing them, nothing changed), `hand-to-keeper`
+        (the keeper's from now on: a collection whose name the keeper has becomes "NAME (from ACCOUNT)"), or
+        `delete` (its collections and decks deleted, its events the keeper's: they hold other players' decks)."""
+        if owned not in REMOVE_CHOICES:
+            raise AccountError(f"what becomes of what an account owns: one of {', '.join(REMOVE_CHOICES)}")
         account = self.get(name)
         with self.store.begin() as con:
+            things = q.owned(con, account.id)
+            if any(things.values()) and owned == "refuse":
+                raise OwnsThings(f"{account.name} owns {owned_text(things)}; nothing was changed: remove the "
+                                 "account with --hand-to-keeper (the keeper keeps them) or --delete-owned (its "
+                                 "collections and decks are deleted, its events go to the keeper)")
+            before = q.first_keeper(con)
+            if owned == "delete":
+                q.delete_owned(con, account.id)
+            else:
+                q.hand_to_keeper(con, account.id, account.name)
             q.remove_account(con, account.id)
-        return account
+            _settle(con, None if before == account.id else before)
+        return account, things
 
     def exist(self) -> bool:
         """Whether any account exists."""
@@ -191,13 +252,14 @@ class Accounts:
         sent = password if isinstance(password, str) and len(password) <= PASSWORD_MAX else ""
         with self.store.engine.connect() as con:
             row = q.account_row(con, key) if key else None
+            first = q.first_keeper(con)  # asked for a wrong name too: the same work either way
         try:
             hasher().verify(str(row[3]) if row is not None else dummy_hash(), sent)
         except (VerificationError, InvalidHashError):
             raise SignInFailed(SIGNED_IN_WRONG) from None
         if row is None or not sent:
             raise SignInFailed(SIGNED_IN_WRONG)
-        return _account(row)
+        return _account(row, first)
 
     def sign_in(self, name: object, password: object) -> tuple[Account, str]:
         """(the account, a new session id) for a right name and password; SignInFailed otherwise."""
@@ -216,8 +278,7 @@ class Accounts:
         """The account of a live session; None when it ended or never was."""
         with self.store.engine.connect() as con:
             found = q.session_account(con, digest(session))
-            row = None if found is None else q.account_row(con, account_id=found)
-        return None if row is None else _account(row)
+            return None if found is None else _read(con, q.account_row(con, account_id=found))
 
     # -- personal API tokens -----------------------------------------------------------------------------
     def new_token(self, account: Account, label: object) -> tuple[int, str]:
@@ -246,5 +307,4 @@ class Accounts:
             return None
         with self.store.engine.connect() as con:
             found = q.token_account(con, digest(token))
-            row = None if found is None else q.account_row(con, account_id=found)
-        return None if row is None else _account(row)
+            return None if found is None else _read(con, q.account_row(con, account_id=found))

@@ -615,13 +615,17 @@ class CollectionApp:
         """Resolve a decklist file and keep it under a name; return (replaced, its check report)."""
         from ..collection import deck_name
         deck_name(name)  # before any work: a name past the limit is refused at once
-        raws = read_decklists(path)
-        if len(raws) != 1:
-            raise DeckcheckError(f"{path!r} holds {len(raws)} decks; save one deck at a time")
-        deck, fmt = self.resolved(raws[0], fmt_name)
+        deck, fmt = self.read_deck(path, fmt_name)
         entries = [(e.card, e.section, e.quantity) for e in deck.entries]
         replaced = self.collections.save_deck(name, fmt.name, deck_text(fmt.name, deck), entries)
         return replaced, validate(deck, fmt)
+
+    def read_deck(self, path: str, fmt_name: str | None = None) -> tuple[Deck, AnyFormat]:
+        """(deck, format) of a decklist file holding one deck, resolved whole (DeckcheckError otherwise)."""
+        raws = read_decklists(path)
+        if len(raws) != 1:
+            raise DeckcheckError(f"{path!r} holds {len(raws)} decks; save one deck at a time")
+        return self.resolved(raws[0], fmt_name)
 
     def imports(self, collection: str = "main") -> list[PastImport]:
         """The imports into a collection that can be undone (the last 100, the last first)."""

@@ -172,6 +172,28 @@ class DeckBook:
             raise DeckNotFound(name, message=f"no saved deck named {name[:80]!r}")
         return named[0]
 
+    def named(self, person: Person, name: str) -> KeptDeck:
+        """A deck as a command line names it (`deck show NAME --as ACCOUNT`): one of the person's own decks by its
+        name first, else by its id (another's link or public deck is read by its id, as on the web)."""
+        own = [d for d in self.mine(person) if d.name == name]
+        return own[0] if len(own) == 1 else self.find(person, name)
+
+    def keep(self, person: Person, name: str, deck: Deck, fmt: AnyFormat) -> tuple[KeptDeck, int | None]:
+        """Keep a resolved deck as the person's deck of that name (`deck save NAME FILE --as ACCOUNT`): a new version
+        of their deck so named, else a new deck of theirs (a link deck, with a new id: another's deck may have the
+        name for its id); (the deck now, the version it had before: None for a new deck)."""
+        deck_name(name)
+        own = [d for d in self.mine(person) if d.name == name]
+        if len(own) > 1:
+            raise DeckcheckError(f"{len(own)} of your decks are called {name!r}: name one by its id "
+                                 f"({', '.join(d.id for d in own)})")
+        text, cards = deck_text(fmt.name, deck), stored(deck)
+        if own:
+            done = self.kept.revise(own[0].id, lambda _d: Revision(text=text, format=fmt.name, cards=cards))
+            if done is not None:
+                return done[0], own[0].version
+        return self.kept.create(new_id(), name, fmt.name, text, cards, person.owner_id), None
+
     def history(self, person: Person, key: str) -> list[VersionInfo]:
         """Every version of a deck, the first first, with its verdict now and what it changed."""
         self.get(person, key)
