@@ -47,6 +47,7 @@ def test_the_cli_acts_as_the_keeper_or_as_a_named_account(filled_db_url, monkeyp
     assert "saved version 2 of deck 'aggro'" in _ok("deck", "save", "aggro", LEGAL, "--as", "Ann", *db)
     mine = _ok("deck", "list", "--as", "Ann", *db)
     assert "Ann: 1 saved deck" in mine and "\taggro\t" not in mine  # its own id, not the keeper's deck's key
+    assert '"aggro"' in _ok("collection", "missing", "aggro", "--json", "--as", "Ann", *db)  # its deck by its name
     assert getattr(keeper.kept.get("aggro"), "version", 0) == 1  # the keeper's deck of that name is untouched
     _ok("deck", "delete", "aggro", "--as", "Ann", *db)
     assert keeper.kept.listing(ann.id) == [] and keeper.kept.get("aggro") is not None

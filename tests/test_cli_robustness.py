@@ -91,6 +91,15 @@ def test_cards_search_exit_codes(cli_env, text, code):
         assert r.err.decode().startswith("error: nothing to search for")
 
 
+@pytest.mark.parametrize("name", ["Nobody", "n" * 100_000, "\x1b[31mred\x07", " ", "\ud800"])
+def test_an_account_the_cli_cannot_act_as_is_one_line_and_exit_2(cli_env, name):
+    """--as names no account, or a name no account can have (too long, control characters, a lone surrogate)."""
+    r = run_cli("collection", "list", "--as", name)
+    lines = r.err.decode("utf-8", "replace").splitlines()
+    assert r.crash is None and r.code == 2 and len(lines) == 1 and lines[0].startswith("error: "), (r.code, lines)
+    assert b"\x1b" not in r.err and len(r.err) < 300
+
+
 @pytest.mark.parametrize("args", [("stats", str(DECK), "--json"), ("check", str(DECK), "--json"),
                                   ("cards", "todo", str(DECK), "--out", "-"), ("cards", "search", "Thrust"),
                                   ("formats",)])

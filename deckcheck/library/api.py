@@ -570,9 +570,17 @@ class CollectionApp:
                         deck, _fmt = self.resolved(raw)
                         out[raw.source] = [(e.card, e.quantity) for e in deck.entries]
             else:
-                _saved_format, _text, entries = self.collections.deck(name)
+                _saved_format, _text, entries = self.collections.deck(self._own_deck_key(name))
                 out[name] = [(card, q) for card, _section, q in entries]
         return out
+
+    def _own_deck_key(self, name: str) -> str:
+        """The key of the saved deck a name gives: an account's own deck of that name (its key is an id of its
+        own), else the name as a key (the keeper's decks are kept under their names)."""
+        if self.collections.owner_id is None:
+            return name
+        own = [d.id for d in self.collections.kept.listing(self.collections.owner_id) if d.name == name]
+        return own[0] if len(own) == 1 else name
 
     def entries(self, collection: str = "main", filter_text: str | None = None) -> Holdings:
         """A collection's entries (deckcheck.collection.Holdings), only those holding the text when one is given."""

@@ -99,6 +99,24 @@ def test_each_account_reads_its_own_collections_and_the_keeper_the_keepers(club)
     assert _copies(client, a, "binder") == 4
 
 
+def test_the_first_keeper_account_reads_the_keepers_collection_and_a_second_keeper_its_own(club):
+    """The collection the keeper held before accounts (the CLI's, owner NULL) is the first keeper account's when it
+    signs in (CONTRACTS §9: what an older database holds is the keeper's); a later keeper account has its own."""
+    client, _tokens, _ids = club
+    accounts = Accounts(Store(client.app.state.deckcheck.settings.db_url))
+    first = accounts.add("Keeper One", PASSWORD, ["keeper"])
+    second = accounts.add("Keeper Two", PASSWORD, ["keeper"])
+    try:
+        one = {"Authorization": f"Bearer {accounts.new_token(first, 'k')[1]}"}
+        two = {"Authorization": f"Bearer {accounts.new_token(second, 'k')[1]}"}
+        assert client.get("/api/collection", headers=one).json()["collections"] == ["main"]
+        assert _copies(client, one) == 5
+        assert client.get("/api/collection", headers=two).json()["collections"] == []
+    finally:
+        accounts.remove("Keeper Two")
+        accounts.remove("Keeper One")
+
+
 @pytest.mark.parametrize("who", ["B", "keeper", "anonymous"])
 def test_another_accounts_collection_answers_404_as_a_name_of_none_does(club, who):
     client, tokens, _ids = club
