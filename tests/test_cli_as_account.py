@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from deckcheck.collection import Holding
 from deckcheck.db.collections import Collections
 from deckcheck.db.keptdecks import StoredCard
@@ -56,6 +58,7 @@ def test_the_cli_acts_as_the_keeper_or_as_a_named_account(filled_db_url, monkeyp
     assert nobody.code == 2 and nobody.crash is None and b"no account is named 'Nobody'" in nobody.err
 
 
+@pytest.mark.parametrize("filled_db_url", ["sqlite"], indirect=True)  # the storage: tests/db/test_account_removal.py
 def test_users_remove_says_what_the_account_owned(filled_db_url):
     url = filled_db_url
     store = Store(url)
