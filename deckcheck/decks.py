@@ -38,6 +38,9 @@ class Buildable(Protocol):
     @property
     def implied(self) -> Mapping[str, tuple[str, ...]]: ...  # section -> the cards a list that writes none plays
 
+    @property
+    def several_a_line(self) -> frozenset[str]: ...  # the sections whose lines may write several cards (`K♠, 2♥`)
+
     def section_of(self, written: str | None, card: Card) -> str | None: ...
 
 
@@ -123,12 +126,11 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: Buildable) -> tuple[Deck, li
     that several Immortals' cards share as the Persona's own card (CONTRACTS.md §2).
     """
     deck = Deck(source=raw.source, declared_format=raw.declared_format, player=raw.player)
+    raw = _as_the_game_writes(raw, fmt)
     problems = [InputProblem(p.line, p.text, raw.unknown_heading(p.heading, fmt.name) if p.heading else p.message)
                 for p in raw.problems]  # the format is known now, given on the command line or not
     edition = fmt.params.name_edition
     context = Context(edition=edition if isinstance(edition, int) else None)
-    if fmt.spelling is not None:
-        raw = _spelled(raw, fmt.spelling)
     lines, results, context = _read_lines(raw, index, context, deck.notices)
     aside: dict[str, int] = {}
     counted: dict[int, int] = {}  # line -> copies read on it, for the counts the list states
@@ -226,6 +228,35 @@ def _spelled(raw: RawDeck, spelling: Callable[[str], str | None]) -> RawDeck:
         readings = tuple((qty, spelling(name) or name) for qty, name in line.readings)
         lines.append(line if readings == line.readings else replace(line, readings=readings))
     return replace(raw, lines=lines)
+
+
+def _as_the_game_writes(raw: RawDeck, fmt: Buildable) -> RawDeck:
+    """The list read as its game's players write it: several cards on a line, other names for built-in cards."""
+    if fmt.several_a_line:
+        raw = _one_card_a_line(raw, fmt)
+    return raw if fmt.spelling is None else _spelled(raw, fmt.spelling)
+
+
+def _one_card_a_line(raw: RawDeck, fmt: Buildable) -> RawDeck:
+    """The list with each line of a section that may write several cards (Format.several_a_line: Taktik's Deck,
+    `K♠, 2♥` as a deal writes a hand) read as one line per card, each with the line's number; empty items are
+    passed over. A line written under no heading, or `Name, 3` (a card and its quantity), stays as written."""
+    if not any("," in line.bare or ";" in line.bare for line in raw.lines):
+        return raw
+    split = RawDeck(raw.source, grammar=raw.grammar)  # what RawDeck.add makes of each item: a line, or a problem
+    for line in raw.lines:
+        items = [item.strip() for item in _ITEM_MARKS.split(line.bare)] if _ITEM_MARKS.search(line.bare) else []
+        items = [item for item in items if item]
+        if (not items or line.separated or line.section is None
+                or _section_named(fmt, line.section) not in fmt.several_a_line):
+            split.lines.append(line)
+            continue
+        for item in items:
+            split.add(line.line, item, line.section, set_code=line.set_code, kinds=line.kinds)
+    return replace(raw, lines=split.lines, problems=sorted(raw.problems + split.problems, key=lambda p: p.line))
+
+
+_ITEM_MARKS = re.compile(r"[,;]")
 
 
 def _implied(raw: RawDeck, index: CardIndex, fmt: Buildable, deck: Deck) -> list[InputProblem]:

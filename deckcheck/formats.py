@@ -84,6 +84,9 @@ class Format(Generic[ParamsT, ViewT]):
     # what a list holds in a section it writes no line under, by section: the names of its cards, one copy each
     # (Taktik: a table that lists no Deck plays the standard 52-card deck)
     implied: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # the sections whose lines may write several cards, comma- or semicolon-separated, each read as its own line
+    # (Taktik's Deck: `K♠, 2♥`, as a deal writes a hand); every other section reads one card a line
+    several_a_line: frozenset[str] = frozenset()
 
     def section_of(self, written: str | None, card: Card) -> str | None:
         """The section a decklist line belongs to: the header as written, else where the card's type goes."""

@@ -241,7 +241,7 @@ TAKTIK52 = Format(
     params=TaktikParams(),
     sections=MappingProxyType({DECK: ("deck",), PLAYERS: ("players",)}),
     default_section=lambda card: PLAYERS if card.type == HERO else DECK, view=TaktikView,
-    builtin_cards=lambda: list(playing_cards()), spelling=spelled,
+    builtin_cards=lambda: list(playing_cards()), spelling=spelled, several_a_line=frozenset({DECK}),
     implied=MappingProxyType({DECK: tuple(card_name(rank, suit) for suit in SUITS for rank in RANKS)}),
     source="seeds/taktisches-kartenspiel-de.txt",
 )

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from deckcheck.check import check_raw
+from deckcheck.decks import build_deck
 from deckcheck.errors import DeckcheckError
 from deckcheck.games import parse_text, taktik
 
@@ -172,3 +173,48 @@ def test_cards_show_finds_a_built_in_card_however_written(text, pristine_web_db)
     from inproc import run_cli
     shown = run_cli("cards", "show", text, "--db", pristine_web_db)  # reads, never writes
     assert shown.code == 0 and "Queen of Hearts" in shown.text and "taktik52-QH" in shown.text, shown.err
+
+
+def test_a_deck_written_a_suit_a_line_is_the_same_legal_table(index):
+    """`A♠, 2♠, ... K♠` (as a deal writes a hand): each card is its own entry, the fingerprint the table's."""
+    rows = [", ".join(FORMS["symbol"](rank, suit) for rank in taktik.RANKS) for suit in taktik.SUITS]
+    report = check(index, "Format: taktik52\nDeck:\n" + "\n".join(rows) + "\n" + PLAYERS)
+    assert not report.input_errors and report.legal is True, report.input_errors[:3]
+    assert report.counts == {"Deck": 52, "Players": 4}
+    written = check(index, TABLE)
+    assert report.registered is not None and written.registered is not None
+    assert report.registered.fingerprint == written.registered.fingerprint
+
+
+def test_two_cards_on_one_line_with_empty_items_and_an_unknown_one(index):
+    text = "Format: taktik52\nDeck:\nK♠, 2♥\n , ;K♠,,\nQH; Xyz\n"
+    deck, problems = build_deck(parse_text(text, "t"), index, taktik.TAKTIK52)
+    assert [(e.card.name, e.quantity, e.line) for e in deck.entries] == [
+        ("King of Spades", 2, 3), ("2 of Hearts", 1, 3), ("Queen of Hearts", 1, 5)]
+    assert deck.card_lines["taktik52-KS"] == [3, 4]  # K♠ on lines 3 and 4 adds up, each line kept
+    assert [(p.line, p.text) for p in problems] == [(5, "Xyz")]  # the item that names no card, on its line
+
+
+def test_a_card_and_its_quantity_stays_one_line(index):
+    """`K♠, 2` is two Kings of Spades (the decklist's `Name, 3`), not two cards."""
+    deck, problems = build_deck(parse_text("Format: taktik52\nDeck:\nK♠, 2\n", "t"), index, taktik.TAKTIK52)
+    assert not problems and [(e.card.name, e.quantity) for e in deck.entries] == [("King of Spades", 2)]
+
+
+def test_other_games_and_other_sections_read_one_card_a_line(index, bundled_index):
+    report = check_raw(parse_text("Format: type1e\nThrust, Lunge\n", "hl"), lambda fmt: bundled_index)
+    assert [p.text for p in report.input_errors] == ["Thrust, Lunge"]
+    deck, problems = build_deck(parse_text("Format: taktik52\nK♠, 2♥\n", "t"), index, taktik.TAKTIK52)
+    assert [p.text for p in problems] == ["K♠, 2♥"]  # under no heading: one line (so the standard deck is played)
+
+
+def test_hostile_comma_lines_are_bounded(index):
+    """10,000 commas: longer than a line may be, refused unread; 4,000 (no item): the line as written; 1,300 cards
+    on one line: each read (a Deck of 1,300 is not one deck)."""
+    for line, count in ((",", 10_000), (",", 4_000), ("K♠,", 1_300)):
+        text = f"Format: taktik52\nDeck:\n{line * count}\n"
+        deck, problems = build_deck(parse_text(text, "t"), index, taktik.TAKTIK52)
+        if line == ",":
+            assert not deck.card_lines and [p.line for p in problems] == [3], problems  # no card read on it
+        else:
+            assert not problems and [(e.card.name, e.quantity) for e in deck.entries] == [("King of Spades", 1_300)]
