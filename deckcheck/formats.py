@@ -219,6 +219,9 @@ class Game:
     limit_words: Mapping[str, str] = field(default_factory=dict)  # parameter -> "At most {n} Persona[s]"
     persona: str = ""  # what the card leading a deck is called ("Persona"); "": its decks have none
     fields: tuple[Field, ...] = ()
+    # how a card's drawn face shows one of its cards that is a card of a standard deck: its corner (rank and suit
+    # symbol, `Q♥`) and its ink ("red" or "black"); None for a card that is none (Taktik's 52 built-in cards)
+    pips: Callable[[Card], tuple[str, str] | None] | None = None
 
     def __post_init__(self) -> None:
         if not self.fields:  # a game of before the field table: its extra columns are its fields

@@ -2,8 +2,10 @@
 
 No card images exist to ship, so the page draws the card: a title bar with the Immortal's name, the
 Restriction number, the Reserved sword, the Signature and Unique marks; the grid with its squares;
-the type line; the text; the gems of a 2nd-edition card; set and rarity. A value the data does not
-hold is a "?" badge that leads to where it can be filled in, never a guess (HL-DATA-UNKNOWN).
+the type line; the text; the gems of a 2nd-edition card; set and rarity. A card of another game shows its
+game in the bar and its game's own columns (a Raven card's Renown, Health and Skill); a card of a standard deck
+(Game.pips) its rank and suit symbol in red or black. A value the data does not hold is a "?" badge that leads to
+where it can be filled in, never a guess (HL-DATA-UNKNOWN).
 """
 from __future__ import annotations
 
@@ -50,6 +52,10 @@ class Face:
     text: str | None = None
     foot: str = ""
     kind: str = "other"  # attack, defense, persona, pregame, other: the card's colour band
+    corner: str = ""  # a card of a standard deck (Game.pips): its rank and suit symbol, `Q♥`
+    ink: str = ""  # its ink: "red" or "black"
+    # the game's own columns (Game.extra_columns) of a card drawn without pips: key, label, value (None: unknown)
+    stats: list[tuple[str, str, str | None]] = field(default_factory=list)
 
 
 def _kind(card: Card) -> str:
@@ -102,11 +108,33 @@ def face(card: Card, columns: Collection[str] | None = None) -> Face:
     elif card.is_persona:
         f.master_allowance = card.gem_master
         f.master_unknown = card.gem_master is None
+    _game_face(f, card, has)
     f.foot = " · ".join(p for p in (card.set or "set unknown" if has("set") else "",
                                     card.rarity or "rarity unknown" if has("rarity") else "",
                                     EDITIONS.get(card.edition, f"edition {card.edition}") if has("edition") else "")
                         if p)
     return f
+
+
+def _game_face(f: Face, card: Card, has: Callable[[str], bool]) -> None:
+    """What a card's own game adds to its face: its name in the bar of a game without Immortals, then its pips or
+    its own columns."""
+    from deckcheck.games import game_named
+    try:
+        game = game_named(card.game)
+    except KeyError:
+        return
+    if not has("immortal"):
+        f.owner = game.full_title
+    drawn = game.pips(card) if game.pips is not None else None
+    if drawn is not None:
+        f.corner, f.ink = drawn
+        return
+    for column in game.extra_columns:
+        if has(column.name):
+            value = value_of(card, column.name)
+            f.stats.append((column.name, column.label or column.name.replace("_", " ").capitalize(),
+                            None if value is None else str(value)))
 
 
 def grid_words(card: Card) -> str:

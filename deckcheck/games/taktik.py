@@ -56,6 +56,18 @@ def short_name(card: Card) -> str:
     return f"{rank_of(card)}{SYMBOL[str(suit_of(card))]}"
 
 
+RED_SUITS = frozenset({"hearts", "diamonds"})
+
+
+def pips(card: Card) -> tuple[str, str] | None:
+    """How a drawn face shows a playing card (Game.pips): ('Q♥', 'red'); None for a Hero or a card whose rank or
+    suit is unknown (its face shows its columns instead)."""
+    rank, suit = rank_of(card), suit_of(card)
+    if card.type != PLAYING_CARD or rank is None or suit not in SYMBOL:
+        return None
+    return f"{rank}{SYMBOL[suit]}", "red" if suit in RED_SUITS else "black"
+
+
 @lru_cache(maxsize=1)
 def playing_cards() -> tuple[Card, ...]:
     """The 52 cards of a standard deck, built in: 'Ace of Spades' ... 'King of Clubs'."""
@@ -397,4 +409,4 @@ GAME = Game(NAME, (TAKTIK52,), card_types=frozenset({PLAYING_CARD, HERO}), colum
             pair_sections={PLAYERS: "a player line is 'Player name: Hero name'"},
             data_unknown="HL-DATA-UNKNOWN",  # the id RULES.md gives every game's unverified rules
             settle={"rank": "the playing card the Hero is tied to", "suit": "the playing card the Hero is tied to"},
-            limit_words={"players_min": "At least {n} players"})
+            limit_words={"players_min": "At least {n} players"}, pips=pips)

@@ -351,3 +351,29 @@ def test_the_search_list_draws_a_grid_only_where_it_is_known(client):
     assert unknown.count('class="card-row"') > 0 and '<span class="mini">' not in unknown
     assert known.count('class="card-row"') == known.count('<span class="mini">') > 0
     assert 'aria-label="grid: unknown"' not in known
+
+
+@pytest.mark.parametrize("card_id, corner, ink", [("taktik52-QH", "Q♥", "red"), ("taktik52-10S", "10♠", "black")])
+def test_a_playing_cards_face_shows_its_rank_and_suit_in_its_ink(client, card_id, corner, ink):
+    page = client.get(f"/cards/{card_id}").text
+    figure = page[page.index('<figure class="card-face'):page.index("</figure>")]
+    assert f"pips ink-{ink}" in figure and figure.count(f">{corner}</span>") == 2  # the two corners
+    assert f"{corner}, {ink}</span>" in figure  # and in words
+    assert "Taktisches Kartenspiel" in figure and "cf-stats" not in figure and "Generic" not in figure
+
+
+def test_a_raven_and_a_hero_face_show_their_games_own_columns_unknown_as_unknown():
+    from conftest import load_sheet
+    from deckcheck.web.cardface import face
+    from deckcheck.web.cards import columns_of
+    raven = {c.name: c for c in load_sheet(ROOT / "examples/other-games/raven-stormcrow-cards.csv")}
+    drawn = face(raven["Ranger Ann"], columns_of(raven["Ranger Ann"]))
+    assert (drawn.owner, drawn.corner, drawn.stats) == (
+        "The Raven and the Stormcrow", "", [("renown", "Renown", "12"), ("health", "Health", "8"),
+                                            ("skill", "Skill", "3")])
+    longbow = face(raven["Longbow"], columns_of(raven["Longbow"]))
+    assert ("health", "Health", None) in longbow.stats  # its sheet leaves Health blank: a "?" badge, no guess
+    (fox, *_) = load_sheet(ROOT / "examples/other-games/taktik52-heroes.csv")
+    hero = face(fox, columns_of(fox))
+    assert hero.corner == "" and [(k, v) for k, _label, v in hero.stats] == [("rank", "Q"), ("suit", "hearts")]
+
