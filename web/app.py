@@ -47,9 +47,10 @@ ADMIN_TOKEN_ENV = Settings.env_names()["admin_token"]
 # as card ids by the card page's /cards/{id:path}.
 # deckcheck.web.builder comes before deckcheck.web.check: its /decks/new would be read as a deck's id by /decks/{id}.
 ROUTERS = ["deckcheck.web.builder", "deckcheck.web.deckpage", "deckcheck.web.check", "deckcheck.web.keptdecks",
-           "deckcheck.web.stats", "deckcheck.web.facts", "deckcheck.web.cards", "deckcheck.web.collection",
-           "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.deskcheck", "deckcheck.web.rounds",
-           "deckcheck.web.disputes", "deckcheck.web.judges", "deckcheck.web.apidocs", "deckcheck.web.accounts"]
+           "deckcheck.web.stats", "deckcheck.web.facts", "deckcheck.web.cardimport", "deckcheck.web.cards",
+           "deckcheck.web.collection", "deckcheck.web.formats", "deckcheck.web.desk", "deckcheck.web.deskcheck",
+           "deckcheck.web.rounds", "deckcheck.web.disputes", "deckcheck.web.judges", "deckcheck.web.apidocs",
+           "deckcheck.web.accounts"]
 
 
 def state(request: Request) -> Deckcheck:

@@ -216,6 +216,24 @@ def claim_pending(path: Path) -> Path | None:
     return claimed
 
 
+def pending_or_expired(token: str) -> Path | None:
+    """The kept sheet a confirmation names (None: another confirmation has it, or had it); DeckcheckError when the
+    preview expired."""
+    path = pending_path(token)
+    if path is None and not was_confirmed(token):
+        raise DeckcheckError("that preview has expired; upload the sheet again")
+    return path
+
+
+def claim_or_taken(path: Path | None, where: str) -> tuple[Path, Path]:
+    """The kept sheet and its claim for this confirmation (claim_pending); 409 when another confirmation of the
+    same preview took it first (`where`: what the message sends the user to see)."""
+    claimed = None if path is None else claim_pending(path)
+    if path is None or claimed is None:
+        raise HTTPException(409, f"that preview was already imported (it was confirmed once already); see {where}")
+    return path, claimed
+
+
 def release_pending(claimed: Path, path: Path) -> None:
     """Give a claimed sheet back (its import failed): it can be confirmed again until it expires."""
     try:
@@ -267,6 +285,18 @@ def run_import(mine: CollectionApp, path: Path, collection: str, mode: str, skip
                         for name, c in changes.items()}}
 
 
+def uploaded_sheet(upload: object, what: str) -> tuple[UploadFile, str, str]:
+    """The uploaded file of a sheet form, the name it is shown under and its reader's suffix; DeckcheckError for no
+    file or a file of no sheet kind (`what`: "collection sheet", "card sheet")."""
+    if not isinstance(upload, UploadFile) or not upload.filename:
+        raise DeckcheckError(f"choose a {what} (.csv or .xlsx) to import")
+    label = _label(upload.filename)
+    suffix = PurePath(label).suffix.lower()
+    if suffix not in SHEET_SUFFIXES:
+        raise DeckcheckError(f"{label!r}: a {what} is .csv or .xlsx")
+    return upload, label, suffix
+
+
 def _sheet_error(exc: DeckcheckError, label: str, path: Path) -> str:
     return str(exc).replace(str(path), label)
 
@@ -289,13 +319,8 @@ async def import_preview(request: Request, mine: LibraryDep, settings: SettingsD
         path, token = kept, kept.stem
         label = _label(str(form.get("label") or "")) or f"sheet{path.suffix}"
     else:
-        if not isinstance(upload, UploadFile) or not upload.filename:
-            raise DeckcheckError("choose a collection sheet (.csv or .xlsx) to import")
-        label = _label(upload.filename)
-        suffix = PurePath(label).suffix.lower()
-        if suffix not in SHEET_SUFFIXES:
-            raise DeckcheckError(f"{label!r}: a collection sheet is .csv or .xlsx")
-        token = keep_pending(await upload.read(), suffix)
+        chosen, label, suffix = uploaded_sheet(upload, "collection sheet")
+        token = keep_pending(await chosen.read(), suffix)
         found = pending_path(token)
         assert found is not None
         path = found
@@ -317,15 +342,10 @@ async def import_confirm(request: Request, mine: LibraryDep) -> Response:
     form = await request.form(max_files=0, max_fields=20)
     check_csrf(request, form)
     token = str(form.get("token") or "")
-    path = pending_path(token)
-    if path is None and not was_confirmed(token):
-        raise DeckcheckError("that preview has expired; upload the sheet again")
+    path = pending_or_expired(token)
     mode = _mode(form.get("mode"))
     collection = _name(str(form.get("collection") or "main"))
-    claimed = None if path is None else claim_pending(path)
-    if path is None or claimed is None:  # another confirmation of the same preview took it first
-        raise HTTPException(409, "that preview was already imported (it was confirmed once already); "
-                                 "see the collection")
+    path, claimed = claim_or_taken(path, "the collection")
     label = _label(str(form.get("label") or "")) or f"sheet{path.suffix}"
     try:
         result = await run_in_threadpool(run_import, mine, claimed, collection, mode,

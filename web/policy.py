@@ -56,6 +56,9 @@ RULES: dict[tuple[str, str], str] = {
     # a person's own collection
     ("POST", "/collection/import"): "player", ("POST", "/collection/import/confirm"): "player",
     ("POST", "/collection/undo"): "player",
+    # a card sheet into the server's database (every player's cards): the keeper's or a reviewer's, with its undo
+    ("POST", "/cards/import"): "reviewer", ("POST", "/cards/import/confirm"): "reviewer",
+    ("POST", "/cards/import/undo"): "reviewer",
     # the desk: an organiser makes an event; its links and organiser token do the rest
     ("POST", "/api/events"): "organiser", ("POST", "/desk"): "organiser",
     ("POST", "/api/events/{event_id}/decks"): ANYONE, ("POST", "/desk/{event_id}"): ANYONE,

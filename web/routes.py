@@ -27,7 +27,7 @@ PRIVATE_ROUTES = frozenset({
     "/collection/import/confirm", "/collection/undo", "/accounts", "/api/me", "/api/tokens", "/signin", "/decks/new",
     "/decks/{deck_id}/edit", "/api/decks", "/api/decks/{deck_id}/versions", "/decks/{deck_id}/decklist.txt",
     "/decks/{deck_id}/deck.csv", "/decks/{deck_id}/sheet", "/api/decks/{deck_id}/hand", "/decks/{deck_id}/rename",
-    "/decks/{deck_id}/restore"})
+    "/decks/{deck_id}/restore", "/cards/import", "/cards/import/confirm", "/cards/import/undo"})
 NO_STORE = (b"cache-control", b"no-store")
 
 

@@ -11,6 +11,8 @@ from typing import Iterable, Mapping
 
 from ..cards import Card
 from ..cardsheet import SheetCard
+from ..db import cardimports
+from ..db.cardimports import CardImport, Undone
 from ..db.copy import CopyResult
 from ..db.copy import copy_database as _copy_database
 from ..db.engine import resolve_url, sqlite_path, trouble
@@ -36,6 +38,27 @@ def import_cards(db: str | None, rows: Iterable[SheetCard | Mapping[str, object]
                  dry_run: bool = False, overwrite: bool = False) -> UpdateResult:
     """Add cards, or update the fields card-sheet rows state, by id, all or none (`cards import`)."""
     return update_cards(Store(db), rows, source, dry_run=dry_run, overwrite=overwrite)
+
+
+def preview_card_sheet(store: Store, rows: Iterable[SheetCard], source: Provenance) -> UpdateResult:
+    """What importing card-sheet rows would do (`cards import --dry-run`): nothing is written."""
+    return update_cards(store, rows, source, dry_run=True)
+
+
+def import_card_sheet(store: Store, rows: Iterable[SheetCard], label: str, by: str) -> CardImport:
+    """Import card-sheet rows as `cards import` does, keeping what lets the import be undone (the web's keeper
+    import: deckcheck.db.cardimports)."""
+    return cardimports.import_sheet(store, rows, label, by)[1]
+
+
+def card_imports(store: Store) -> list[CardImport]:
+    """The card sheet imports that can be undone or were, the newest first."""
+    return cardimports.imports(store)
+
+
+def undo_card_import(store: Store, number: int) -> Undone:
+    """Take a card sheet import back (deckcheck.db.cardimports.undo)."""
+    return cardimports.undo(store, number)
 
 
 def facts_rows(db: str | None) -> tuple[list[str], list[list[str]]]:
@@ -105,6 +128,6 @@ def edit_cards(store: Store, rows: Iterable[Mapping[str, object]], source: Prove
     return update_cards(store, rows, source, overwrite=True)
 
 
-__all__ = ["BundleUpdate", "DatabaseInit", "card_sources", "cards_stamp", "copy_database", "database_trouble",
-           "edit_cards", "facts_rows", "import_cards", "init_database", "missing_database", "stored_cards",
-           "update_bundle"]
+__all__ = ["BundleUpdate", "DatabaseInit", "card_imports", "card_sources", "cards_stamp", "copy_database",
+           "database_trouble", "edit_cards", "facts_rows", "import_card_sheet", "import_cards", "init_database",
+           "missing_database", "preview_card_sheet", "stored_cards", "undo_card_import", "update_bundle"]

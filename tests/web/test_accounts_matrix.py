@@ -35,6 +35,7 @@ ALL = frozenset(PERSONAS)
 SIGNED_IN = ALL - {"anonymous"}
 PLAYERS = frozenset({"player A", "player B", "keeper"})
 ORGANISERS = frozenset({"organiser", "keeper"})
+REVIEWERS = frozenset({"reviewer", "keeper"})
 MATRIX: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/api/check"): ALL, ("POST", "/api/stats"): ALL, ("POST", "/check"): ALL,
     ("POST", "/decks"): PLAYERS,
@@ -50,6 +51,9 @@ MATRIX: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/api/proposals/{pid}/{action}"): ALL, ("POST", "/cards/{card_id:path}/edit"): ALL,
     ("POST", "/collection/import"): PLAYERS, ("POST", "/collection/import/confirm"): PLAYERS,
     ("POST", "/collection/undo"): PLAYERS,
+    # a card sheet into the server's database, for every player: its keeper's or a reviewer's
+    ("POST", "/cards/import"): REVIEWERS, ("POST", "/cards/import/confirm"): REVIEWERS,
+    ("POST", "/cards/import/undo"): REVIEWERS,
     ("POST", "/api/events"): ORGANISERS, ("POST", "/desk"): ORGANISERS,
     # the desk's links and its organiser token
     ("POST", "/api/events/{event_id}/decks"): ALL, ("POST", "/desk/{event_id}"): ALL,

@@ -183,6 +183,23 @@ class Context:
         self.setup("/collection/import/confirm", data=form)
         return form["collection"]
 
+    def card_sheet(self) -> tuple[str, bytes]:
+        """A card sheet of one new card (a Raven Item of its own id)."""
+        return "sweep-cards.csv", (f"game,id,name,type,renown,health,skill\nraven-stormcrow,RS-SW-{next(self.n)},"
+                                   f"Sweep Item {next(self.n)},Item,1,,1\n").encode()
+
+    def card_preview(self) -> dict[str, str]:
+        """The form confirming a previewed card sheet import."""
+        r = self.setup("/cards/import", files={"file": self.card_sheet()})
+        found = re.search(r'name="token" value="([^"]+)"', r.text)
+        assert found is not None
+        return {"token": found.group(1), "label": "sweep-cards.csv"}
+
+    def card_imported(self) -> str:
+        """The number of a new card sheet import, to undo."""
+        r = self.setup("/cards/import/confirm", data=self.card_preview())
+        return r.headers["location"].rpartition("imported=")[2]
+
     def accounts(self) -> Any:
         from deckcheck.library.accounts import Accounts
         app: Any = self.client.app
@@ -267,6 +284,12 @@ CALLS: dict[tuple[str, str], Call] = {
         "data": ctx.confirmation()}, ADMIN), 303, credential=KEEPERS),
     ("POST", "/collection/undo"): Call(lambda ctx: Prepared("/collection/undo", {"data": {
         "collection": ctx.imported()}}, ADMIN), 303, credential=KEEPERS),
+    ("POST", "/cards/import"): Call(lambda ctx: Prepared("/cards/import", {"files": {"file": ctx.card_sheet()}},
+                                                         ADMIN), 200, credential=KEEPERS),
+    ("POST", "/cards/import/confirm"): Call(lambda ctx: Prepared("/cards/import/confirm", {
+        "data": ctx.card_preview()}, ADMIN), 303, credential=KEEPERS),
+    ("POST", "/cards/import/undo"): Call(lambda ctx: Prepared("/cards/import/undo", {"data": {
+        "import_id": ctx.card_imported()}}, ADMIN), 303, credential=KEEPERS),
     ("POST", "/api/decks"): Call(lambda ctx: Prepared("/api/decks", {"json": {"name": "Sweep", "decklist": LEGAL}},
                                                       ADMIN), 201, csrf=API, credential=DECK_OWNER),
     ("PUT", "/api/decks/{deck_id}"): Call(lambda ctx: Prepared(f"/api/decks/{ctx.kept()}", {"json": {"name": "B"}},

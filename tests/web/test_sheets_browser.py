@@ -34,3 +34,32 @@ def test_a_type2_deck_against_an_uploaded_sheet(browser, live_url, width, tmp_pa
     page.screenshot(path=str(tmp_path / f"sheet-{width}.png"), full_page=True)
     assert errors == []
     page.close()
+
+
+def test_a_keeper_imports_a_raven_sheet_sees_the_card_and_undoes_it(browser, pristine_web_db, tmp_path):
+    """/cards/import at 390 px: the preview's counts and new cards, the confirmation, the card's page, the undo."""
+    import shutil
+
+    from serving import in_thread
+    db = tmp_path / "import.db"
+    shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)
+    with in_thread(f"sqlite:///{db}") as url:
+        page = browser.new_page(viewport={"width": 390, "height": 900})
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(url + "/cards/import")
+        page.set_input_files("input[name=file]", str(ROOT / "examples/other-games/raven-stormcrow-cards.csv"))
+        page.click("text=Preview the changes")
+        assert "14 cards added" in page.locator(".change-counts").inner_text()
+        assert page.locator("table.new-cards tbody tr").count() == 14
+        page.screenshot(path=str(tmp_path / "import-preview-390.png"), full_page=True)
+        page.click("text=Confirm the import")
+        assert "Imported: the sheet is import 1" in page.locator("[role=status]").inner_text()
+        page.goto(url + "/cards/RS-EX-01")
+        assert "Renown" in page.locator("figure.card-face").inner_text()
+        page.goto(url + "/cards/import")
+        page.click("text=Undo this import")
+        assert "14 card(s) removed" in page.locator("[role=status]").inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert errors == []
+        page.close()

@@ -1,0 +1,103 @@
+"""The keeper's web import of a card sheet into the database (issue 36 item 1): upload, a preview (counts, the first
+new cards, changed values, bad rows with the closest values), confirm, and undo — as the collection imports do.
+Each test runs on its own copy of an initialised SQLite database (the import writes cards)."""
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RAVEN = (ROOT / "examples/other-games/raven-stormcrow-cards.csv").read_bytes()
+
+
+@pytest.fixture
+def web(pristine_web_db, tmp_path):
+    """A client of the app on a copy of an initialised database, from this machine (a personal server's keeper)."""
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    db = tmp_path / "cards.db"
+    shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)
+    with TestClient(create_app(db_url=f"sqlite:///{db}", upload_limit=1 << 20), client=("127.0.0.1", 50000)) as c:
+        c.get("/cards/import")
+        yield c
+
+
+def csrf(client) -> str:
+    from deckcheck.web.security import CSRF_COOKIE
+    return client.cookies[CSRF_COOKIE]
+
+
+def upload(client, data: bytes, name: str = "raven.csv"):
+    return client.post("/cards/import", data={"csrf_token": csrf(client)}, files={"file": (name, data, "text/csv")})
+
+
+def confirm(client, page: str):
+    token = re.search(r'name="token" value="([^"]+)"', page)
+    label = re.search(r'name="label" value="([^"]+)"', page)
+    assert token and label, page[-2000:]
+    return client.post("/cards/import/confirm", data={"csrf_token": csrf(client), "token": token[1],
+                                                       "label": label[1]}, follow_redirects=False)
+
+
+def test_preview_confirm_and_undo_a_raven_sheet(web):
+    assert web.get("/cards/RS-EX-01").status_code == 404  # not in the database yet
+    preview = upload(web, RAVEN)
+    assert preview.status_code == 200 and "14 cards added" in preview.text and "Ranger Ann" in preview.text
+    assert web.get("/cards/RS-EX-01").status_code == 404  # a preview changes nothing
+    done = confirm(web, preview.text)
+    assert done.status_code == 303 and done.headers["location"] == "/cards/import?imported=1"
+    assert "Ranger Ann" in web.get("/cards/RS-EX-01").text  # the running server sees the new cards
+    assert confirm(web, preview.text).status_code == 409  # the same preview again: imported once
+    page = web.get("/cards/import").text
+    assert "Last import: <b>raven.csv</b>" in page and "14 cards added" in page
+    undone = web.post("/cards/import/undo", data={"csrf_token": csrf(web), "import_id": "1"}, follow_redirects=False)
+    assert undone.status_code == 303 and "14+card%28s%29+removed" in undone.headers["location"]
+    assert web.get("/cards/RS-EX-01").status_code == 404
+    again = web.post("/cards/import/undo", data={"csrf_token": csrf(web), "import_id": "1"})
+    assert again.status_code == 409 and "undone already" in again.text
+    assert web.post("/cards/import/undo", data={"csrf_token": csrf(web), "import_id": "7"}).status_code == 404
+
+
+def test_a_changed_value_is_previewed_and_undone_to_what_it_was(web):
+    row = web.get("/api/cards/ME-thrust-1").json()
+    assert row["restriction"] != "5"
+    sheet = f"game,id,name,restriction\nhighlander,ME-thrust-1,{row['name']},5\n".encode()
+    preview = upload(web, sheet, "thrust.csv")
+    assert "1 updated" in preview.text and "restriction" in preview.text and "→ 5" in preview.text
+    assert confirm(web, preview.text).status_code == 303
+    assert web.get("/api/cards/ME-thrust-1").json()["restriction"] == "5"
+    web.post("/cards/import/undo", data={"csrf_token": csrf(web), "import_id": "1"})
+    assert web.get("/api/cards/ME-thrust-1").json()["restriction"] == row["restriction"]
+
+
+def test_bad_rows_are_listed_with_the_closest_values_and_left_out(web):
+    sheet = (b"game,id,name,type,renown,health,skill\nraven-stormcrow,RS-X-1,Odd Thing,Huntr,3,3,1\n"
+             b"raven-stormcrow,RS-X-2,Good Thing,Item,2,,1\n")
+    preview = upload(web, sheet, "odd.csv")
+    assert preview.status_code == 200 and "1 bad row" in preview.text and "Hunter" in preview.text
+    assert "Import the 1 good row" in preview.text
+    assert confirm(web, preview.text).status_code == 303
+    db = web.app.state.deckcheck.settings.db_url.removeprefix("sqlite:///")
+    with sqlite3.connect(db) as con:  # (read as stored: the server's catalogue is read again on its next page)
+        assert con.execute("select id from card where id like 'RS-X-%'").fetchall() == [("RS-X-2",)]
+
+
+@pytest.mark.parametrize("name, data, words", [
+    ("huge.csv", b"game,id,name,type\n" + b"x" * (2 << 20), "too large"),
+    ("latin1.csv", "game,id,name,type\nraven-stormcrow,RS-L-1,Bj\xf6rn,Hunter\n".encode("latin-1"), "UTF-8"),
+    ("pebbles.csv", b"game,id,name,type\nmonopoly,MO-1,Park Lane,Street\n", "monopoly"),
+    ("collection.csv", b"card,set,quantity\nThrust,ME,3\n", "type"),
+    ("empty.csv", b"", "empty"),
+    ("notes.txt", b"hello", "a card sheet is"),
+])
+def test_hostile_and_wrong_sheets_are_refused_or_listed_never_500(web, name, data, words):
+    r = upload(web, data, name)
+    assert r.status_code in (200, 400, 413), r.text[:500]
+    assert words.lower() in r.text.lower(), r.text[:2000]
+    if r.status_code == 200:  # read, every row bad: nothing to import
+        assert "bad row" in r.text and 'type="submit" class="primary" disabled' in r.text

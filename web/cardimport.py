@@ -1,0 +1,123 @@
+"""The keeper's import of a card sheet into the server's database (`/cards/import`), as the collection imports do:
+upload, a preview of every card it would add or change and every bad row (with the closest values), a confirm
+button, and an undo of the import afterwards (deckcheck.db.cardimports).
+
+A keeper's or a reviewer's alone on a club server (web.policy). The sheet waits for its confirmation in the
+private preview folder under a random name the server made (web.previews, web.collection's claim: confirmations
+arriving together import it once); the bad rows are left out of the import, and said so before it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from deckcheck import provenance
+from deckcheck.errors import DeckcheckError
+from deckcheck.importers.cardsheet import CardSheet, read_card_sheet
+from deckcheck.library.database import card_imports, import_card_sheet, preview_card_sheet, undo_card_import
+
+from . import models
+from .collection import (_label, claim_or_taken, finish_pending, keep_pending, pending_or_expired, pending_path,
+                         release_pending, uploaded_sheet)
+from .deps import CatalogDep, PagesDep, PersonDep, SettingsDep
+from .security import check_csrf
+
+router = APIRouter(route_class=models.ApiRoute)
+PREVIEW_ROWS = 50  # new cards and changed values listed one by one in a preview; beyond that, the counts
+
+
+def _read(path: Path, label: str) -> CardSheet:
+    """The kept sheet read as `cards import --skip-bad` reads it, said with the name it was uploaded under."""
+    try:
+        return read_card_sheet(path, skip_bad=True)
+    except DeckcheckError as exc:
+        raise DeckcheckError(str(exc).replace(repr(str(path)), repr(label)).replace(str(path), label)) from None
+
+
+def preview(catalog: CatalogDep, path: Path, label: str) -> dict[str, Any]:
+    """What importing the kept sheet would do: counts, the first new cards and changed values, kept values (a
+    stronger source holds them), bad rows with their suggestions, notices."""
+    sheet = _read(path, label)
+    result = preview_card_sheet(catalog.store, sheet.rows, provenance.sheet(label))
+    names = {r.card.id: r.card for r in sheet.rows}
+    return {"rows": len(sheet.rows) + len(sheet.problems), "good": len(sheet.rows), "added": len(result.added),
+            "updated": len(result.updated), "unchanged": result.unchanged,
+            "new_cards": [{"id": i, "name": names[i].name, "game": names[i].game, "type": names[i].type or ""}
+                          for i in result.added[:PREVIEW_ROWS] if i in names],
+            "changes": [str(c) for c in result.changes[:PREVIEW_ROWS]], "changed": len(result.changes),
+            "kept": [str(c) for c in result.kept[:PREVIEW_ROWS]], "kept_count": len(result.kept),
+            "problems": [p.as_dict() for p in sheet.problems], "notices": sheet.notices}
+
+
+@router.get("/cards/import", summary="The keeper's card sheet import: the form and the last import")
+def import_page(pages: PagesDep, catalog: CatalogDep, who: PersonDep,
+                imported: str = Query("", max_length=20), undone: str = Query("", max_length=400)) -> Response:
+    """The upload form, and the last import standing with its undo button."""
+    past = card_imports(catalog.store)
+    return pages("card_import.html", {"last": next((p for p in past if not p.undone), None),
+                                      "imported": imported, "undone": undone,
+                                      "may": who.can("reviewer") or who.is_keeper})
+
+
+@router.post("/cards/import", summary="Preview a card sheet import (nothing changes yet)")
+async def import_preview(request: Request, catalog: CatalogDep, settings: SettingsDep, pages: PagesDep) -> Response:
+    """Read the uploaded card sheet and show what it would add and change, and every bad row."""
+    form = await request.form(max_files=1, max_fields=10, max_part_size=settings.upload_limit)
+    check_csrf(request, form)
+    upload, label, suffix = uploaded_sheet(form.get("file"), "card sheet")
+    data = await upload.read()
+    if not data:
+        raise DeckcheckError(f"{label!r}: the card sheet is empty; nothing was imported")
+    token = keep_pending(data, suffix)
+    path = pending_path(token)
+    assert path is not None
+    try:
+        shown = await run_in_threadpool(preview, catalog, path, label)
+    except DeckcheckError:
+        path.unlink(missing_ok=True)
+        raise
+    return pages("card_import_preview.html", {**shown, "token": token, "label": label, "preview_max": PREVIEW_ROWS})
+
+
+@router.post("/cards/import/confirm", summary="Carry out a previewed card sheet import")
+async def import_confirm(request: Request, catalog: CatalogDep, who: PersonDep) -> Response:
+    """Import the previewed sheet's good rows into the database, keeping what lets the import be undone."""
+    form = await request.form(max_files=0, max_fields=10)
+    check_csrf(request, form)
+    token = str(form.get("token") or "")
+    path, claimed = claim_or_taken(pending_or_expired(token), "the card sheet imports")
+    label = _label(str(form.get("label") or "")) or f"sheet{path.suffix}"
+    try:
+        sheet = await run_in_threadpool(_read, claimed, label)
+        past = await run_in_threadpool(import_card_sheet, catalog.store, sheet.rows, label,
+                                       who.name or "the keeper")
+    except BaseException:
+        release_pending(claimed, path)  # nothing was imported: the preview can be confirmed again
+        raise
+    finish_pending(claimed, token)
+    return RedirectResponse(f"/cards/import?{_query(imported=str(past.id))}", status_code=303)
+
+
+@router.post("/cards/import/undo", summary="Undo one card sheet import")
+async def import_undo(request: Request, catalog: CatalogDep) -> Response:
+    """Take back the import `import_id` names: its values return (later changes stay), the cards it added go
+    (those a saved deck or a collection holds stay). 404 for no such import, 409 for one undone already."""
+    form = await request.form(max_files=0, max_fields=5)
+    check_csrf(request, form)
+    named = str(form.get("import_id") or "")
+    if not named.isdigit() or len(named) > 9:
+        raise DeckcheckError("import_id is the number of an import")
+    done = await run_in_threadpool(undo_card_import, catalog.store, int(named))
+    said = (f"{done.past.label}: {done.restored} value(s) put back, {len(done.removed)} card(s) removed"
+            + (f", {done.later} value(s) changed since kept" if done.later else "")
+            + (f", {len(done.kept)} card(s) a saved deck or a collection holds kept" if done.kept else ""))
+    return RedirectResponse(f"/cards/import?{_query(undone=said)}", status_code=303)
+
+
+def _query(**params: str) -> str:
+    from urllib.parse import urlencode
+    return urlencode(params)
