@@ -101,3 +101,12 @@ def test_hostile_and_wrong_sheets_are_refused_or_listed_never_500(web, name, dat
     assert words.lower() in r.text.lower(), r.text[:2000]
     if r.status_code == 200:  # read, every row bad: nothing to import
         assert "bad row" in r.text and 'type="submit" class="primary" disabled' in r.text
+
+
+def test_a_nul_in_a_sheet_is_400_and_nothing_is_imported(web):
+    r = upload(web, b"game,id,name,type,renown,health,skill\nraven-stormcrow,RS-N-1,Bad\x00Name,Hunter,1,1,1\n",
+               "nul.csv")
+    if r.status_code == 200:  # the preview may show it; the confirmation refuses it
+        r = confirm(web, r.text)
+    assert r.status_code == 400 and "NUL" in r.text, r.text[:500]
+    assert web.get("/cards/RS-N-1").status_code == 404
