@@ -9,6 +9,7 @@ arriving together import it once); the bad rows are left out of the import, and 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlencode
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
@@ -119,5 +120,4 @@ async def import_undo(request: Request, catalog: CatalogDep) -> Response:
 
 
 def _query(**params: str) -> str:
-    from urllib.parse import urlencode
     return urlencode(params)
