@@ -18,13 +18,14 @@ from starlette.concurrency import run_in_threadpool
 
 from deckcheck.games import all_formats, game_of
 from deckcheck.cards import Card
-from deckcheck.library.decks import DeckBook, available, report_dict
+from deckcheck.library.decks import DELTA_MAX, DeckBook, available, copies_max, report_dict
 from deckcheck.library.people import Person
 
 from . import models
 from .cards import CardQuery, game_columns, search
 from .deckview import grouped, lines_of
 from .deps import BookDep, PagesDep, PersonDep
+from .errors import BadRequest
 from .facts import read_form
 from .keptdecks import key_of, signed_in
 from .security import check_csrf
@@ -47,6 +48,17 @@ def search_of(values: dict[str, str]) -> CardQuery:
 def toggles_of(values: dict[str, str]) -> dict[str, bool]:
     """The search's toggles from its query or form fields ("1" is on)."""
     return {k: values.get(k) == "1" for k in TOGGLES}
+
+
+def delta_of(values: dict[str, str]) -> int:
+    """The change a + or − form asks: `delta` "1" adds, else removes; `copies` (a search row's field) how many, one
+    when absent; BadRequest (400, nothing changed) for copies that are no whole number from 1 to DELTA_MAX (the
+    format's title max is checked against the deck, DeckBook.change's `bounded`)."""
+    text = values.get("copies", "").strip() or "1"
+    if not (text.isascii() and text.isdigit() and len(text) <= 2 and 1 <= int(text) <= DELTA_MAX):
+        raise BadRequest(f"copies {text[:20]!r} is not a whole number from 1 to {DELTA_MAX}; the deck was not "
+                         "changed")
+    return int(text) if values.get("delta") == "1" else -int(text)
 
 
 def back_of(query: CardQuery, toggles: dict[str, bool]) -> str:
@@ -80,7 +92,7 @@ def builder_context(book: DeckBook, person: Person, deck_id: str, query: CardQue
     return {"deck": kept, "groups": grouped(lines_of(deck)), "rows": rows, "total": total, "query": query,
             "toggles": toggles, "report": report,
             "columns": game_columns(game_of(fmt)),  # the filters its game's cards have (no Set on a Raven deck)
-            "owner": person.owns(kept.owner_id), "stats": effects.stats,
+            "owner": person.owns(kept.owner_id), "stats": effects.stats, "copies_max": copies_max(fmt),
             "open": effects.open, "known": person.known, "back": back_of(query, toggles)}
 
 
@@ -127,8 +139,9 @@ async def edit_change(request: Request, book: BookDep, person: PersonDep, pages:
     form = await read_form(request)
     check_csrf(request, form)
     key = key_of(deck_id)
-    delta = 1 if form.get("delta") == "1" else -1
-    await run_in_threadpool(book.change, signed_in(person), key, str(form.get("card") or ""), delta)
+    delta = delta_of({k: str(form.get(k) or "") for k in ("delta", "copies")})
+    await run_in_threadpool(lambda: book.change(signed_in(person), key, str(form.get("card") or ""), delta,
+                                                bounded=True))
     query = search_of({k: str(form.get(k) or "") for k in SEARCH_FIELDS})
     toggles = toggles_of({k: str(form.get(k) or "") for k in TOGGLES})
     if request.headers.get("HX-Request") == "true":

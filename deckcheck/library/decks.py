@@ -260,10 +260,11 @@ class DeckBook:
                             name=name, visibility=visibility)
         return self._revised(current, revise)
 
-    def change(self, person: Person, key: str, card: str, delta: int, section: str | None = None) -> tuple[
-            KeptDeck, bool]:
+    def change(self, person: Person, key: str, card: str, delta: int, section: str | None = None,
+               bounded: bool = False) -> tuple[KeptDeck, bool]:
         """Add (`delta` > 0) or remove copies of one card, resolved as a decklist line in the deck's context; the
-        section defaults to the card's own. ChangeRefused (nothing changed) for a card that does not resolve."""
+        section defaults to the card's own. ChangeRefused (nothing changed) for a card that does not resolve;
+        `bounded` (the builder's copies field): DeckcheckError for more copies than the format's title max."""
         if not isinstance(delta, int) or isinstance(delta, bool) or not 1 <= abs(delta) <= DELTA_MAX:
             raise DeckcheckError(f"delta is a whole number from -{DELTA_MAX} to {DELTA_MAX}, not 0")
         card = card.strip()
@@ -273,6 +274,10 @@ class DeckBook:
         current = self.owned(person, key)
 
         def revise(deck: KeptDeck) -> Revision:
+            most = copies_max(get_format(deck.format))
+            if bounded and abs(delta) > most:
+                raise DeckcheckError(f"copies is a whole number from 1 to {most} ({deck.format}'s most copies of "
+                                     "one title); the deck was not changed")
             resolved, fmt = changed(self, deck, card, delta, section)
             return Revision(text=deck_text(fmt.name, resolved), format=fmt.name, cards=stored(resolved))
         return self._revised(current, revise)
@@ -299,6 +304,13 @@ class DeckBook:
         if done is None:  # deleted meanwhile
             raise DeckNotFound(current.id)
         return done
+
+
+def copies_max(fmt: AnyFormat) -> int:
+    """The most copies one change of the builder's copies field adds: the format's title max (a format without
+    one: DELTA_MAX), at most DELTA_MAX."""
+    most = getattr(fmt.params, "title_max", None)
+    return min(most, DELTA_MAX) if isinstance(most, int) and most > 0 else DELTA_MAX
 
 
 def changed(book: DeckBook, deck: KeptDeck, card: str, delta: int, section: str | None) -> tuple[Deck, AnyFormat]:

@@ -62,43 +62,113 @@ def no_sideways_scroll(page, width: int) -> None:
     assert overflow <= 0, f"the page scrolls sideways by {overflow} px at {width} px"
 
 
-def test_a_player_builds_saves_and_reopens_a_deck(browser, live_url, tmp_path):
+# The 15 basics of a 1st-edition deck (Type1eParams.basic_attacks and basic_blocks), the searches that show them
+# and how many of each: 10 titles at 3 and 5 at 2 (40 cards); then 10 other cards, one each (50 in the Endurance)
+BASICS = {"upper attack": ["ME-upper-left-attack-1", "ME-upper-center-attack-2", "ME-upper-right-attack-3"],
+          "middle attack": ["ME-middle-left-attack-1", "ME-middle-right-attack-3"],
+          "thrust": ["ME-thrust-2"],
+          "lower attack": ["ME-lower-left-attack-1", "ME-lower-center-attack-2", "ME-lower-right-attack-3"],
+          "upper block": ["ME-upper-left-block-1", "ME-upper-center-block-2", "ME-upper-right-block-3"],
+          "lower block": ["ME-lower-left-block-1", "ME-lower-center-block-2", "ME-lower-right-block-3"]}
+ENDURANCE_TYPES = ("Attack", "Block", "Dodge", "Event", "Situation", "Plot", "Location", "Object", "Edge")
+
+
+class Actions:
+    """A player's actions (a page opened, a field filled, an option chosen, a click, a key), counted."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def fill(self, selector: str, value: str) -> None:
+        self.count += 1
+        self.page.fill(selector, value)
+
+    def click(self, locator) -> None:
+        self.count += 1
+        locator.click()
+
+    def check(self, selector: str) -> None:
+        self.count += 1
+        self.page.check(selector)
+
+    def key(self, key: str) -> None:
+        self.count += 1
+        self.page.keyboard.press(key)
+
+
+def row(page, pane: str, card: str):
+    return page.locator(f'.{pane}-pane .row[data-card="{card}"]')
+
+
+def test_a_player_builds_a_legal_deck_from_empty_with_search_and_plus(browser, live_url, tmp_path):
+    """Issue 31's goal: a legal 50-card 1st-edition deck (15 different basics, 10 other cards) from an empty one,
+    using only the search and +, in under 60 actions; the verdict changes in place after every change."""
     page, errors = start(browser, live_url, 1280, "Connor by search")
+    act = Actions(page)
+    act.count = 4  # the page opened, the name filled, the format chosen, "Start building"
     verdict = page.locator(".verdict").inner_text()
-    search(page, "connor macleod persona")
-    page.locator('.search-pane button[aria-label="add Connor MacLeod Persona"]').first.click()
+    act.fill("#q", "connor macleod persona")
+    act.click(row(page, "search", "ME-connor-macleod-persona").locator("form.plus button"))
     verdict = changed(page, verdict)
     assert "Pre-Game 1" in verdict and "How the deck draws" in page.locator(".deck-pane").inner_text()
-    search(page, "thrust")
-    row = page.locator(".search-pane .row", has_text="Thrust").first
-    card = row.get_attribute("data-card")
-    for _ in range(2):
-        page.locator(f'.search-pane .row[data-card="{card}"] form.plus button').click()
+    act.fill("#f-set", "ME")
+    n = 0
+    for words, cards in BASICS.items():
+        act.fill("#q", words)
+        for card in cards:
+            copies = 3 if n < 10 else 2
+            found = row(page, "search", card)
+            if card == "ME-thrust-2":  # the keyboard: + on a focused row adds what its copies field says
+                act.fill(f'.search-pane .row[data-card="{card}"] input[name="copies"]', str(copies))
+                found.focus()
+                act.key("+")
+                verdict = changed(page, verdict)
+                assert page.evaluate("document.activeElement.dataset.card") == card  # the focus stays on it
+            else:
+                act.fill(f'.search-pane .row[data-card="{card}"] input[name="copies"]', str(copies))
+                act.click(found.locator("form.plus button"))
+                verdict = changed(page, verdict)
+            assert row(page, "deck", card).locator(".count").inner_text() == str(copies)
+            n += 1
+    assert "Endurance 40" in verdict and verdict.casefold().startswith("not legal")
+    act.check('input[name="playable"]')
+    page.wait_for_selector('input[name="playable"][checked]')  # the search again, as the server answered it
+    act.fill("#q", "connor")
+    page.locator(".search-pane .row", has_text="Connor MacLeod").first.wait_for()
+    taken: set[str] = set()
+    for _ in range(10):  # the first row the deck may take as it stands (each swap says it again), one per title
+        candidates = page.locator(".search-pane .row:not(.breaks)")
+        pick = None
+        for i in range(candidates.count()):
+            r = candidates.nth(i)
+            name = r.locator(".name").inner_text().split(" [")[0]
+            if r.locator(".type").inner_text() in ENDURANCE_TYPES and r.locator(".effect").count() == 0 \
+                    and name not in taken:
+                pick = r
+                taken.add(name)
+                break
+        assert pick is not None, "no card left that the deck may take"
+        act.click(pick.locator("form.plus button"))
         verdict = changed(page, verdict)
-    assert page.locator(f'.deck-pane .row[data-card="{card}"] .count').inner_text() == "2"
-    page.locator(f'.search-pane .row[data-card="{card}"]').focus()  # the keyboard: + on a focused row
-    page.keyboard.press("+")
+    assert verdict.casefold().startswith("legal") and "Endurance 50" in verdict and "Pre-Game 1" in verdict, verdict
+    assert act.count < 60, act.count
+    card = "ME-thrust-2"
+    act.click(row(page, "deck", card).locator("form.minus button"))  # − and + on a deck line
     verdict = changed(page, verdict)
-    assert page.locator(f'.deck-pane .row[data-card="{card}"] .count').inner_text() == "3"
-    assert page.evaluate("document.activeElement.dataset.card") == card  # the focus stays on the card's row
-    page.locator(f'.deck-pane .row[data-card="{card}"] form.minus button').click()
-    verdict = changed(page, verdict)
-    assert page.locator(f'.deck-pane .row[data-card="{card}"] .count').inner_text() == "2"
-    assert "Endurance 2" in verdict
-    assert page.locator(".heat").count() == 3  # the odds drawn beside the verdict
+    assert row(page, "deck", card).locator(".count").inner_text() == "2" and verdict.casefold().startswith("not legal")
+    act.click(row(page, "deck", card).locator("form.plus button"))
+    assert changed(page, verdict).casefold().startswith("legal")
     no_sideways_scroll(page, 1280)
-    assert audit(page) == []
+    assert audit(page) == []  # last on this page: axe leaves style attributes that a later swap would copy
     page.screenshot(path=str(tmp_path / "builder-1280.png"), full_page=True)
     edit = page.url
-
-    page.goto(edit)  # reopened: the deck as it was saved, version 6 (the empty deck and 5 changes)
-    assert page.locator(f'.deck-pane .row[data-card="{card}"] .count').inner_text() == "2"
-    assert "version 6" in page.locator("#deck-title").inner_text()
+    page.goto(edit)  # reopened: the deck as it was saved, version 29 (the empty deck, 26 additions, − and +)
+    assert row(page, "deck", card).locator(".count").inner_text() == "3"
+    assert "version 29" in page.locator("#deck-title").inner_text()
     page.click("#search-title a")  # the deck's own page
     page.wait_for_selector(".deck-page")
     assert page.locator(".deck-page h3").first.inner_text().startswith("Persona")
-    assert page.locator(".versions li").count() == 6
-    assert page.locator(".hand li").count() == 2  # the Endurance holds 2 cards: the hand is both
+    assert page.locator(".versions li").count() == 29
     assert audit(page) == []
     page.screenshot(path=str(tmp_path / "deck-1280.png"), full_page=True)
     assert errors == []
@@ -109,8 +179,9 @@ def test_at_phone_width_plus_updates_the_verdict_in_place(browser, live_url, tmp
     page, errors = start(browser, live_url, 390, "Phone deck")
     verdict = page.locator(".verdict").inner_text()
     search(page, "thrust")
+    page.locator(".search-pane .row form.plus input[name=copies]").first.fill("3")  # the copies field fits too
     page.locator(".search-pane .row form.plus button").first.click()
-    assert "Endurance 1" in changed(page, verdict)
+    assert "Endurance 3" in changed(page, verdict)
     no_sideways_scroll(page, 390)
     page.screenshot(path=str(tmp_path / "builder-390.png"), full_page=True)
     assert errors == []

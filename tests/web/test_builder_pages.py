@@ -72,3 +72,22 @@ def test_the_builder_shows_the_odds_and_the_squares_left_open_and_its_toggles_ho
     assert r.status_code == 303 and "lack=1" in r.headers["location"] and "playable=1" in r.headers["location"]
     fragment = keeper.post(f"/decks/{deck}/edit", data={**fields, "delta": "-1"}, headers={"HX-Request": "true"})
     assert "How the deck draws" in fragment.text and 'name="lack" value="1" checked' in fragment.text
+
+
+def test_a_search_rows_copies_field_adds_several_copies_up_to_the_title_max(keeper):
+    """The copies field beside a search row's + (without JavaScript: the form posts and the page returns): 4 adds
+    4; more than type1e's title max (6), none, a fraction or a huge number is a 400 and the deck is unchanged."""
+    deck = keeper.post("/api/decks", json={"name": "Copies", "decklist": "Format: type1e\n"}).json()["id"]
+    edit = f"/decks/{deck}/edit"
+    page = keeper.get(edit + "?q=thrust&set=ME").text
+    assert re.search(r'name="copies" value="1" min="1" max="6"', page)
+    fields = plus(page, "ME-thrust-2")
+    page = keeper.post(edit, data={**fields, "copies": "4"}, follow_redirects=True).text
+    assert re.search(r'<span class="count">4</span> <span class="name">Thrust \(2\)', page)
+    for bad in ("7", "0", "-2", "2.5", "x", "1" * 5000, "\u00b2"):
+        r = keeper.post(edit, data={**fields, "copies": bad}, follow_redirects=False)
+        assert r.status_code == 400 and "the deck was not changed" in r.text, (bad[:10], r.status_code)
+    fragment = keeper.post(edit, data={**fields, "copies": "2", "delta": "-1"}, headers={"HX-Request": "true"})
+    assert '<span class="count">2</span> <span class="name">Thrust (2)' in fragment.text
+    versions = keeper.get(f"/api/decks/{deck}/versions").json()
+    assert [v["changes"] for v in versions][1:] == ["+4 Thrust (2)", "\u22122 Thrust (2)"]
