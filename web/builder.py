@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from deckcheck.games import all_formats, game_of
 from deckcheck.cards import Card
+from deckcheck.db.keptdecks import KeptDeck
 from deckcheck.library.decks import DELTA_MAX, DeckBook, available, copies_max, report_dict
 from deckcheck.library.people import Person
 
@@ -68,15 +69,15 @@ def back_of(query: CardQuery, toggles: dict[str, bool]) -> str:
 
 
 def builder_context(book: DeckBook, person: Person, deck_id: str, query: CardQuery,
-                    toggles: dict[str, bool] | None = None) -> dict[str, Any]:
+                    toggles: dict[str, bool] | None = None, kept: KeptDeck | None = None) -> dict[str, Any]:
     """What the builder shows: the deck grouped, its verdict and issues, its statistics and the squares it leaves
     open, and the search rows with their effects (what adding each would do, the open squares it would cover,
     the copies owned free); `toggles` keep only the rows the deck may take, that I own, that cover an open
-    square."""
+    square. `kept`: the deck as a change has just written it (not read again)."""
     toggles = toggles or dict.fromkeys(TOGGLES, False)
-    kept = book.get(person, deck_id)
-    deck, fmt = book.deck_at(person, deck_id)
-    effects = book.effects(person, deck_id)
+    kept = kept if kept is not None and kept.id == deck_id else book.get(person, deck_id)
+    effects = book.effects(person, deck_id, kept)
+    deck, fmt = effects.deck, effects.fmt
     query.game = fmt.game
     free = available(book.collections, person, deck_id) if toggles["owned"] else None
 
@@ -140,12 +141,12 @@ async def edit_change(request: Request, book: BookDep, person: PersonDep, pages:
     check_csrf(request, form)
     key = key_of(deck_id)
     delta = delta_of({k: str(form.get(k) or "") for k in ("delta", "copies")})
-    await run_in_threadpool(lambda: book.change(signed_in(person), key, str(form.get("card") or ""), delta,
-                                                bounded=True))
+    kept, _new = await run_in_threadpool(lambda: book.change(signed_in(person), key, str(form.get("card") or ""),
+                                                             delta, bounded=True))
     query = search_of({k: str(form.get(k) or "") for k in SEARCH_FIELDS})
     toggles = toggles_of({k: str(form.get(k) or "") for k in TOGGLES})
     if request.headers.get("HX-Request") == "true":
-        context = await run_in_threadpool(builder_context, book, person, key, query, toggles)
+        context = await run_in_threadpool(builder_context, book, person, key, query, toggles, kept)
         return pages("_builder.html", context)
     back = back_of(query, toggles)
     return RedirectResponse(f"/decks/{key}/edit" + (f"?{back}" if back else ""), status_code=303)

@@ -127,10 +127,14 @@ class DeckBook:
             raise DeckNotFound(key)
         return deck
 
-    def version(self, person: Person, key: str, version: int | None = None) -> tuple[KeptDeck, DeckVersion]:
-        """A deck and one of its versions (None: the latest); DeckNotFound when there is no such version."""
-        deck = self.get(person, key)
-        found = self.kept.version(key, deck.version if version is None else version)
+    def version(self, person: Person, key: str, version: int | None = None,
+                kept: KeptDeck | None = None) -> tuple[KeptDeck, DeckVersion]:
+        """A deck and one of its versions (None: the latest); DeckNotFound when there is no such version. `kept`:
+        the deck as `person` has just read it (the latest version is then read from it, not again)."""
+        deck = kept if kept is not None and kept.id == key else self.get(person, key)
+        if version is None or version == deck.version:
+            return deck, DeckVersion(deck.version, deck.format, deck.text, deck.cards, deck.updated_at)
+        found = self.kept.version(key, version)
         if found is None:
             raise DeckNotFound(key, version)
         return deck, found
@@ -141,10 +145,16 @@ class DeckBook:
 
     def owned(self, person: Person, key: str) -> KeptDeck:
         """A deck the person may change; DeckNotFound (cannot see it) or NotYourDeck (may only read it)."""
-        deck = self.get(person, key)
+        return self.may_change(person, self.get(person, key))
+
+    @staticmethod
+    def may_change(person: Person, deck: KeptDeck) -> KeptDeck:
+        """The deck when the person may change it; DeckNotFound (may not see it) or NotYourDeck (may only read it)."""
+        if not visible(person, deck):
+            raise DeckNotFound(deck.id)
         if not person.owns(deck.owner_id):
-            raise NotYourDeck(f"the deck /decks/{key} is not yours: copy it to change it "
-                              f"(POST /api/decks/{key}/copy)")
+            raise NotYourDeck(f"the deck /decks/{deck.id} is not yours: copy it to change it "
+                              f"(POST /api/decks/{deck.id}/copy)")
         return deck
 
     def mine(self, person: Person) -> list[KeptDeck]:
@@ -205,10 +215,12 @@ class DeckBook:
             before = v.cards
         return out
 
-    def deck_at(self, person: Person, key: str, version: int | None = None) -> tuple[Deck, AnyFormat]:
+    def deck_at(self, person: Person, key: str, version: int | None = None,
+                kept: KeptDeck | None = None) -> tuple[Deck, AnyFormat]:
         """A version of a deck as saved (its cards; its text read again when a card is in no card table), its
-        source its link (`@N` for a version before the latest), for statistics and the diff."""
-        deck, v = self.version(person, key, version)
+        source its link (`@N` for a version before the latest), for statistics and the diff; `kept` as in
+        `version`."""
+        deck, v = self.version(person, key, version, kept)
         fmt = get_format(v.format)
         known = self.collections.cards
         if all(c.card_id in known for c in v.cards):
@@ -219,14 +231,14 @@ class DeckBook:
         resolved.source = f"/decks/{key}" + ("" if v.version == deck.version else f"@{v.version}")
         return resolved, fmt
 
-    def effects(self, person: Person, key: str) -> Effects:
+    def effects(self, person: Person, key: str, kept: KeptDeck | None = None) -> Effects:
         """What adding each card would do to a deck's latest version, kept while that version is the latest and
-        the catalogue the same (a builder searches many times between two changes)."""
-        kept = self.get(person, key)
+        the catalogue the same (a builder searches many times between two changes); `kept` as in `version`."""
+        kept = kept if kept is not None and kept.id == key else self.get(person, key)
         found = _EFFECTS.get((kept.id, kept.version, kept.updated_at))
         if found is not None and found[0] is self.catalog:
             return found[1]
-        deck, fmt = self.deck_at(person, key)
+        deck, fmt = self.deck_at(person, key, kept=kept)
         effects = Effects(deck, fmt)
         if len(_EFFECTS) >= EFFECTS_KEPT:
             _EFFECTS.pop(next(iter(_EFFECTS)), None)
@@ -258,7 +270,7 @@ class DeckBook:
             resolved, fmt = self.resolve(deck.text if text is None else text, fmt_name or deck.format)
             return Revision(text=deck.text if text is None else text, format=fmt.name, cards=stored(resolved),
                             name=name, visibility=visibility)
-        return self._revised(current, revise)
+        return self._revised(current.id, revise)
 
     def change(self, person: Person, key: str, card: str, delta: int, section: str | None = None,
                bounded: bool = False) -> tuple[KeptDeck, bool]:
@@ -267,26 +279,27 @@ class DeckBook:
         `bounded` (the builder's copies field): DeckcheckError for more copies than the format's title max."""
         if not isinstance(delta, int) or isinstance(delta, bool) or not 1 <= abs(delta) <= DELTA_MAX:
             raise DeckcheckError(f"delta is a whole number from -{DELTA_MAX} to {DELTA_MAX}, not 0")
+        if len(key) > 64:
+            raise DeckNotFound(key)
         card = card.strip()
         if not card or len(card) > 200 or not card.isprintable():
             raise DeckcheckError("card is one line naming a card (its name, NAME [SET] or its id), at most 200 "
                                  "characters")
-        current = self.owned(person, key)
-
         def revise(deck: KeptDeck) -> Revision:
+            self.may_change(person, deck)  # read once, in the change's own transaction
             most = copies_max(get_format(deck.format))
             if bounded and abs(delta) > most:
                 raise DeckcheckError(f"copies is a whole number from 1 to {most} ({deck.format}'s most copies of "
                                      "one title); the deck was not changed")
             resolved, fmt = changed(self, deck, card, delta, section)
             return Revision(text=deck_text(fmt.name, resolved), format=fmt.name, cards=stored(resolved))
-        return self._revised(current, revise)
+        return self._revised(key, revise)
 
     def restore(self, person: Person, key: str, version: int) -> tuple[KeptDeck, bool]:
         """A new version equal to version `version` (owner only)."""
         self.owned(person, key)
         _deck, old = self.version(person, key, version)
-        return self._revised(self.owned(person, key), lambda _d: Revision(text=old.text, format=old.format,
+        return self._revised(self.owned(person, key).id, lambda _d: Revision(text=old.text, format=old.format,
                                                                             cards=old.cards))
 
     def copy(self, person: Person, key: str, name: str | None = None) -> KeptDeck:
@@ -299,10 +312,10 @@ class DeckBook:
         return self.kept.create(new_id(), called, origin.format, origin.text, origin.cards, person.owner_id,
                                 "private", copied_from=origin.id)
 
-    def _revised(self, current: KeptDeck, revise: Callable[[KeptDeck], Revision]) -> tuple[KeptDeck, bool]:
-        done = self.kept.revise(current.id, revise)
-        if done is None:  # deleted meanwhile
-            raise DeckNotFound(current.id)
+    def _revised(self, key: str, revise: Callable[[KeptDeck], Revision]) -> tuple[KeptDeck, bool]:
+        done = self.kept.revise(key, revise)
+        if done is None:  # none, or deleted meanwhile
+            raise DeckNotFound(key)
         return done
 
 
