@@ -186,3 +186,47 @@ def test_at_phone_width_plus_updates_the_verdict_in_place(browser, live_url, tmp
     page.screenshot(path=str(tmp_path / "builder-390.png"), full_page=True)
     assert errors == []
     page.close()
+
+
+def test_without_javascript_the_same_buttons_post_and_the_page_returns(browser, live_url, tmp_path):
+    """JavaScript off: starting the deck, the search, a search row's copies and +, a deck line's − are forms that
+    post (a page load each, the search kept); the verdict says what the deck now holds; saving its name on its
+    own page keeps it."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(live_url + "/decks/new")
+    page.fill("#name", "Without scripts")
+    page.select_option("#format", "type1e")
+    page.click("text=Start building")
+    page.wait_for_url(re.compile(r"/decks/[A-Za-z0-9]{8}/edit$"))
+    assert "The deck is empty" in page.locator(".deck-pane").inner_text()
+    page.fill("#q", "connor macleod persona")
+    page.click('form[role="search"] button[type="submit"]')  # no search as one types: the Search button
+    page.wait_for_url(re.compile(r"/edit\?q=connor"))
+    page.locator('.search-pane .row[data-card="ME-connor-macleod-persona"] form.plus button').click()
+    page.wait_for_selector('.deck-pane .row[data-card="ME-connor-macleod-persona"]')
+    assert "q=connor" in page.url  # back to the builder with the search kept
+    page.fill("#q", "thrust")
+    page.fill("#f-set", "ME")
+    page.press("#q", "Enter")
+    found = page.locator('.search-pane .row[data-card="ME-thrust-2"]')
+    found.locator('input[name="copies"]').fill("4")
+    found.locator("form.plus button").click()
+    page.wait_for_selector('.deck-pane .row[data-card="ME-thrust-2"]')
+    line = page.locator('.deck-pane .row[data-card="ME-thrust-2"]')
+    assert line.locator(".count").inner_text() == "4"
+    assert "Pre-Game 1 · Endurance 4" in page.locator(".verdict").inner_text()
+    line.locator("form.minus button").click()
+    page.wait_for_function("document.querySelector('.deck-pane .row[data-card=\"ME-thrust-2\"] .count')"
+                           ".innerText === '3'")
+    assert "Endurance 3" in page.locator(".verdict").inner_text()
+    assert "version 4" in page.locator("#deck-title").inner_text()
+    page.click("#search-title a")
+    page.wait_for_selector(".deck-page")
+    page.fill("#deck-new-name", "Kept without scripts")
+    page.click('.rename button[type="submit"]')
+    page.wait_for_selector(".deck-page")
+    assert "Kept without scripts" in page.locator("h1").first.inner_text()
+    page.screenshot(path=str(tmp_path / "builder-no-js.png"), full_page=True)
+    context.close()
