@@ -5,6 +5,8 @@ Cards are rows of the card sheet (CONTRACTS §1) in JSON, with unknown values wr
 """
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -99,6 +101,38 @@ class CardQuery:
         return {k: v for k, v in values.items() if v not in (None, "") and v != getattr(defaults, k)}
 
 
+class Listed:
+    """What a catalogue's searches read again and again, made once for the catalogue's life (as its name indexes
+    are: the server's catalogue is a new object once its cards change, a card sheet's overlay another): every
+    card, and each card's row of the card sheet as JSON (a search of a deck's game answers hundreds)."""
+
+    def __init__(self, catalog: CardSource):
+        self.cards = catalog.cards()
+        self._rows: dict[Card, dict[str, str]] = {}  # by the card object (Card compares by identity)
+
+    def row(self, card: Card) -> dict[str, str]:
+        """The card's `card_json`, a copy (the caller adds its own keys)."""
+        found = self._rows.get(card)
+        if found is None:
+            found = self._rows[card] = card_json(card)
+        return dict(found)
+
+
+_LISTED: weakref.WeakKeyDictionary[CardSource, Listed] = weakref.WeakKeyDictionary()
+_LISTED_LOCK = threading.Lock()
+
+
+def listed(catalog: CardSource) -> Listed:
+    """The catalogue's Listed, made on first use."""
+    with _LISTED_LOCK:
+        found = _LISTED.get(catalog)
+    if found is None:
+        found = Listed(catalog)
+        with _LISTED_LOCK:
+            found = _LISTED.setdefault(catalog, found)
+    return found
+
+
 def search(catalog: CardSource, query: CardQuery, keep: Callable[[Card], bool] | None = None) -> tuple[int, list[Card]]:
     """(how many cards match, the page of them the query asks for, in its sort order); `keep`: a further filter
     (the cards a deck may take).
@@ -111,7 +145,7 @@ def search(catalog: CardSource, query: CardQuery, keep: Callable[[Card], bool] |
             found.sort(key=SORTS[query.sort])
     else:  # the cards a format builds in (Taktik's 52) are listed by their game, not among every game's
         builtin = [c for c in catalog.builtin() if c.game == query.game] if query.game else []
-        found = [c for c in catalog.cards() + builtin if query.matches(c)]
+        found = [c for c in listed(catalog).cards + builtin if query.matches(c)]
         found.sort(key=SORTS.get(query.sort, SORTS["best"]))
     if keep is not None:
         found = [c for c in found if keep(c)]
@@ -154,7 +188,7 @@ def api_cards(catalog: CatalogDep, book: BookDep, person: PersonDep,
     each row says what adding it would do (`adds`: the rules it would break)."""
     if not deck:
         total, page = search(catalog, query)
-        return {"total": total, "cards": [card_json(c) for c in page]}
+        return {"total": total, "cards": [listed(catalog).row(c) for c in page]}
     effects, free = deck_filters(book, person, deck, owned)
     query.game = effects.fmt.game
 
@@ -163,9 +197,10 @@ def api_cards(catalog: CatalogDep, book: BookDep, person: PersonDep,
             and (not playable or effects.of(card).playable)
     total, page = search(catalog, query, keep)
     rows = []
+    sheet = listed(catalog)
     for card in page:
         effect = effects.of(card)
-        rows.append({**card_json(card), "adds": list(effect.rules), "unverified": effect.unverified,
+        rows.append({**sheet.row(card), "adds": list(effect.rules), "unverified": effect.unverified,
                      "available": None if free is None else free.get(card.card_key, 0),
                      "fills": list(effects.fills(card))})
     return {"total": total, "cards": rows}
