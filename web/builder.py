@@ -136,7 +136,8 @@ def edit_page(request: Request, book: BookDep, person: PersonDep, pages: PagesDe
 
 @router.post("/decks/{deck_id}/edit", summary="Add or remove a card in the builder (its + and − buttons)")
 async def edit_change(request: Request, book: BookDep, person: PersonDep, pages: PagesDep, deck_id: str) -> Response:
-    """One change; the builder again (the fragment for htmx, else back to the page with the search kept)."""
+    """One change (`card`, `delta` 1 or -1, `copies` 1 to the format's title max, one when absent); the builder
+    again (the fragment for htmx, else back to the page with the search kept)."""
     form = await read_form(request)
     check_csrf(request, form)
     key = key_of(deck_id)

@@ -94,3 +94,19 @@ def test_a_burst_of_changes_makes_one_version_each(clients):
     assert all(v["changes"] == "+1 Connor MacLeod Dodge" for v in versions[1:])
     diff = keeper.get(f"/api/diff?a={deck}@1&b={deck}").json()
     assert [(c["card"], c["quantity"]) for c in diff["added"]] == [("Connor MacLeod Dodge", 12)]
+
+
+@pytest.mark.parametrize("copies", ["7", "100", "9" * 5000, "-1", "0", "1.5", "1e9", "\u0663", "+3", "4\x00"],
+                         ids=lambda c: repr(c)[:20])
+def test_the_builders_form_refuses_bad_copies_and_another_machines_change(clients, copies):
+    """The builder's + form (POST /decks/{id}/edit): copies beyond type1e's title max, huge, negative, not a
+    whole number: 400 and nothing changed; another machine's post to a deck it may only read: 403."""
+    keeper, stranger = clients
+    deck = kept(keeper)
+    for client in (keeper, stranger):
+        client.get("/")
+    form = {"card": "ME-thrust-2", "delta": "1", "copies": copies, "csrf_token": keeper.cookies["deckcheck_csrf"]}
+    assert keeper.post(f"/decks/{deck}/edit", data=form, follow_redirects=False).status_code == 400
+    theirs = {**form, "copies": "1", "csrf_token": stranger.cookies["deckcheck_csrf"]}
+    assert stranger.post(f"/decks/{deck}/edit", data=theirs, follow_redirects=False).status_code == 403
+    assert keeper.get(f"/api/decks/{deck}").json()["versions"] == 1
