@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_web import run_load, start_server, stop_server  # noqa: E402
-from common import data_dir, deckcheck_exe, median_time, verdict  # noqa: E402
+from common import data_dir, deckcheck_exe, median_time, verdict, with_repeats  # noqa: E402
 
 
 def call(port: int, method: str, path: str, body: dict | None = None, token: str | None = None):
@@ -49,7 +49,7 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=16, help="concurrent clients (default 16)")
     ap.add_argument("--workers", type=int, default=2, help="server processes (default 2)")
     ap.add_argument("--db", help="database URL (default: SQLite in a temporary folder)")
-    args = ap.parse_args()
+    args = with_repeats(ap)
     data = data_dir(args.rows, args.decks)
     decks = sorted((data / "decks").glob("*.txt"))[: args.decks]
     os.environ["DECKCHECK_DESK_RATE"] = "0"  # one address submits everything: no per-address limit here

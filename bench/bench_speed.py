@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_validate import timed  # noqa: E402
-from common import ROOT, data_dir, deckcheck_exe, sizes, verdict  # noqa: E402
+from common import ROOT, data_dir, deckcheck_exe, repeats, sizes, verdict  # noqa: E402
 
 ROUNDS = 7
 
@@ -36,7 +36,7 @@ def medians(commands: dict[str, list[str]], env: dict[str, str], rounds: int) ->
 
 
 def main() -> None:
-    web = "--web" in sys.argv  # read here: sizes() knows --rows and --decks only
+    web = "--web" in sys.argv  # read here: sizes() knows --rows, --decks and --repeats only
     if web:
         sys.argv.remove("--web")
     args = sizes(__doc__)
@@ -51,9 +51,9 @@ def main() -> None:
         typer = [sys.executable, "-c", "import typer"]
         tournament = [deckcheck_exe(), "tournament", "check", str(decks), "--out", f"{tmp}/report.xlsx"]
         subprocess.run(check, env=env, capture_output=True)  # creates the database and the kept card index
-        cached = medians({"typer": typer, "check": check, "tournament": tournament}, env, ROUNDS)
+        cached = medians({"typer": typer, "check": check, "tournament": tournament}, env, repeats(ROUNDS))
         cold = dict(env, PYTHONDONTWRITEBYTECODE="1", PYTHONPYCACHEPREFIX=f"{tmp}/no-bytecode")
-        uncached = medians({"typer": typer, "check": check}, cold, ROUNDS)
+        uncached = medians({"typer": typer, "check": check}, cold, repeats(ROUNDS))
     for kind, figures in (("cached", cached), ("uncached", uncached)):
         for name, (wall, cpu) in figures.items():
             print(f"{name}.{kind}_wall_s", round(wall, 4))
@@ -65,7 +65,8 @@ def main() -> None:
         print(verdict(f"ratio.tournament_vs_check_{what}", cached["tournament"][i], cached["check"][i], 3.5, False))
     if web:
         r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_web.py"), "--rows", str(args.rows),
-                            "--decks", str(args.decks)], capture_output=True, text=True)
+                            "--decks", str(args.decks), *(["--repeats", str(args.repeats)] if args.repeats else [])],
+                           capture_output=True, text=True)
         sys.stdout.write(r.stdout)
 
 

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import data_dir, deckcheck_exe, limits, median_time, sizes, verdict  # noqa: E402
+from common import data_dir, deckcheck_exe, limits, median_time, repeats, sizes, verdict  # noqa: E402
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -78,7 +78,7 @@ def main() -> None:
         typer = [sys.executable, "-c", "import typer"]
         subprocess.run(check, env=env, capture_output=True)  # warm the file cache and build the kept card index
         runs: dict[str, tuple[list[float], list[float]]] = {"check": ([], []), "typer": ([], [])}
-        for _ in range(15):  # in turns, so that the machine's load weighs on both alike
+        for _ in range(repeats(15)):  # in turns, so that the machine's load weighs on both alike
             for name, command in (("typer", typer), ("check", check)):
                 wall, cpu = timed(command, env)
                 runs[name][0].append(wall)

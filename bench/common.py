@@ -48,17 +48,37 @@ def limits(data: Path) -> dict[str, float]:
     return figures
 
 
+# --repeats: how many times every timed measurement runs (None: each script's own count; 1 for a smoke run, whose
+# figures only show that the script runs and prints its goals)
+REPEATS: int | None = None
+
+
+def with_repeats(ap: argparse.ArgumentParser) -> argparse.Namespace:
+    """Parse the arguments, --repeats among them (it sets REPEATS for repeats() and median_time())."""
+    global REPEATS
+    ap.add_argument("--repeats", type=int, default=None,
+                    help="times each measurement runs (default: the script's own; 1 for a smoke run)")
+    args = ap.parse_args()
+    REPEATS = args.repeats if args.repeats is None else max(1, args.repeats)
+    return args
+
+
+def repeats(n: int) -> int:
+    """The number of runs of a measurement: n, or what --repeats says."""
+    return REPEATS or n
+
+
 def sizes(doc: str) -> argparse.Namespace:
-    """--rows and --decks: the size of the inputs (smaller for a smoke run)."""
+    """--rows and --decks: the size of the inputs (smaller for a smoke run), and --repeats."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--rows", type=int, default=200_000, help="collection rows (default 200,000)")
     ap.add_argument("--decks", type=int, default=1000, help="decklists (default 1,000)")
-    return ap.parse_args()
+    return with_repeats(ap)
 
 
 def median_time(fn, n: int = 5) -> float:
     times = []
-    for _ in range(n):
+    for _ in range(repeats(n)):
         t = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t)

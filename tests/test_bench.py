@@ -10,11 +10,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# a smoke run: small inputs, every measurement once (--repeats 1), bench_web's hostile body 64 KiB instead of 2 MiB
+SMOKE = ["--rows", "300", "--decks", "12", "--repeats", "1"]
+EXTRA = {"bench_web.py": ["--hostile-kb", "64"]}
+
+
 @pytest.mark.parametrize("script", ["bench_validate.py", "bench_tournament.py", "bench_collection.py",
                                     "bench_sheet_scan.py", "bench_collection_memory.py", "bench_web.py",
                                     "bench_desk.py", "bench_speed.py"])
 def test_bench_script_runs(script, tmp_path):
-    r = subprocess.run([sys.executable, str(ROOT / "bench" / script), "--rows", "300", "--decks", "12"],
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / script), *SMOKE, *EXTRA.get(script, [])],
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     ratios = [line for line in r.stdout.splitlines() if line.startswith("ratio.")]
@@ -42,13 +47,3 @@ def test_signin_bench_runs():
     r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_signin.py"), "--rounds", "2"], capture_output=True,
                        text=True, timeout=300)
     assert r.returncode in (0, 1) and "verdict:" in r.stdout, r.stderr[-2000:]
-
-
-def test_path_to_legal_bench_runs_the_json_api_way_over_the_five_example_decks():
-    r = subprocess.run([sys.executable, str(ROOT / "bench" / "path_to_legal.py"), "--api"], capture_output=True,
-                       text=True, cwd=ROOT, timeout=600)
-    assert r.returncode == 0, r.stderr[-3000:]
-    out = r.stdout.splitlines()
-    assert out[0] == "way: the JSON API, personal server" and len(out) == 1 + 5 + 3, out
-    assert [line.split(":")[0] for line in out[-3:]] == ["questions asked", "rounds needed", "decks still unverified"]
-    assert out[-2:] == ["rounds needed: 1", "decks still unverified: 0 of 5"]  # issue 32's goal, the API's way

@@ -55,3 +55,13 @@ def test_the_benchmark_prints_questions_rounds_and_decks_still_unverified(tmp_pa
     assert bench().main(["--db", ready(f"sqlite:///{tmp_path / 'c.db'}", pristine_web_db), str(deck)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-3:] == ["questions asked: 1", "rounds needed: 1", "decks still unverified: 0 of 1"]
+
+
+def test_the_benchmark_s_json_api_way_over_the_five_example_decks_needs_one_round(tmp_path, pristine_web_db, capsys):
+    """bench/path_to_legal.py --api as a user runs it (its default decks), in this process on a copy of a loaded
+    database: the cards' import is not what it measures."""
+    assert bench().main(["--api", "--db", ready(f"sqlite:///{tmp_path / 'c.db'}", pristine_web_db)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "way: the JSON API, personal server" and len(out) == 1 + 5 + 3, out
+    assert [line.split(":")[0] for line in out[-3:]] == ["questions asked", "rounds needed", "decks still unverified"]
+    assert out[-2:] == ["rounds needed: 1", "decks still unverified: 0 of 5"]  # issue 32's goal, the API's way
