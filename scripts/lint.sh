@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ruff (with C901, complexity 20, over the product: pyproject.toml), mypy over the whole checkout and the documentation
-# site's strict build (mkdocs.yml); fails on any finding (scripts/test.sh runs it before pytest).
+# site's strict build (mkdocs.yml); fails on any finding (scripts/test.sh runs it beside pytest, and fails when it does).
 # The package maps db/, importers/ and web/ to deckcheck.db, deckcheck.importers and deckcheck.web (pyproject.toml), which
 # mypy cannot follow on its own: it checks a tree of symlinks with the installed layout instead.
 set -euo pipefail
