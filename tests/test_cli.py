@@ -194,10 +194,14 @@ PARITY = [
 
 @pytest.mark.parametrize("args", PARITY, ids=[" ".join(a[1:])[:40] for a in PARITY])
 def test_fast_path_and_typer_agree(cli_env, args, monkeypatch):
-    fast = run(*args)
+    """Both front ends on the same arguments, in this process (tests/inproc.py: the same main(), exit code and
+    streams); the installed program's own fast path is test_legal_deck_exits_0's and the next test's."""
+    monkeypatch.chdir(ROOT)
+    fast = run_cli(*args)
     monkeypatch.setenv("DECKCHECK_NO_FAST_PATH", "1")
-    slow = run(*args)
-    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+    slow = run_cli(*args)
+    assert fast.crash is None and slow.crash is None, fast.crash or slow.crash
+    assert (fast.code, fast.out, fast.err) == (slow.code, slow.out, slow.err)
 
 
 def test_fast_path_does_not_import_typer(cli_env):
