@@ -10,9 +10,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-# a smoke run: small inputs, every measurement once (--repeats 1), bench_web's hostile body 64 KiB instead of 2 MiB
+# a smoke run: small inputs, every measurement once (--repeats 1); the servers of bench_web and bench_desk with one
+# worker (a worker's start costs ~2.5 CPU-s; serving with two is tests/web/test_web_serve.py's and test_desk_serve.py's)
+# and bench_web's hostile body 64 KiB instead of 2 MiB
 SMOKE = ["--rows", "300", "--decks", "12", "--repeats", "1"]
-EXTRA = {"bench_web.py": ["--hostile-kb", "64"]}
+EXTRA = {"bench_web.py": ["--workers", "1", "--hostile-kb", "64"], "bench_desk.py": ["--workers", "1"]}
 
 
 @pytest.mark.parametrize("script", ["bench_validate.py", "bench_tournament.py", "bench_collection.py",
