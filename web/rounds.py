@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -19,6 +19,7 @@ from deckcheck.errors import DeckcheckError
 from deckcheck.library.desk import Desk
 from deckcheck.library.rounds import EXPORT_KINDS, Rounds
 from deckcheck.swiss import KNOWN_TIEBREAKERS, TOP_SIZES, percent
+from deckcheck.text import is_digits
 
 from . import models
 from .deps import DeskDep, PagesDep
@@ -123,13 +124,24 @@ def export_response(desk: Desk, event_id: str, what: str, kind: str) -> Response
 
 
 # -- pages: the organiser -----------------------------------------------------------------------
-def board_context(desk: Desk, event_id: str) -> dict[str, Any]:
-    """What the rounds page shows."""
+def board_context(desk: Desk, event_id: str, upto: int | None = None) -> dict[str, Any]:
+    """What the rounds page shows (`upto`: as it stood after that round, for the pairings pages)."""
     rounds = rounds_of(desk)
-    board = rounds.board(event_id)
+    whole = rounds.board(event_id)
+    board = whole if upto is None else rounds.board(event_id, upto)
     disputes = [c for c in rounds.claims(event_id) if c["status"] == "open"]
     return {"event": board.event, "board": board, "disputes": disputes, "percent": percent, "tops": TOP_SIZES,
-            "kinds": EXPORT_KINDS, "tiebreakers": KNOWN_TIEBREAKERS, "words": TIEBREAKER_WORDS, "poll": POLL_SECONDS}
+            "kinds": EXPORT_KINDS, "tiebreakers": KNOWN_TIEBREAKERS, "words": TIEBREAKER_WORDS, "poll": POLL_SECONDS,
+            "numbers": [r.number for r, _ in whole.rounds], "upto": upto}
+
+
+def round_wanted(value: str) -> int | None:
+    """The round of a pairings page's ?round=N (None: the current one); DeskError for what names no round."""
+    if not value:
+        return None
+    if not is_digits(value) or len(value) > 4:
+        raise DeskError(f"round must be a round's number, not {value[:20]!r}")
+    return int(value)
 
 
 @router.get("/desk/{event_id}/admin/rounds", response_class=HTMLResponse)
@@ -216,17 +228,21 @@ def organiser_export(request: Request, desk: DeskDep, event_id: str, what: str, 
 
 
 @router.get("/desk/{event_id}/admin/rounds/print", response_class=HTMLResponse)
-def print_round(request: Request, desk: DeskDep, pages: PagesDep, event_id: str) -> Response:
-    """The current round's pairings and the standings, to print and pin up."""
+def print_round(request: Request, desk: DeskDep, pages: PagesDep, event_id: str,
+                number: str = Query("", alias="round")) -> Response:
+    """The current round's pairings and the standings, to print and pin up (?round=N: that round's, and the
+    standings after it)."""
     organiser(request, desk, event_id)
-    return page(pages, "pairings.html", board_context(desk, event_id) | {"printing": True})
+    return page(pages, "pairings.html", board_context(desk, event_id, round_wanted(number)) | {"printing": True})
 
 
 # -- pages: players ------------------------------------------------------------------------------
 @router.get("/desk/{event_id}/pairings", response_class=HTMLResponse)
-def public_pairings(desk: DeskDep, pages: PagesDep, event_id: str) -> Response:
-    """The current round's pairings and the standings, for anyone with the player link (as pinned at the venue)."""
-    return page(pages, "pairings.html", board_context(desk, event_id))
+def public_pairings(desk: DeskDep, pages: PagesDep, event_id: str,
+                    number: str = Query("", alias="round")) -> Response:
+    """The current round's pairings and the standings, for anyone with the player link (as pinned at the venue);
+    ?round=N: that round's, and the standings after it."""
+    return page(pages, "pairings.html", board_context(desk, event_id, round_wanted(number)))
 
 
 @router.post("/desk/{event_id}/decks/{deck_id}/result", response_class=HTMLResponse)

@@ -104,12 +104,18 @@ class Rounds:
         current = self.desk.tables.current(event.id)
         return {r.player_key: event.display_name(r.first_spelling or r.player) for r in current}
 
-    def board(self, event_id: str) -> Board:
-        """The event's rounds as they stand now."""
+    def board(self, event_id: str, upto: int | None = None) -> Board:
+        """The event's rounds as they stand now, or (`upto`) as they stood once round `upto` was played: its rounds
+        up to that one, the standings after it, the drops made by then. EventNotFound for a round not started."""
         event = self.desk.event(event_id)
         players = self.players(event)
         stored = self.tables.rounds(event_id)
         dropped = self.tables.drops(event_id)
+        if upto is not None:
+            if not any(r.number == upto for r in stored):
+                raise EventNotFound(f"no round {upto} in this event")
+            stored = [r for r in stored if r.number <= upto]
+            dropped = {key: after for key, after in dropped.items() if after < upto}  # gone before a later round
         name = players.get
         rounds = [(r, [Table(r.number, p.table, name(p.a_key, p.a_key), name(p.b_key, p.b_key) if p.b_key else None,
                              _result(p.a_wins, p.b_wins, p.draws), p.reported_by, p.a_key, p.b_key)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import threading
 
 import openpyxl
@@ -153,6 +154,53 @@ def test_pages_results_from_a_phone_and_post_redirect_get(client):  # noqa: F811
     assert "<th scope=\"col\" title=\"game-win %\">GW</th><th scope=\"col\" title=\"opponents' match-win %\">OMW" \
         in client.get(f"/desk/{event['id']}/admin/rounds").text.replace("&#39;", "'")
     assert client.get(f"/desk/{event['id']}/admin/standings.csv").text.startswith("rank,player,points")
+
+
+def standings_rows(page: str) -> list[tuple[str, int, bool]]:
+    """(player, points, dropped) of each row of a page's standings table."""
+    body = page[page.index('id="standings"'):]
+    body = body[:body.index("</table>")]
+    return [(name, int(points), "(dropped)" in rest) for name, rest, points in
+            re.findall(r"<tr[^>]*><td>\d+</td><td><bdi>([^<]+)</bdi>(.*?)</td>\s*<td>(\d+)</td>", body, re.S)]
+
+
+def test_every_round_has_its_pairings_page_and_the_standings_after_it(client):  # noqa: F811
+    event, _ = locked_event(client)
+    first = start(client, event, seed="club")
+    report_all(client, event, first)
+    dropper = next(p["a"] for p in first["pairings"] if p["b"] is not None)
+    assert client.post(f"/api/events/{event['id']}/drops", headers=auth(event),
+                       json={"player": dropper}).status_code == 200
+    report_all(client, event, start(client, event))
+    pages = {n: client.get(f"/desk/{event['id']}/pairings" + (f"?round={n}" if n else "")) for n in (0, 1, 2)}
+    assert all(r.status_code == 200 for r in pages.values())
+    one, two, now = (pages[n].text for n in (1, 2, 0))
+    assert now == two  # no round asked: the current one
+    assert '<h2 id="round-heading">Round 1</h2>' in one and "Standings after round 1" in one
+    assert '<h2 id="round-heading">Round 2</h2>' in two and "Standings after round" not in two
+    assert '<a href="?round=1">1</a>' in two and '<strong aria-current="page">1</strong>' in one
+    for p in first["pairings"]:  # round 1's tables, as they were played
+        assert re.search(rf'data-table="{p["table"]}">\s*<td>{p["table"]}</td><td><bdi>{p["a"]}</bdi>', one)
+    after_one, after_two = standings_rows(one), standings_rows(two)
+    assert len(after_one) == len(after_two) == len(PLAYERS)
+    assert sum(points for _, points, _ in after_one) == 3 * 3  # two matches won and one bye, in round 1
+    assert sum(points for _, points, _ in after_two) == 3 * 3 + 3 * 2  # four players left: two matches
+    assert (dropper, 3, False) in after_one  # still in the event after round 1; dropped before round 2
+    assert next(row for row in after_two if row[0] == dropper)[2]
+    organisers = auth_get(client, event, "/admin/rounds").text
+    assert all(f'/admin/rounds/print?round={n}"' in organisers for n in (1, 2))
+    assert auth_get(client, event, "/admin/rounds/print?round=1").text.count('data-table="') == len(first["pairings"])
+    for bad, status in (("3", 404), ("x", 400), ("-1", 400), ("9" * 30, 400)):
+        r = client.get(f"/desk/{event['id']}/pairings?round={bad}")
+        assert r.status_code == status and "round" in r.text, (bad, r.status_code)
+
+
+def auth_get(client, event, path: str):  # noqa: F811
+    """An organiser page of the event, opened with its organiser link first (which sets the cookie)."""
+    assert client.get(event["dashboard_url"].replace("http://testserver", "")).status_code == 200
+    r = client.get(f"/desk/{event['id']}{path}")
+    assert r.status_code == 200, r.text
+    return r
 
 
 def test_two_servers_start_one_round_once(module_db_url):
