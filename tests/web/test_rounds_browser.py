@@ -22,6 +22,7 @@ from deckcheck.library.desk import Desk
 from serving import in_thread
 from test_desk_browser import DESKTOP, shots  # noqa: F401 - fixtures
 from test_desk_day_browser import LEGAL, call, phone
+from test_desk_judging_browser import organiser_context
 
 PLAYERS = ["Anna", "bjorn  SVENSSON", "Carla", "Dan", "Eve", "Finn", "Gus", "Hana"]
 
@@ -89,11 +90,10 @@ def test_an_event_from_check_in_to_standings(browser, shots, servers):  # noqa: 
                              {"player": player, "judge": f"Judge {n}", "counts": counts}, token)
         assert status == 201 and len(check["differences"]) == (short is not None), check
 
-    organiser = browser.new_context(**DESKTOP).new_page()
-    organiser.goto(event["dashboard_url"])
-    expect(organiser.locator("#desk-table")).to_contain_text("NOT CHECKED")  # Hana's typo: provisional
-
-    # the judges' printout, as filed: one page per player, the list as a deck is counted, totals once a section
+    # the organiser's browser, holding the cookie the organiser link sets (tests/web/test_desk_browser.py follows
+    # the link itself); the judges' printout, as filed: one page per player, the list as a deck is counted, totals
+    # once a section
+    organiser = organiser_context(browser, desk, event["id"], token, **DESKTOP).new_page()
     organiser.goto(f"{desk}/desk/{event['id']}/admin/print")
     sheets = pdf_pages(organiser, shots / "rounds-decklists-A4.pdf")
     submissions = library.list_submissions(event["id"])
@@ -104,6 +104,8 @@ def test_an_event_from_check_in_to_standings(browser, shots, servers):  # noqa: 
         assert [line for line in lines if line in rows] == rows  # every row once, as the counting sheet has them
         for section in submission.registered.section_names():
             assert lines.count(f"{submission.registered.total(section)} {section} total") == 1
+        heads = [line for line in lines if line.startswith("Qty")]  # a column's head: once a section or a column
+        assert len(heads) >= len(submission.registered.section_names()) and set(heads) == {"Qty Card Counted"}
     by_player = dict(zip((s.player for s in submissions), sheets, strict=True))
     # the recorded checks instead of the blank line to fill in: who, the differences, the verdict as counted
     for player, judge, result in (("Björn Svensson", "Judge 0", "1 difference"), ("Anna", "Judge 1", "matches")):
@@ -111,6 +113,7 @@ def test_an_event_from_check_in_to_standings(browser, shots, servers):  # noqa: 
         assert "Judge: ___" not in by_player[player]
     assert "Thrust (2): registered 4, counted 3" in by_player["Björn Svensson"]
     assert "Judge: ___" in by_player["Carla"]
+    assert "NOT CHECKED" in by_player["Hana"] and "NOT CHECKED" not in by_player["Carla"]  # Hana's typo: provisional
 
     organiser.goto(f"{desk}/desk/{event['id']}/admin/rounds")
     expect(organiser.locator("#round-none")).to_contain_text("8 players checked in")
