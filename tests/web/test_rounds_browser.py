@@ -1,7 +1,7 @@
 """An event from check-in to standings in a real browser, on one SQLite server and on two servers sharing one
 PostgreSQL database (the players' phones on the first, the organiser on the second, results reported through both):
-8 players (one typing the expected name differently, one with a line that does not read), the lists locked, a deck
-check, the judges' printout read back from its PDF, three Swiss rounds with a drop and a bye started from the
+8 players (one typing the expected name differently, one with a line that does not read), the lists locked, two deck
+checks (a card's name mistyped in one), the judges' printout read back from its PDF, three Swiss rounds with a drop and a bye started from the
 organiser's page, a result reported from a phone through the player's private link, the live table showing who has
 not reported until everyone has, the pairings printout read back, and the same standings on every server.
 
@@ -27,7 +27,7 @@ from test_desk_judging_browser import organiser_context
 PLAYERS = ["Anna", "bjorn  SVENSSON", "Carla", "Dan", "Eve", "Finn", "Gus", "Hana"]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def servers(request, tmp_path, monkeypatch):
     """The base URLs of one server on SQLite, or of two servers on one PostgreSQL database (needs
     DECKCHECK_TEST_PG, which CI sets)."""
@@ -63,7 +63,6 @@ def pdf_pages(page, path, paper: str = "A4") -> list[str]:
     return [unicodedata.normalize("NFKC", p.extract_text()) for p in reader.pages]
 
 
-@pytest.mark.postgres
 def test_an_event_from_check_in_to_standings(browser, shots, servers):  # noqa: F811 - fixtures
     from playwright.sync_api import expect
     bases, db_url = servers
@@ -80,15 +79,24 @@ def test_an_event_from_check_in_to_standings(browser, shots, servers):  # noqa: 
         assert status == 201
     assert decks["bjorn  SVENSSON"]["player"] == "Björn Svensson"
     assert call("POST", f"{apis[-1]}/close", token=token)[0] == 200
-    # two judges count two decks at their tables, one through each server: Björn's one Thrust short, Anna's as listed
+    # two judges count two decks at their tables, one through each server: Björn's one Thrust short; in Anna's a
+    # card the list lacks, its name mistyped, then typed as the error suggests
     library = Desk(db_url)
-    for n, (player, short) in enumerate((("bjorn svensson", "Thrust (2)"), ("Anna", None))):
+    for n, (player, short, extra) in enumerate((("bjorn svensson", "Thrust (2)", None),
+                                                ("Anna", None, "Conor MacLeod Power Blow"))):
         listed = library.counting(library.event(event["id"]), player)
         assert listed is not None
         counts = {line.card: line.quantity - (line.card == short) for line in listed.registered.lines}
-        status, check = call("POST", f"{apis[n % len(apis)]}/deckchecks",
-                             {"player": player, "judge": f"Judge {n}", "counts": counts}, token)
-        assert status == 201 and len(check["differences"]) == (short is not None), check
+        check_url, body = f"{apis[n % len(apis)]}/deckchecks", {"player": player, "judge": f"Judge {n}"}
+        if extra:
+            status, refused = call("POST", check_url, body | {"counts": counts | {extra: 1}}, token)
+            assert status == 400 and "did you mean" in refused["error"], refused
+            suggested = re.search(r"did you mean: ([^,?]+)", refused["error"])
+            assert suggested, refused
+            extra = suggested.group(1)
+            counts[extra] = 1
+        status, check = call("POST", check_url, body | {"counts": counts}, token)
+        assert status == 201 and [d["card"] for d in check["differences"]] == [short or extra], check
 
     # the organiser's browser, holding the cookie the organiser link sets (tests/web/test_desk_browser.py follows
     # the link itself); the judges' printout, as filed: one page per player, the list as a deck is counted, totals
@@ -108,10 +116,11 @@ def test_an_event_from_check_in_to_standings(browser, shots, servers):  # noqa: 
         assert len(heads) >= len(submission.registered.section_names()) and set(heads) == {"Qty Card Counted"}
     by_player = dict(zip((s.player for s in submissions), sheets, strict=True))
     # the recorded checks instead of the blank line to fill in: who, the differences, the verdict as counted
-    for player, judge, result in (("Björn Svensson", "Judge 0", "1 difference"), ("Anna", "Judge 1", "matches")):
-        assert f"Deck check by {judge}" in by_player[player] and result in by_player[player]
-        assert "Judge: ___" not in by_player[player]
-    assert "Thrust (2): registered 4, counted 3" in by_player["Björn Svensson"]
+    for player, judge, result in (("Björn Svensson", "Judge 0", "Thrust (2): registered 4, counted 3"),
+                                  ("Anna", "Judge 1", "Connor MacLeod Power Blow: not registered, counted 1")):
+        sheet = re.sub(r"\s+", " ", by_player[player])
+        assert f"Deck check by {judge}" in sheet and "1 difference;" in sheet and result in sheet, sheet
+        assert "Judge: ___" not in sheet
     assert "Judge: ___" in by_player["Carla"]
     assert "NOT CHECKED" in by_player["Hana"] and "NOT CHECKED" not in by_player["Carla"]  # Hana's typo: provisional
 
