@@ -1,9 +1,10 @@
 """An event from check-in to standings in a real browser, on one SQLite server and on two servers sharing one
 PostgreSQL database (the players' phones on the first, the organiser on the second, results reported through both):
-8 players (one typing the expected name differently, one with a line that does not read), the lists locked, two deck
-checks (a card's name mistyped in one), the judges' printout read back from its PDF, three Swiss rounds with a drop and a bye started from the
-organiser's page, a result reported from a phone through the player's private link, the live table showing who has
-not reported until everyone has, the pairings printout read back, and the same standings on every server.
+8 players (one typing the expected name differently, one with a line that does not read), the lists locked, two
+deck checks (a card's name mistyped in one), the judges' printout read back from its PDF, three Swiss rounds with a
+drop and a bye started from the organiser's page, a result reported from a phone through the player's private link,
+the live table showing who has not reported until everyone has, the pairings printout read back, and the same
+standings on every server.
 
 The servers are the app served by uvicorn in threads of the test (tests/web/serving.py in_thread): they start at
 once, and the live table's poll is shortened to a second (what is tested is that it updates by itself)."""
