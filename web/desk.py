@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -20,8 +22,8 @@ from starlette.datastructures import FormData
 from deckcheck.library.rounds import Rounds
 from deckcheck.library.judges import Judges
 from deckcheck.library.desk import MAX_DECKLIST_BYTES, PASTED, PASTED_BEFORE, REPORT_KINDS, Decklist, Desk
-from deckcheck.desk import (DeskError, Event, EventClosed, NotAuthorised, Submission, TooLarge, deadline_offset,
-                            parse_deadline, parse_offset, text_field)
+from deckcheck.desk import (MAX_PLAYER_NAME, DeskError, Event, EventClosed, NotAuthorised, Submission, TooLarge,
+                            deadline_offset, parse_deadline, parse_offset, text_field)
 from deckcheck.errors import DeckcheckError
 from deckcheck.judging import counting_groups
 
@@ -365,7 +367,8 @@ def player_page(desk: DeskDep, pages: PagesDep, event_id: str) -> Response:
 
 @router.post("/desk/{event_id}", response_class=HTMLResponse)
 async def player_submit(request: Request, desk: DeskDep, pages: PagesDep, event_id: str) -> Response:
-    """Check and store the player's deck, then show its report at once (201), or why not (409, 429, 413...)."""
+    """Check and store the player's deck, then show its report on the deck's private page (a 303 to it: reloading
+    the report sends nothing again), or the form again saying why not (409, 429, 413...)."""
     from .errors import status_of
     event = await run_in_threadpool(desk.event, event_id)
     fields: dict[str, Any] = {}
@@ -388,10 +391,9 @@ async def player_submit(request: Request, desk: DeskDep, pages: PagesDep, event_
         if isinstance(getattr(exc, "retry_after", None), int):  # a rate limit says when to try again
             response.headers["Retry-After"] = str(exc.retry_after)  # type: ignore[attr-defined]
         return response
-    history = await run_in_threadpool(desk.history, submission)
-    return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": True,
-                                          "fixes": suggested_fixes(submission), "history": history,
-                                          "limit_kb": MAX_DECKLIST_BYTES // 1024}, 201)
+    query = urlencode({"sent": "1"} | ({"taken": submission.name_taken} if submission.name_taken else {}))
+    return RedirectResponse(f"/desk/{event_id}/decks/{submission.id}?{query}", status_code=303,
+                            headers=SECURITY_HEADERS)
 
 
 def suggested_fixes(submission: Submission) -> list[dict[str, Any]]:
@@ -417,18 +419,21 @@ def suggested_fixes(submission: Submission) -> list[dict[str, Any]]:
 
 @router.get("/desk/{event_id}/decks/{deck_id}", response_class=HTMLResponse)
 def player_deck(desk: DeskDep, pages: PagesDep, event_id: str, deck_id: str, reported: str = "",
-                result_error: str = "", disputed: str = "") -> Response:
+                result_error: str = "", disputed: str = "", sent: str = "", taken: str = "") -> Response:
     """A player's private link: their deck's report, the form to fix and resubmit it, and once the rounds have
-    started their table and the form to report its result."""
+    started their table and the form to report its result (`sent`: just after the form sent the deck; `taken`:
+    the name typed then, which another player's deck held)."""
     event = desk.event(event_id)
     submission = desk.submission(event_id, deck_id)
+    if sent and taken:
+        submission = replace(submission, name_taken=taken[:MAX_PLAYER_NAME])
     history = desk.history(submission)
     rounds = Rounds(desk)
     my_table = rounds.table_of(event_id, deck_id) if event.locked_at else None
     my_dispute = None if my_table is None else next(
         (c for c in rounds.tables.claims(event_id) if c["status"] == "open" and (c["round"], c["table"]) ==
          (my_table.round, my_table.table) and c["player_key"] == submission.key), None)
-    return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": False,
+    return page(pages, "submitted.html", {"event": event, "submission": submission, "just_sent": bool(sent),
                                           "fixes": suggested_fixes(submission), "history": history,
                                           "limit_kb": MAX_DECKLIST_BYTES // 1024, "my_table": my_table,
                                           "reported": bool(reported), "result_error": result_error[:200],

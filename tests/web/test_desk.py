@@ -53,6 +53,27 @@ def submit(client, event: dict, player: str, text: str, status: int = 201, repla
     return r.json()
 
 
+def sent_page(r) -> bool:
+    """Whether a deck sent by the page's form answered with a 303 to the deck's private page (POST-redirect-GET),
+    which says the deck was received."""
+    return ([h.status_code for h in r.history] == [303] and r.status_code == 200 and "sent=1" in str(r.url)
+            and 'id="desk-received"' in r.text)
+
+
+def test_reloading_the_report_of_a_sent_deck_sends_nothing(client):
+    """The form's answer is a redirect to the deck's private page: reloading that page (or going back to it) shows
+    the report again and stores no second deck."""
+    event = new_event(client)
+    r = client.post(f"/desk/{event['id']}", data={"player": "Anna", "decklist": LEGAL, "csrf_token": csrf(client)})
+    assert sent_page(r) and r.url.path.startswith(f"/desk/{event['id']}/decks/")
+    for _ in range(2):
+        again = client.get(str(r.url))
+        assert again.status_code == 200 and 'id="desk-received"' in again.text
+    decks = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()
+    assert [(d["player"], d["submissions"]) for d in decks] == [("Anna", 1)]
+    assert 'id="desk-received"' not in client.get(r.url.path).text  # the private link itself, bookmarked
+
+
 def found(pattern: str, text: str) -> str:
     """The first group of a pattern that must be in the page."""
     match = re.search(pattern, text)
@@ -290,10 +311,10 @@ def test_pages_create_submit_watch_and_close(client):
     assert client.post("/desk", data={"name": "x", "format": "type1e"}).status_code == 403  # no CSRF token
     r = client.post(f"/desk/{event_id}", data={"player": "<script>alert(1)</script>", "decklist": ILLEGAL,
                                                "csrf_token": csrf(client)})
-    assert r.status_code == 201 and "<script>alert(1)</script>" not in r.text and "&lt;script&gt;" in r.text
+    assert sent_page(r) and "<script>alert(1)</script>" not in r.text and "&lt;script&gt;" in r.text
     r = client.post(f"/desk/{event_id}", data={"player": "Anna", "csrf_token": csrf(client)},
                     files={"file": ("anna.txt", LEGAL.encode())})
-    assert r.status_code == 201 and "Legal" in r.text
+    assert sent_page(r) and "Legal" in r.text
     private = found(rf'href="(/desk/{event_id}/decks/[^"]+)"', r.text)
     assert "Submit again" in client.get(private).text
     assert client.post(f"/desk/{event_id}", data={"player": "Anna", "decklist": LEGAL}).status_code == 403
@@ -663,7 +684,7 @@ def test_a_suggestion_on_the_players_report_carries_its_rewritten_line(client):
     event = new_event(client)
     r = client.post(f"/desk/{event['id']}", data={"player": "Carl", "decklist": TYPO.replace("3 Uper", "3x  Uper"),
                                                   "csrf_token": csrf(client)})
-    assert r.status_code == 201
+    assert sent_page(r)
     fixes = re.findall(r'<li data-line="(\d+)" data-name="([^"]*)" data-from="([^"]*)" data-to="([^"]*)">', r.text)
     assert ("4", "Upper Left Attack", "3x  Uper Left Attack", "3x  Upper Left Attack") in fixes
     assert all(to.startswith("2 ") for line, _, _, to in fixes if line == "5") and len(fixes) > 2
@@ -672,7 +693,7 @@ def test_a_suggestion_on_the_players_report_carries_its_rewritten_line(client):
     sheet = "name,quantity\nUper Left Attack,3\nThrust,40\n"
     r = client.post(f"/desk/{event['id']}", data={"player": "Dora", "csrf_token": csrf(client)},
                     files={"file": ("dora.csv", sheet.encode())})
-    assert r.status_code == 201 and "Uper" in r.text and 'id="desk-fixes"' not in r.text
+    assert sent_page(r) and "Uper" in r.text and 'id="desk-fixes"' not in r.text
     client.post(f"/api/events/{event['id']}/close", headers=auth(event))
     assert 'id="desk-fixes"' not in client.get(private).text
 
@@ -694,7 +715,8 @@ def test_a_name_is_not_a_key_no_submission_shows_another_ones_list_or_link(clien
     first = submit(client, event, "Anna", ILLEGAL)
     second = submit(client, event, "Anna", LEGAL, replaces=first)  # Anna's own resubmission
     scout = client.post(f"/desk/{event['id']}", data={"player": "anna", "decklist": TYPO, "csrf_token": csrf(client)})
-    assert scout.status_code == 201 and 'id="desk-name-taken"' in scout.text
+    assert sent_page(scout) and 'id="desk-name-taken"' in scout.text
+    assert "under the name\n    <bdi>anna</bdi>" in scout.text  # the name typed, through the redirect
     link = found(rf'href="/desk/{event["id"]}/decks/([^"]+)">your private link', scout.text)
     for page in (scout.text, client.get(f"/desk/{event['id']}/decks/{link}").text):
         assert first["deck_id"] not in page and second["deck_id"] not in page
@@ -707,7 +729,7 @@ def test_a_name_is_not_a_key_no_submission_shows_another_ones_list_or_link(clien
     assert f'name="replaces" value="{second["deck_id"]}"' in mine and link not in mine
     again = client.post(f"/desk/{event['id']}", data={"player": "Anna", "decklist": LEGAL, "csrf_token": csrf(client),
                                                       "replaces": second["deck_id"]})
-    assert again.status_code == 201 and "Received: deck 3 from" in again.text and 'desk-name-taken' not in again.text
+    assert sent_page(again) and "Received: deck 3 from" in again.text and 'desk-name-taken' not in again.text
     assert link not in again.text and first["deck_id"] in again.text
     # the organiser sees three players, every one of the shared name flagged
     decks = client.get(f"/api/events/{event['id']}/decks", headers=auth(event)).json()

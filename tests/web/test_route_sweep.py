@@ -325,7 +325,7 @@ CALLS: dict[tuple[str, str], Call] = {
     ("POST", "/desk"): Call(lambda ctx: Prepared("/desk", {"data": {"name": "Open", "format": "type1e"}}, ADMIN), 303,
                             credential=KEEPERS),
     ("POST", "/desk/{event_id}"): Call(_desk("/desk/{event_id}", False, data={"player": "Bea", "decklist": LEGAL}),
-                                       201),
+                                       303),
     ("POST", "/desk/{event_id}/admin/close"): Call(_desk("/desk/{event_id}/admin/close", False), 303,
                                                    credential=DESK_COOKIE_CRED),
     ("POST", "/desk/{event_id}/admin/check"): Call(_desk("/desk/{event_id}/admin/check", True,

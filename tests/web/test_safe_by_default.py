@@ -65,7 +65,8 @@ def test_another_phone_checks_browses_and_submits_through_a_desk_link(phone, kee
     r = phone.post(f"/api/events/{event.json()['id']}/decks", json={"player": "Ann", "decklist": LEGAL})
     assert r.status_code == 201, r.text
     page = phone.post(f"/desk/{event.json()['id']}", data=form(phone, player="Bea", decklist=LEGAL))
-    assert page.status_code == 201, page.text[:300]
+    assert page.status_code == 200 and [h.status_code for h in page.history] == [303], page.text[:300]
+    assert 'id="desk-received"' in page.text  # the deck's private page, after the redirect
 
 
 def test_another_phone_changes_nothing_of_the_keepers(phone, keeper):
