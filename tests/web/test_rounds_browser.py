@@ -98,15 +98,26 @@ def test_an_event_from_check_in_to_standings(browser, shots, servers):  # noqa: 
             counts[extra] = 1
         status, check = call("POST", check_url, body | {"counts": counts}, token)
         assert status == 201 and [d["card"] for d in check["differences"]] == [short or extra], check
+    far = library.deck_check(event["id"], "Dan", "Judge 2", {})  # (through the library) Dan's deck not at the table
+    assert len(far["differences"]) > 12
 
     # the organiser's browser, holding the cookie the organiser link sets (tests/web/test_desk_browser.py follows
     # the link itself); the judges' printout, as filed: one page per player, the list as a deck is counted, totals
     # once a section
     organiser = organiser_context(browser, desk, event["id"], token, **DESKTOP).new_page()
     organiser.goto(f"{desk}/desk/{event['id']}/admin/print")
-    sheets = pdf_pages(organiser, shots / "rounds-decklists-A4.pdf")
+    pages = pdf_pages(organiser, shots / "rounds-decklists-A4.pdf")
     submissions = library.list_submissions(event["id"])
-    assert [sheet.splitlines()[0] for sheet in sheets] == [s.player for s in submissions]  # a page each
+    sheets: list[str] = []  # each player's pages: a sheet starts a page with the player's name, as its head
+    for text in pages:
+        if text.splitlines()[0] in [s.player for s in submissions][len(sheets):len(sheets) + 1]:
+            sheets.append(text)
+        else:
+            sheets[-1] += "\n" + text
+    assert [sheet.splitlines()[0] for sheet in sheets] == [s.player for s in submissions]
+    assert len(pages) == len(submissions) + 1  # a page each, Dan's long check going on over a second one
+    dan = pages[[s.player for s in submissions].index("Dan")]
+    assert "Deck check by Judge 2" in dan  # begun on his page, beside his list, not pushed to the next
     for sheet, submission in zip(sheets, submissions, strict=True):
         lines = [re.sub(r"\s+", " ", line).strip() for line in sheet.splitlines()]
         rows = counted_rows(library, event["id"], submission)
