@@ -34,7 +34,7 @@ TYPO = (DECKS / "type1e-typo.txt").read_text()
 OFFSET = "+05:30"  # the organiser's time zone: neither UTC nor the machine's
 ZONE = dt.timezone(dt.timedelta(hours=5, minutes=30))
 PHONES = [360, 375, 390, 360]
-OPEN_SECONDS = 40  # from the event's creation to its deadline: time for four phones to send six decks
+OPEN_SECONDS = 50  # from the event's creation to its deadline: time for four phones to send six decks
 
 
 def phone(browser, width: int):  # noqa: F811 - the fixture's value
