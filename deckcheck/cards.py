@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable
 
 from .errors import DeckcheckError, clipped
-from .fields import ATTRIBUTE, CELL, CORE, HEAD, MAX_NUMBER, TAIL, Field, as_written, tags, whole_number
+from .fields import ATTRIBUTE, CELL, CORE, HEAD, MAX_NUMBER, TAIL, Field, as_written, page_words, tags, whole_number
 from .text import has_master_word, normalize
 
 # The game of a card sheet row with no `game` (CONTRACTS §1): the one place outside deckcheck.games that names a
@@ -283,19 +283,27 @@ def _core(name: str, place: int, write: Callable[[Any], str] = str, read: Callab
     return Field(name, read, write, kept=ATTRIBUTE, place=place, **words)
 
 
+EDITIONS = {1: "1st edition", 2: "2nd edition (Type 2)", 3: "3rd edition"}  # an edition in a player's words
+_words = page_words
+
 # The fields every game's cards have (deckcheck.fields); each game declares its own (Game.fields). The card sheet
 # reads these itself (deckcheck.cardsheet.card_from_row): a name, an id and a title derive from one another.
 CORE_FIELDS = (
-    _core("game", HEAD, sourced=False), _core("id", HEAD, rules=False, sourced=False),
-    _core("name", HEAD, rules=False, sourced=False), _core("title", HEAD),
-    _core("version", CORE, blank=None), _core("edition", CORE, read=whole_number, numeric=True, blank=1, type=int),
-    _core("set", CORE, blank=None, rules=False, column="set_code"),
+    _core("game", HEAD, sourced=False),  # its row names the game in full: the web's, which has the games
+    _core("id", HEAD, rules=False, sourced=False, page=_words("Card id", lambda c: c.id)),
+    _core("name", HEAD, rules=False, sourced=False, page=_words("Name in decklists", lambda c: c.name)),
+    _core("title", HEAD, page=_words("Title", lambda c: c.title)),
+    _core("version", CORE, blank=None, page=_words("Version (picture)", lambda c: c.version or "the only one")),
+    _core("edition", CORE, read=whole_number, numeric=True, blank=1, type=int,
+          page=_words("Edition", lambda c: EDITIONS.get(c.edition, str(c.edition)))),
+    _core("set", CORE, blank=None, rules=False, column="set_code", page=_words("Set", lambda c: c.set)),
     _core("type", CORE, blank=None, label="Type", asked=7, settle="the card type printed on the card", unknowable=True,
           editable=True),
-    _core("subtype", CORE, ";".join, read=tags, blank=(), db=CELL, editable=True),
-    _core("rarity", TAIL, blank=None, rules=False, editable=True),
+    _core("subtype", CORE, ";".join, read=tags, blank=(), db=CELL, editable=True,
+          page=_words("Subtype", lambda c: ", ".join(c.subtype) or "none")),
+    _core("rarity", TAIL, blank=None, rules=False, editable=True, page=_words("Rarity", lambda c: c.rarity)),
     _core("text", TAIL, blank=None, label="Text", asked=6, form=("Text", "the card's text as printed"), fact=True,
-          editable=True),
+          editable=True, page=lambda c: None),  # on the drawn card itself
 )
 
 

@@ -39,6 +39,9 @@ def _text(value: object) -> str:
     return str(value)
 
 
+PageRow = tuple[str, str | None]  # a field's label on a card's page and its value in a player's words (None: unknown)
+
+
 @dataclass(frozen=True)
 class Field:
     """One card field (a card-sheet column).
@@ -56,7 +59,9 @@ class Field:
     database column of an attribute and how it holds the value (VALUE, FLAG, CELL). Where a card's type changes
     them: `blank_of` (the blank cell's value for a card of that type) and `show` (the cell of a card).
     `unknowable`: a card may hold it as unknown, and the card list filters on it (known / unknown); `editable`: the
-    keeper may change it on the card's page.
+    keeper may change it on the card's page. `page`: the card page's row of a card, its label and its value in a
+    player's words (None: unknown), or None where the page lists none (default: page_row's); `applies`: whether a
+    card has the field at all (a Persona has no grid: its form does not ask it; default: every card of its game).
     """
 
     name: str
@@ -83,6 +88,8 @@ class Field:
     show: Callable[[Any], str] | None = None
     unknowable: bool = False
     editable: bool = False
+    page: Callable[[Any], PageRow | None] | None = None
+    applies: Callable[[Any], bool] | None = None
 
     def __post_init__(self) -> None:
         if not self.attribute:
@@ -104,6 +111,14 @@ class Field:
     def value(self, card: Any) -> object:
         """The card's value of this field (None: unknown)."""
         return card.extra_value(self.name) if self.kept == EXTRA else getattr(card, self.attribute)
+
+    def page_row(self, card: Any) -> PageRow | None:
+        """The card page's row of a card: `page`'s, else its label (its name, capitalised) and its value as a
+        sheet writes it (None: unknown)."""
+        if self.page is not None:
+            return self.page(card)
+        value = self.value(card)
+        return self.label or self.name.replace("_", " ").capitalize(), None if value is None else self.write(value)
 
     def cell(self, card: Any) -> str:
         """The card's cell of this column in a card sheet."""
@@ -182,6 +197,11 @@ def number_field(name: str, **words: Any) -> Field:
     """A game's field holding a whole number of zero or more, blank or 'unknown' when unknown (kept in Card.extra)."""
     return Field(name, whole_number, str, numeric=True, type=int, **words)
 
+
+
+def page_words(label: str, value: Callable[[Any], str | None]) -> Callable[[Any], PageRow]:
+    """A card page's row (Field.page) of a fixed label and the card's value in a player's words."""
+    return lambda card: (label, value(card))
 
 
 def as_written(cell: str) -> str:

@@ -70,3 +70,26 @@ def test_the_unknown_filters_and_the_keepers_edits_are_read_off_the_field_table(
     assert cardsheet.unknowable() == tuple(f.name for f in fields if f.unknowable)
     assert set(cardsheet.unknowable()) <= set(web_cards.EDITABLE)  # what may be unknown, the keeper may fill in
     assert not any(f.editable for f in fields if f.name in ("game", "id", "name", "title", "set"))
+
+
+def test_a_card_pages_rows_are_the_field_declarations() -> None:
+    """web/cardface.py keeps no list of rows: a field a game declares is on its cards' pages in the words its
+    declaration gives (Field.page), or under its label with its value as a sheet writes it, or not at all
+    (page returning None); a field of no game its name's."""
+    from deckcheck.formats import number_column
+    from deckcheck.web import cardface
+    reach = number_column("reach", page=lambda card: ("Reach", f"{card.extra_value('reach')} squares"))
+    power = number_column("power", label="Power printed")
+    hidden = number_column("secret", page=lambda card: None)
+    fields = {f.name: f for f in (reach, power, hidden)}
+    card = Card(id="t", name="T", title="T", game="toy", extra=(("reach", 3), ("secret", 1)))
+    rows = cardface.field_rows(card, ["reach", "power", "secret", "other_thing"], fields)
+    assert [(r["label"], r["value"]) for r in rows] == [("Reach", "3 squares"), ("Power printed", None),
+                                                        ("Other thing", None)]
+    hl = Card(id="h", name="H", title="H", type="Persona", immortal="Kurgan", restriction=None, edition=2)
+    shown = {r["key"]: (r["label"], r["value"]) for r in cardface.field_rows(hl, list(SHEET))}
+    assert shown["restriction"] == ("Restriction number", None) and shown["weapon"] == ("Weapon", "none")
+    assert shown["gem_master"] == ("Master gem (white): Master cards allowed", "0") and "text" not in shown
+    assert shown["game"] == ("Game", registry().game_named("highlander").full_title) and "grid_inferred" not in shown
+    assert {k for k, f in cardface._BY_NAME.items() if f.page is None} <= {  # the rest say it in their declaration
+        f.name for f in registry().fields if f.name in ("game", "type", "hand_icons") or f.kept == "extra"}

@@ -123,7 +123,6 @@ LEFT_INSIDE = {
     ('web/app.py', 'json'),
     ('web/app.py', 'sqlalchemy.exc'),
     ('web/app.py', 'sys'),
-    ('web/cardface.py', 'deckcheck.games'),
     ('web/cards.py', 'deckcheck'),
     ('web/cards.py', 'deckcheck.db.updates'),
     ('web/cards.py', 'deckcheck.games'),

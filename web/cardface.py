@@ -9,18 +9,19 @@ where it can be filled in, never a guess (HL-DATA-UNKNOWN).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
-from deckcheck.cards import Card, Modifiers
+from deckcheck.cards import EDITIONS, Card
 from deckcheck.cardsheet import value_of
-from deckcheck.grid import SQUARE_NAMES, squares_of
+from deckcheck.fields import Field, PageRow
+from deckcheck.games import game_named, registry
 from deckcheck.library.facts import FORM_FIELDS
 
 GRID_TYPES = ("Attack", "Special Attack", "Block", "Dodge")
 GEMS = (("master", "Master", "M"), ("agility", "Agility", "A"), ("strength", "Strength", "S"),
         ("toughness", "Toughness", "T"), ("empathy", "Empathy", "E"), ("reason", "Reason", "R"))
-EDITIONS = {1: "1st edition", 2: "2nd edition (Type 2)", 3: "3rd edition"}
+_BY_NAME = {f.name: f for f in registry().fields}
 
 
 @dataclass
@@ -119,7 +120,6 @@ def face(card: Card, columns: Collection[str] | None = None) -> Face:
 def _game_face(f: Face, card: Card, has: Callable[[str], bool]) -> None:
     """What a card's own game adds to its face: its name in the bar of a game without Immortals, then its pips or
     its own columns."""
-    from deckcheck.games import game_named
     try:
         game = game_named(card.game)
     except KeyError:
@@ -137,145 +137,48 @@ def _game_face(f: Face, card: Card, has: Callable[[str], bool]) -> None:
                             None if value is None else str(value)))
 
 
-def grid_words(card: Card) -> str:
-    """The squares a grid covers, in words."""
-    if card.grid is None:
-        return "unknown"
-    squares = [SQUARE_NAMES[s] for s in squares_of(card.grid)]
-    words = ", ".join(squares) if squares else "no square"
-    return words + (" (derived from its name)" if card.grid_inferred else "")
-
-
-def modifiers_words(m: Modifiers) -> str:
-    """The deck-building changes a card makes, as a sentence."""
-    parts = []
-    if m.deck_min is not None:
-        parts.append(f"a deck of at least {m.deck_min} cards")
-    if m.pregame_extra:
-        parts.append(f"{m.pregame_extra} more Pre-Game card{'s' if m.pregame_extra != 1 else ''}")
-    if m.master_any_persona:
-        parts.append("Master cards of any Persona, Reserved included")
-    if m.other_persona_each:
-        parts.append(f"{m.other_persona_each} Immortal Specific card{'s' if m.other_persona_each != 1 else ''} "
-                     "from each other Persona")
-    if m.other_persona_total:
-        parts.append(f"{m.other_persona_total} non-Signature card{'s' if m.other_persona_total != 1 else ''} from "
-                     "Immortals you are not playing")
-    if m.woc_max is not None:
-        parts.append(f"up to {m.woc_max} Weapon{'s' if m.woc_max != 1 else ''} of Choice")
-    parts += [f"lets the deck include {tag} cards" for tag in sorted(m.grants)]
-    return "; ".join(parts)
-
-
-def _yes(value: bool | None, yes: str, no: str = "no") -> str | None:
-    return None if value is None else (yes if value else no)
-
-
-FieldRow = tuple[str, str | None]  # a field's label and its value in a player's words (None: unknown)
-
-
-def _weapon_row(card: Card) -> FieldRow:
-    if card.is_persona or card.type == "Weapon of Choice":
-        return "Weapon", card.weapon or "none"
-    return "Weapon it needs", card.weapon or "none: any weapon"
-
-
-def has_grid(card: Card) -> bool:
-    """Whether a card has a grid to cover squares with (an Attack, Block or Dodge; a card of unknown type may)."""
-    return card.type in GRID_TYPES or card.grid is not None or card.type is None
+FieldRow = PageRow  # a field's label and its value in a player's words (None: unknown)
+# The rows whose words need what the field table's module cannot import: the game's whole name (the games' registry).
+_REGISTRY_ROWS: dict[str, Callable[[Card], FieldRow]] = {"game": lambda c: ("Game", game_title(c.game))}
 
 
 def form_fields(card: Card, columns: Collection[str]) -> tuple[list[str], list[str]]:
     """Which facts a fill-in form asks of a card: (those its page says are unknown, the others the card has), in
-    FORM_FIELDS order, of the page's `columns`; a field the card does not have (a Persona's grid) is in neither.
-    The one choice of a card's questions (the card page, its form and the check page's form), read off the page's
-    field description (field_row)."""
+    FORM_FIELDS order, of the page's `columns`; a field the card does not have (Field.applies: a Persona's grid) is
+    in neither. The one choice of a card's questions (the card page, its form and the check page's form), read off
+    the page's field description (field_row)."""
     unknown: list[str] = []
     known: list[str] = []
     for column in FORM_FIELDS:
-        if column not in columns or (column == "grid" and not has_grid(card)):
+        f = _BY_NAME[column]
+        if column not in columns or (f.applies is not None and not f.applies(card)):
             continue
-        row = field_row(card, column) if column != "text" else ("Text", card.text or "")  # text: on the card
-        if row is not None:
-            (unknown if row[1] is None else known).append(column)
+        row = field_row(card, column) or (f.label, "")  # one the page does not list (the text) is on the card
+        (unknown if row[1] is None else known).append(column)
     return unknown, known
 
 
-def _grid_row(card: Card) -> FieldRow:
-    if card.type in GRID_TYPES or card.grid is not None:
-        return "Squares of its grid", None if card.grid is None else grid_words(card)
-    return "Squares of its grid", "none: it is not an Attack, Block or Dodge" if card.type else None
+def field_row(card: Card, column: str, fields: Mapping[str, Field] | None = None) -> FieldRow | None:
+    """One field's label and value in a player's words, as its declaration gives them (Field.page_row); None for a
+    field the card page does not list. `fields`: the fields by name (default: the registered games')."""
+    if column in _REGISTRY_ROWS:
+        return _REGISTRY_ROWS[column](card)
+    f = (_BY_NAME if fields is None else fields).get(column)
+    if f is None:  # a column of no field (a plugin game no longer there): its name and the value kept for it
+        value = card.extra_value(column)
+        return column.replace("_", " ").capitalize(), None if value is None else str(value)
+    return f.page_row(card)
 
 
-def _restriction_row(card: Card) -> FieldRow:
-    n = card.restriction
-    if n is None:
-        return "Restriction number", None
-    return "Restriction number", f"{n}: at most {n} cop{'y' if n == 1 else 'ies'} in a deck" if n else "none"
-
-
-def _gem_row(card: Card, column: str) -> FieldRow | None:
-    """A gem count's row; None for a 1st-edition card's missing gem (they print none, a Persona's Master aside)."""
-    colour, value, persona = column[4:], getattr(card, column), card.is_persona
-    if colour == "master" and persona:
-        label = "Master cards allowed" if card.edition == 1 else "Master gem (white): Master cards allowed"
-    elif persona:
-        label = f"{colour.capitalize()} gems"
-    else:
-        label = f"{colour.capitalize()} gem icons"
-    if card.edition == 1 and not value and not (colour == "master" and persona):
-        return None
-    return label, None if value is None else str(value)
-
-
-def _other_row(card: Card, column: str) -> FieldRow:
-    value = value_of(card, column)
-    return column.replace("_", " ").capitalize(), None if value is None else str(value)
-
-
-FIELD_ROWS: dict[str, Callable[[Card], FieldRow | None]] = {
-    "game": lambda c: ("Game", game_title(c.game)),
-    "id": lambda c: ("Card id", c.id),
-    "name": lambda c: ("Name in decklists", c.name),
-    "title": lambda c: ("Title", c.title),
-    "immortal": lambda c: ("Immortal", c.immortal or "none: a Generic card, any Immortal may include it"),
-    "weapon": _weapon_row,
-    "version": lambda c: ("Version (picture)", c.version or "the only one"),
-    "edition": lambda c: ("Edition", EDITIONS.get(c.edition, str(c.edition))),
-    "set": lambda c: ("Set", c.set),
-    "type": lambda c: ("Type", c.type),
-    "subtype": lambda c: ("Subtype", ", ".join(c.subtype) or "none"),
-    "basic": lambda c: ("Basic card", "yes" if c.basic else "no"),
-    "grid": _grid_row,
-    "grid_inferred": lambda c: None,
-    "restriction": _restriction_row,
-    "reserved": lambda c: ("Reserved", _yes(c.reserved, "yes: only its own Persona includes it")),
-    "signature": lambda c: ("Signature", _yes(c.signature, "yes: only its own Persona, whatever a modifier says")),
-    "unique": lambda c: ("Unique", _yes(c.unique, "yes")),
-    "hand_icons": lambda c: ("Hand icons", None if c.hand_icons is None else str(c.hand_icons)),
-    "requires": lambda c: ("Needs permission", ", ".join(sorted(c.requires)) or "none"),
-    "deckbuilding": lambda c: ("Changes the deck's rules", modifiers_words(c.modifiers) or "no"),
-    "rarity": lambda c: ("Rarity", c.rarity),
-    "text": lambda c: None,  # on the card itself
-}
-
-
-def field_row(card: Card, column: str) -> FieldRow | None:
-    """One field's label and value in a player's words; None for a field the card page does not list."""
-    if column in FIELD_ROWS:
-        return FIELD_ROWS[column](card)
-    return _gem_row(card, column) if column.startswith("gem_") else _other_row(card, column)
-
-
-def field_rows(card: Card, columns: list[str]) -> list[dict[str, str | None]]:
+def field_rows(card: Card, columns: list[str], fields: Mapping[str, Field] | None = None) \
+        -> list[dict[str, str | None]]:
     """Every field of the card in a player's words: [{"key", "label", "value" (None: unknown), "source_key"}]."""
     return [{"key": column, "label": row[0], "value": row[1], "source_key": column}
-            for column in columns if (row := field_row(card, column)) is not None]
+            for column in columns if (row := field_row(card, column, fields)) is not None]
 
 
 def game_title(game: str) -> str:
     """A game's whole name (deckcheck.formats.Game.full_title), its name when no game has it."""
-    from deckcheck.games import game_named
     try:
         return game_named(game).full_title
     except KeyError:

@@ -443,12 +443,13 @@ def test_a_list_with_no_format_line_is_told_which_game_reads_it(plugin, tmp_path
 
 def test_a_field_added_to_the_game_is_read_stored_shown_asked_and_answered(tmp_path):
     """A field the toy game declares (one more entry in its module, no other file changed) is read from a card sheet,
-    kept in the database, shown on the card's page, asked by its fill-in form, listed by /api/cards and answered
-    through the facts API."""
+    kept in the database, shown on the card's page in its declaration's words (Field.page), asked by its fill-in
+    form, listed by /api/cards and answered through the facts API."""
     folder = tmp_path / "plugin"
     (folder / "deckcheck_games").mkdir(parents=True)
     reach = ('number_column("reach", label="Reach", asked=20, form=("Reach", "the Reach printed on the move"), '
-             'settle="the Reach printed on the move")')
+             'settle="the Reach printed on the move", page=lambda card: ("Reach of the move", None if '
+             'card.extra_value("reach") is None else f"{card.extra_value(\'reach\')} squares"))')
     toy = TOY.replace('COLUMNS = (number_column("power"),)', f'COLUMNS = (number_column("power"), {reach})')
     assert toy != TOY
     (folder / "deckcheck_games" / "toy_duel.py").write_text(toy, encoding="utf-8")
@@ -468,7 +469,7 @@ def test_a_field_added_to_the_game_is_read_stored_shown_asked_and_answered(tmp_p
         print(stored["toy-kick"], stored["toy-lunge"])
         with TestClient(create_app()) as client:
             page = re.sub(r"\\s+", " ", re.sub(r"<[^>]+>", " ", client.get("/cards/toy-kick").text))
-            print("Reach 3" in page)
+            print("Reach of the move 3 squares" in page)  # its row in its declaration's words
             form = client.get("/cards/toy-lunge/facts").text
             print('name="f0.reach"' in form, "the Reach printed on the move" in form, 'name="f0.restriction"' in form)
             api = {c["id"]: c["reach"] for c in client.get("/api/cards?game=toy-duel").json()["cards"]}
