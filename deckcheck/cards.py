@@ -198,16 +198,12 @@ class Card:
 
     @property
     def rules_key(self) -> CardKey:
-        """Everything the rules read; two printings with equal keys are the same card for a decklist."""
+        """Everything the rules read; two printings with equal keys are the same card for a decklist: the card key,
+        then the facts a source states for one printing (PRINTING_FACTS)."""
         key = self._cache.rules
         if key is None:
-            version = normalize(self.version or "")
-            effect_version = "" if version.isdigit() or version.startswith("version ") else version
-            key = self._cache.rules = (
-                self.game, self.title_key, self.immortal_key, self.weapon_key, effect_version, self.edition,
-                self.type, self.subtype, self.basic, self.grid, self.restriction, self.reserved, self.signature,
-                self.unique, self.hand_icons, self.gems, self.requires, self.modifiers, self.extra,
-                normalize(self.text or ""))
+            key = self._cache.rules = self.card_key + tuple(
+                normalize(self.text or "") if f == "text" else getattr(self, f) for f in PRINTING_FACTS)
         return key
 
     @property
@@ -216,7 +212,11 @@ class Card:
         equal card keys are one card unless two of them state different values of such a fact."""
         key = self._cache.card
         if key is None:
-            key = self._cache.card = tuple(v for i, v in enumerate(self.rules_key) if i not in _FACT_POSITIONS)
+            version = normalize(self.version or "")
+            effect_version = "" if version.isdigit() or version.startswith("version ") else version
+            key = self._cache.card = (
+                self.game, self.title_key, self.immortal_key, self.weapon_key, effect_version, self.edition,
+                self.type, self.subtype, self.basic, self.grid, self.gems, self.requires, self.modifiers, self.extra)
         return key
 
     def facts(self) -> CardKey:
@@ -308,12 +308,10 @@ CORE_FIELDS = (
 
 
 # Facts a public source states about one printing (card-facts.tsv) or that one printing's era settles (no
-# Signature cards before The Gathering): a reprint whose facts are unknown is still the same card.
+# Signature cards before The Gathering): a reprint whose facts are unknown is still the same card. The fields declared
+# with fact=True (deckcheck.fields.Field.fact), in the field table's order; the generic core cannot import the game
+# that declares most of them, so tests/test_fields.py holds this to the declarations.
 PRINTING_FACTS = ("restriction", "reserved", "signature", "unique", "hand_icons", "text")
-_RULES_FIELDS = ("game", "title_key", "immortal_key", "weapon_key", "effect_version", "edition", "type", "subtype",
-                 "basic", "grid", "restriction", "reserved", "signature", "unique", "hand_icons", "gems", "requires",
-                 "modifiers", "extra", "text")
-_FACT_POSITIONS = frozenset(_RULES_FIELDS.index(f) for f in PRINTING_FACTS)
 
 
 def same_card(cards: "list[Card] | tuple[Card, ...]") -> bool:

@@ -2,6 +2,8 @@
 games' words are derived, in the order the card sheet has always had them (CONTRACTS §1)."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from deckcheck import cardsheet
@@ -93,3 +95,35 @@ def test_a_card_pages_rows_are_the_field_declarations() -> None:
     assert shown["game"] == ("Game", registry().game_named("highlander").full_title) and "grid_inferred" not in shown
     assert {k for k, f in cardface._BY_NAME.items() if f.page is None} <= {  # the rest say it in their declaration
         f.name for f in registry().fields if f.name in ("game", "type", "hand_icons") or f.kept == "extra"}
+
+
+def _another(f: Field, current: object) -> object:
+    """A value of a card's attribute other than `current`."""
+    from deckcheck.cards import Modifiers, parse_modifiers
+    if f.type is bool or isinstance(current, bool):
+        return not current
+    if f.type is int or isinstance(current, int):
+        return (current if isinstance(current, int) else 0) + 2
+    if isinstance(current, Modifiers):
+        return parse_modifiers("deck_min=40")
+    if isinstance(current, (tuple, frozenset)):
+        return type(current)(("X",))
+    return "Zed"
+
+
+def test_the_rules_key_and_the_printing_facts_are_those_the_fields_declare() -> None:
+    """Card.rules_key holds every field declared rules=True, card_key those of them not fact=True, PRINTING_FACTS the
+    fact=True ones in the table's order: a field declared with these flags is keyed so, or this fails."""
+    from dataclasses import replace
+
+    from deckcheck.cards import PRINTING_FACTS
+    fields = registry().fields
+    assert PRINTING_FACTS == tuple(f.name for f in fields if f.fact)
+    base = Card(id="a", name="A", title="A", type="Attack", grid=None)
+    kept = [f for f in fields if not f.in_extra]
+    assert {f.name for f in kept} >= {"restriction", "signature", "gem_reason", "text"}
+    for f in kept:
+        changed: dict[str, Any] = {f.attribute: _another(f, getattr(base, f.attribute))}
+        other = replace(base, **changed)
+        keyed = (other.rules_key != base.rules_key, other.card_key != base.card_key)
+        assert keyed == (f.rules, f.rules and not f.fact), f.name
