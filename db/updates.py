@@ -17,7 +17,7 @@ from sqlalchemy import Connection, func, insert, select
 
 from deckcheck import provenance as prov
 from deckcheck.cards import Card
-from deckcheck.cardsheet import (COLUMNS, SheetCard, card_to_row, match_by_name,
+from deckcheck.cardsheet import (COLUMNS, FOLLOWERS, SheetCard, card_to_row, match_by_name,
                                   sheet_cards_from_rows, value_of)
 from deckcheck.errors import DatabaseError, DeckcheckError
 from deckcheck.provenance import Provenance
@@ -65,10 +65,11 @@ class UpdateResult:
 
 
 def _value_text(card: Card, name: str) -> str:
+    """A value as a change lists it: its cell, and the flag qualifying it when set (a grid's `(inferred)`)."""
     row = card_to_row(card)
-    if name == "grid" and card.grid is not None and card.grid_inferred:
-        return row["grid"] + " (inferred)"
-    return row[name]
+    marks = [f.name.removeprefix(name + "_") for f in FOLLOWERS
+             if f.follows == name and getattr(card, f.attribute) is True and value_of(card, name) is not None]
+    return " ".join([row[name], *(f"({mark})" for mark in marks)])
 
 
 def _is_known(card: Card, name: str) -> bool:
@@ -199,7 +200,7 @@ def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], or
            protect: frozenset[str] = frozenset()) -> tuple[Card, dict[str, Provenance | None], bool]:
     """Apply one row to its stored card: the merged card, the provenance it changes, whether it was renamed.
     Field changes and the values kept from stronger sources go to `result`."""
-    stated = set(item.fields) | ({"grid"} if "grid_inferred" in item.fields else set())
+    stated = set(item.fields) | {f.follows for f in FOLLOWERS if f.name in item.fields}  # grid_inferred: the grid
     proposed = item.merged(old)
     accepted: set[str] = set()
     touched: dict[str, Provenance | None] = {}
@@ -227,8 +228,7 @@ def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], or
         touched[name] = change.new_source
         result.changes.append(change)
     applied = {f for f in accepted if f in item.fields}
-    if "grid" in accepted and "grid_inferred" in item.fields:
-        applied.add("grid_inferred")
+    applied |= {f.name for f in FOLLOWERS if f.follows in accepted and f.name in item.fields}
     merged = SheetCard(item.card, item.row, frozenset(applied), item.sources).merged(old)
     renamed = old.name != item.card.name
     if renamed:

@@ -33,6 +33,7 @@ COLUMNS = tuple(f.name for f in FIELDS)
 """Every column, in the order exports write them: the core ones, the games' own (deckcheck.fields: Game.fields, kept
 as Card attributes or in Card.extra), rarity and text. `grid_inferred` is deckcheck's addition."""
 EXTRA = frozenset(f.name for f in FIELDS if f.in_extra)
+FOLLOWERS = tuple(f for f in FIELDS if f.follows)  # fields that qualify another's value (Field.follows)
 # The order a card's row (card_to_row, the API's JSON) has always listed its columns in: the card sheet's, but the
 # games' own values kept in Card.extra after the others, and the columns a card's type writes (Field.show) last.
 ROW_ORDER = tuple(f.name for f in sorted(FIELDS, key=lambda f: (f.show is not None, f.in_extra)))
@@ -249,8 +250,9 @@ class SheetCard:
         extra = {f: self.card.extra_value(f) for f in self.fields if f in EXTRA}
         if extra:
             values["extra"] = tuple((dict(stored.extra) | extra).items())
-        if "grid" in self.fields:  # a grid the row states is read off the card, unless the row says inferred
-            values["grid_inferred"] = self.card.grid_inferred
+        for f in FOLLOWERS:  # a grid the row states is read off the card, unless the row says inferred
+            if f.follows in self.fields:
+                values[f.attribute] = getattr(self.card, f.attribute)
         values["name"] = self.card.name
         return replace(stored, **values)  # a new card computes its own rules key
 
@@ -278,8 +280,7 @@ def sheet_card_from_row(values: Mapping[str, object], row: int = 0,
     if card is None or own:
         return None
     stated = {f for f in prov.FIELDS if not _blank(values.get(f))} | set(sources)
-    if not _blank(values.get("grid_inferred")):
-        stated.add("grid_inferred")
+    stated |= {f.name for f in FOLLOWERS if not _blank(values.get(f.name))}
     return SheetCard(card, row, frozenset(stated), sources, id_stated=not _blank(values.get("id")))
 
 
@@ -413,15 +414,12 @@ def unknowable() -> tuple[str, ...]:
     return tuple(f.name for f in registry().fields if f.unknowable)
 
 
-GRID_TYPES = ("Attack", "Special Attack", "Block", "Dodge")
-
-
 def is_unknown(card: Card, column: str) -> bool:
-    """Whether a rules field of the card is unknown (a grid only counts for Attacks, Blocks and Dodges)."""
-    if column == "grid":
-        return card.grid is None and card.type in GRID_TYPES
-    if column == "gem_master":
-        return card.is_persona and card.gem_master is None
+    """Whether a rules field of the card is unknown, on a card its filter counts (Field.filtered: a grid only on
+    Attacks, Blocks and Dodges)."""
+    f = BY_NAME.get(column)
+    if f is not None and f.filtered is not None and not f.filtered(card):
+        return False
     return value_of(card, column) is None
 
 

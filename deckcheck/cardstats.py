@@ -5,12 +5,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
-from .cards import GEM_COLOURS, Card
+from .cards import Card
+from .formats import Game
 from .games import registry
 from .provenance import KINDS, Provenance
-
-GRID_TYPES = ("Attack", "Special Attack", "Block")
-
 
 @dataclass(frozen=True)
 class FieldStat:
@@ -42,33 +40,16 @@ def _known(cards: list[Card], field: str, test: Callable[[Card], bool],
 
 def field_stats(cards: Iterable[Card], sources: Mapping[str, Mapping[str, Provenance]] | None = None) \
         -> list[FieldStat]:
-    """Known counts for each rules field, over the cards it matters for; with `sources` (card id -> field ->
+    """Known counts for each rules field, over the cards it matters for (the type and text of every card, and the
+    rows each counted game declares of its own fields: Game.counted); with `sources` (card id -> field ->
     provenance), how many of the known values came from each kind of source."""
-    counted = _counted_games()
-    cards = [c for c in cards if c.game in counted]
-    personas = [c for c in cards if c.is_persona]
-    gridded = [c for c in cards if c.type in GRID_TYPES]
-    attacks = [c for c in cards if c.type == "Attack"]
-    pregame = [c for c in cards if c.is_pregame]
-    specific = [c for c in cards if c.is_immortal_specific]
-    out = [
-        _known(cards, "type", lambda c: c.type is not None, sources, "type", "all cards"),
-        _known(gridded, "grid", lambda c: c.grid is not None, sources, "grid", "Attacks and Blocks"),
-        _known(gridded, "grid", lambda c: c.grid is not None and not c.grid_inferred, sources,
-               "grid (not inferred)", "Attacks and Blocks"),
-        _known(attacks, "grid", lambda c: c.grid is not None, sources, "grid of Attacks", "Attacks"),
-        _known(cards, "restriction", lambda c: c.restriction is not None, sources, "restriction", "all cards"),
-        _known(specific, "reserved", lambda c: c.reserved is not None, sources, "reserved",
-               "Immortal Specific cards"),
-        _known(specific, "signature", lambda c: c.signature is not None, sources, "signature",
-               "Immortal Specific cards"),
-        _known(pregame, "unique", lambda c: c.unique is not None, sources, "unique", "Pre-Game cards"),
-        _known(pregame, "hand_icons", lambda c: c.hand_icons is not None, sources, "hand_icons", "Pre-Game cards"),
-    ]
-    def gem_known(colour: str) -> Callable[[Card], bool]:
-        return lambda c: c.gem(colour) is not None
-    for colour in GEM_COLOURS:
-        out.append(_known(personas, f"gem_{colour}", gem_known(colour), sources, f"gem_{colour}", "Personas"))
+    games = _counted_games()
+    cards = [c for c in cards if c.game in {g.name for g in games}]
+    out = [_known(cards, "type", lambda c: c.type is not None, sources, "type", "all cards")]
+    for game in games:
+        own = [c for c in cards if c.game == game.name]
+        out += [_known([c for c in own if row.applies(c)], row.field, row.known, sources, row.label, row.applies_to)
+                for row in game.counted]
     out.append(_known(cards, "text", lambda c: bool(c.text), sources, "text", "all cards"))
     return out
 
@@ -90,23 +71,19 @@ class Lint:
 
 
 def lint(cards: Iterable[Card]) -> list[Lint]:
-    """Data problems that leave rules undecided: Attacks and Blocks without grid, Personas without allowance."""
+    """Data problems that leave rules undecided: a type unknown, and what each counted game's card_problems says
+    (Highlander: Attacks and Blocks without grid, Personas without allowance)."""
     out = []
-    counted = _counted_games()
+    games = {g.name: g for g in _counted_games()}
     for c in cards:
-        if c.game not in counted:
+        game = games.get(c.game)
+        if game is None:
             continue
-        if c.type in GRID_TYPES and c.grid is None:
-            out.append(Lint(c.id, c.name, f"{c.type} with no grid"))
-        if c.is_persona and c.gem_master is None:
-            out.append(Lint(c.id, c.name, "Persona with no Master allowance (gem_master)"))
-        if c.type is None:
-            out.append(Lint(c.id, c.name, "type unknown"))
-        if c.is_persona and c.immortal is None:
-            out.append(Lint(c.id, c.name, "Persona with no Immortal name"))
+        problems = list(game.card_problems(c)) if game.card_problems is not None else []
+        out += [Lint(c.id, c.name, problem) for problem in problems + (["type unknown"] if c.type is None else [])]
     return out
 
 
-def _counted_games() -> frozenset[str]:
+def _counted_games() -> tuple[Game, ...]:
     """The games whose rules data `cards stats` and `cards lint` count (Game.field_stats)."""
-    return frozenset(g.name for g in registry().games if g.field_stats)
+    return tuple(g for g in registry().games if g.field_stats)

@@ -61,7 +61,10 @@ class Field:
     `unknowable`: a card may hold it as unknown, and the card list filters on it (known / unknown); `editable`: the
     keeper may change it on the card's page. `page`: the card page's row of a card, its label and its value in a
     player's words (None: unknown), or None where the page lists none (default: page_row's); `applies`: whether a
-    card has the field at all (a Persona has no grid: its form does not ask it; default: every card of its game).
+    card has the field at all (a Persona has no grid: its form does not ask it; default: every card of its game);
+    `filtered`: the cards whose unknown value the card list's filter "unknown" counts (default: every card);
+    `follows`: the field whose value this one qualifies (grid_inferred: the grid's), stated by a row that states
+    that one and changed with it.
     """
 
     name: str
@@ -90,6 +93,8 @@ class Field:
     editable: bool = False
     page: Callable[[Any], PageRow | None] | None = None
     applies: Callable[[Any], bool] | None = None
+    filtered: Callable[[Any], bool] | None = None
+    follows: str = ""
 
     def __post_init__(self) -> None:
         if not self.attribute:
@@ -126,6 +131,18 @@ class Field:
             return self.show(card)
         value = self.value(card)
         return self.unknown if value is None else self.write(value)
+
+
+@dataclass(frozen=True)
+class Counted:
+    """One row of `cards stats` a game declares (Game.counted): how many of the cards `applies` picks hold `field`
+    known (`known`), named `label`, the cards it counts said `applies_to` ("Immortal Specific cards")."""
+
+    field: str
+    label: str
+    applies_to: str
+    applies: Callable[[Any], bool]
+    known: Callable[[Any], bool]
 
 
 def whole_number(text: str) -> int | None:

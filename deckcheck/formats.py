@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Mapping, Pro
 
 from .cards import Card
 from .errors import DeckcheckError, UnknownFormatError
-from .fields import EXTRA, Field, number_field
+from .fields import EXTRA, Counted, Field, number_field
 from .fields import parse_whole as parse_whole, whole_number as whole_number  # their old home
 from .report import DATA_UNKNOWN_SUFFIX, Coverage
 from .rules import Params, Rule
@@ -178,7 +178,8 @@ class Game:
       the terminal's table);
     - `stats`: its deck statistics (deckcheck.stats for Highlander), or None when it has none: the
       report's details, `deckcheck stats`, the web's statistics panel and the desk's comparisons use it;
-    - `field_stats`: whether `cards stats` and `cards lint` count its rules data;
+    - `field_stats`: whether `cards stats` and `cards lint` count its rules data: `counted`, the rows `cards stats`
+      counts of its own fields (deckcheck.fields.Counted), `card_problems` what `cards lint` says of a card's data;
     - `settle`: what a player reads off a card to settle one of its columns ("the Restriction number printed on
       the card"; default: "the card's COLUMN");
     - `limit_words`: its formats' numbers as a player says them on the web's formats page, by parameter name
@@ -214,6 +215,8 @@ class Game:
     summary_labels: Mapping[str, str] = field(default_factory=dict)  # the terminal table's short headings
     stats: StatsHook | None = None
     field_stats: bool = False
+    counted: tuple[Counted, ...] = ()
+    card_problems: Callable[[Card], Iterable[str]] | None = None
     rule_words: Mapping[Callable[..., Iterable[Issue]], str] = field(default_factory=dict)
     settle: Mapping[str, str] = field(default_factory=dict)  # column -> what a player reads off the card to settle it
     limit_words: Mapping[str, str] = field(default_factory=dict)  # parameter -> "At most {n} Persona[s]"

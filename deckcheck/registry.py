@@ -62,6 +62,13 @@ class Registry:
         """The game of this name (a format's `game`); KeyError when no game has it."""
         return self._by_name[name]
 
+    def fields_of(self, game: str) -> tuple[Field, ...]:
+        """The fields a card of this game has, in card-sheet order: the core's that no game claims, then (in their
+        places) the game's own and the core's it claims (Game.columns); of a game not known, the core's alone."""
+        claimed = {name for known in self.games for name in known.columns}
+        own = set(self._by_name[game].columns) if game in self._by_name else set()
+        return tuple(f for f in self.fields if f.name not in claimed or f.name in own)
+
     def get_format(self, name: str | AnyFormat) -> AnyFormat:
         """Find a format by name or alias, case-insensitively; raise UnknownFormatError otherwise."""
         return find_format(name, self.formats)

@@ -15,8 +15,7 @@ from deckcheck.games import registry
 from .tables import SheetError, read_tables
 from .writers import SheetSpec, check_target, write_csv, write_xlsx
 
-NUMERIC = {"edition", "restriction", "hand_icons", "gem_master", "gem_agility", "gem_strength", "gem_toughness",
-           "gem_empathy", "gem_reason"} | {c.name for c in registry().extra_columns if c.numeric}
+NUMERIC = {f.name for f in registry().fields if f.numeric}  # a spreadsheet writes them as numbers (Field.numeric)
 
 
 @dataclass

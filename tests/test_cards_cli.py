@@ -47,7 +47,7 @@ def test_show_gives_each_value_its_source(db):
     assert r.returncode == 0, r.stderr
     line = next(ln for ln in r.stdout.splitlines() if "Restriction" in ln)
     assert "3" in line and "a named public source: http://www.oocities.org/gislef/cotw19.htm" in line
-    line = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith("│ set") or " set " in ln)
+    line = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith("│ Set "))  # the card page's labels
     assert "the bundled checklist" in line
 
 

@@ -18,13 +18,15 @@ from typing_extensions import Annotated
 
 from .. import limits, provenance
 from ..cardsheet import card_json
-from ..cells import restriction_text
+from ..cards import Card
+from ..cells import NONE
 from ..cardstats import lint
 from ..check import validate, with_details
 from ..collection import Holding, deck_name, money
 from ..deckdiff import diff_decks
 from ..errors import DeckcheckError
-from ..games import GAMES, all_formats, data_unknown_ids, game_of, get_format, taktik
+from ..fields import Field
+from ..games import GAMES, all_formats, registry, data_unknown_ids, game_of, get_format, taktik
 from ..importers.writers import SheetSpec, check_target, write_csv, write_csv_to, write_xlsx
 from ..library.api import Catalog, CollectionApp, parse_import_id, undecided_cards
 from ..library.people import KEEPER, Person
@@ -338,11 +340,12 @@ def cards_show(name: str, show_all: Annotated[bool, typer.Option("--all", help="
     found = catalog.find(name)
     out = console()
     if len(found) > 1 and not show_all:
-        rows = [(c.id, c.name, c.set or "", c.type or "unknown", restriction_text(c.restriction, "?"),
-                 _yes_no(c.reserved), _yes_no(c.signature), _yes_no(c.hand_icons), c.edition) for c in found]
-        out.print(simple_table(f"{len(found)} cards match {name!r}", ("id", "name", "set", "type", "restr.",
-                                                                    "reserved", "signature", "hands", "ed."), rows,
-                               keep=2))
+        # the facts of one printing its game declares (Field.fact; the text aside): what tells the printings apart
+        facts = [f for f in registry().fields_of(found[0].game) if f.fact and f.name != "text"]
+        rows = [(c.id, c.name, c.set or "", c.type or "unknown", *(_fact_cell(f, c) for f in facts), c.edition)
+                for c in found]
+        out.print(simple_table(f"{len(found)} cards match {name!r}", ("id", "name", "set", "type",
+                                                                    *(f.name for f in facts), "ed."), rows, keep=2))
         hint = console() if out.is_terminal else console(stderr=True)  # a pipe gets one line a card
         hint.print(f"one card in full: deckcheck cards show {found[0].id}  (every card in full: --all)",
                    soft_wrap=True, markup=False)
@@ -352,13 +355,9 @@ def cards_show(name: str, show_all: Annotated[bool, typer.Option("--all", help="
         out.print(card_panel(card, sources.get(card.id, {})))
 
 
-def _yes_no(value: object) -> str:
-    """A rules field in a table cell: yes/no for marks, the number, `?` when unknown."""
-    if value is None:
-        return "?"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+def _fact_cell(f: Field, card: Card) -> str:
+    """A fact of a printing in a table cell: `?` when unknown, else as a card sheet writes it (`none` for a blank)."""
+    return "?" if f.value(card) is None else f.cell(card) or NONE
 
 
 @cards_app.command("sets")

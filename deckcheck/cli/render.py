@@ -15,8 +15,7 @@ from rich.text import Text
 
 from .. import grid as gridmod
 from ..cards import Card
-from ..cells import restriction_text
-from ..games import EXTRA_COLUMNS
+from ..games import registry
 from .plain import plural, short_message, tsv_lines
 from ..provenance import Provenance
 from ..report import AMBIGUOUS_CARD, Report
@@ -142,32 +141,13 @@ def card_panel(card: Card, sources: Mapping[str, Provenance] | None = None) -> P
     table.add_column()
     if sources is not None:
         table.add_column(style="dim")
-    # (label, sheet column whose provenance applies, value)
-    fields: list[tuple[str, str, object]] = [
-              ("id", "", card.id), ("game", "", card.game), ("title", "title", card.title),
-              ("Immortal", "immortal", card.immortal or "—"), ("Weapon", "weapon", card.weapon or "—"),
-              ("version", "version", card.version or "—"), ("edition", "edition", card.edition),
-              ("set", "set", card.set or "—"), ("rarity", "rarity", card.rarity or "—"), ("type", "type", card.type),
-              ("subtype", "subtype", ", ".join(card.subtype) or "—"), ("basic", "basic", card.basic),
-              ("Master card", "title", card.is_master),
-              ("Restriction", "restriction", None if card.restriction is None else restriction_text(card.restriction)),
-              ("Reserved", "reserved", card.reserved), ("Signature", "signature", card.signature),
-              ("unique", "unique", card.unique), ("Hand icons", "hand_icons", card.hand_icons)]
-    gems = [(f"gem {c}", f"gem_{c}", card.gem(c)) for c in ("master", "agility", "strength", "toughness", "empathy",
-                                                           "reason")]
-    fields += [g for g in gems if g[2] != 0 or card.is_persona]
-    if card.requires:
-        fields.append(("requires", "requires", ", ".join(sorted(card.requires))))
-    if card.modifiers:
-        fields.append(("deck-building", "deckbuilding", str(card.modifiers)))
-    fields += [(column.name, column.name, value) for column in EXTRA_COLUMNS  # the games' own columns
-               if (value := card.extra_value(column.name)) is not None]
-    if sources is not None:
-        if card.grid is not None:
-            squares = gridmod.format_grid(card.grid)
-            fields.append(("grid", "grid", f"inferred: {squares}" if card.grid_inferred else squares))
-        if card.text:
-            fields.append(("text", "text", "(below)"))
+    # (label, sheet column whose provenance applies, value): the rows a card's page has (Field.page), its game's
+    fields: list[tuple[str, str, object]] = [(row[0], f.name if f.sourced else "", row[1])
+                                             for f in registry().fields_of(card.game)
+                                             if (row := f.page_row(card)) is not None]
+    fields.append(("Master card", "title", card.is_master))
+    if sources is not None and card.text:
+        fields.append(("Text", "text", "(below)"))
     for label, column, shown in fields:
         cells = [Text(label), show(shown)]  # show() cleans user text (plain)
         if sources is not None:
@@ -177,9 +157,9 @@ def card_panel(card: Card, sources: Mapping[str, Provenance] | None = None) -> P
     parts: list[RenderableType] = [table]
     if card.type in ("Attack", "Block", "Special Attack", "Dodge") or card.grid is not None:
         if card.grid is None:
-            parts.append(Text("grid: unknown", style="yellow"))
+            parts.append(Text("the grid: unknown", style="yellow"))
         else:
-            parts.append(grid_text(card.grid, "grid" + (" (inferred)" if card.grid_inferred else "")))
+            parts.append(grid_text(card.grid, "the grid" + (" (inferred)" if card.grid_inferred else "")))
     if card.text:
         parts.append(plain(card.text, style="italic"))
     return Panel(Group(*parts), title=plain(card.name), title_align="left")

@@ -17,8 +17,8 @@ from typing import Any, Iterable, Mapping
 
 from .. import provenance as prov
 from ..cards import CORE_FIELDS, Card
-from ..cells import NONE, restriction_text
-from ..cardsheet import UNKNOWN, SheetCard, card_to_row, sheet_card_from_row, value_of
+from ..cells import NONE
+from ..cardsheet import BY_NAME, UNKNOWN, SheetCard, card_to_row, sheet_card_from_row, value_of
 from ..db.facts import add_proposal, change_rows, decide_proposal, proposal_rows
 from ..db.sources import read_sources, stored_sources
 from ..db.store import Store, bundled_rows, read_cards
@@ -94,27 +94,31 @@ def value_text(card: Card, field: str) -> str:
     number and for a grid covering nothing."""
     if value_of(card, field) is None:
         return UNKNOWN
-    if field == "restriction":
-        return restriction_text(card.restriction)
-    text = card_to_row(card)[field]
-    return text if text else ("none" if field == "grid" else "0" if field.startswith(("gem_", "hand")) else "")
+    return card_to_row(card)[field] or _zero_words(field) or ""
+
+
+def _zero_words(field: str) -> str | None:
+    """How people read a blank number that means none (Field.blank 0): its cell (`0`), `none` where the sheet writes
+    it blank (no Restriction number printed); None for any other field."""
+    f = BY_NAME.get(field)
+    if f is None or not f.numeric or f.blank != 0:
+        return None
+    return f.write(0) or NONE
 
 
 def shown(field: str, text: str) -> str:
     """A value as people read it (`none` for Restriction 0; a history's blank numbers are their defaults)."""
-    if field == "restriction" and text in ("0", ""):
-        return NONE
-    if text == "" and field.startswith(("gem_", "hand_icons")):
-        return "0"
+    zero = _zero_words(field)
+    if zero is not None and text in ("0", ""):
+        return zero
     return text or "—"
 
 
 def sheet_text(field: str, text: str | None) -> str | None:
     """A changed value (deckcheck.db.updates.FieldChange) as a card sheet reads it back: never blank for numbers."""
-    if field == "restriction" and text in ("", "0"):
-        return NONE
-    if text == "" and field.startswith(("gem_", "hand_icons")):
-        return "0"
+    zero = _zero_words(field)
+    if zero is not None and text in ("", "0"):
+        return zero
     return text or None
 
 
@@ -138,7 +142,7 @@ def parse_values(card: Card, values: object) -> dict[str, str]:
         text = " ".join(str(raw).split()) if field != "text" else str(raw).strip()
         if len(text) > (MAX_TEXT if field == "text" else MAX_VALUE):
             raise FactError(f"{field}: a value of {len(text)} characters is over the limit")
-        if not text and field == "restriction":  # as an empty Restriction cell of a card sheet (§1): none printed
+        if not text and _zero_words(field) == NONE:  # as an empty Restriction cell of a card sheet (§1): none printed
             text = NONE
         if not text:
             raise FactError(f"{field}: the value is empty (write `unknown` for not known)")

@@ -297,6 +297,51 @@ def test_generic_modules_name_no_game():
     assert offenders == {}
 
 
+# Where a generic module still names one of Highlander's own fields by string, and why (each count may only fall).
+FIELD_WORDS_LEFT = {
+    # the generic Card keeps Highlander's attributes as slots (a kept index pickles them): PRINTING_FACTS restates their
+    # fact=True flags (tests/test_fields.py holds it to the table: the core cannot import a game), and reading a
+    # pickled card back shares the one NO_MODIFIERS
+    "deckcheck/cards.py": 6,
+    "web/cardface.py": 7,  # the drawn card's title bar (Restriction, swords, Unique, the Immortal): Highlander's face
+    "web/facts.py": 6,  # the fill-in form's widgets: the grid's squares, the Restriction and Hand icons choices
+    "web/cards.py": 3,  # the card list's Immortal and Weapon filters and sort (CardQuery, the API's parameters)
+    "web/builder.py": 3,  # the builder's Immortal filter
+    "db/build_bundled.py": None,  # the builder of Highlander's bundled card data
+}
+
+
+def field_words(path: Path, names: set[str]) -> int:
+    """How many code strings (not docstrings) of a module are exactly one of these field names."""
+    found = 0
+    tokens = [t for t in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+              if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT)]
+    for i, tok in enumerate(tokens):
+        if tok.type != tokenize.STRING or not re.fullmatch(r"""(['"])[a-z_]+\1""", tok.string):
+            continue
+        docstring = i == 0 or tokens[i - 1].string == ":"
+        found += tok.string[1:-1] in names and not docstring
+    return found
+
+
+def test_generic_modules_name_no_highlander_field():
+    """A field of Highlander's (its field table less the core's) goes through the game, not a name in a generic
+    module: the card page's rows, `cards stats` and `cards lint`, `cards show`, the sheet's numbers and a grid's
+    `inferred` flag read the declarations (Field.page, Game.counted, Field.numeric, Field.follows, ...)."""
+    from deckcheck.cards import CORE_FIELDS
+    from deckcheck.games import game_named
+    names = {n for f in game_named("highlander").fields for n in (f.name, f.attribute)} - {f.name for f in CORE_FIELDS}
+    assert {"signature", "grid_inferred", "gem_reason", "modifiers"} <= names
+    found = {}
+    for folder in ("deckcheck", "importers", "web", "db"):
+        for path in (ROOT / folder).rglob("*.py"):
+            rel = path.relative_to(ROOT).as_posix()
+            if "games" not in path.relative_to(ROOT).parts and (n := field_words(path, names)):
+                found[rel] = n
+    over = {rel: n for rel, n in found.items() if (limit := FIELD_WORDS_LEFT.get(rel, 0)) is not None and n > limit}
+    assert over == {}
+
+
 def test_the_web_pages_name_no_games_rule_ids():
     """A page shows the data-unknown id of the game at hand, never a fixed one."""
     templates = (ROOT / "web" / "templates").rglob("*.html")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ...cards import DEFAULT_GAME, ENDURANCE_TYPES, PREGAME_TYPES, Card
 from ...formats import Format, Game, Heading, find_format
 from . import rules as hl
-from .fields import FIELDS
+from .fields import COUNTED, FIELDS, card_problems
 from .params import Type1eParams, Type2Params
 from .view import ENDURANCE, PREGAME, HighlanderView
 
@@ -152,5 +152,6 @@ GAME = Game(HIGHLANDER, (TYPE1E, TYPE2), card_types=PREGAME_TYPES | ENDURANCE_TY
             data_unknown="HL-DATA-UNKNOWN",
             summary=("persona", "endurance", "pre_game"), summary_of=summary,
             summary_labels=MappingProxyType({"endurance": "End.", "pre_game": "Pre"}),
-            stats=deck_stats, field_stats=True, title="Highlander", full_title="Highlander: The Card Game",
+            stats=deck_stats, field_stats=True, counted=COUNTED, card_problems=card_problems,
+            title="Highlander", full_title="Highlander: The Card Game",
             limit_words=LIMIT_WORDS, persona="Persona")

@@ -10,6 +10,7 @@ from ...fields import (
     ATTRIBUTE,
     CELL,
     FLAG,
+    Counted,
     IDENTITY,
     RULES,
     UNKNOWN,
@@ -135,7 +136,8 @@ def gem_field(colour: str, label: str, settle: str = "", *, asked: int) -> Field
         return ("" if card.is_persona else UNKNOWN) if value is None else str(value)
     return Field(f"gem_{colour}", whole_number, str, numeric=True, blank=0, unknown=UNKNOWN, kept=ATTRIBUTE,
                  place=RULES, label=label, asked=asked, settle=settle, type=int, blank_of=gem_blank, show=cell,
-                 unknowable=colour == "master", editable=True, page=_gem_row(colour))
+                 unknowable=colour == "master", editable=True, page=_gem_row(colour),
+                 filtered=lambda c: c.is_persona)  # a Persona's gems are its allowance
 
 
 _GEM_WORDS = {"master": ("Master allowance", "the Master allowance printed on the Persona card")}
@@ -147,9 +149,10 @@ FIELDS = (
           page=page_words("Basic card", lambda c: yes_no(c.basic))),
     Field("grid", read_grid, write_grid, blank=None, kept=ATTRIBUTE, place=RULES, label="Grid", asked=5,
           form=("Grid", "tap the squares the card covers"), settle="the squares of the grid printed on the card",
-          type=int, unknowable=True, editable=True, page=_grid_row, applies=has_grid),
+          type=int, unknowable=True, editable=True, page=_grid_row, applies=has_grid,
+          filtered=lambda c: c.type in GRID_TYPES),
     Field("grid_inferred", known_flag, yes_no, blank=False, kept=ATTRIBUTE, db=FLAG, place=RULES, rules=False,
-          type=bool, sourced=False, page=lambda c: None),  # its provenance and its words are the grid's
+          type=bool, sourced=False, page=lambda c: None, follows="grid"),  # its provenance and words: the grid's
     Field("restriction", whole_number, restriction_cell, numeric=True, blank=0, unknown=UNKNOWN, kept=ATTRIBUTE,
           place=RULES, label="Restriction", asked=1, fact=True, type=int,
           choices=("none", "1", "2", "3", "4", "5", "6"),
@@ -184,3 +187,51 @@ FIELDS = (
           place=RULES, editable=True,
           page=page_words("Changes the deck's rules", lambda c: modifiers_words(c.modifiers) or "no")),
 )
+
+
+# -- what `cards stats` and `cards lint` read of its data (Game.counted, Game.card_problems) ----------------------
+STAT_GRID_TYPES = ("Attack", "Special Attack", "Block")  # the cards whose grid `cards stats` and `cards lint` count
+
+
+def _is_specific(card: Card) -> bool:
+    return card.is_immortal_specific
+
+
+def _is_pregame(card: Card) -> bool:
+    return card.is_pregame
+
+
+def _counted(name: str, applies_to: str, applies: Callable[[Card], bool]) -> Counted:
+    return Counted(name, name, applies_to, applies, lambda c: getattr(c, name) is not None)
+
+
+def _gem_known(colour: str) -> Callable[[Card], bool]:
+    return lambda c: c.gem(colour) is not None
+
+
+COUNTED = (
+    Counted("grid", "grid", "Attacks and Blocks", lambda c: c.type in STAT_GRID_TYPES, lambda c: c.grid is not None),
+    Counted("grid", "grid (not inferred)", "Attacks and Blocks", lambda c: c.type in STAT_GRID_TYPES,
+            lambda c: c.grid is not None and not c.grid_inferred),
+    Counted("grid", "grid of Attacks", "Attacks", lambda c: c.type == "Attack", lambda c: c.grid is not None),
+    _counted("restriction", "all cards", lambda c: True),
+    _counted("reserved", "Immortal Specific cards", _is_specific),
+    _counted("signature", "Immortal Specific cards", _is_specific),
+    _counted("unique", "Pre-Game cards", _is_pregame),
+    _counted("hand_icons", "Pre-Game cards", _is_pregame),
+    *(Counted(f"gem_{colour}", f"gem_{colour}", "Personas", lambda c: c.is_persona, _gem_known(colour))
+      for colour in GEM_COLOURS),
+)
+
+
+def card_problems(card: Card) -> list[str]:
+    """What leaves rules undecided in a card's data: an Attack or Block without grid, a Persona without allowance or
+    Immortal."""
+    out = []
+    if card.type in STAT_GRID_TYPES and card.grid is None:
+        out.append(f"{card.type} with no grid")
+    if card.is_persona and card.gem_master is None:
+        out.append("Persona with no Master allowance (gem_master)")
+    if card.is_persona and card.immortal is None:
+        out.append("Persona with no Immortal name")
+    return out
