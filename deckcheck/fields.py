@@ -64,7 +64,8 @@ class Field:
     card has the field at all (a Persona has no grid: its form does not ask it; default: every card of its game);
     `filtered`: the cards whose unknown value the card list's filter "unknown" counts (default: every card);
     `follows`: the field whose value this one qualifies (grid_inferred: the grid's), stated by a row that states
-    that one and changed with it.
+    that one and changed with it; `mark`: the drawn card's mark of a flag (its label, symbol and meaning when set;
+    a "?" badge when unknown), for a game whose cards a page draws.
     """
 
     name: str
@@ -95,6 +96,7 @@ class Field:
     applies: Callable[[Any], bool] | None = None
     filtered: Callable[[Any], bool] | None = None
     follows: str = ""
+    mark: tuple[str, str, str] = ("", "", "")
 
     def __post_init__(self) -> None:
         if not self.attribute:

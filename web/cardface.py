@@ -22,6 +22,7 @@ GRID_TYPES = ("Attack", "Special Attack", "Block", "Dodge")
 GEMS = (("master", "Master", "M"), ("agility", "Agility", "A"), ("strength", "Strength", "S"),
         ("toughness", "Toughness", "T"), ("empathy", "Empathy", "E"), ("reason", "Reason", "R"))
 _BY_NAME = {f.name: f for f in registry().fields}
+_MARKED = tuple(f for f in registry().fields if f.mark[0])
 
 
 @dataclass
@@ -85,15 +86,13 @@ def face(card: Card, columns: Collection[str] | None = None) -> Face:
     elif card.restriction:
         f.marks.append(Mark("restriction", "Restriction number", str(card.restriction),
                             f"Restriction {card.restriction}: at most {card.restriction} in a deck"))
-    for key, label, symbol, meaning in (
-            ("reserved", "Reserved", "⚔", "Reserved: only its own Persona includes it"),
-            ("signature", "Signature", "✒", "Signature: only its own Persona, never lifted by a modifier"),
-            ("unique", "Unique", "◆", "Unique")):
-        value = getattr(card, key) if has(key) else False
+    for marked in _MARKED:  # the flags its fields declare a mark of (Field.mark)
+        label, symbol, meaning = marked.mark
+        value = marked.value(card) if has(marked.name) else False
         if value is None:
-            f.marks.append(Mark(key, label, symbol, f"{label}: unknown", unknown=True))
+            f.marks.append(Mark(marked.name, label, symbol, f"{label}: unknown", unknown=True))
         elif value:
-            f.marks.append(Mark(key, label, symbol, meaning))
+            f.marks.append(Mark(marked.name, label, symbol, meaning))
     words = [card.type or "Type unknown"]
     if card.basic:
         words.append("Basic")

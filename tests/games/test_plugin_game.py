@@ -4,6 +4,7 @@ web's formats page with no file of deckcheck knowing it; and the generic modules
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import os
@@ -267,11 +268,17 @@ ALLOWED = {"deckcheck/cards.py": 1, "db/engine.py": 2, "db/build_bundled.py": No
 RULE_ID = re.compile(r"\b(?:HL\d?|RS|TK)-[A-Z]")  # a built-in game's rule id (or its data-unknown id)
 
 
+@functools.lru_cache(maxsize=None)
+def code_tokens(path: Path) -> tuple[tokenize.TokenInfo, ...]:
+    """A module's tokens, read once for the tests below."""
+    return tuple(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
+
+
 def game_words(path: Path) -> int:
     """How many code tokens (names and strings, not comments or docstrings) of a module name Highlander or one of
     the built-in games' rule ids."""
     found = 0
-    tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
+    tokens = code_tokens(path)
     for i, tok in enumerate(tokens):
         if tok.type not in (tokenize.NAME, tokenize.STRING) or (
                 "highlander" not in tok.string.lower() and not RULE_ID.search(tok.string)):
@@ -303,7 +310,7 @@ FIELD_WORDS_LEFT = {
     # fact=True flags (tests/test_fields.py holds it to the table: the core cannot import a game), and reading a
     # pickled card back shares the one NO_MODIFIERS
     "deckcheck/cards.py": 6,
-    "web/cardface.py": 7,  # the drawn card's title bar (Restriction, swords, Unique, the Immortal): Highlander's face
+    "web/cardface.py": 4,  # the drawn card's Restriction number and Immortal (its flags' marks are Field.mark)
     "web/facts.py": 6,  # the fill-in form's widgets: the grid's squares, the Restriction and Hand icons choices
     "web/cards.py": 3,  # the card list's Immortal and Weapon filters and sort (CardQuery, the API's parameters)
     "web/builder.py": 3,  # the builder's Immortal filter
@@ -314,7 +321,7 @@ FIELD_WORDS_LEFT = {
 def field_words(path: Path, names: set[str]) -> int:
     """How many code strings (not docstrings) of a module are exactly one of these field names."""
     found = 0
-    tokens = [t for t in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+    tokens = [t for t in code_tokens(path)
               if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT)]
     for i, tok in enumerate(tokens):
         if tok.type != tokenize.STRING or not re.fullmatch(r"""(['"])[a-z_]+\1""", tok.string):
