@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping
 from sqlalchemy import Connection, delete, select
 
 from deckcheck import provenance as prov
-from deckcheck.cardsheet import SheetCard
+from deckcheck.cardsheet import FOLLOWERS, SheetCard
 
 from .collections import NoSuchImport, UndoRefused
 from .models import CARD_SOURCES, CARDS, COLLECTION_ENTRIES, META, SAVED_DECK_CARDS
@@ -128,8 +128,9 @@ def undo(store: Store, number: int) -> Undone:
                 done.later += 1
                 continue
             row = back.setdefault(card_id, {"id": card_id})
-            if name == "grid" and old.endswith(INFERRED):
-                row.update(grid=old[:-len(INFERRED)], grid_inferred="yes")
+            follower = next((f for f in FOLLOWERS if f.follows == name), None)  # grid_inferred: the grid's
+            if follower is not None and old.endswith(INFERRED):
+                row.update({name: old[:-len(INFERRED)], follower.name: "yes"})
             else:
                 row[name] = old
             if old_source and name in prov.FIELDS:

@@ -310,7 +310,9 @@ FIELD_WORDS_LEFT = {
     # fact=True flags (tests/test_fields.py holds it to the table: the core cannot import a game), and reading a
     # pickled card back shares the one NO_MODIFIERS
     "deckcheck/cards.py": 6,
-    "web/cardface.py": 4,  # the drawn card's Restriction number and Immortal (its flags' marks are Field.mark)
+    # the drawn card's Restriction number and Immortal (its flags' marks are Field.mark); a game without Immortals
+    # gets its own name in the bar
+    "web/cardface.py": 5,
     "web/facts.py": 6,  # the fill-in form's widgets: the grid's squares, the Restriction and Hand icons choices
     "web/cards.py": 3,  # the card list's Immortal and Weapon filters and sort (CardQuery, the API's parameters)
     "web/builder.py": 3,  # the builder's Immortal filter
