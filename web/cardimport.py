@@ -110,7 +110,7 @@ async def import_undo(request: Request, catalog: CatalogDep) -> Response:
     form = await request.form(max_files=0, max_fields=5)
     check_csrf(request, form)
     named = str(form.get("import_id") or "")
-    if not named.isdigit() or len(named) > 9:
+    if not (named.isascii() and named.isdigit()) or len(named) > 9:  # "²".isdigit(), and int() refuses it
         raise DeckcheckError("import_id is the number of an import")
     done = await run_in_threadpool(undo_card_import, catalog.store, int(named))
     said = (f"{done.past.label}: {done.restored} value(s) put back, {len(done.removed)} card(s) removed"

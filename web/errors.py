@@ -9,7 +9,7 @@ module cannot import it).
 from __future__ import annotations
 
 from deckcheck.db.collections import AlreadyImported, NoCollection, NoSuchImport, UndoRefused
-from deckcheck.library.accounts import AccountError, NoSuchAccount, SignInFailed
+from deckcheck.library.accounts import AccountError, NoSuchAccount, OwnsThings, SignInFailed
 from deckcheck.library.facts import FactError, ProposalDecided, ProposalNotFound
 from deckcheck.db.store import TextWithNul
 from deckcheck.desk import (CountedCardUnknown, DeskError, EventClosed, EventNotFound, ListsNotLocked, NotAJudge,
@@ -90,7 +90,7 @@ ERROR_STATUS: dict[type[BaseException], int] = {
     EventNotFound: 404, ProposalNotFound: 404, NotFound: 404, NoSuchImport: 404, NoSuchAccount: 404,
     NoCollection: 404,  # none of the asker's by that name (another account's answers the same)
     EventClosed: 409,                        # the deadline passed or the organiser closed the event
-    ListsNotLocked: 409, ProposalDecided: 409, UndoRefused: 409, RoundRefused: 409, RoundTaken: 409,
+    ListsNotLocked: 409, ProposalDecided: 409, UndoRefused: 409, OwnsThings: 409, RoundRefused: 409, RoundTaken: 409,
     TooLarge: 413, PreviewsTooLarge: 413,
     WrongMedia: 415,
     RateLimited: 429, TooMany: 429, TooManyPreviews: 429, PreviewsFull: 429,

@@ -110,3 +110,10 @@ def test_a_nul_in_a_sheet_is_400_and_nothing_is_imported(web):
         r = confirm(web, r.text)
     assert r.status_code == 400 and "NUL" in r.text, r.text[:500]
     assert web.get("/cards/RS-N-1").status_code == 404
+
+
+@pytest.mark.parametrize("named", ["²", "１", "٣", "𝟙", "-1", "1e3", " 1", "", "1" * 10])
+def test_an_import_number_not_written_in_ascii_digits_is_a_400(web, named):
+    """str.isdigit() takes "²", which int() refuses (it answered 500), and "１", which int() reads as 1."""
+    answer = web.post("/cards/import/undo", data={"csrf_token": csrf(web), "import_id": named})
+    assert answer.status_code == 400 and "import_id is the number of an import" in answer.text
