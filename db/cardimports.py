@@ -18,15 +18,14 @@ from typing import Any, Iterable, Mapping
 from sqlalchemy import Connection, delete, select
 
 from deckcheck import provenance as prov
-from deckcheck.cardsheet import FOLLOWERS, SheetCard
+from deckcheck.cardsheet import SheetCard
 
 from .collections import NoSuchImport, UndoRefused
 from .models import CARD_SOURCES, CARDS, COLLECTION_ENTRIES, META, SAVED_DECK_CARDS
 from .store import Store, bump_cards_version, read_cards, read_meta, write_meta
-from .updates import UpdateResult, _value_text, cards_writers_turn, update_cards_on
+from .updates import UpdateResult, _value_text, cards_writers_turn, update_cards_on, value_cells
 
 PREFIX = "card_import:"
-INFERRED = " (inferred)"  # how a change's text writes a grid derived from the card's name (updates._value_text)
 
 
 @dataclass(frozen=True)
@@ -120,19 +119,16 @@ def undo(store: Store, number: int) -> Undone:
         done = Undone(past)
         added = set(past.added)
         back: dict[str, dict[str, object]] = {}
+        now = read_cards(con, sorted({c[0] for c in past.changes} - added))  # one read, not one a change
         for card_id, name, old, new, old_source in reversed(past.changes):
             if card_id in added:
                 continue
-            current = read_cards(con, [card_id]).get(card_id)
+            current = now.get(card_id)
             if current is None or _value_text(current, name) != new:
                 done.later += 1
                 continue
             row = back.setdefault(card_id, {"id": card_id})
-            follower = next((f for f in FOLLOWERS if f.follows == name), None)  # grid_inferred: the grid's
-            if follower is not None and old.endswith(INFERRED):
-                row.update({name: old[:-len(INFERRED)], follower.name: "yes"})
-            else:
-                row[name] = old
+            row.update(value_cells(name, old))  # a grid's "(inferred)" is its grid_inferred flag
             if old_source and name in prov.FIELDS:
                 row[prov.column(name)] = old_source
             done.restored += 1

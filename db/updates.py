@@ -72,6 +72,17 @@ def _value_text(card: Card, name: str) -> str:
     return " ".join([row[name], *(f"({mark})" for mark in marks)])
 
 
+def value_cells(name: str, text: str) -> dict[str, object]:
+    """The cells a change's text (_value_text) stands for: the value and each qualifying flag it marks set."""
+    cells: dict[str, object] = {}
+    for f in FOLLOWERS:
+        mark = f" ({f.name.removeprefix(name + '_')})"
+        if f.follows == name and text.endswith(mark):
+            text = text[:-len(mark)]
+            cells[f.name] = "yes"
+    return {name: text, **cells}
+
+
 def _is_known(card: Card, name: str) -> bool:
     return value_of(card, name) is not None
 

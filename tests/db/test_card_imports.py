@@ -64,3 +64,20 @@ def test_an_undo_puts_back_keeps_later_changes_and_held_cards(store):
 def test_an_undo_of_no_import_is_refused(store):
     with pytest.raises(NoSuchImport):
         cardimports.undo(store, 1)
+
+
+def test_an_undo_gives_a_grid_back_its_inferred_flag(store):
+    """A change's text writes a grid derived from the card's name as `UC (inferred)` (updates._value_text); the undo
+    reads it back as the grid and its grid_inferred flag (updates.value_cells), not as a grid named so."""
+    update_cards(store, [{"game": "highlander", "id": "T-1", "name": "Upper Thrust", "type": "Attack", "grid": "UC",
+                          "grid_inferred": "yes"}], provenance.web("derived"), overwrite=True)
+    head = ("game", "id", "name", "type", "grid")
+    sheet = sheet_cards_from_rows([(2, dict(zip(head, ("highlander", "T-1", "Upper Thrust", "Attack", "UL"),
+                                                strict=True)))], "g.csv")[0]
+    _, past = cardimports.import_sheet(store, sheet, "g.csv", "keeper")
+    assert [c[1:3] for c in past.changes] == [("grid", "UC (inferred)")]
+    before = next(c for c in store.cards() if c.id == "T-1")
+    assert before.grid_inferred is False
+    assert cardimports.undo(store, past.id).restored == 1
+    after = next(c for c in store.cards() if c.id == "T-1")
+    assert (after.grid, after.grid_inferred) == (2, True)
