@@ -19,11 +19,11 @@ from starlette.concurrency import run_in_threadpool
 from deckcheck import provenance
 from deckcheck.errors import DeckcheckError
 from deckcheck.importers.cardsheet import CardSheet, read_card_sheet
-from deckcheck.library.database import card_imports, import_card_sheet, preview_card_sheet, undo_card_import
+from deckcheck.library.database import import_card_sheet, last_card_import, preview_card_sheet, undo_card_import
 
 from . import models
-from .collection import (_label, claim_or_taken, finish_pending, keep_pending, pending_or_expired, pending_path,
-                         release_pending, uploaded_sheet)
+from .collection import (_label, _sheet_error, claim_or_taken, finish_pending, keep_pending, pending_or_expired,
+                         pending_path, release_pending, uploaded_sheet)
 from .deps import CatalogDep, PagesDep, PersonDep, SettingsDep
 from .security import check_csrf
 
@@ -36,7 +36,7 @@ def _read(path: Path, label: str) -> CardSheet:
     try:
         return read_card_sheet(path, skip_bad=True)
     except DeckcheckError as exc:
-        raise DeckcheckError(str(exc).replace(repr(str(path)), repr(label)).replace(str(path), label)) from None
+        raise DeckcheckError(_sheet_error(exc, label, path)) from None
 
 
 def preview(catalog: CatalogDep, path: Path, label: str) -> dict[str, Any]:
@@ -58,8 +58,7 @@ def preview(catalog: CatalogDep, path: Path, label: str) -> dict[str, Any]:
 def import_page(pages: PagesDep, catalog: CatalogDep, who: PersonDep,
                 imported: str = Query("", max_length=20), undone: str = Query("", max_length=400)) -> Response:
     """The upload form, and the last import standing with its undo button."""
-    past = card_imports(catalog.store)
-    return pages("card_import.html", {"last": next((p for p in past if not p.undone), None),
+    return pages("card_import.html", {"last": last_card_import(catalog.store),
                                       "imported": imported, "undone": undone,
                                       "may": who.can("reviewer") or who.is_keeper})
 

@@ -51,9 +51,9 @@ def import_card_sheet(store: Store, rows: Iterable[SheetCard], label: str, by: s
     return cardimports.import_sheet(store, rows, label, by)[1]
 
 
-def card_imports(store: Store) -> list[CardImport]:
-    """The card sheet imports that can be undone or were, the newest first."""
-    return cardimports.imports(store)
+def last_card_import(store: Store) -> CardImport | None:
+    """The newest card sheet import not undone (the one to offer an undo of), or None."""
+    return cardimports.last_import(store)
 
 
 def undo_card_import(store: Store, number: int) -> Undone:
@@ -128,6 +128,6 @@ def edit_cards(store: Store, rows: Iterable[Mapping[str, object]], source: Prove
     return update_cards(store, rows, source, overwrite=True)
 
 
-__all__ = ["BundleUpdate", "DatabaseInit", "card_imports", "card_sources", "cards_stamp", "copy_database",
-           "database_trouble", "edit_cards", "facts_rows", "import_card_sheet", "import_cards", "init_database",
+__all__ = ["BundleUpdate", "DatabaseInit", "card_sources", "cards_stamp", "copy_database", "database_trouble",
+           "edit_cards", "facts_rows", "import_card_sheet", "import_cards", "init_database", "last_card_import",
            "missing_database", "preview_card_sheet", "stored_cards", "undo_card_import", "update_bundle"]
