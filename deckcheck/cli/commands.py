@@ -606,7 +606,7 @@ def collection_undo(import_id: Annotated[Optional[str], typer.Argument(
                         metavar="IMPORT", help="The import's id (`collection imports` lists them); default: the "
                         "last import.")] = None,
                     collection: CollectionOption = "main", db: DbOption = None,
-                      user: AsOption = None) -> None:
+                    user: AsOption = None) -> None:
     """Undo one import into the collection (the last, unless named): what it changed goes back, later edits stay.
 
     Refused (exit 2, nothing changed) when the import was undone already, or when a later change took away
@@ -623,7 +623,7 @@ def collection_undo(import_id: Annotated[Optional[str], typer.Argument(
 
 @collection_app.command("imports")
 def collection_imports(collection: CollectionOption = "main", db: DbOption = None,
-                      user: AsOption = None) -> None:
+user: AsOption = None) -> None:
     """List the imports into the collection that can be undone (the last 100, the last first), with the id
     `collection undo` takes."""
     found = _collection_app(db, user).imports(collection)
@@ -672,7 +672,7 @@ def collection_add(card: str, qty: QtyOption = 1,
                    location: Annotated[str, typer.Option()] = "", notes: Annotated[str, typer.Option()] = "",
                    price: Annotated[str, typer.Option(help="Price per copy, as you write it (1.50, $0.25).")] = "",
                    collection: CollectionOption = "main", db: DbOption = None,
-                      user: AsOption = None) -> None:
+                   user: AsOption = None) -> None:
     """Add copies of a card (a printing in a condition, language and finish; NM, English, not foil by default)."""
     if not (qty or trade or want):
         raise typer.BadParameter("nothing to add: --qty, --trade and --want are all 0", param_hint="'--qty'")
@@ -703,7 +703,7 @@ def collection_list(filter_text: Annotated[Optional[str], typer.Option("--filter
                                                                         "set, location or notes hold this.")] = None,
                     limit: Annotated[int, typer.Option(help="At most this many rows.")] = 200,
                     collection: CollectionOption = "main", db: DbOption = None,
-                      user: AsOption = None) -> None:
+                    user: AsOption = None) -> None:
     """List what a collection holds."""
     holdings = _collection_app(db, user).entries(collection, filter_text)
     rows = [(h.card.name, h.card.set, h.quantity, h.condition, h.language, "foil" if h.foil else "",
@@ -716,7 +716,7 @@ def collection_list(filter_text: Annotated[Optional[str], typer.Option("--filter
 
 @collection_app.command("stats")
 def collection_stats(collection: CollectionOption = "main", db: DbOption = None,
-                      user: AsOption = None) -> None:
+user: AsOption = None) -> None:
     """Cards, distinct cards, by set and edition, and how complete each 1st-edition set is."""
     found = _collection_app(db, user).stats(collection)
     out = console()
@@ -740,7 +740,7 @@ def collection_missing(decks: Annotated[List[str], typer.Argument(help="Decklist
                        out: Annotated[Optional[Path], typer.Option("--out", help="Write a want list sheet that "
                                                                    "collection import reads back.")] = None,
                        collection: CollectionOption = "main", db: DbOption = None,
-                      user: AsOption = None) -> None:
+                       user: AsOption = None) -> None:
     """What each deck, and all of them together, still lack: needed, owned, short."""
     if out is not None:
         from ..importers.collection import SHEET_SUFFIXES
