@@ -40,7 +40,10 @@ _LITERAL_ESCAPE = re.compile("(_x[0-9a-fA-F]{4}_)")
 _TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\ufffe": "\ufffd", "\uffff": "\ufffd",
                        **{chr(c): f"_x{c:04X}_" for c in (*range(0, 9), *range(11, 32))},
                        **{chr(c): "\ufffd" for c in range(0xD800, 0xE000)}})
-_ATTRIBUTE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
+# an attribute's text (a sheet's name: a collection's) can hold no escape: what XML cannot hold becomes U+FFFD
+_ATTRIBUTE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\ufffe": "\ufffd",
+                            "\uffff": "\ufffd", **{chr(c): "\ufffd" for c in (*range(0, 9), *range(11, 32))},
+                            **{chr(c): "\ufffd" for c in range(0xD800, 0xE000)}})
 
 
 class TooLarge(Exception):

@@ -81,6 +81,14 @@ def test_what_xml_cannot_hold_becomes_the_replacement_character(tmp_path):
     assert _calamine(path, "s")[1:] == [["bad \ufffd byte"], ["not \ufffd\ufffd characters"]]
 
 
+def test_a_sheet_name_xml_cannot_hold_is_written_with_the_replacement_character(tmp_path):
+    """A collection's name is a sheet's: a command line's undecodable byte (a lone surrogate) or a non-character in
+    it was a UnicodeEncodeError (an attribute holds no _xHHHH_ escape)."""
+    path = tmp_path / "a.xlsx"
+    write_xlsx(path, [SheetSpec("bad \udcff \ufffe name", ["t"], [["v"]])])
+    assert openpyxl.load_workbook(path).sheetnames == ["bad \ufffd \ufffd name"]
+
+
 def test_the_cell_limit_is_exact(tmp_path):
     fits, over = "y" * 32_767, "z" * 32_768
     path = tmp_path / "a.xlsx"
