@@ -88,8 +88,10 @@ def test_a_panel_fits_80_columns_and_cuts_nothing(with_collection, monkeypatch, 
 def test_cards_show_to_a_pipe_prints_one_line_a_card(with_collection, monkeypatch):
     lines = piped(monkeypatch, "cards", "show", "Back Away")
     assert lines[0] == "# 40 cards match 'Back Away'"
-    assert lines[1].split("\t") == ["id", "name", "set", "type", "restr.", "reserved", "signature", "hands", "ed."]
-    assert len(lines) == 42 and all(len(line.split("\t")) == 9 for line in lines[1:])
+    # the heading names the game's facts of a printing as a card sheet's columns do (issue 29: from its declarations)
+    assert lines[1].split("\t") == ["id", "name", "set", "type", "restriction", "reserved", "signature", "unique",
+                                     "hand_icons", "ed."]
+    assert len(lines) == 42 and all(len(line.split("\t")) == 10 for line in lines[1:])
     assert "AT-ceirdwyn-back-away\tCeirdwyn Back Away\tAT\tDodge\t" in "\n".join(lines)
 
 
