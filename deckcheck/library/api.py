@@ -13,7 +13,7 @@ from copy import copy
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, Unpack
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, Unpack
 
 from ..cards import Card
 from ..cardsheet import SheetCard, match_by_name
@@ -220,6 +220,7 @@ class Catalog(CardSource):
     def __init__(self, db_url: str | None = None, sheets: Sequence[str | Path] = (), cards: Iterable[Card] = ()):
         self.url = resolve_url(db_url)
         self._store: Store | None = None
+        self._kept: tuple[str, dict[str, Any]] | None = None  # the kept indexes read at a stamp, read once a run
         super().__init__(cards, sheets)
 
     @property
@@ -242,7 +243,9 @@ class Catalog(CardSource):
         stamp = indexcache.database_stamp(url)
         if stamp is None:
             return build()
-        kept = indexcache.load(url, stamp)
+        if self._kept is None or self._kept[0] != stamp:  # one unpickling a run, not one per game's index
+            self._kept = (stamp, indexcache.load(url, stamp))
+        kept = self._kept[1]
         found = kept.get(key)
         meta = kept.get("meta")
         if isinstance(found, CardIndex) and isinstance(meta, dict):
@@ -253,7 +256,8 @@ class Catalog(CardSource):
         meta = getattr(self.store, "last_meta", None)
         if isinstance(meta, dict) and indexcache.database_stamp(url) == stamp:  # no write while the cards were read
             stale = meta.get("bundled") == "yes" and meta.get(BUNDLE_KEY) != bundle_digest()
-            indexcache.save(url, stamp, {**kept, key: index, "meta": meta, "stale": stale})
+            self._kept = (stamp, {**kept, key: index, "meta": meta, "stale": stale})
+            indexcache.save(url, stamp, self._kept[1])
         return index
 
     def stored_sources(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Provenance]]:

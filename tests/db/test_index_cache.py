@@ -146,3 +146,23 @@ def test_a_run_served_from_the_cache_still_says_the_bundle_is_another_versions(d
     with caplog.at_level(logging.INFO, logger="deckcheck"):
         again = Catalog(db).index(TYPE1E)
     assert "holds the bundled cards of another deckcheck version" in caplog.text and len(again) > 1000
+
+
+def test_one_run_reads_the_kept_indexes_once_whatever_games_it_needs(db, monkeypatch):
+    """A tournament of decks of several games (and of decks without a Format line, tried as the other games) asks
+    for an index per game: the kept file is unpickled once a run, not once per game; a write still rebuilds."""
+    warm = Catalog(db)
+    for fmt in ("type1e", "raven-stormcrow", "taktik52"):
+        warm.index(get_format(fmt))  # keeps the three games' indexes
+    reads: list[int] = []
+    original = indexcache.load
+
+    def counting(url, stamp):
+        reads.append(1)
+        return original(url, stamp)
+    monkeypatch.setattr(indexcache, "load", counting)
+    made = builds(monkeypatch)
+    catalog = Catalog(db)
+    for fmt in ("type1e", "raven-stormcrow", "taktik52", "type1e"):
+        catalog.index(get_format(fmt))
+    assert (len(reads), len(made)) == (1, 0)
