@@ -4,6 +4,7 @@ account's own collections and decks only; an account nobody has is exit 2 with a
 the account owned and what became of it."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from deckcheck.db.collections import Collections
 from deckcheck.db.keptdecks import StoredCard
 from deckcheck.db.store import Store
 from deckcheck.library.accounts import Accounts
+from deckcheck.library.api import Catalog
+from deckcheck.library.decks import DeckBook
 
 from inproc import run_cli
 
@@ -79,3 +82,38 @@ def test_users_remove_says_what_the_account_owned(filled_db_url):
     assert _ok("users", "remove", "Cy", "--delete-owned", *db).strip() == \
         "removed Cy: 1 collection (main); 1 deck (mine (cydeck)) deleted"
     assert keeper.names() == ["main"] and keeper.kept.listing(everyone=True) == []
+
+
+@pytest.mark.parametrize("filled_db_url", ["sqlite"], indirect=True)  # the storage: tests/db/test_kept_decks.py
+def test_stats_and_diff_read_saved_decks_as_the_account_named(filled_db_url):
+    """`stats NAME --as A` and `diff X Y --as A` read A's own deck by its name and another's private deck not at all,
+    as `deck show --as` does; without --as they are the keeper's, who reads any saved deck by its key."""
+    url = filled_db_url
+    store = Store(url)
+    accounts = Accounts(store)
+    for name in ("Ann", "Bo"):
+        accounts.add(name, "an account password", ["player"])
+    db = ("--db", url)
+    _ok("deck", "save", "mine", LEGAL, "--as", "Ann", *db)
+    _ok("deck", "save", "other", OTHER, "--as", "Ann", *db)
+    _ok("deck", "save", "bos", OTHER, "--as", "Bo", *db)
+    bos = Collections(store).kept.listing(accounts.get("Bo").id)[0]
+    assert bos.visibility == "link"
+    assert _ok("stats", bos.id, "--json", "--as", "Ann", *db)  # a link deck: whoever has its id reads it, as on the web
+    book = DeckBook(Catalog(url), Collections(store))
+    book.update(accounts.get("Bo").person(), bos.id, visibility="private")
+
+    stats = json.loads(_ok("stats", "mine", "--json", "--as", "Ann", *db))
+    assert stats == {**json.loads(_ok("stats", LEGAL, "--json", *db)), "deck": "mine"}  # the deck Ann saved
+    diff = _ok("diff", "mine", "other", "--json", "--as", "Ann", *db)
+    assert diff == _ok("diff", LEGAL, OTHER, "--json", *db).replace(json.dumps(LEGAL)[1:-1], "mine").replace(
+        json.dumps(OTHER)[1:-1], "other")
+    for args in (("stats", "mine"), ("diff", "mine", "other"), ("stats", "mine", "--as", "Bo")):
+        refused = run_cli(*args, *db)  # the keeper has no deck named so; Bo has no deck named so
+        assert refused.code == 2 and refused.crash is None and b"no saved deck" in refused.err, refused.err
+    hidden = run_cli("stats", bos.id, "--as", "Ann", *db)  # Bo's private deck by its id: not Ann's to read
+    assert hidden.code == 2 and hidden.crash is None and b"no saved deck" in hidden.err, hidden.err
+    assert run_cli("diff", "mine", bos.id, "--as", "Ann", *db).code == 2
+    assert _ok("stats", bos.id, *db)  # the keeper reads any saved deck by its key
+    nobody = run_cli("stats", "mine", "--as", "Nobody", *db)
+    assert nobody.code == 2 and b"no account is named 'Nobody'" in nobody.err

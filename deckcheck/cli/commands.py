@@ -30,7 +30,7 @@ from ..games import GAMES, all_formats, registry, data_unknown_ids, game_of, get
 from ..importers.writers import SheetSpec, check_target, write_csv, write_csv_to, write_xlsx
 from ..library.api import Catalog, CollectionApp, parse_import_id, undecided_cards
 from ..library.people import KEEPER, Person
-from ..library.statsapi import diff_named, stats_named
+from ..library.statsapi import SavedDeck, diff_named, stats_named
 from ..stats import check_draw
 from ..text import and_more
 from .plain import plural
@@ -120,6 +120,10 @@ FormatOption = Annotated[Optional[str], typer.Option("--format", "-f", help="For
                                                      "deck's Format: line, else type1e.")]
 HandOption = Annotated[int, typer.Option("--hand", help="Cards in the opening hand (1st edition: 15).")]
 ExertionOption = Annotated[int, typer.Option("--exertion", help="Cards turned over by an Exertion (1st edition: 5).")]
+AsOption = Annotated[Optional[str], typer.Option(
+    "--as", help="Act as this account of a shared database: its own collections and decks (default "
+                 "$DECKCHECK_USER, else the keeper: this machine's user).", envvar="DECKCHECK_USER",
+    show_envvar=False)]
 
 
 @app.command()
@@ -128,9 +132,9 @@ def stats(deck: Annotated[str, typer.Argument(help="A decklist file (any form ch
           format: FormatOption = None, hand: HandOption = 15, exertion: ExertionOption = 5,
           as_json: Annotated[bool, typer.Option("--json", help="Print the JSON object (one per deck per "
                                                 "line).")] = False,
-          cards: CardsOption = None, db: DbOption = None) -> None:
+          cards: CardsOption = None, db: DbOption = None, user: AsOption = None) -> None:
     """What a deck holds and how it draws: types, squares covered, exact opening-hand and Exertion odds."""
-    found = stats_named(deck, Catalog(db, cards or ()), format, hand, exertion)
+    found = stats_named(deck, Catalog(db, cards or ()), format, hand, exertion, _saved_as(db, user))
     if as_json:
         for s in found:
             sys.stdout.write(json.dumps(s.as_dict(), ensure_ascii=False) + "\n")
@@ -145,9 +149,9 @@ def diff(a: Annotated[str, typer.Argument(help="The deck before: a decklist file
          b: Annotated[str, typer.Argument(help="The deck after: a decklist file or a saved deck's name.")],
          format: FormatOption = None, hand: HandOption = 15, exertion: ExertionOption = 5,
          as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as one JSON object.")] = False,
-         cards: CardsOption = None, db: DbOption = None) -> None:
+         cards: CardsOption = None, db: DbOption = None, user: AsOption = None) -> None:
     """Compare two decks: cards added and removed, the verdict and the odds before and after."""
-    result = diff_named(a, b, Catalog(db, cards or ()), format, hand, exertion)
+    result = diff_named(a, b, Catalog(db, cards or ()), format, hand, exertion, _saved_as(db, user))
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
         return
@@ -522,10 +526,6 @@ deck_app = group("Decks saved in the database.")
 app.add_typer(collection_app, name="collection")
 app.add_typer(deck_app, name="deck")
 CollectionOption = Annotated[str, typer.Option("--collection", "-c", help="The collection's name.")]
-AsOption = Annotated[Optional[str], typer.Option(
-    "--as", help="Act as this account of a shared database: its own collections and decks (default "
-                 "$DECKCHECK_USER, else the keeper: this machine's user).", envvar="DECKCHECK_USER",
-    show_envvar=False)]
 
 
 def _collection_app(db: str | None, user: str | None = None) -> CollectionApp:
@@ -791,6 +791,15 @@ def _deck_book(db: str | None, user: str | None = None) -> tuple[DeckBook, Perso
     return DeckBook(app.catalog, app.collections), who, app
 
 
+def _saved_as(db: str | None, user: str | None) -> SavedDeck | None:
+    """How `stats` and `diff` read a saved deck named on the command line as the account --as names (its own by
+    name, another's link or public deck by id, as `deck show --as`); None for the keeper, who reads any saved deck."""
+    if not user:
+        return None
+    book, who, _app = _deck_book(db, user)
+    return lambda name: book.deck_at(who, book.named(who, name).id)
+
+
 def _deck_key(book: DeckBook, who: Person, name: str) -> str:
     """The id of the deck a command names: the keeper's by its name (its id), an account's own by its name first."""
     return (book.find(who, name) if who.owner_id is None else book.named(who, name)).id
@@ -960,7 +969,10 @@ def read_password(path: Path | None) -> str:
 
 
 def _account_line(account: Any) -> str:
-    return f"{account.name}: {', '.join(account.roles) or 'no role'}"
+    """`Ann: organiser, player`; the first keeper account (whose things are the keeper's, with all that was kept
+    before accounts: CONTRACTS §9) says so."""
+    line = f"{account.name}: {', '.join(account.roles) or 'no role'}"
+    return line + " (the server's keeper: owns what the keeper owns)" if account.first_keeper else line
 
 
 @users_app.command("add")

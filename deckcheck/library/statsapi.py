@@ -7,7 +7,7 @@ deckcheck.importers and saved decks come from the database, each imported only w
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
 from ..cards import Card
 from ..catalog import CardIndex
@@ -143,13 +143,24 @@ def saved_deck(name: str, collections: "Collections", format: str | None = None,
     return deck, require_stats(fmt) if stats else fmt
 
 
+SavedDeck = Callable[[str], tuple[Deck, AnyFormat]]
+"""How a command reads a saved deck by the name it was given, as someone: (its cards, its format as saved);
+NoSavedDeckError when that person has no deck so named (deckcheck.library.decks.DeckBook.named and deck_at)."""
+
+
 def load_decks(name: str, catalog: "Catalog", format: str | None = None,
-               one: bool = False, stats: bool = True) -> list[tuple[Deck, AnyFormat]]:
-    """Every deck a decklist file holds (`-` is standard input), or the saved deck of that name.
+               one: bool = False, stats: bool = True, saved: SavedDeck | None = None) -> list[tuple[Deck, AnyFormat]]:
+    """Every deck a decklist file holds (`-` is standard input), or the saved deck of that name: the keeper's (any
+    saved deck), or as `saved` reads it (`--as ACCOUNT`: that account's own, or a deck others may see by its id).
 
     With `one`, a file that holds several decks (a registration workbook) is refused before any is resolved.
     """
     if name != "-" and not Path(name).exists():
+        if saved is not None:
+            deck, fmt = saved(name)
+            deck.source = name
+            fmt = get_format(format) if format else fmt
+            return [(deck, require_stats(fmt) if stats else fmt)]
         from ..db.collections import Collections
         return [saved_deck(name, Collections(catalog.store), format, stats)]
     from ..importers.decklists import read_decklists
@@ -162,18 +173,20 @@ def load_decks(name: str, catalog: "Catalog", format: str | None = None,
 
 
 def stats_named(name: str, catalog: "Catalog", format: str | None = None, hand: int = HAND,
-                exertion: int = EXERTION) -> list[DeckStats]:
-    """The statistics of every deck a file holds, or of a saved deck (what `deckcheck stats` prints)."""
+                exertion: int = EXERTION, saved: SavedDeck | None = None) -> list[DeckStats]:
+    """The statistics of every deck a file holds, or of a saved deck (what `deckcheck stats` prints; `saved` as
+    in load_decks)."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    return [stats_in(deck, fmt, hand, exertion) for deck, fmt in load_decks(name, catalog, format)]
+    return [stats_in(deck, fmt, hand, exertion) for deck, fmt in load_decks(name, catalog, format, saved=saved)]
 
 
 def diff_named(before: str, after: str, catalog: "Catalog", format: str | None = None, hand: int = HAND,
-               exertion: int = EXERTION) -> DeckDiff:
-    """Compare two decks, each a one-deck file or a saved deck (what `deckcheck diff` prints)."""
+               exertion: int = EXERTION, saved: SavedDeck | None = None) -> DeckDiff:
+    """Compare two decks, each a one-deck file or a saved deck (what `deckcheck diff` prints; `saved` as in
+    load_decks)."""
     check_draw("hand", hand)
     check_draw("exertion", exertion)
-    [(deck_a, fmt_a)] = load_decks(before, catalog, format, one=True, stats=False)
-    [(deck_b, fmt_b)] = load_decks(after, catalog, format, one=True, stats=False)
+    [(deck_a, fmt_a)] = load_decks(before, catalog, format, one=True, stats=False, saved=saved)
+    [(deck_b, fmt_b)] = load_decks(after, catalog, format, one=True, stats=False, saved=saved)
     return diff_decks(deck_a, fmt_a, deck_b, fmt_b, hand, exertion)
