@@ -71,6 +71,11 @@ def test_users_commands_keep_argon2id_hashes_only(club, tmp_path):
     assert run_cli("users", "remove", "Nobody", "--db", str(club)).code == 2
     assert run_cli("users", "remove", "Rex", "--db", str(club)).text.strip() == "removed Rex"
     assert run_cli("users", "list", "--db", str(club)).text.splitlines() == ["Ann: organiser, judge"]
+    for name in ("Kim", "Lou"):  # the first keeper account is the server's keeper; a later one is not
+        assert run_cli("users", "add", name, "--role", "keeper", "--password-file", str(tmp_path / "pw"),
+                       "--db", str(club)).code == 0
+    assert run_cli("users", "list", "--db", str(club)).text.splitlines() == [
+        "Ann: organiser, judge", "Kim: keeper (the server's keeper: owns what the keeper owns)", "Lou: keeper"]
 
 
 def test_the_password_is_never_an_argument():
