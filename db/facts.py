@@ -6,11 +6,14 @@ from typing import Any, Sequence
 
 from sqlalchemy import Connection, insert, select, update
 
+from deckcheck.text import normalize
+
+from .models import ACCOUNTS as a
 from .models import CARD_CHANGES as h
 from .models import PROPOSALS as p
 
 PROPOSAL_COLUMNS = ("id", "card_id", "field_name", "value", "old", "old_source", "by", "at", "status", "conflict",
-                    "decided_by", "decided_at")
+                    "decided_by", "decided_at", "by_key")
 
 
 def add_proposal(con: Connection, values: dict[str, Any], key: str, stamp: str) -> int:
@@ -24,6 +27,11 @@ def add_proposal(con: Connection, values: dict[str, Any], key: str, stamp: str) 
                                        decided_at="").returning(p.c.id)).first()
     assert row is not None  # an INSERT ... RETURNING returns its row
     return int(row[0])
+
+
+def account_named(con: Connection, name: str) -> bool:
+    """Whether an account has this name (compared as accounts compare names: deckcheck.text.normalize)."""
+    return con.execute(select(a.c.id).where(a.c.name_key == normalize(name)).limit(1)).first() is not None
 
 
 def proposal_rows(con: Connection, status: str | None = None, key: str | None = None,

@@ -12,7 +12,6 @@ from starlette.concurrency import run_in_threadpool
 
 from deckcheck.check import choose_format
 from deckcheck.db.collections import Collections
-from deckcheck.library.facts import clean_by
 from deckcheck.decklist import rewrite_line, rewrite_row
 from deckcheck.decks import build_deck
 from deckcheck.errors import DeckcheckError
@@ -27,7 +26,7 @@ from .checkinput import (DECK_ID, MAX_FIELDS, ApiInput, CheckInput, api_input, c
                          format_choices, page_context, read_input, saved_deck_data)
 from .deckview import deck_page
 from .deps import BookDep, CatalogDep, CollectionsDep, PagesDep, PersonDep, ServerDep, SettingsDep, person_of
-from .facts import check_as, form_context, own_check, own_saved_report
+from .facts import author, check_as, form_context, own_check, own_saved_report
 from .errors import BadRequest
 from .security import check_csrf
 
@@ -41,10 +40,10 @@ FIX_LINES = reading.FIX_LINES
 @router.post("/api/check", tags=["api"], summary="Check a decklist: the same report as the command line's JSON",
              response_model=models.Report, responses=models.errors(400, 413),
              openapi_extra=models.body(models.CheckRequest, models.CheckForm))
-async def api_check(got: ApiInput, srv: ServerDep) -> dict[str, Any]:
+async def api_check(got: ApiInput, srv: ServerDep, who: PersonDep) -> dict[str, Any]:
     """`file` (any decklist form) or `decklist` (text), and `format`: 200 and the §3 report, whatever the verdict.
     With `facts_by`, that person's answers not yet reviewed count in this one check (a notice says so)."""
-    by = clean_by(got.extra["facts_by"], "facts_by name") if "facts_by" in got.extra else ""
+    by = author(who, got.extra["facts_by"], "facts_by name") if "facts_by" in got.extra else None
     reports = await run_in_threadpool(check_as, srv, got, by) if by else \
         await run_in_threadpool(check_input, srv.catalog, got)
     if len(reports) != 1:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -26,8 +27,8 @@ from starlette.exceptions import HTTPException
 from deckcheck.library.api import CardSource, Overlaid
 from deckcheck.cards import Card, conflicts
 from deckcheck.cells import NONE, is_none_word
-from deckcheck.library.facts import (CHOICES, FACT_FIELDS, FORM_FIELDS, GROUP_WORDS, LABELS, MAX_BY, FactError, Facts,
-                                     clean_by, facts_sheet, form_fields_of, shown, value_text)
+from deckcheck.library.facts import (CHOICES, FACT_FIELDS, FORM_FIELDS, GROUP_WORDS, LABELS, MAX_BY, Author, FactError,
+                                     Facts, clean_by, facts_sheet, form_fields_of, shown, value_text)
 from deckcheck.errors import DeckcheckError
 from deckcheck.library.people import Person
 from deckcheck.rates import Rate, Windows
@@ -50,6 +51,7 @@ router = APIRouter(route_class=models.ApiRoute)
 
 BY_COOKIE = "deckcheck_by"  # the name a person gave with their answers: their pending answers count in their checks
 ADMIN_COOKIE = "deckcheck_admin"
+ACCOUNT_KEY = re.compile(r"@[0-9]{1,12}")  # an account's answers on the review page's "Accept all from" (Author.key)
 MAX_CARDS = 60  # cards in one fill-in form
 MAX_FORM_FIELDS = MAX_CARDS * 16 + 20
 SQUARES = ("UL", "UC", "UR", "ML", "MC", "MR", "LL", "LC", "LR")
@@ -65,9 +67,12 @@ def is_club(srv: Deckcheck) -> bool:
     return srv.mode() is Mode.CLUB
 
 
-def by_of(who: Person, sent: object) -> object:
-    """Who gave answers: a signed-in account's own name (never another's it typed), else the name sent."""
-    return who.name if who.account_id is not None else sent
+def author(who: Person, sent: object, what: str = "name") -> Author:
+    """Who gives answers: a signed-in account as itself (never a name it typed), else the name sent (FactError when
+    it cannot be a name)."""
+    if who.account_id is not None:
+        return Author.of_account(who.account_id, who.name)
+    return Author.typed(sent, what)
 
 
 def review_as(request: Request, srv: Deckcheck, who: Person) -> str:
@@ -113,12 +118,22 @@ def is_organiser(request: Request, srv: Deckcheck) -> bool:
                                                      admin_cookie_value(token).encode())
 
 
-def known_by(request: Request) -> str:
-    """The name this browser gave with its answers (its cookie), or ""."""
+def known_author(request: Request) -> Author | None:
+    """Whose pending answers this browser's checks count: the signed-in account's, else those of the name it gave
+    with its answers (its cookie); None when neither."""
+    who: Person = request.state.person
+    if who.account_id is not None:
+        return Author.of_account(who.account_id, who.name)
     try:
-        return clean_by(unquote(request.cookies.get(BY_COOKIE, "")))
+        return Author.typed(unquote(request.cookies.get(BY_COOKIE, "")))
     except FactError:
-        return ""
+        return None
+
+
+def known_by(request: Request) -> str:
+    """The name the fill-in form is filled with: the signed-in account's, else this browser's cookie's, or ""."""
+    known = known_author(request)
+    return known.name if known else ""
 
 
 ANSWER_RATE = Rate(60, 60)  # answers per address in this process (the web guard limits more)
@@ -131,7 +146,7 @@ def count_answer(request: Request) -> None:
 
 
 # -- checking with one person's pending answers -----------------------------------------------------
-def catalog_for(srv: Deckcheck, by: str | None) -> tuple[Any, int]:
+def catalog_for(srv: Deckcheck, by: Author | None) -> tuple[Any, int]:
     """The catalogue a check by `by` sees, and how many of their pending answers it counts (club servers only)."""
     catalog = srv.catalog
     if not by or not is_club(srv):
@@ -142,16 +157,16 @@ def catalog_for(srv: Deckcheck, by: str | None) -> tuple[Any, int]:
     return Overlaid(catalog, rows), sum(len(r.fields) for r in rows)
 
 
-def counted_notice(by: str, n: int) -> str:
-    return (f"counted {n} answer{'s' if n != 1 else ''} by {by} that the organiser has not reviewed yet "
+def counted_notice(by: Author, n: int) -> str:
+    return (f"counted {n} answer{'s' if n != 1 else ''} by {by.name} that the organiser has not reviewed yet "
             "(they count in your own checks only, until accepted)")
 
 
-def check_as(srv: Deckcheck, got: checking.CheckInput, by: str) -> list[Report]:
+def check_as(srv: Deckcheck, got: checking.CheckInput, by: Author | None) -> list[Report]:
     """Check what a page sent, with `by`'s pending answers on a club server (a notice says how many)."""
     catalog, counted = catalog_for(srv, by)
     reports = checking.check_input(catalog, got, True)
-    if counted:
+    if counted and by is not None:
         for report in reports:
             report.notices.append(counted_notice(by, counted))
     return reports
@@ -159,10 +174,10 @@ def check_as(srv: Deckcheck, got: checking.CheckInput, by: str) -> list[Report]:
 
 def own_check(request: Request, srv: Deckcheck, got: checking.CheckInput) -> list[Report]:
     """The check page's check: with this browser's pending answers on a club server."""
-    return check_as(srv, got, known_by(request))
+    return check_as(srv, got, known_author(request))
 
 
-def saved_report(srv: Deckcheck, deck_id: str, by: str, person: Person,
+def saved_report(srv: Deckcheck, deck_id: str, by: Author | None, person: Person,
                  missing: str = "no saved deck has that link") -> tuple[checking.CheckInput, Report]:
     """A saved deck and its report, with `by`'s pending answers on a club server (NoSavedDeckError: none the
     person may see)."""
@@ -175,7 +190,7 @@ def saved_report(srv: Deckcheck, deck_id: str, by: str, person: Person,
 
 def own_saved_report(request: Request, srv: Deckcheck, deck_id: str) -> tuple[checking.CheckInput, Report]:
     """A saved deck and its report, with this browser's pending answers on a club server."""
-    return saved_report(srv, deck_id, known_by(request), person_of(request, srv))
+    return saved_report(srv, deck_id, known_author(request), person_of(request, srv))
 
 
 # -- the fill-in form -----------------------------------------------------------------------------------
@@ -269,7 +284,7 @@ def read_fact_form(form: FormData) -> tuple[dict[str, dict[str, str]], list[str]
 
 
 def submit_answers(srv: Deckcheck, answers: dict[str, dict[str, str]],
-                   by: str) -> tuple[list[dict[str, Any]], list[Any], list[str]]:
+                   by: Author) -> tuple[list[dict[str, Any]], list[Any], list[str]]:
     """Store (or propose) the answers about several cards in one transaction: (applied, proposals, problems); a
     bad card's answers are its problem, the others' are kept."""
     by_id = {c.id: c for c in srv.catalog.cards()}
@@ -292,18 +307,21 @@ def decided_message(before: list[str], after: list[str]) -> str:
                                        for r in decided) + "."
 
 
-def saved_message(applied: list[Any], proposals: list[Any], by: str) -> str:
+def saved_message(applied: list[Any], proposals: list[Any], by: Author) -> str:
     if proposals:
-        return (f"Thank you, {by}: {len(proposals)} value{'s' if len(proposals) != 1 else ''} wait for the "
+        return (f"Thank you, {by.name}: {len(proposals)} value{'s' if len(proposals) != 1 else ''} wait for the "
                 "organiser's review. They count in your own checks now (marked as yours), and in everyone's once "
                 "accepted.")
     if applied:
-        return f"Saved {len(applied)} value{'s' if len(applied) != 1 else ''} from {by}."
+        return f"Saved {len(applied)} value{'s' if len(applied) != 1 else ''} from {by.name}."
     return "Nothing changed: the values given were already stored."
 
 
-def with_by_cookie(response: Response, by: str) -> Response:
-    response.set_cookie(BY_COOKIE, quote(by, safe=""), max_age=365 * 86400, httponly=True, samesite="strict")
+def with_by_cookie(response: Response, by: Author) -> Response:
+    """The name typed, kept for the next answers (a signed-in account is known by its session instead)."""
+    if not by.signed_in:
+        response.set_cookie(BY_COOKIE, quote(by.name, safe=""), max_age=365 * 86400, httponly=True,
+                            samesite="strict")
     return response
 
 
@@ -336,10 +354,11 @@ async def check_facts(request: Request, srv: ServerDep, pages: PagesDep) -> Resp
     assert form is not None
     problems: list[str] = []
     message = ""
+    by: Author | None = None
     try:
-        by = clean_by(by_of(request.state.person, form.get("facts_by")))
+        by = author(request.state.person, form.get("facts_by"))
     except FactError as exc:
-        by, problems = "", [str(exc)]
+        problems = [str(exc)]
     before: list[Report] = []
     if by:
         answers, problems = read_fact_form(form)
@@ -347,14 +366,14 @@ async def check_facts(request: Request, srv: ServerDep, pages: PagesDep) -> Resp
         applied, proposals, more = await run_in_threadpool(submit_answers, srv, answers, by)
         problems += more
         message = saved_message(applied, proposals, by) if answers else "No value was given."
-    reports = await run_in_threadpool(check_as, srv, got, by or known_by(request)) if got.has_deck else []
+    reports = await run_in_threadpool(check_as, srv, got, by or known_author(request)) if got.has_deck else []
     if reports and before:
         message = " ".join(filter(None, (message, decided_message(before[0].unverified, reports[0].unverified))))
     context = checking.page_context(got, reports, **form_context(request, srv, facts_message=message,
                                                                  facts_problems=problems,
                                                                  facts_here=len(reports) == 1))
     if by:
-        context["facts_by"] = by
+        context["facts_by"] = by.name
     target = request.headers.get("HX-Target", "") if request.headers.get("HX-Request") == "true" else ""
     response = pages("_checker.html" if target == "checker" else "check.html", context,
                      status_code=400 if problems and not message else 200)
@@ -368,7 +387,7 @@ async def deck_facts(request: Request, srv: ServerDep, book: BookDep, person: Pe
     form = await read_form(request)
     check_csrf(request, form)
     count_answer(request)
-    by = clean_by(by_of(request.state.person, form.get("facts_by")))
+    by = author(request.state.person, form.get("facts_by"))
     answers, problems = read_fact_form(form)
     _got, before = await run_in_threadpool(saved_report, srv, deck_id, by, person_of(request, srv))
     applied, proposals, more = await run_in_threadpool(submit_answers, srv, answers, by)
@@ -379,7 +398,7 @@ async def deck_facts(request: Request, srv: ServerDep, book: BookDep, person: Pe
     context = checking.page_context(got, [report], deck_id=deck_id, page=page, **form_context(
         request, srv, facts_message=message, facts_problems=problems + more, facts_here=True,
         facts_wrap=f"/decks/{deck_id}/facts"))
-    context["facts_by"] = by
+    context["facts_by"] = by.name
     return with_by_cookie(pages("deck.html", context), by)
 
 
@@ -416,7 +435,8 @@ def proposals_page(request: Request, srv: ServerDep, pages: PagesDep, who: Perso
     chosen = status if status in ("pending", "accepted", "rejected") else "pending"
     organiser = is_organiser(request, srv) or (who.account_id is not None and who.can("reviewer"))
     proposals = facts_of(srv).proposals(status=chosen, limit=PAGE_LIMIT) if organiser else []
-    people = sorted({p.by for p in proposals if p.status == "pending"}, key=str.casefold)
+    people = sorted({(p.by_key, p.by) for p in proposals if p.status == "pending"},
+                    key=lambda person: (person[1].casefold(), person[0]))  # (key, name): the button sends the key
     return pages("proposals.html", {"organiser": organiser, "club": is_club(srv), "proposals": proposals,
                                     "status": chosen, "people": people, "shown": shown, "labels": LABELS,
                                     "page_limit": PAGE_LIMIT})
@@ -449,7 +469,8 @@ async def proposals_decide(request: Request, srv: ServerDep, who: PersonDep) -> 
     facts = facts_of(srv)
     everyone = form.get("accept_all")
     if isinstance(everyone, str) and everyone:
-        await run_in_threadpool(facts.accept_all, clean_by(everyone), reviewer)
+        whose = everyone if ACCOUNT_KEY.fullmatch(everyone) else clean_by(everyone)  # an account's key, or a name
+        await run_in_threadpool(facts.accept_all, whose, reviewer)
     else:
         for action in ("accept", "reject"):
             pid = form.get(action)
@@ -481,7 +502,7 @@ async def card_facts_submit(request: Request, srv: ServerDep, pages: PagesDep, c
     count_answer(request)
     card = card_of(srv, card_id)
     try:
-        by = clean_by(by_of(request.state.person, form.get("facts_by")))
+        by = author(request.state.person, form.get("facts_by"))
     except FactError as exc:
         return pages("card_facts.html", card_facts_context(request, srv, card, facts_problems=[str(exc)]),
                      status_code=400)
@@ -566,7 +587,8 @@ async def api_card_facts(request: Request, response: Response, srv: ServerDep, w
     if isinstance(values, dict) and len(values) > len(FACT_FIELDS):
         raise FactError("too many values")
     card = card_of(srv, card_id)
-    done = await run_in_threadpool(facts_of(srv).submit, card, values, by_of(who, data.get("by")), is_club(srv))
+    done = await run_in_threadpool(facts_of(srv).submit, card, values, author(who, data.get("by")),
+                                  is_club(srv))
     if done.applied:
         srv.cards_changed()
     response.status_code = 202 if is_club(srv) else 200

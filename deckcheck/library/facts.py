@@ -19,7 +19,7 @@ from .. import provenance as prov
 from ..cards import CORE_FIELDS, Card
 from ..cells import NONE
 from ..cardsheet import BY_NAME, UNKNOWN, SheetCard, card_to_row, sheet_card_from_row, value_of
-from ..db.facts import add_proposal, change_rows, decide_proposal, proposal_rows
+from ..db.facts import account_named, add_proposal, change_rows, decide_proposal, proposal_rows
 from ..db.sources import read_sources, stored_sources
 from ..db.store import Store, bundled_rows, read_cards
 from ..db.updates import cards_writers_turn, update_cards, update_cards_on
@@ -87,6 +87,35 @@ def clean_by(text: object, what: str = "name") -> str:
 def by_key(name: str) -> str:
     """Who, compared: case and spaces folded."""
     return " ".join(name.casefold().split())
+
+
+@dataclass(frozen=True)
+class Author:
+    """Who gave answers: a signed-in account (its name, and the key `@ID`, which no typed name can be: clean_by
+    refuses `@`), or a name typed by someone not signed in (the key: the name folded). An account's proposals are
+    its own: nobody typing its name replaces them, reads them into their checks or is accepted as it."""
+
+    name: str
+    key: str
+
+    @classmethod
+    def typed(cls, text: object, what: str = "name") -> Author:
+        """A name as typed (FactError when it cannot be a name: clean_by)."""
+        name = clean_by(text, what)
+        return cls(name, by_key(name))
+
+    @classmethod
+    def of_account(cls, account_id: int, name: str) -> Author:
+        return cls(name, f"@{account_id}")
+
+    @property
+    def signed_in(self) -> bool:
+        return self.key.startswith("@")
+
+
+def author_of(by: object) -> Author:
+    """An Author as given, or the typed name `by`."""
+    return by if isinstance(by, Author) else Author.typed(by)
 
 
 def value_text(card: Card, field: str) -> str:
@@ -177,6 +206,7 @@ class Proposal:
     conflict: str | None
     decided_by: str = ""
     decided_at: str = ""
+    by_key: str = ""  # whose it is: `@ID` for an account's, else the typed name folded (Author.key)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON object of CONTRACTS §6 (revision 3), plus what the review page shows."""
@@ -248,8 +278,10 @@ class Facts:
                     ) -> tuple[Submitted, list[tuple[Card, FactError]]]:
         """The answers about several cards (a deck's fill-in form) in one transaction: what was applied or
         proposed, and each card whose values are bad with its FactError (its answers are left out, the others
-        kept). FactError when the name is bad (nothing stored)."""
-        name = clean_by(by)
+        kept). FactError when the name is bad, or is an account's name typed by someone not signed in as it
+        (nothing stored). `by`: an Author, or a typed name."""
+        author = author_of(by)
+        name = author.name
         good: list[tuple[Card, dict[str, str]]] = []
         problems: list[tuple[Card, FactError]] = []
         for card, values in answers:
@@ -269,6 +301,9 @@ class Facts:
         made: list[int] = []
         stamp = now()
         with self.store.begin() as con:
+            if not author.signed_in and account_named(con, name):
+                raise FactError(f"{name!r} is the name of an account of this server: sign in as {name} to give "
+                                "answers under it, or give another name")
             ids = [card.id for card, _parsed in good]
             stored = read_cards(con, ids)
             all_sources = read_sources(con, ids)
@@ -282,20 +317,22 @@ class Facts:
                     made.append(add_proposal(con, {
                         "card_id": card.id, "field_name": field, "value": value, "old": old,
                         "old_source": str(where) if where else "", "by": name, "conflict": conflict or ""},
-                        by_key(name), stamp))
+                        author.key, stamp))
         return Submitted([], list(reversed(self.proposals(ids=made)))), problems
 
-    def proposals(self, status: str | None = None, by: str | None = None, ids: Iterable[int] | None = None,
+    def proposals(self, status: str | None = None, by: str | Author | None = None, ids: Iterable[int] | None = None,
                   card_id: str | None = None, limit: int | None = None) -> list[Proposal]:
-        """Proposals (newest first), filtered by status, by who made them, by ids or by card; at most `limit`."""
+        """Proposals (newest first), filtered by status, by who made them (an Author, or a typed name: never an
+        account's), by ids or by card; at most `limit`."""
         wanted = None if ids is None else list(ids)
         if wanted == []:
             return []
+        key = None if by is None else by.key if isinstance(by, Author) else by_key(by)
         with self.store.engine.connect() as con:
-            rows = proposal_rows(con, status, None if by is None else by_key(by), wanted, card_id, limit)
+            rows = proposal_rows(con, status, key, wanted, card_id, limit)
         names = self._names({r[1] for r in rows})
         return [Proposal(int(r[0]), r[1], names.get(r[1], r[1]), r[2], r[3], r[4], r[5], r[6], r[7], r[8],
-                         r[9] or None, r[10], r[11]) for r in rows]
+                         r[9] or None, r[10], r[11], by_key=r[12]) for r in rows]
 
     def _names(self, ids: set[str]) -> dict[str, str]:
         if not ids:
@@ -326,8 +363,11 @@ class Facts:
             raise ProposalDecided(f"proposal {pid} was already {self.get(pid).status}")
         return self.get(pid)
 
-    def accept_all(self, by: str, decided_by: str = "the organiser") -> list[Proposal]:
-        """Accept every pending proposal of one person (oldest first: a later answer wins)."""
+    def accept_all(self, by: str | Author, decided_by: str = "the organiser") -> list[Proposal]:
+        """Accept every pending proposal of one person (oldest first: a later answer wins); `by` as in proposals,
+        or the key a Proposal's `by_key` holds (the review page's button)."""
+        if isinstance(by, str) and by.startswith("@"):
+            by = Author("", by)
         done = []
         for proposal in reversed(self.proposals(status="pending", by=by)):
             try:
@@ -336,8 +376,9 @@ class Facts:
                 continue
         return done
 
-    def overlay(self, by: str) -> list[SheetCard]:
-        """One person's pending answers as partial card-sheet rows (the latest per field), for their own check."""
+    def overlay(self, by: str | Author) -> list[SheetCard]:
+        """One person's pending answers as partial card-sheet rows (the latest per field), for their own check
+        (`by` as in proposals)."""
         rows: dict[str, dict[str, str]] = {}
         names: dict[str, str] = {}
         for pending in reversed(self.proposals(status="pending", by=by)):
@@ -347,7 +388,8 @@ class Facts:
         for card_id, values in rows.items():
             item = sheet_card_from_row({"id": card_id, "name": names[card_id], **values}, 0, [])
             if item is not None:
-                source = {f: Provenance("web", f"{by} (pending)", "") for f in values}
+                source = {f: Provenance("web", f"{by.name if isinstance(by, Author) else by} (pending)", "")
+                          for f in values}
                 out.append(SheetCard(item.card, 0, frozenset(values), source))
         return out
 

@@ -241,6 +241,43 @@ def test_card_facts_are_proposed_by_the_account_and_reviewed_by_a_reviewer(club)
         assert client.get(f"/api/cards/{card}").json()["restriction"] == "4"
 
 
+def test_an_accounts_answers_are_its_own_whoever_types_its_name(club):
+    """A proposal is keyed by the account that made it, not by its name: someone not signed in who types "ann" is
+    refused (their answer would have replaced Ann's pending one and been reviewed as Ann's); their check naming
+    Ann counts none of her answers; Ann's own check counts them; "Accept all from" Ann accepts hers only."""
+    card = "ME-upper-left-attack-1"
+    deck = "Format: type1e\n6 Upper Left Attack\n"
+    with TestClient(app_of(club), client=PHONE) as ann, TestClient(app_of(club), client=PHONE) as stranger, \
+            TestClient(app_of(club), client=PHONE) as rex:
+        signed_in(ann, "Ann")
+        mine = ann.post(f"/api/cards/{card}/facts", json={"values": {"restriction": "3"}})
+        assert mine.status_code == 202, mine.text
+        for name in ("ann", " ANN ", "Ann"):
+            r = stranger.post(f"/api/cards/{card}/facts", json={"by": name, "values": {"restriction": "9"}})
+            assert r.status_code == 400 and "is the name of an account of this server" in r.json()["error"], r.text
+        other = stranger.post(f"/api/cards/{card}/facts", json={"by": "Annie", "values": {"restriction": "1"}})
+        assert other.status_code == 202, other.text
+        own = ann.post("/api/check", json={"decklist": deck, "facts_by": "anyone"}).json()
+        assert any("counted 1 answer by Ann" in n for n in own["notices"]), own["notices"]
+        theirs = stranger.post("/api/check", json={"decklist": deck, "facts_by": "Ann"}).json()
+        assert not any("counted" in n for n in theirs["notices"]), theirs["notices"]
+
+        signed_in(rex, "Rex")
+        pending = rex.get("/api/proposals").json()["proposals"]
+        assert sorted((p["by"], p["value"], p["status"]) for p in pending) == [("Ann", "3", "pending"),
+                                                                                ("Annie", "1", "pending")]
+        page = rex.get("/cards/proposals").text
+        ann_id = re.search(r'name="accept_all" value="(@[0-9]+)" class="chip">Ann<', page)
+        assert ann_id and 'name="accept_all" value="annie" class="chip">Annie<' in page, page
+        r = rex.post("/cards/proposals/decide", data={"accept_all": ann_id.group(1),
+                                                       "csrf_token": rex.cookies[CSRF_COOKIE]})
+        assert r.status_code == 200, r.text  # the redirect to the review page, followed
+        decided = {p["by"]: p["status"] for s in ("accepted", "pending")
+                   for p in rex.get("/api/proposals", params={"status": s}).json()["proposals"]}
+        assert decided == {"Ann": "accepted", "Annie": "pending"}
+        assert rex.get(f"/api/cards/{card}").json()["restriction"] == "3"
+
+
 def test_the_keepers_accounts_page(club):
     run_cli("users", "add", "Kim", "--role", "keeper", "--password-file", str(club.parent / "pw"), "--db", str(club))
     with TestClient(app_of(club), client=PHONE) as client:
