@@ -196,6 +196,22 @@ def test_paste_checks_as_you_type(page, server):
     shot(page, "check-illegal")
 
 
+def test_check_brings_the_report_into_view_and_typing_does_not(page, server):
+    """On a phone the report is below the form: pressing Check (or choosing a file) scrolls to it; an answer to
+    typing leaves the view where the typist is. On a wide screen the report is beside the form: nothing moves."""
+    page.goto(server + "/")
+    page.fill("#decklist", deck("type1e-kurgan-illegal.txt"))
+    page.wait_for_selector(".report.illegal")
+    assert page.evaluate("scrollY") == 0  # typing: the box stays where it was
+    in_view = "(() => { const r = document.querySelector('.verdict').getBoundingClientRect(); " \
+              "return r.top >= 0 && r.top < innerHeight / 2; })()"
+    assert page.evaluate(in_view) == (page.width_name == "desktop")
+    page.click("button.primary:text-is('Check')")
+    page.wait_for_function(in_view)
+    assert (page.evaluate("scrollY") > 0) == (page.width_name == "phone")
+    shot(page, "check-pressed")
+
+
 def test_a_decklist_over_the_limit_says_so_and_keeps_the_box(page, server):
     """Past the server's body limit the check answers 413: the reader is told in the report's place, and the
     next check (of a decklist that fits) brings the report back."""

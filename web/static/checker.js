@@ -32,4 +32,13 @@
     var cause = e.detail.triggeringEvent;
     if (cause && cause.type === "input" && checker(e.detail.elt) && !typedLast) { e.preventDefault(); }
   });
+  // On a phone the report is below the form: the answer to Check, a file or a format is brought into view (the
+  // answer to typing is not: the typist is still in the box). On a wide screen it is beside the form, in view.
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (typedLast || e.detail.pathInfo.requestPath !== "/check") { return; }
+    var reports = document.getElementById("reports");
+    if (reports && reports.getBoundingClientRect().top > window.innerHeight * 0.6) {
+      reports.scrollIntoView({block: "start"});
+    }
+  });
 })();
