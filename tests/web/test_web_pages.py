@@ -10,6 +10,7 @@ from deckcheck.web.check import apply_fix
 
 ROOT = Path(__file__).resolve().parents[2]
 TYPO = (ROOT / "examples/decks/type1e-typo.txt").read_text()
+TEMPLATES = ROOT / "web/templates"
 
 
 def test_check_page_is_a_plain_form(client):
@@ -352,3 +353,13 @@ def test_a_saved_decks_page_escapes_its_text(client, csrf):
     for path in (r.headers["location"], "/?deck=" + r.headers["location"].rsplit("/", 1)[1]):
         page = client.get(path).text
         assert nasty not in page and "# &lt;img src=x onerror=alert(1)&gt;" in page, path
+
+
+def test_every_input_of_every_template_says_its_type():
+    """The stylesheet styles fields by their type (input[type=text] …): an input without one gets none of it and is
+    drawn at the browser's default, about 20 px high on a phone, too small to tap (the builder's filters, the deck
+    page's rename field and the desk's links were)."""
+    untyped = [f"{path.relative_to(TEMPLATES)}: {tag[:80]}" for path in sorted(TEMPLATES.rglob("*.html"))
+               for tag in re.findall(r"<input\b[^>]*>", path.read_text(encoding="utf-8"))
+               if not re.search(r"\stype=", tag)]
+    assert untyped == []
