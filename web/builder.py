@@ -21,6 +21,7 @@ from deckcheck.cards import Card
 from deckcheck.db.keptdecks import KeptDeck
 from deckcheck.library.decks import DELTA_MAX, DeckBook, available, copies_max, report_dict
 from deckcheck.library.people import Person
+from deckcheck.unverified import decided_issues, unverified
 
 from . import models
 from .cards import CardQuery, game_columns, search
@@ -89,9 +90,12 @@ def builder_context(book: DeckBook, person: Person, deck_id: str, query: CardQue
     total, found = search(book.catalog, query, keep) if asked else (0, [])
     rows = [{"card": c, "effect": effects.of(c), "said": effects.of(c).describe(c.name), "fills": effects.fills(c),
              "free": None if free is None else free.get(c.card_key, 0)} for c in found]
-    report = report_dict(book, kept)
+    checked = book.report_of(kept.text, kept.format, f"/decks/{kept.id}")
+    checked.deck = f"/decks/{kept.id}"
     return {"deck": kept, "groups": grouped(lines_of(deck)), "rows": rows, "total": total, "query": query,
-            "toggles": toggles, "report": report,
+            "toggles": toggles, "report": checked.as_dict(),
+            # a rule card data kept from deciding is one entry, its unverified line, never also a warning
+            "decided": decided_issues(checked), "undecided": unverified(checked),
             "columns": game_columns(game_of(fmt)),  # the filters its game's cards have (no Set on a Raven deck)
             "owner": person.owns(kept.owner_id), "stats": effects.stats, "copies_max": copies_max(fmt),
             "open": effects.open, "known": person.known, "back": back_of(query, toggles)}

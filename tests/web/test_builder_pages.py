@@ -42,6 +42,9 @@ def test_a_deck_built_with_search_and_plus(keeper):
     assert "The deck is empty" in page
     r = keeper.post(edit, data=plus(page, "SE-duncan-macleod-persona"), follow_redirects=True)
     assert r.status_code == 200 and "Duncan MacLeod Persona" in r.text and "version 2" in r.text
+    pane = r.text.split('aria-labelledby="deck-title"')[1]  # a rule card data kept from deciding is said once
+    assert "<strong>Not legal — 1 rule unverified</strong>" in pane and "HL-DATA-UNKNOWN" not in pane
+    assert "<code>HL-HAND-ICONS</code> unverified: Hand icons limit not checked: Duncan MacLeod Persona" in pane
     page = keeper.get(edit + "?q=kurgan+persona").text
     assert "HL-PERSONA-COUNT" in page or "HL-OTHER-PERSONA" in page  # what adding another Persona would do
     page = keeper.get(edit + "?q=thrust&set=ME").text

@@ -336,6 +336,8 @@ def test_pages_create_submit_watch_and_close(client):
     assert "Connor MacLeod" in client.get(row).text
     printed = client.get(f"/desk/{event_id}/admin/print").text
     assert printed.count('class="sheet"') == 2
+    # a rule card data kept from deciding is said once, as its unverified line (never also a data-unknown warning)
+    assert "HL-DATA-UNKNOWN" not in printed and "<strong>unverified</strong> HL-RESTRICTED: copies limit" in printed
     api_like = client.get(f"/desk/{event_id}/admin/report.csv")
     assert api_like.status_code == 200 and b"anna.txt" in api_like.content
     csrf_field = found(r'name="csrf_token" value="([^"]+)"', page.text)
