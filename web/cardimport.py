@@ -19,7 +19,8 @@ from starlette.concurrency import run_in_threadpool
 from deckcheck import provenance
 from deckcheck.errors import DeckcheckError
 from deckcheck.importers.cardsheet import CardSheet, read_card_sheet
-from deckcheck.library.database import import_card_sheet, last_card_import, preview_card_sheet, undo_card_import
+from deckcheck.library.database import (card_import, import_card_sheet, last_card_import, preview_card_sheet,
+                                        undo_card_import)
 
 from . import models
 from .collection import (_label, _sheet_error, claim_or_taken, finish_pending, keep_pending, pending_or_expired,
@@ -56,11 +57,13 @@ def preview(catalog: CatalogDep, path: Path, label: str) -> dict[str, Any]:
 
 @router.get("/cards/import", summary="The keeper's card sheet import: the form and the last import")
 def import_page(pages: PagesDep, catalog: CatalogDep, who: PersonDep,
-                imported: str = Query("", max_length=20), undone: str = Query("", max_length=400)) -> Response:
-    """The upload form, and the last import standing with its undo button."""
-    return pages("card_import.html", {"last": last_card_import(catalog.store),
-                                      "imported": imported, "undone": undone,
-                                      "may": who.can("reviewer") or who.is_keeper})
+                imported: str = Query("", max_length=20), undone: str = Query("", max_length=20)) -> Response:
+    """The upload form, and the last import standing with its undo button; after an undo (`undone`: its number),
+    what it did and what it kept, and why, to those who may import."""
+    may = who.can("reviewer") or who.is_keeper
+    done = card_import(catalog.store, int(undone)) if may and undone.isascii() and undone.isdigit() else None
+    return pages("card_import.html", {"last": last_card_import(catalog.store), "imported": imported,
+                                      "undone": done if done is not None and done.undone else None, "may": may})
 
 
 @router.post("/cards/import", summary="Preview a card sheet import (nothing changes yet)")
@@ -104,18 +107,16 @@ async def import_confirm(request: Request, catalog: CatalogDep, who: PersonDep) 
 
 @router.post("/cards/import/undo", summary="Undo one card sheet import")
 async def import_undo(request: Request, catalog: CatalogDep) -> Response:
-    """Take back the import `import_id` names: its values return (later changes stay), the cards it added go
-    (those a saved deck or a collection holds stay). 404 for no such import, 409 for one undone already."""
+    """Take back the import `import_id` names: what still stands as it left it goes back, every later change stays
+    (a value changed since, a card it added that was changed since or that a saved deck or a collection holds);
+    the import page then says which and why. 404 for no such import, 409 for one undone already."""
     form = await request.form(max_files=0, max_fields=5)
     check_csrf(request, form)
     named = str(form.get("import_id") or "")
     if not (named.isascii() and named.isdigit()) or len(named) > 9:  # "²".isdigit(), and int() refuses it
         raise DeckcheckError("import_id is the number of an import")
     done = await run_in_threadpool(undo_card_import, catalog.store, int(named))
-    said = (f"{done.past.label}: {done.restored} value(s) put back, {len(done.removed)} card(s) removed"
-            + (f", {done.later} value(s) changed since kept" if done.later else "")
-            + (f", {len(done.kept)} card(s) a saved deck or a collection holds kept" if done.kept else ""))
-    return RedirectResponse(f"/cards/import?{_query(undone=said)}", status_code=303)
+    return RedirectResponse(f"/cards/import?{_query(undone=str(done.past.id))}", status_code=303)
 
 
 def _query(**params: str) -> str:

@@ -56,6 +56,11 @@ def last_card_import(store: Store) -> CardImport | None:
     return cardimports.last_import(store)
 
 
+def card_import(store: Store, number: int) -> CardImport | None:
+    """The record of card sheet import `number` (undone or not; after an undo, what it did), or None."""
+    return cardimports.card_import(store, number)
+
+
 def undo_card_import(store: Store, number: int) -> Undone:
     """Take a card sheet import back (deckcheck.db.cardimports.undo)."""
     return cardimports.undo(store, number)
@@ -128,6 +133,7 @@ def edit_cards(store: Store, rows: Iterable[Mapping[str, object]], source: Prove
     return update_cards(store, rows, source, overwrite=True)
 
 
-__all__ = ["BundleUpdate", "DatabaseInit", "card_sources", "cards_stamp", "copy_database", "database_trouble",
-           "edit_cards", "facts_rows", "import_card_sheet", "import_cards", "init_database", "last_card_import",
-           "missing_database", "preview_card_sheet", "stored_cards", "undo_card_import", "update_bundle"]
+__all__ = ["BundleUpdate", "DatabaseInit", "card_import", "card_sources", "cards_stamp", "copy_database",
+           "database_trouble", "edit_cards", "facts_rows", "import_card_sheet", "import_cards", "init_database",
+           "last_card_import", "missing_database", "preview_card_sheet", "stored_cards", "undo_card_import",
+           "update_bundle"]

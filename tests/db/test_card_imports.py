@@ -4,6 +4,8 @@ collection holds, and says so; a second undo, or one of no import, changes nothi
 kind (db_url: SQLite, and PostgreSQL where DECKCHECK_TEST_PG is set)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from sqlalchemy import insert
 
@@ -13,7 +15,7 @@ from deckcheck.db import cardimports
 from deckcheck.db.collections import NoSuchImport, UndoRefused
 from deckcheck.db.models import COLLECTION_ENTRIES, COLLECTIONS
 from deckcheck.db.sources import stored_sources
-from deckcheck.db.store import Store
+from deckcheck.db.store import Store, write_meta
 from deckcheck.db.updates import update_cards
 
 HEAD = ("game", "id", "name", "type", "renown", "health", "skill")
@@ -46,7 +48,8 @@ def test_an_undo_puts_back_keeps_later_changes_and_held_cards(store):
     assert second.id == 2 and {c[1] for c in second.changes} == {"renown", "health"}
     update_cards(store, [{"id": "RS-T-1", "health": "9"}], provenance.web("a later edit"), overwrite=True)
     done = cardimports.undo(store, 2)
-    assert (done.restored, done.later) == (1, 1)  # renown back; health changed since: it stays
+    assert (done.restored, len(done.later)) == (1, 1)  # renown back; health changed since: it stays
+    assert "health: changed since by a web edit: a later edit" in done.later[0]
     assert renown(store, "RS-T-1") == 3
     assert next(c for c in store.cards() if c.id == "RS-T-1").extra_value("health") == 9
     assert str(stored_sources(store)["RS-T-1"]["renown"]).startswith("sheet:a.csv")  # the old source too
@@ -56,9 +59,16 @@ def test_an_undo_puts_back_keeps_later_changes_and_held_cards(store):
         (cid,) = con.execute(insert(COLLECTIONS).values(name="main").returning(COLLECTIONS.c.id)).one()
         con.execute(insert(COLLECTION_ENTRIES).values(collection_id=cid, card_id="RS-T-2", quantity=1))
     done = cardimports.undo(store, 1)
-    assert (done.removed, done.kept) == (["RS-T-1"], ["RS-T-2"])
-    assert [c.id for c in store.cards()] == ["RS-T-2"]
+    # Ann's health is the later edit's (import 2's renown, undone, is back as import 1 left it): she stays
+    assert (done.removed, done.kept) == ([], ["RS-T-1", "RS-T-2"])
+    assert done.why == {"RS-T-1": "Ann [RS-T-1] stays: changed since (health by a web edit: a later edit, "
+                                  + stored_sources(store)["RS-T-1"]["health"].at + ")",
+                        "RS-T-2": "Bow [RS-T-2] stays: a collection holds it"}
+    assert [c.id for c in store.cards()] == ["RS-T-1", "RS-T-2"] and renown(store, "RS-T-1") == 3
     assert cardimports.last_import(store) is None and [p.id for p in cardimports.imports(store)] == [2, 1]
+    record = cardimports.card_import(store, 1)
+    assert record is not None and record.outcome == {"restored": 0, "removed": 0, "later": 0, "kept": 2,
+                             "notes": [done.why["RS-T-1"], done.why["RS-T-2"]]}
 
 
 def test_an_undo_of_no_import_is_refused(store):
@@ -81,3 +91,85 @@ def test_an_undo_gives_a_grid_back_its_inferred_flag(store):
     assert cardimports.undo(store, past.id).restored == 1
     after = next(c for c in store.cards() if c.id == "T-1")
     assert (after.grid, after.grid_inferred) == (2, True)
+
+
+def raven(store: Store, label: str, *cells: tuple[str, ...]):
+    return cardimports.import_sheet(store, rows(*cells), label, "keeper")[1]
+
+
+def test_an_older_undo_keeps_a_card_a_later_import_changed_and_names_it(store):
+    """Issue 36's review: undoing import 1 deleted the card import 2 changed since. It stays now, as a collection's
+    undo keeps every later change, named with the import that changed it; the card nobody changed goes."""
+    raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "3", "4", "2"),
+          ("raven-stormcrow", "RS-T-2", "Bow", "Item", "1", "", "1"))
+    second = raven(store, "b.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "5", "4", "2"))
+    done = cardimports.undo(store, 1)
+    assert (done.removed, done.kept) == (["RS-T-2"], ["RS-T-1"])
+    assert done.why["RS-T-1"] == f"Ann [RS-T-1] stays: changed since (renown by {second.describe()})"
+    assert second.describe().startswith("import 2 (b.csv, ")
+    assert [c.id for c in store.cards()] == ["RS-T-1"] and renown(store, "RS-T-1") == 5  # import 2's value
+    assert cardimports.undo(store, 2).restored == 1 and renown(store, "RS-T-1") == 3  # then its undo: as before
+
+
+def test_an_older_undo_removes_a_card_whose_later_change_was_undone_first(store):
+    """The other path: import 2's change undone first, the card is as import 1 left it (value and source), so
+    undoing import 1 removes it."""
+    raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "3", "4", "2"))
+    raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "5", "4", "2"))  # the same name: no matter
+    assert cardimports.undo(store, 2).restored == 1
+    done = cardimports.undo(store, 1)
+    assert (done.removed, done.kept, done.later) == (["RS-T-1"], [], []) and store.cards() == []
+
+
+def test_an_older_undo_keeps_a_value_a_later_edit_set_back_to_the_same(store):
+    """A value the import changed, changed again and then set by a keeper's edit to what the import had left: the
+    value is the import's but the statement is the keeper's, so the undo keeps it; an untouched one goes back."""
+    raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "3", "4", "2"))
+    raven(store, "b.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "5", "6", "2"))
+    raven(store, "c.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "7", "6", "2"))
+    update_cards(store, [{"id": "RS-T-1", "renown": "7"}], provenance.web("Kim"), overwrite=True)  # the same value
+    update_cards(store, [{"id": "RS-T-1", "renown": "5"}], provenance.web("Kim"), overwrite=True)
+    update_cards(store, [{"id": "RS-T-1", "renown": "5"}], provenance.web("Kim"), overwrite=True)
+    done = cardimports.undo(store, 2)
+    assert done.restored == 1 and renown(store, "RS-T-1") == 5  # health back to 4; renown Kim's: it stays
+    assert next(c for c in store.cards() if c.id == "RS-T-1").extra_value("health") == 4
+    assert len(done.later) == 1 and "renown: changed since by a web edit: Kim" in done.later[0]
+
+
+def test_an_undo_keeps_an_added_card_an_accepted_card_fact_changed(store):
+    from deckcheck.library.facts import Facts
+    head = ("game", "id", "name", "type", "restriction")
+    sheet = sheet_cards_from_rows([(2, dict(zip(head, ("highlander", "T-9", "Odd Thrust", "Attack", "2"),
+                                                strict=True)))], "h.csv")[0]
+    _, past = cardimports.import_sheet(store, sheet, "h.csv", "keeper")
+    facts = Facts(store)
+    (p,) = facts.submit(next(c for c in store.cards() if c.id == "T-9"), {"restriction": "3"}, "Ann",
+                        review=True).proposals
+    facts.decide(p.id, True, "Org")
+    done = cardimports.undo(store, past.id)
+    assert done.kept == ["T-9"] and "restriction by a web edit: Ann" in done.why["T-9"]
+    assert done.why["T-9"].endswith(", accepted by Org)")
+
+
+def test_a_record_kept_before_the_history_mark_counts_changes_from_its_time(store):
+    """A record written before imports kept where the history stood: a change from its time on, but its own, is a
+    later one."""
+    past = raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "3", "4", "2"),
+                 ("raven-stormcrow", "RS-T-2", "Bow", "Item", "1", "", "1"))
+    raven(store, "b.csv", ("raven-stormcrow", "RS-T-2", "Bow", "Item", "1", "", "1"),  # Bow unchanged
+          ("raven-stormcrow", "RS-T-3", "Cat", "Item", "1", "", "1"))
+    update_cards(store, [{"id": "RS-T-1", "skill": "4"}], provenance.web("Kim"), overwrite=True)
+    with store.begin() as con:
+        data = past.as_json()
+        del data["mark"], data["source"], data["outcome"]
+        write_meta(con, {"card_import:1": json.dumps(data)})
+    done = cardimports.undo(store, 1)
+    assert (done.removed, done.kept) == (["RS-T-2"], ["RS-T-1"]) and "skill by a web edit: Kim" in done.why["RS-T-1"]
+
+
+def test_an_undo_keeps_an_added_card_a_later_sheet_renamed(store):
+    raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "3", "4", "2"))
+    raven(store, "b.csv", ("raven-stormcrow", "RS-T-1", "Anne", "Hunter", "3", "4", "2"))
+    done = cardimports.undo(store, 1)
+    assert done.why == {"RS-T-1": "Anne [RS-T-1] stays: changed since (name by a rename (the history keeps no "
+                                  "source))"}

@@ -56,7 +56,9 @@ def test_preview_confirm_and_undo_a_raven_sheet(web):
     page = web.get("/cards/import").text
     assert "Last import: <b>raven.csv</b>" in page and "14 cards added" in page
     undone = web.post("/cards/import/undo", data={"csrf_token": csrf(web), "import_id": "1"}, follow_redirects=False)
-    assert undone.status_code == 303 and "14+card%28s%29+removed" in undone.headers["location"]
+    assert undone.status_code == 303 and undone.headers["location"] == "/cards/import?undone=1"
+    said = web.get(undone.headers["location"]).text
+    assert "Undone: import 1 (raven.csv, " in said and "0 values put back, 14 cards removed." in said
     assert web.get("/cards/RS-EX-01").status_code == 404
     again = web.post("/cards/import/undo", data={"csrf_token": csrf(web), "import_id": "1"})
     assert again.status_code == 409 and "undone already" in again.text
@@ -73,6 +75,20 @@ def test_a_changed_value_is_previewed_and_undone_to_what_it_was(web):
     assert web.get("/api/cards/ME-thrust-1").json()["restriction"] == "5"
     web.post("/cards/import/undo", data={"csrf_token": csrf(web), "import_id": "1"})
     assert web.get("/api/cards/ME-thrust-1").json()["restriction"] == row["restriction"]
+
+
+def test_an_older_undo_keeps_the_card_a_later_import_changed_and_says_why(web):
+    """Issue 36's review: the undo of import 1 removed the card import 2 had changed. It stays, and the page names
+    the later import; the card nobody changed since goes."""
+    assert confirm(web, upload(web, RAVEN).text).status_code == 303
+    sheet = RAVEN.decode().splitlines()
+    changed = [sheet[0], next(line for line in sheet if line.split(",")[1] == "RS-EX-01").replace(",12,", ",13,")]
+    assert confirm(web, upload(web, "\n".join(changed).encode(), "later.csv").text).status_code == 303
+    undone = web.post("/cards/import/undo", data={"csrf_token": csrf(web), "import_id": "1"})
+    assert undone.status_code == 200 and "13 cards removed, 1 card kept." in undone.text, undone.text[-3000:]
+    assert "Ranger Ann [RS-EX-01] stays: changed since (renown by import 2 (later.csv, " in undone.text
+    assert "Ranger Ann" in web.get("/cards/RS-EX-01").text and web.get("/cards/RS-EX-02").status_code == 404
+    assert "Undone" not in web.get("/cards/import?undone=2").text  # import 2 stands: nothing to say
 
 
 def test_bad_rows_are_listed_with_the_closest_values_and_left_out(web):

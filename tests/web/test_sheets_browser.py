@@ -59,7 +59,7 @@ def test_a_keeper_imports_a_raven_sheet_sees_the_card_and_undoes_it(browser, pri
         assert "Renown" in page.locator("figure.card-face").inner_text()
         page.goto(url + "/cards/import")
         page.click("text=Undo this import")
-        assert "14 card(s) removed" in page.locator("[role=status]").inner_text()
+        assert "14 cards removed" in page.locator("[role=status]").inner_text()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert errors == []
         page.close()
