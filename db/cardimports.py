@@ -10,7 +10,9 @@ every later change, deckcheck.db.collections): what still stands as the import l
 and is named with who changed it. A value it changed returns to what it was (with its old source) unless a later
 import, a keeper's edit or an accepted card fact changed it since (the history after the import says so; a later
 change undone since, which put the value and its source back, is none). A card it added is removed unless one of
-its values was changed since, or a saved deck or a collection holds it (then it stays, with the reason). The
+its values was changed since, or anything in the database refers to it (a saved deck or one of its earlier
+versions, a collection or a standing collection import's journal, a card fact proposal, a desk submission's list
+or a deck check by name): then it stays, with the reason. The
 record stays, marked undone with what the undo did, so its number is never reused and a second undo says so.
 """
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from sqlalchemy import Connection, delete, func, select
 
@@ -27,7 +29,8 @@ from deckcheck.cards import Card
 from deckcheck.cardsheet import SheetCard
 
 from .collections import NoSuchImport, UndoRefused
-from .models import CARD_CHANGES, CARD_SOURCES, CARDS, COLLECTION_ENTRIES, META, SAVED_DECK_CARDS
+from .models import (CARD_CHANGES, CARD_SOURCES, CARDS, CHECKS, COLLECTION_ENTRIES, IMPORTS, META, PROPOSALS,
+                     SAVED_DECK_CARDS, SAVED_DECK_VERSIONS, SUBMISSIONS)
 from .sources import read_sources
 from .store import Store, bump_cards_version, read_cards, read_meta, write_meta
 from .updates import UpdateResult, _value_text, cards_writers_turn, update_cards_on, value_cells
@@ -256,19 +259,73 @@ def undo(store: Store, number: int) -> Undone:
     return done
 
 
+# What refers to a card (db/models.py), and what it means for an added card an undo would remove: by id in a column,
+# by id in a JSON column, and by name (a desk's list names its cards as the player's deck resolved them).
+_BY_ID = ((SAVED_DECK_CARDS, "a saved deck holds it"), (COLLECTION_ENTRIES, "a collection holds it"),
+          (PROPOSALS, "a card fact proposal names it"))
+
+
+def _leading_ids(text: str) -> Iterator[str]:
+    """The card ids of a JSON list whose entries start with one: a saved deck version's cards ([[card id, name,
+    section, quantity], ...]), a collection import's journal ([[card id, condition, language, foil, ...], ...])."""
+    for entry in json.loads(text or "[]"):
+        yield str(entry[0])
+
+
+def _listed_names(text: str) -> Iterator[str]:
+    """The card names of a desk submission's registered list ([section, card, quantity]; `Card @ Hero` attached)."""
+    for line in json.loads(text or "{}").get("registered", {}).get("lines", []):
+        yield str(line[1])
+        yield str(line[1]).split(" @ ", 1)[0]
+
+
+def _counted_names(text: str) -> Iterator[str]:
+    """The card names a deck check counted or found missing."""
+    data = json.loads(text or "{}")
+    yield from map(str, data.get("counts", {}))
+    yield from (str(d.get("card", "")) for d in data.get("differences", []))
+
+
+def _references(con: Connection, cards: Mapping[str, Card]) -> dict[str, str]:
+    """Why each of these cards must stay, for those something in the database refers to (by id or by name)."""
+    ids = list(cards)
+    why: dict[str, str] = {}
+    for start in range(0, len(ids), CHUNK):
+        part = ids[start:start + CHUNK]
+        for table, what in _BY_ID:
+            for card_id in con.execute(select(table.c.card_id).where(table.c.card_id.in_(part))).scalars():
+                why.setdefault(str(card_id), what)
+    by_json = ((select(SAVED_DECK_VERSIONS.c.cards), _leading_ids, "an earlier version of a saved deck holds it"),
+               (select(IMPORTS.c.before).where(IMPORTS.c.undone == ""), _leading_ids,
+                "a collection import's undo would put it back"))
+    for query, read, what in by_json:
+        for (text,) in con.execute(query):
+            for card_id in read(text):
+                if card_id in cards:
+                    why.setdefault(card_id, what)
+    named: dict[str, list[str]] = {}
+    for card in cards.values():
+        named.setdefault(card.name, []).append(card.id)
+    by_name = ((select(SUBMISSIONS.c.report), _listed_names, "a desk submission lists it"),
+               (select(CHECKS.c.data), _counted_names, "a deck check at an event counted it"))
+    for query, read, what in by_name:
+        for (text,) in con.execute(query):
+            for name in read(text):
+                for card_id in named.get(name, ()):
+                    why.setdefault(card_id, what)
+    return why
+
+
 def _remove_added(con: Connection, added: Iterable[str], changed: Mapping[str, str], cards: Mapping[str, Card],
                   done: Undone) -> None:
-    """Remove the cards an import added, but those a later change changed (`changed`: why) and those a saved deck
-    or a collection holds (all named in `done.kept`, with why)."""
+    """Remove the cards an import added, but those a later change changed (`changed`: why) and those something in
+    the database refers to (_references): all named in `done.kept`, with why."""
     ids = [i for i in added if i in cards]
     if not ids:
         return
     held: dict[str, str] = dict(changed)
-    for start in range(0, len(ids), CHUNK):
-        part = ids[start:start + CHUNK]
-        for table, what in ((SAVED_DECK_CARDS, "a saved deck holds it"), (COLLECTION_ENTRIES, "a collection holds it")):
-            for card_id in con.execute(select(table.c.card_id).where(table.c.card_id.in_(part))).scalars():
-                held.setdefault(str(card_id), f"{cards[str(card_id)].name} [{card_id}] stays: {what}")
+    for card_id, what in _references(con, {i: cards[i] for i in ids if i not in held}).items():
+        held[card_id] = f"{cards[card_id].name} [{card_id}] stays: {what}"
     gone = [i for i in ids if i not in held]
     done.kept = [i for i in ids if i in held]
     done.why = {i: held[i] for i in done.kept}

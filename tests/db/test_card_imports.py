@@ -13,10 +13,12 @@ from deckcheck import provenance
 from deckcheck.cardsheet import sheet_cards_from_rows
 from deckcheck.db import cardimports
 from deckcheck.db.collections import NoSuchImport, UndoRefused
-from deckcheck.db.models import COLLECTION_ENTRIES, COLLECTIONS
+from deckcheck.db.models import (CHECKS, COLLECTION_ENTRIES, COLLECTIONS, EVENTS, IMPORTS, PROPOSALS, SAVED_DECK_CARDS,
+                                 SAVED_DECK_VERSIONS, SAVED_DECKS, SUBMISSIONS)
 from deckcheck.db.sources import stored_sources
 from deckcheck.db.store import Store, write_meta
 from deckcheck.db.updates import update_cards
+from deckcheck.registered import Line, Registered
 
 HEAD = ("game", "id", "name", "type", "renown", "health", "skill")
 
@@ -173,3 +175,68 @@ def test_an_undo_keeps_an_added_card_a_later_sheet_renamed(store):
     done = cardimports.undo(store, 1)
     assert done.why == {"RS-T-1": "Anne [RS-T-1] stays: changed since (name by a rename (the history keeps no "
                                   "source))"}
+
+
+def _collection(con) -> int:
+    return con.execute(insert(COLLECTIONS).values(name="main").returning(COLLECTIONS.c.id)).one()[0]
+
+
+def _event(con) -> str:
+    con.execute(insert(EVENTS).values(id="ev1", name="Cup", format="raven-stormcrow", token_hash="x" * 64,
+                                      created_at="2026-12-03T08:00:00"))
+    return "ev1"
+
+
+def _refer(con, kind: str) -> None:
+    """Make one thing of the database refer to Ann (RS-T-1) as it does in use."""
+    if kind == "saved deck":
+        con.execute(insert(SAVED_DECKS).values(name="d"))
+        con.execute(insert(SAVED_DECK_CARDS).values(deck_name="d", card_id="RS-T-1", section="Hunters", quantity=1))
+    elif kind == "earlier deck version":  # the deck's latest version no longer holds her
+        con.execute(insert(SAVED_DECKS).values(name="d", version=2))
+        con.execute(insert(SAVED_DECK_VERSIONS).values(deck_name="d", version=1,
+                                                       cards=json.dumps([["RS-T-1", "Ann", "Hunters", 1]])))
+        con.execute(insert(SAVED_DECK_VERSIONS).values(deck_name="d", version=2, cards="[]"))
+    elif kind == "collection":
+        con.execute(insert(COLLECTION_ENTRIES).values(collection_id=_collection(con), card_id="RS-T-1", quantity=1))
+    elif kind == "collection import":  # its entry removed by hand since: the import's undo would put it back
+        con.execute(insert(IMPORTS).values(collection_id=_collection(con), digest="d1", before=json.dumps(
+            [["RS-T-1", "", "", False, None, [1, 0, 0, "", "", ""]]])))
+    elif kind == "fact proposal":
+        con.execute(insert(PROPOSALS).values(card_id="RS-T-1", field_name="renown", value="4", by="Kim"))
+    elif kind == "desk submission":  # by name, as a registered list holds it (with an attached card's Hunter)
+        registered = Registered((Line("Hunters", "Ann @ The Fox", 1),)).as_dict()
+        con.execute(insert(SUBMISSIONS).values(id="s1", event_id=_event(con), player="Kim", player_key="kim",
+                                               submitted_at="2026-12-03T08:00:00",
+                                               report=json.dumps({"registered": registered})))
+    elif kind == "deck check":
+        con.execute(insert(CHECKS).values(id="c1", event_id=_event(con), player_key="kim", deck_id="s1",
+                                          at="2026-12-03T08:00:00", data=json.dumps({"counts": {"Ann": 1},
+                                                                                     "differences": []})))
+
+
+REFERENCES = {"saved deck": "a saved deck holds it", "earlier deck version": "an earlier version of a saved deck "
+              "holds it", "collection": "a collection holds it", "collection import": "a collection import's undo "
+              "would put it back", "fact proposal": "a card fact proposal names it", "desk submission":
+              "a desk submission lists it", "deck check": "a deck check at an event counted it"}
+
+
+@pytest.mark.parametrize("kind", sorted(REFERENCES))
+def test_an_undo_keeps_an_added_card_anything_refers_to(store, kind):
+    """Issue 36's review: the undo looked at the current deck cards and the collections only. Every table of
+    db/models.py that names a card (by id, in a JSON list, or by name at the desk) keeps it now."""
+    raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "3", "4", "2"),
+          ("raven-stormcrow", "RS-T-2", "Bow", "Item", "1", "", "1"))
+    with store.begin() as con:
+        _refer(con, kind)
+    done = cardimports.undo(store, 1)
+    assert (done.removed, done.kept) == (["RS-T-2"], ["RS-T-1"])
+    assert done.why == {"RS-T-1": f"Ann [RS-T-1] stays: {REFERENCES[kind]}"}
+
+
+def test_an_undone_collection_import_refers_to_no_card(store):
+    raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "3", "4", "2"))
+    with store.begin() as con:
+        con.execute(insert(IMPORTS).values(collection_id=_collection(con), digest="d1", undone="2026-12-03",
+                                           before=json.dumps([["RS-T-1", "", "", False, None, [1, 0, 0, "", "", ""]]])))
+    assert cardimports.undo(store, 1).removed == ["RS-T-1"]
