@@ -59,11 +59,16 @@ def _types_by_game() -> dict[str, dict[str, str]]:
 
 
 def one_of_these(text: str, values: Iterable[str], what: str) -> str:
-    """The message of a cell that is none of `values`: the closest of them suggested, else all of them."""
-    values = list(values)
+    """The message of a cell that is none of `values`: the closest of them suggested, else all of them (a sheet's
+    column of one typo asks once: the suggestions cost more than reading a row)."""
+    return _one_of_these(text, tuple(values), what)
+
+
+@lru_cache(maxsize=4096)
+def _one_of_these(text: str, values: tuple[str, ...], what: str) -> str:
     words = set(normalize(text).split())
     within = [v for v in values if normalize(v) in words]  # "Basic Attack": its word Attack
-    close = list(dict.fromkeys(within + closest_names(text, values, 3)))[:3]
+    close = list(dict.fromkeys(within + closest_names(text, list(values), 3)))[:3]
     if close:
         return f"not {what}: did you mean {' or '.join(close)}?"
     return f"not {what}; one of {', '.join(values)}"

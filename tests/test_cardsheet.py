@@ -78,3 +78,22 @@ def test_row_round_trip_is_exact(bundled):
     for card in bundled:
         again = card_from_row(card_to_row(card))
         assert again == card and again.rules_key == card.rules_key, card.id
+
+
+def test_a_column_of_one_typo_is_suggested_for_once(monkeypatch):
+    """Issue 36's review (a 200,000-row preview): the closest types cost several times the reading of a row, and a
+    long sheet's bad rows are mostly one typo again and again; it is asked once, and each row says the same."""
+    import deckcheck.cardsheet as cardsheet
+    calls = []
+
+    def counted(text, values, n):
+        calls.append(text)
+        return closest(text, values, n)
+    closest = cardsheet.closest_names
+    monkeypatch.setattr(cardsheet, "closest_names", counted)
+    cardsheet._one_of_these.cache_clear()
+    rows = [(n, {"game": "raven-stormcrow", "id": f"RS-B-{n}", "name": f"Bad {n}", "type": "Huntr"})
+            for n in range(2, 2002)]
+    found, problems = cards_from_rows(rows, "t.csv", skip_bad=True)
+    assert found == [] and len(problems) == 2000 and calls == ["Huntr"]
+    assert {p.message for p in problems} == {"not a card type of raven-stormcrow: did you mean Hunter?"}

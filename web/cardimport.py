@@ -29,7 +29,7 @@ from .deps import CatalogDep, PagesDep, PersonDep, SettingsDep
 from .security import check_csrf
 
 router = APIRouter(route_class=models.ApiRoute)
-PREVIEW_ROWS = 50  # new cards and changed values listed one by one in a preview; beyond that, the counts
+PREVIEW_ROWS = 50  # new cards, changed and kept values, bad cells listed one by one in a preview; beyond, the counts
 
 
 def _read(path: Path, label: str) -> CardSheet:
@@ -41,18 +41,22 @@ def _read(path: Path, label: str) -> CardSheet:
 
 
 def preview(catalog: CatalogDep, path: Path, label: str) -> dict[str, Any]:
-    """What importing the kept sheet would do: counts, the first new cards and changed values, kept values (a
-    stronger source holds them), bad rows with their suggestions, notices."""
+    """What importing the kept sheet would do: the counts, exact, and the first PREVIEW_ROWS of each list (new cards,
+    changed values, kept values (a stronger source holds them), bad cells with their suggestions), notices: a page
+    of the same size for a sheet of any length."""
     sheet = _read(path, label)
     result = preview_card_sheet(catalog.store, sheet.rows, provenance.sheet(label))
-    names = {r.card.id: r.card for r in sheet.rows}
-    return {"rows": len(sheet.rows) + len(sheet.problems), "good": len(sheet.rows), "added": len(result.added),
+    shown = set(result.added[:PREVIEW_ROWS])
+    names = {r.card.id: r.card for r in sheet.rows if r.card.id in shown}
+    bad_rows = len({p.row for p in sheet.problems})  # a row may have two bad cells: one bad row
+    return {"rows": len(sheet.rows) + bad_rows, "good": len(sheet.rows), "added": len(result.added),
             "updated": len(result.updated), "unchanged": result.unchanged,
             "new_cards": [{"id": i, "name": names[i].name, "game": names[i].game, "type": names[i].type or ""}
-                          for i in result.added[:PREVIEW_ROWS] if i in names],
+                          for i in result.added[:PREVIEW_ROWS]],
             "changes": [str(c) for c in result.changes[:PREVIEW_ROWS]], "changed": len(result.changes),
             "kept": [str(c) for c in result.kept[:PREVIEW_ROWS]], "kept_count": len(result.kept),
-            "problems": [p.as_dict() for p in sheet.problems], "notices": sheet.notices}
+            "problems": [p.as_dict() for p in sheet.problems[:PREVIEW_ROWS]], "problem_count": len(sheet.problems),
+            "bad_rows": bad_rows, "notices": sheet.notices}
 
 
 @router.get("/cards/import", summary="The keeper's card sheet import: the form and the last import")

@@ -133,3 +133,42 @@ def test_an_import_number_not_written_in_ascii_digits_is_a_400(web, named):
     """str.isdigit() takes "²", which int() refuses (it answered 500), and "１", which int() reads as 1."""
     answer = web.post("/cards/import/undo", data={"csrf_token": csrf(web), "import_id": named})
     assert answer.status_code == 400 and "import_id is the number of an import" in answer.text
+
+
+def _raven_sheet(good: int, bad: int) -> bytes:
+    head = "game,id,name,type,renown,health,skill\n"
+    rows = [f"raven-stormcrow,RS-G-{n},Good {n},Hunter,3,3,1\n" for n in range(good)]
+    rows += [f"raven-stormcrow,RS-B-{n},Bad {n},Huntr,3,3,1\n" for n in range(bad)]
+    rows.append("raven-stormcrow,RS-W-1,Worse,Huntr,x,3,1\n")  # one row, two bad cells
+    return (head + "".join(rows)).encode()
+
+
+def test_a_long_sheet_previews_the_first_of_each_list_with_exact_counts(web):
+    """Issue 36's review: the preview listed every bad row (a 200,000-row sheet rendered them all). It lists the
+    first PREVIEW_ROWS of each list and says how many more; the counts stay exact, and the page is the same size
+    for a sheet ten times as long."""
+    from deckcheck.web.cardimport import PREVIEW_ROWS
+    small, big = (upload(web, _raven_sheet(n, n), f"s{n}.csv") for n in (300, 3000))
+    assert big.status_code == 200, big.text[-2000:]
+    page = big.text
+    assert "6001 rows, 3000 good, 3001 bad." in page and "3000 cards added" in page
+    assert "<h2>3001 bad rows</h2>" in page and f"and {3002 - PREVIEW_ROWS} more" in page  # 3002 bad cells
+    assert f"and {3000 - PREVIEW_ROWS} more" in page and page.count('<li class="problem">') == PREVIEW_ROWS
+    assert page.count('<tr class="added">') == PREVIEW_ROWS
+    assert len(big.content) - len(small.content) < 200, (len(small.content), len(big.content))
+
+
+def test_the_kept_values_are_listed_up_to_the_cap_and_counted(web, pristine_web_db):
+    """Values a named public source holds (signature) that a sheet states otherwise: kept, the first listed."""
+    from deckcheck.db.sources import stored_sources
+    from deckcheck.db.store import Store
+    from deckcheck.web.cardimport import PREVIEW_ROWS
+    store = Store(pristine_web_db)
+    named = sorted(i for i, fields in stored_sources(store).items()
+                   if fields.get("signature") and fields["signature"].kind == "source")[:PREVIEW_ROWS + 10]
+    cards = {c.id: c for c in store.cards()}
+    store.dispose()
+    sheet = "game,id,name,signature\n" + "".join(
+        f"highlander,{i},{cards[i].name},{'no' if cards[i].signature else 'yes'}\n" for i in named)
+    page = upload(web, sheet.encode(), "sig.csv").text
+    assert f"{PREVIEW_ROWS + 10} values kept" in page and "and 10 more" in page
