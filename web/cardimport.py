@@ -22,10 +22,10 @@ from deckcheck.importers.cardsheet import CardSheet, read_card_sheet
 from deckcheck.library.database import (card_import, import_card_sheet, last_card_import, preview_card_sheet,
                                         undo_card_import)
 
-from . import models
+from . import models, policy
 from .collection import (_label, _sheet_error, claim_or_taken, finish_pending, keep_pending, pending_or_expired,
                          pending_path, release_pending, uploaded_sheet)
-from .deps import CatalogDep, PagesDep, PersonDep, SettingsDep
+from .deps import CatalogDep, PagesDep, PersonDep, ServerDep, SettingsDep
 from .security import check_csrf
 
 router = APIRouter(route_class=models.ApiRoute)
@@ -60,11 +60,12 @@ def preview(catalog: CatalogDep, path: Path, label: str) -> dict[str, Any]:
 
 
 @router.get("/cards/import", summary="The keeper's card sheet import: the form and the last import")
-def import_page(pages: PagesDep, catalog: CatalogDep, who: PersonDep,
+def import_page(pages: PagesDep, catalog: CatalogDep, who: PersonDep, srv: ServerDep,
                 imported: str = Query("", max_length=20), undone: str = Query("", max_length=20)) -> Response:
     """The upload form, and the last import standing with its undo button; after an undo (`undone`: its number),
-    what it did and what it kept, and why, to those who may import."""
-    may = who.can("reviewer") or who.is_keeper
+    what it did and what it kept, and why. Who imported, and whose later changes an undo kept, only to those who
+    may import (web.policy: a keeper or a reviewer on a club or open server): a stranger learns no account name."""
+    may = policy.may(who, policy.rule_of("POST", "/cards/import"), srv.mode())
     done = card_import(catalog.store, int(undone)) if may and undone.isascii() and undone.isdigit() else None
     return pages("card_import.html", {"last": last_card_import(catalog.store), "imported": imported,
                                       "undone": done if done is not None and done.undone else None, "may": may})

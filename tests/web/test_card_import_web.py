@@ -172,3 +172,65 @@ def test_the_kept_values_are_listed_up_to_the_cap_and_counted(web, pristine_web_
         f"highlander,{i},{cards[i].name},{'no' if cards[i].signature else 'yes'}\n" for i in named)
     page = upload(web, sheet.encode(), "sig.csv").text
     assert f"{PREVIEW_ROWS + 10} values kept" in page and "and 10 more" in page
+
+
+PHONE = ("192.0.2.10", 5000)  # another machine (TEST-NET-1)
+
+
+def _server(pristine_web_db, tmp_path, **settings):
+    """A copy of the cards holding one import by "Rita Reviewer" whose undo kept Kim's later edit, and the app."""
+    from deckcheck import provenance
+    from deckcheck.db import cardimports
+    from deckcheck.db.store import Store
+    from deckcheck.db.updates import update_cards
+    from deckcheck.importers.cardsheet import read_card_sheet
+    from deckcheck.web import create_app
+    from deckcheck.web.settings import Settings
+    db = tmp_path / "club.db"
+    shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)
+    sheet = tmp_path / "raven.csv"
+    sheet.write_bytes(RAVEN)
+    store = Store(f"sqlite:///{db}")
+    cardimports.import_sheet(store, read_card_sheet(sheet).rows, "raven.csv", "Rita Reviewer")
+    update_cards(store, [{"id": "RS-EX-01", "renown": "1"}], provenance.web("Kim Player"), overwrite=True)
+    cardimports.undo(store, 1)
+    cardimports.import_sheet(store, read_card_sheet(sheet).rows[1:], "raven.csv", "Rita Reviewer")
+    store.dispose()
+    return f"sqlite:///{db}", lambda: create_app(Settings.from_env(db_url=f"sqlite:///{db}", **settings))
+
+
+def _sees(client, **headers) -> tuple[bool, bool]:
+    """Whether the import page shows this client the importer's name, and the undo's kept change's author."""
+    last = client.get("/cards/import", headers=headers)
+    undone = client.get("/cards/import?undone=1", headers=headers)
+    assert last.status_code == undone.status_code == 200 and "Last import: <b>raven.csv</b>" in last.text
+    return "Rita Reviewer" in last.text + undone.text, "Kim Player" in last.text + undone.text
+
+
+def test_an_open_servers_stranger_learns_no_account_name(pristine_web_db, tmp_path):
+    """Issue 36's review: the import page named the last importer to anyone. On an open server (another address,
+    no accounts) only its keeper at the machine sees who imported, and whose change an undo kept."""
+    from fastapi.testclient import TestClient
+    _, app = _server(pristine_web_db, tmp_path, host="0.0.0.0", allowed_hosts="testserver")
+    with TestClient(app(), client=PHONE) as phone:
+        assert _sees(phone) == (False, False)
+    with TestClient(app(), client=("127.0.0.1", 50000)) as keeper:
+        assert _sees(keeper) == (True, True)
+
+
+def test_a_clubs_player_learns_no_importers_name_and_a_reviewer_does(pristine_web_db, tmp_path):
+    from fastapi.testclient import TestClient
+
+    from deckcheck.db.store import Store
+    from deckcheck.library.accounts import Accounts
+    url, app = _server(pristine_web_db, tmp_path, admin_token="t" * 32, allowed_hosts="testserver")
+    accounts = Accounts(Store(url))
+    player = accounts.new_token(accounts.add("Pat", "a long pass phrase", ["player"]), "t")[1]
+    reviewer = accounts.new_token(accounts.add("Rev", "a long pass phrase", ["reviewer"]), "t")[1]
+    with TestClient(app(), client=PHONE) as phone:
+        assert _sees(phone) == (False, False)  # anonymous, from another machine
+        assert _sees(phone, authorization=f"Bearer {player}") == (False, False)
+        assert _sees(phone, authorization=f"Bearer {reviewer}") == (True, True)
+        assert _sees(phone, authorization=f"Bearer {'t' * 32}") == (True, True)  # the keeper's admin token
+    with TestClient(app(), client=("127.0.0.1", 50000)) as machine:  # a club's machine is not its keeper
+        assert _sees(machine) == (False, False)
