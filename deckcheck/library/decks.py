@@ -9,12 +9,12 @@ the deck's own context (its Persona), and writes the deck back in the decklist g
 from __future__ import annotations
 
 import secrets
-from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from ..adding import Additions
 from ..cards import Card
-from ..check import check_raw, choose_format, validate
+from ..check import check_raw, choose_format
 from ..collection import deck_name
 from ..db.keptdecks import Cards, DeckVersion, KeptDeck, Revision, changes_text, stored_cards
 from ..decklist import SIDE_WORDS
@@ -413,14 +413,12 @@ def ordinal(n: int) -> str:
 
 
 class Effects:
-    """The effect of adding each card to one deck, each card validated once (the deck's own issues read once)."""
+    """The effect of adding each card to one deck, each card worked out once (deckcheck.adding: the rules it may
+    change run again, the others keep what they said of the deck)."""
 
     def __init__(self, deck: Deck, fmt: AnyFormat):
         self.deck, self.fmt = deck, fmt
-        self.entries = [(e.card, e.section, e.quantity) for e in deck.entries]
-        issues = validate(deck, fmt).issues
-        self.base = Counter(i.rule for i in issues if i.severity == "error")
-        self.base_unknown = sum(1 for i in issues if i.undecided is not None)
+        self.additions = Additions(deck, fmt)
         self.held: dict[object, int] = {}
         for e in deck.entries:
             self.held[e.card.card_key] = self.held.get(e.card.card_key, 0) + e.quantity
@@ -446,10 +444,7 @@ class Effects:
         if section is None or card.game != self.fmt.game:
             found = Effect(copy, ("not in this format",), False)
         else:
-            issues = validate(Deck.from_entries(self.entries + [(card, section, 1)]), self.fmt).issues
-            errors = Counter(i.rule for i in issues if i.severity == "error")
-            rules = tuple(sorted(r for r, n in errors.items() if n > self.base.get(r, 0)))
-            found = Effect(copy, rules, sum(1 for i in issues if i.undecided is not None) > self.base_unknown)
+            found = Effect(copy, *self.additions.of(card, section))
         self._seen[card.id] = found
         return found
 

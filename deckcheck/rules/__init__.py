@@ -9,7 +9,7 @@ format's parameters (`{deck_min}`, `{woc_max:word}` for "one"), so no limit is w
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Callable, Generic, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterable, Sequence, TypeVar
 
 from ..cards import Card
 from ..report import DATA_UNKNOWN, ERROR, NOT_VERIFIED, WARNING, Issue
@@ -70,11 +70,20 @@ View = TypeVar("View", contravariant=True)  # what a rule reads: its game's view
 Check = TypeVar("Check", bound=Callable[..., Iterable[Issue]])
 
 
+# Whether adding one copy of a card in a section to the deck a view shows may change what a rule says (Rule.may_change)
+MayChange = Callable[[View, Card, str], bool]
+
+
 @dataclass(frozen=True, slots=True)
 class Rule(Generic[View]):
     """One rule of RULES.md: its id, severity, summary template and the plain function that checks it; for a rule
     card data can keep from deciding, the card-sheet columns it then needs (`columns`, for `cards todo`) and what
-    a player is told it did not check (`words`: "copies limit not checked"; default: "RULE-ID not checked")."""
+    a player is told it did not check (`words`: "copies limit not checked"; default: "RULE-ID not checked").
+
+    `may_change(view, card, section)`: False only when adding one copy of `card` to `section` of the deck `view`
+    shows (a card the deck does not hold there yet) can neither add an error to what the rule says nor change how
+    many of its issues are undecided; what a deck may take is then worked out without running the rule again
+    (deckcheck.adding). None: any card may change it, the rule is run for each."""
 
     id: str
     severity: str
@@ -82,6 +91,7 @@ class Rule(Generic[View]):
     check: Callable[[View], Iterable[Issue]]
     columns: tuple[str, ...] = ()
     words: str = ""
+    may_change: MayChange[View] | None = None
 
     def __call__(self, view: View, data_unknown_id: str | None = None) -> list[Issue]:
         """The function's issues, each stamped with this rule's id; a data-unknown one with `data_unknown_id` (the
@@ -97,11 +107,11 @@ RULE_ATTRIBUTE = "deckcheck_rule"  # where @rule keeps a check function's Rule: 
 
 
 def rule(rule_id: str, severity: str, summary: str, *, columns: Sequence[str] = (),
-         words: str = "") -> Callable[[Check], Check]:
+         words: str = "", may_change: MayChange[Any] | None = None) -> Callable[[Check], Check]:
     """Record a check function as the rule `rule_id` (see Rule); the function itself is returned, its Rule kept on
     it."""
     def record(check: Check) -> Check:
-        setattr(check, RULE_ATTRIBUTE, Rule(rule_id, severity, summary, check, tuple(columns), words))
+        setattr(check, RULE_ATTRIBUTE, Rule(rule_id, severity, summary, check, tuple(columns), words, may_change))
         return check
     return record
 

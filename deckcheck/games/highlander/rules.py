@@ -12,18 +12,80 @@ from ... import grid as gridmod
 from ...cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
 from ...decks import Entry
 from ...report import ERROR, WARNING, Issue
-from ...rules import a_word, data_unknown, error, names, number_word, plural, rule, rules_of, warning
+from ...rules import MayChange, a_word, data_unknown, error, names, number_word, plural, rule, rules_of, warning
 from ...text import normalize
 from .params import HighlanderParams, Type1eParams, Type2Params
-from .view import ENDURANCE, PREGAME, HighlanderView, folded
+from .view import ENDURANCE, PREGAME, HighlanderView, folded, place_of
 
 
 def _copies(entries: Iterable[Entry]) -> int:
     return sum(e.quantity for e in entries)
 
 
+# -- what one more card may change (Rule.may_change): each rule's own reading of a card added to a deck ----------
+View = HighlanderView[HighlanderParams]
+
+
+def _never(_v: View, _card: Card, _section: str) -> bool:
+    """A rule one more card can only satisfy (a minimum, a title present), or that has no errors to add."""
+    return False
+
+
+def _reshaping(card: Card) -> bool:
+    """A card that changes what the view makes of the others: a Persona (whose deck it is) or a card with
+    deck-building modifiers (limits, allowances, grants)."""
+    return card.type == "Persona" or bool(card.modifiers)
+
+
+def _foreign(v: View, card: Card) -> bool:
+    """An Immortal Specific card that is not the played Persona's own (`others`: any, for a Generic Immortal)."""
+    return card.immortal is not None and not v.is_own(card)
+
+
+def _refusable(v: View, card: Card, section: str) -> bool:
+    """HL-OTHER-PERSONA refuses Endurance cards of other Personas, in a deck with a Persona; a Persona or a card
+    with modifiers changes whose cards are refused and how many a quota lets in."""
+    return _reshaping(card) or (not v.is_generic and place_of(card, section) == ENDURANCE and _foreign(v, card))
+
+
+def _generic_counted(v: View, card: Card, _section: str) -> bool:
+    """HL-GENERIC-SPECIFIC counts Immortal Specific cards in a Generic Immortal's deck only (a Persona ends it)."""
+    return card.type == "Persona" or (v.is_generic and card.immortal is not None)
+
+
+def _reserved(v: View, card: Card, _section: str) -> bool:
+    """HL-RESERVED reads the cards of other Personas and which of them a modifier lets in: one more such card may
+    take a quota another held (they go by name)."""
+    return _reshaping(card) or _foreign(v, card)
+
+
+def _signed(v: View, card: Card, _section: str) -> bool:
+    """HL-SIGNATURE reads each card of another Persona alone: one known not to be a Signature card adds
+    nothing."""
+    return card.type == "Persona" or (_foreign(v, card) and card.signature is not False)
+
+
+def _modifying(_v: View, card: Card, _section: str) -> bool:
+    """A card no rule of its kind counts: only through its modifiers."""
+    return bool(card.modifiers)
+
+
+def _typed(kind: str) -> MayChange[View]:
+    """A rule that counts the cards of one type (by its type, wherever written) and reads nothing of others."""
+    def may_change(_v: View, card: Card, _section: str) -> bool:
+        return card.type == kind
+    may_change.__doc__ = f"Only a {kind} changes it."
+    return may_change
+
+
+def _pregame_or_modifying(_v: View, card: Card, section: str) -> bool:
+    """The Pre-Game's count against its limit, which modifiers raise."""
+    return place_of(card, section) == PREGAME or bool(card.modifiers)
+
+
 # -- HL-*: both formats ---------------------------------------------------------------------------
-@rule("HL-DECK-MIN", ERROR, "The Endurance holds at least {deck_min} cards, or the minimum a modifier sets.")
+@rule("HL-DECK-MIN", ERROR, "The Endurance holds at least {deck_min} cards, or the minimum a modifier sets.",
+      may_change=_modifying)  # one more card never shortens the Endurance: only a modifier raises the minimum
 def deck_min(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     if v.endurance_count < v.deck_min:
@@ -34,9 +96,14 @@ def deck_min(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     return out
 
 
+def _title_at_max(v: View, card: Card, section: str) -> bool:
+    """One more Endurance card of a title already at its limit (a title past it has its issue already)."""
+    return place_of(card, section) == ENDURANCE and v.title_count.get(card.title_key, 0) >= v.params.title_max
+
+
 @rule("HL-TITLE-MAX", ERROR, "At most {title_max} cards of one title in the Endurance, across Immortal names, "
                              "pictures, "
-                             "versions and editions.")
+                             "versions and editions.", may_change=_title_at_max)
 def title_max(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     limit = v.params.title_max
@@ -49,8 +116,14 @@ def title_max(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     return out
 
 
+def _restricted_again(v: View, card: Card, _section: str) -> bool:
+    """A card with a Restriction number (or an unknown one) whose specific card the deck holds already: a single
+    copy on a line of its own keeps every number and is never asked for one."""
+    return card.restriction != 0 and card.specific_id in v.restricted_ids
+
+
 @rule("HL-RESTRICTED", ERROR, "A specific card with a Restriction number N appears at most N times.",
-      columns=("restriction",), words="copies limit not checked")
+      columns=("restriction",), words="copies limit not checked", may_change=_restricted_again)
 def restricted(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     seen: set[int] = set()
@@ -107,8 +180,13 @@ def _pregame_type(card: Card) -> bool | None:
 _SECTION_OF = {t: PREGAME for t in PREGAME_TYPES} | {t: ENDURANCE for t in ENDURANCE_TYPES}
 
 
+def _misplaced(_v: View, card: Card, section: str) -> bool:
+    """A card whose type is unknown or not the section's: each card is judged alone."""
+    return card.type is None or _SECTION_OF.get(card.type) != section
+
+
 @rule("HL-SECTION", ERROR, "Pre-Game cards are not in the Endurance, and Endurance cards are not in the Pre-Game.",
-      columns=("type",), words="Pre-Game or Endurance placement not checked")
+      columns=("type",), words="Pre-Game or Endurance placement not checked", may_change=_misplaced)
 def section(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     unknown: list[Card] = []
@@ -134,7 +212,7 @@ def section(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     return out
 
 
-@rule("HL-PERSONA-COUNT", ERROR, "At most {persona_max:word} Persona card.")
+@rule("HL-PERSONA-COUNT", ERROR, "At most {persona_max:word} Persona card.", may_change=_typed("Persona"))
 def persona_count(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     limit = v.params.persona_max
@@ -147,7 +225,8 @@ def persona_count(v: HighlanderView[HighlanderParams]) -> list[Issue]:
 
 
 @rule("HL-OTHER-PERSONA", ERROR, "With a Persona, the Endurance holds no Immortal Specific card of another "
-                                 "Persona, except Clan cards and what a modifier allows.")
+                                 "Persona, except Clan cards and what a modifier allows.",
+      may_change=_refusable)
 def other_persona(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     _allowed, refused = v.foreign
@@ -161,7 +240,8 @@ def other_persona(v: HighlanderView[HighlanderParams]) -> list[Issue]:
 
 
 @rule("HL-GENERIC-SPECIFIC", ERROR, "A Generic Immortal includes at most {generic_specific_max} of each Immortal "
-                                    "Specific card.")
+                                    "Specific card.",
+      may_change=_generic_counted)
 def generic_specific(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out: list[Issue] = []
     if not v.is_generic:
@@ -189,7 +269,8 @@ def _foreign_allowed(v: HighlanderView[HighlanderParams]) -> set[int]:
 
 @rule("HL-RESERVED", ERROR, "A Reserved card is included only by the Persona named on it, or where a modifier "
                             "allows it. A Generic Immortal includes none.",
-      columns=("reserved",), words="Reserved cards not checked")
+      columns=("reserved",), words="Reserved cards not checked",
+      may_change=_reserved)
 def reserved(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     allowed = _foreign_allowed(v)
@@ -213,7 +294,8 @@ def reserved(v: HighlanderView[HighlanderParams]) -> list[Issue]:
 
 @rule("HL-SIGNATURE", ERROR, "A Signature card is included only by the Persona named on it. No modifier lifts "
                              "this.",
-      columns=("signature",), words="Signature cards not checked")
+      columns=("signature",), words="Signature cards not checked",
+      may_change=_signed)
 def signature(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     unknown: list[Card] = []
@@ -229,9 +311,14 @@ def signature(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     return out
 
 
+def _master(_v: View, card: Card, section: str) -> bool:
+    """A Master card in the Endurance, or a Persona (whose allowance counts)."""
+    return card.type == "Persona" or (card.is_master and place_of(card, section) == ENDURANCE)
+
+
 @rule("HL-MASTER", ERROR, "Master cards are at most the Persona's Master allowance; a Generic Immortal includes "
                           "none.",
-      columns=("gem_master",), words="Master card allowance not checked")
+      columns=("gem_master",), words="Master card allowance not checked", may_change=_master)
 def master(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out: list[Issue] = []
     masters = [e for e in v.endurance if e.card.is_master]
@@ -254,7 +341,13 @@ def master(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     return out
 
 
-@rule("HL-WEAPON-SPECIFIC", ERROR, "A Weapon Specific card is included only with the matching Weapon of Choice.")
+def _weapon(_v: View, card: Card, _section: str) -> bool:
+    """A card with a Weapon: one that needs its Weapon of Choice, or that Weapon of Choice."""
+    return bool(card.weapon_key)
+
+
+@rule("HL-WEAPON-SPECIFIC", ERROR, "A Weapon Specific card is included only with the matching Weapon of Choice.",
+      may_change=_weapon)
 def weapon_specific(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     wielded = {e.card.weapon_key for e in v.by_type.get("Weapon of Choice", ())}
@@ -271,7 +364,13 @@ def weapon_specific(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     return out
 
 
-@rule("HL-WOC-COUNT", ERROR, "At most {woc_max:word} Weapon of Choice, unless a modifier allows more.")
+def _woc(_v: View, card: Card, _section: str) -> bool:
+    """A Weapon of Choice, or a card whose modifiers may change how many are allowed."""
+    return card.type == "Weapon of Choice" or bool(card.modifiers)
+
+
+@rule("HL-WOC-COUNT", ERROR, "At most {woc_max:word} Weapon of Choice, unless a modifier allows more.",
+      may_change=_woc)
 def woc_count(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     wocs = v.by_type.get("Weapon of Choice", [])
@@ -282,9 +381,14 @@ def woc_count(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     return out
 
 
+def _hands(_v: View, card: Card, section: str) -> bool:
+    """A Pre-Game card carrying Hand icons (or of unknown icons), or a Weapon of Choice (which sets the limit)."""
+    return card.type == "Weapon of Choice" or (place_of(card, section) == PREGAME and card.hand_icons != 0)
+
+
 @rule("HL-HAND-ICONS", ERROR, "The Pre-Game cards carry at most {hand_max} Hand icons together (type1e without a "
                               "Weapon of Choice: 1).",
-      columns=("hand_icons",), words="Hand icons limit not checked")
+      columns=("hand_icons",), words="Hand icons limit not checked", may_change=_hands)
 def hand_icons(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     limit = v.params.hand_max
@@ -302,8 +406,13 @@ def hand_icons(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     return out
 
 
+def _premium(_v: View, card: Card, _section: str) -> bool:
+    """A Premium, or a Persona (whom the Premiums must fit)."""
+    return card.type in ("Premium", "Persona")
+
+
 @rule("HL-PREMIUM", ERROR, "A Premium made for one Persona needs that Persona; a Premium naming no Persona fits "
-                           "any deck.")
+                           "any deck.", may_change=_premium)
 def premium(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     for e in v.by_type.get("Premium", ()):
@@ -331,17 +440,20 @@ def _required_titles(v: HighlanderView[Type1eParams], titles: tuple[str, ...], k
                   actual=len(titles) - len(missing), fix=f"add {', '.join(missing)}")]
 
 
-@rule("HL1-BASIC-ATTACKS", ERROR, "At least one of each of the {basic_attacks:word} Basic Attacks.")
+@rule("HL1-BASIC-ATTACKS", ERROR, "At least one of each of the {basic_attacks:word} Basic Attacks.",
+      may_change=_never)
 def basic_attacks(v: HighlanderView[Type1eParams]) -> list[Issue]:
     return _required_titles(v, v.params.basic_attacks, "Basic Attack")
 
 
-@rule("HL1-BASIC-BLOCKS", ERROR, "At least one of each of the {basic_blocks:word} Basic Blocks.")
+@rule("HL1-BASIC-BLOCKS", ERROR, "At least one of each of the {basic_blocks:word} Basic Blocks.",
+      may_change=_never)
 def basic_blocks(v: HighlanderView[Type1eParams]) -> list[Issue]:
     return _required_titles(v, v.params.basic_blocks, "Basic Block")
 
 
-@rule("HL1-PREGAME-MAX", ERROR, "At most {pregame_max} Pre-Game cards in all, plus what modifiers add.")
+@rule("HL1-PREGAME-MAX", ERROR, "At most {pregame_max} Pre-Game cards in all, plus what modifiers add.",
+      may_change=_pregame_or_modifying)
 def pregame_max_1e(v: HighlanderView[Type1eParams]) -> list[Issue]:
     out = []
     limit = v.params.pregame_max + v.pregame_extra
@@ -352,7 +464,7 @@ def pregame_max_1e(v: HighlanderView[Type1eParams]) -> list[Issue]:
     return out
 
 
-@rule("HL1-WATCHER-COUNT", ERROR, "At most {watcher_max:word} Watcher Pre-Game card.")
+@rule("HL1-WATCHER-COUNT", ERROR, "At most {watcher_max:word} Watcher Pre-Game card.", may_change=_typed("Watcher"))
 def watcher_count(v: HighlanderView[Type1eParams]) -> list[Issue]:
     out = []
     limit = v.params.watcher_max
@@ -366,7 +478,12 @@ def watcher_count(v: HighlanderView[Type1eParams]) -> list[Issue]:
 
 
 # -- HL2-*: type2 ----------------------------------------------------------------------------------
-@rule("HL2-EDITION-MIX", ERROR, "All Endurance cards of one title come from one edition.")
+def _title_held(v: View, card: Card, section: str) -> bool:
+    """An Endurance card of a title the Endurance holds already (a title of its own is of one edition)."""
+    return place_of(card, section) == ENDURANCE and card.title_key in v.title_count
+
+
+@rule("HL2-EDITION-MIX", ERROR, "All Endurance cards of one title come from one edition.", may_change=_title_held)
 def edition_mix(v: HighlanderView[Type2Params]) -> list[Issue]:
     out: list[Issue] = []
     for entries in v.by_title.values():
@@ -383,7 +500,8 @@ def edition_mix(v: HighlanderView[Type2Params]) -> list[Issue]:
     return out
 
 
-@rule("HL2-SLEEVES", WARNING, "The deck mixes editions: opaque sleeves of one colour are required.")
+@rule("HL2-SLEEVES", WARNING, "The deck mixes editions: opaque sleeves of one colour are required.",
+      may_change=_never)
 def sleeves(v: HighlanderView[Type2Params]) -> list[Issue]:
     out: list[Issue] = []
     editions = sorted({e.card.edition for e in v.endurance})
@@ -418,8 +536,13 @@ def _coverage(entries: list[Entry], squares: tuple[str, ...], what: str) -> list
     return out
 
 
+def _basic_attack(_v: View, card: Card, section: str) -> bool:
+    """A Basic Attack in the Endurance (its grid known or not)."""
+    return card.basic and card.type == "Attack" and place_of(card, section) == ENDURANCE
+
+
 @rule("HL2-ATTACK-GRID", ERROR, "The Basic Attack cards together cover all {attack_squares} squares.",
-      columns=("grid",), words="Basic Attack coverage not checked")
+      columns=("grid",), words="Basic Attack coverage not checked", may_change=_basic_attack)
 def attack_grid(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     entries = [e for e in v.endurance if e.card.basic and e.card.type == "Attack"]
@@ -427,9 +550,14 @@ def attack_grid(v: HighlanderView[Type2Params]) -> list[Issue]:
     return out
 
 
+def _block(_v: View, card: Card, section: str) -> bool:
+    """A Block in the Endurance (its grid known or not)."""
+    return card.type == "Block" and place_of(card, section) == ENDURANCE
+
+
 @rule("HL2-BLOCK-GRID", ERROR, "The Block cards together cover the {block_squares} squares of the upper and lower "
                                "rows.",
-      columns=("grid",), words="Block coverage not checked")
+      columns=("grid",), words="Block coverage not checked", may_change=_block)
 def block_grid(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     entries = [e for e in v.endurance if e.card.type == "Block"]
@@ -438,7 +566,7 @@ def block_grid(v: HighlanderView[Type2Params]) -> list[Issue]:
 
 
 @rule("HL2-PREGAME-MAX", ERROR, "The Pre-Game deck holds at most {pregame_max} cards that are not Crystals, plus "
-                                "{crystal_max} Crystal.")
+                                "{crystal_max} Crystal.", may_change=_pregame_or_modifying)
 def pregame_max_2e(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     crystals = [e for e in v.pregame if e.card.type == "Crystal"]
@@ -458,9 +586,14 @@ def pregame_max_2e(v: HighlanderView[Type2Params]) -> list[Issue]:
     return out
 
 
+def _pregame(_v: View, card: Card, section: str) -> bool:
+    """A Pre-Game card."""
+    return place_of(card, section) == PREGAME
+
+
 @rule("HL2-PREGAME-UNIQUE", ERROR, "Of a Pre-Game card marked unique, at most {unique_max:word} card of that title "
                                    "(all Crystals share the title Crystal).",
-      columns=("unique",), words="unique Pre-Game cards not checked")
+      columns=("unique",), words="unique Pre-Game cards not checked", may_change=_pregame)
 def pregame_unique(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     groups: dict[str, list[Entry]] = defaultdict(list)
@@ -492,9 +625,16 @@ def pregame_unique(v: HighlanderView[Type2Params]) -> list[Issue]:
     return out
 
 
+def _gems(_v: View, card: Card, section: str) -> bool:
+    """An Endurance card with gem icons other than Master (or unknown ones), or a Persona (whose values they are
+    held to)."""
+    return card.type == "Persona" or (place_of(card, section) == ENDURANCE
+                                      and any(card.gem(colour) != 0 for colour in GEM_COLOURS[1:]))
+
+
 @rule("HL2-GEMS", ERROR, "Gem icons of each colour but Master add up to at most {gem_factor} x the Persona's "
                          "value.",
-      columns=tuple(f"gem_{c}" for c in GEM_COLOURS[1:]), words="gem limits not checked")
+      columns=tuple(f"gem_{c}" for c in GEM_COLOURS[1:]), words="gem limits not checked", may_change=_gems)
 def gems(v: HighlanderView[Type2Params]) -> list[Issue]:
     out: list[Issue] = []
     if v.persona is None or v.is_generic:  # no gem limit is stated for a Generic Immortal
@@ -523,7 +663,13 @@ def gems(v: HighlanderView[Type2Params]) -> list[Issue]:
     return out
 
 
-@rule("HL2-PERMISSION", ERROR, "A card that needs a permission is included only if a Pre-Game card grants it.")
+def _permission(_v: View, card: Card, _section: str) -> bool:
+    """A card that needs a permission, or one whose modifiers may grant one."""
+    return bool(card.requires) or bool(card.modifiers)
+
+
+@rule("HL2-PERMISSION", ERROR, "A card that needs a permission is included only if a Pre-Game card grants it.",
+      may_change=_permission)
 def permission(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     missing: dict[str, list[Entry]] = defaultdict(list)
@@ -539,7 +685,12 @@ def permission(v: HighlanderView[Type2Params]) -> list[Issue]:
     return out
 
 
-@rule("HL2-WATCHER-HUNTER", ERROR, "Watcher cards and Hunter cards exclude each other.")
+def _subtyped(_v: View, card: Card, _section: str) -> bool:
+    """A card with a subtype (Watcher and Hunter are subtypes)."""
+    return bool(card.subtype)
+
+
+@rule("HL2-WATCHER-HUNTER", ERROR, "Watcher cards and Hunter cards exclude each other.", may_change=_subtyped)
 def watcher_hunter(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     kinds = {k.lower(): k for k in v.params.exclusive_subtypes}

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from functools import lru_cache
-from typing import Callable, Generic, TypeVar, overload
+from typing import Callable, Generic, Sequence, TypeVar, overload
 
-from ...cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card
+from ...cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card, Modifiers
 from ...decks import Deck, Entry
 from ...report import Coverage
 from ...text import normalize
@@ -59,6 +59,11 @@ class lazy(Generic[_Owner, _Value]):
         return value
 
 
+def place_of(card: Card, section: str) -> str:
+    """Where a card written in `section` counts: by its type, wherever the list put it (the view's `place`)."""
+    return _PLACE.get(card.type or "", section)
+
+
 def _allocation_order(e: Entry) -> tuple[bool, str, str]:
     return (e.card.reserved is not True, e.card.name, e.card.id)
 
@@ -75,12 +80,32 @@ class HighlanderView(Generic[P]):
         self.personas: list[Entry] = []
         self.specific: list[Entry] = []  # Immortal Specific cards (any section, Personas excluded)
         self.by_type: dict[str, list[Entry]] = {}  # Pre-Game kinds only: Persona, Premium, Watcher, ...
-        self.modifiers = []
-        endurance_count = pregame_count = 0
-        title_count, by_type = self.title_count, self.by_type
+        self.modifiers: list[Modifiers] = []
+        self.place: dict[int, str | None] = {}  # id(entry) -> where it counts: by its type, wherever the list put it
+        self.endurance_count = self.pregame_count = 0
+        self._take(deck.entries)
+
+    def plus(self, entry: Entry) -> HighlanderView[P]:
+        """The view of a deck of this one's entries and one more (a card on a line of its own), made from this
+        view's groups without walking the deck again: what a search for the deck asks of each card it lists
+        (deckcheck.adding). This view is left as it was."""
+        new = object.__new__(type(self))
+        new.deck = Deck(entries=[*self.deck.entries, entry])
+        new.params = self.params
+        new.endurance, new.pregame, new.specific = self.endurance.copy(), self.pregame.copy(), self.specific.copy()
+        new.title_count, new.place = self.title_count.copy(), self.place.copy()
+        new.by_type = {kind: entries.copy() for kind, entries in self.by_type.items()}
+        new.modifiers = self.modifiers.copy()
+        new.endurance_count, new.pregame_count = self.endurance_count, self.pregame_count
+        new._take((entry,))
+        return new
+
+    def _take(self, entries: Sequence[Entry]) -> None:
+        """Add entries to the groups (the deck's, or one more for `plus`), then find the Persona."""
+        endurance_count, pregame_count = self.endurance_count, self.pregame_count
+        title_count, by_type, place = self.title_count, self.by_type, self.place
         add_endurance, add_pregame, add_specific = self.endurance.append, self.pregame.append, self.specific.append
-        place: dict[int, str | None] = {}  # id(entry) -> where it counts: by its type, wherever the list put it
-        for e in deck.entries:  # locals bound above: this loop runs for every line of every deck
+        for e in entries:  # locals bound above: this loop runs for every line of every deck
             card, quantity = e.card, e.quantity
             where = place[id(e)] = _PLACE.get(card.type or "", e.section)  # type unknown: where it is written
             if where == ENDURANCE:
@@ -101,13 +126,18 @@ class HighlanderView(Generic[P]):
                 add_specific(e)
             if card.modifiers is not NO_MODIFIERS and card.modifiers:
                 self.modifiers.append(card.modifiers)
-        self.place = place
         self.endurance_count, self.pregame_count = endurance_count, pregame_count
         self.personas = by_type.get("Persona", [])
         self.persona: Card | None = self.personas[0].card if self.personas else None  # the first one written
         immortal = self.persona.immortal_key if self.persona is not None else None
         # A Persona titled Generic Immortal makes a Generic Immortal deck (1E glossary); its allowance applies.
         self.persona_key: str | None = None if immortal == GENERIC_IMMORTAL else immortal
+
+    @lazy
+    def restricted_ids(self) -> frozenset[int]:
+        """The specific cards (Card.specific_id) of the deck's cards with a Restriction number, or an unknown
+        one."""
+        return frozenset(e.card.specific_id for e in self.deck.entries if e.card.restriction != 0)
 
     @property
     def whose(self) -> str:

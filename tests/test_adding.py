@@ -1,0 +1,115 @@
+"""What adding one card does to a deck (deckcheck.adding), against the plain validation of the deck plus the card:
+on every deck of the rule tables (each rule broken, each just kept, the edges of test_mutants, in both formats)
+and every synthetic card, each rule's `may_change` keeps its promise (when it says no, the rule says of the deck
+plus the card what it says of the deck: no error more, as many undecided issues), the Additions are the plain
+answer, and HighlanderView.plus is the view of the deck plus the card."""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from functools import cache
+
+import pytest
+from test_mutants import cases
+from test_rules_highlander import deck_text
+
+from deckcheck.adding import Additions
+from deckcheck.cards import Card, parse_modifiers
+from deckcheck.check import validate
+from deckcheck.decks import Deck, Entry, build_deck
+from deckcheck.games import get_format, parse_text
+from deckcheck.games.highlander.view import HighlanderView
+
+CASES = cases()
+IDS = [c[0] for c in CASES]
+
+
+@pytest.fixture(scope="module")
+def candidates(synthetic_cards) -> list[Card]:
+    """Every synthetic card, and what the decks reach only with a card they do not hold already: another printing
+    of a card (a title at its max, a Restriction number reached, a Generic Immortal's one copy, a unique
+    Pre-Game title), a Basic Attack of unknown grid, a modifier raising the Endurance's minimum."""
+    by_id = {c.id: c for c in synthetic_cards}
+    reprints = [dataclasses.replace(by_id[i], id=f"{i}-again", set="Again") for i in ("T-THR", "T-LIM", "T-AS", "T-UR")]
+    return [*synthetic_cards, *reprints, dataclasses.replace(by_id["T-ULA"], id="T-ULA-blurred", grid=None),
+            dataclasses.replace(by_id["T-LD1"], id="T-LD-heavy", name="Heavy Deck", title="Heavy Deck",
+                                modifiers=parse_modifiers("deck_min=60"))]
+
+
+@cache
+def deck_of(index, case_id: str):
+    """The case's deck (one entry a card and section, as a search adds to it) and its format."""
+    _name, fmt_name, params, pregame, add, remove = next(c for c in CASES if c[0] == case_id)
+    fmt = get_format(fmt_name)
+    if params:
+        fmt = dataclasses.replace(fmt, params=dataclasses.replace(fmt.params, **params))
+    deck, problems = build_deck(parse_text(deck_text(pregame, add, remove), "t"), index, fmt)
+    assert not problems, problems
+    return Deck.from_entries((e.card, e.section, e.quantity) for e in deck.entries), fmt
+
+
+def tally(issues) -> tuple[Counter, int]:
+    return Counter(i.rule for i in issues if i.severity == "error"), sum(1 for i in issues if i.undecided is not None)
+
+
+def plus(deck: Deck, card, section: str) -> Deck:
+    return Deck.from_entries([(e.card, e.section, e.quantity) for e in deck.entries] + [(card, section, 1)])
+
+
+@pytest.mark.parametrize("case_id", IDS)
+def test_may_change_keeps_its_promise(case_id, synthetic_index, candidates):
+    deck, fmt = deck_of(synthetic_index, case_id)
+    view = fmt.view(deck, fmt.params)
+    held = {(e.card.id, e.section) for e in deck.entries}
+    said_no = 0
+    for card in candidates:
+        section = fmt.section_of(None, card)
+        if (card.id, section) in held:
+            continue  # one more copy on a line of the deck: Additions validate the deck whole
+        after = fmt.view(plus(deck, card, section), fmt.params)
+        for rule in fmt.rules:
+            assert rule.may_change is not None, rule.id  # every Highlander rule says what may change it
+            if rule.may_change(view, card, section):
+                continue
+            said_no += 1
+            errors, undecided = tally(rule(view))
+            errors_after, undecided_after = tally(rule(after))
+            assert not errors_after - errors and undecided_after == undecided, (rule.id, card.id)
+    assert said_no
+
+
+@pytest.mark.parametrize("case_id", IDS)
+def test_additions_are_the_plain_validation(case_id, synthetic_index, candidates):
+    deck, fmt = deck_of(synthetic_index, case_id)
+    additions = Additions(deck, fmt)
+    errors, undecided = tally(validate(deck, fmt).issues)
+    for card in candidates:
+        section = fmt.section_of(None, card)
+        errors_after, undecided_after = tally(validate(plus(deck, card, section), fmt).issues)
+        want = (tuple(sorted(r for r, n in errors_after.items() if n > errors[r])), undecided_after > undecided)
+        assert additions.of(card, section) == want, card.id
+
+
+def groups(view: HighlanderView) -> dict:
+    """What a HighlanderView holds, entries by identity (a lazy value is made on first use: compared too)."""
+    ids = lambda entries: [id(e) for e in entries]  # noqa: E731
+    return {"entries": ids(view.deck.entries), "endurance": ids(view.endurance), "pregame": ids(view.pregame),
+            "specific": ids(view.specific), "personas": ids(view.personas), "title_count": view.title_count,
+            "by_type": {k: ids(v) for k, v in view.by_type.items()}, "modifiers": view.modifiers,
+            "place": view.place, "counts": (view.endurance_count, view.pregame_count), "persona": view.persona,
+            "persona_key": view.persona_key, "restricted_ids": view.restricted_ids, "others": ids(view.others),
+            "by_title": {k: ids(v) for k, v in view.by_title.items()}, "deck_min": view.deck_min,
+            "woc_max": view.woc_max, "pregame_extra": view.pregame_extra, "grants": view.grants,
+            "foreign": [{k: [(id(e), n) for e, n in v] for k, v in side.items()} for side in view.foreign]}
+
+
+@pytest.mark.parametrize("case_id", IDS[::7])
+def test_plus_is_the_view_of_the_deck_plus_the_entry(case_id, synthetic_index, candidates):
+    deck, fmt = deck_of(synthetic_index, case_id)
+    view = fmt.view(deck, fmt.params)
+    before = groups(view)
+    for card in candidates:
+        entry = Entry(card, 1, fmt.section_of(None, card))
+        extended = view.plus(entry)
+        assert groups(extended) == groups(HighlanderView(Deck(entries=[*deck.entries, entry]), fmt.params)), card.id
+    assert groups(view) == before  # the deck's own view is left as it was
