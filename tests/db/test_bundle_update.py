@@ -35,8 +35,8 @@ def card(store: Store, card_id: str):
     return next(c for c in store.cards() if c.id == card_id)
 
 
-def test_a_new_database_is_already_up_to_date(db_url):
-    store = Store(db_url)
+def test_a_new_database_is_already_up_to_date(empty_db_url):
+    store = Store(empty_db_url)
     store.init()
     result = update_from_bundle(store, dry_run=True)
     assert (result.added, result.updated, result.changes, result.kept) == ([], [], [], [])

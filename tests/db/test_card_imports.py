@@ -1,7 +1,7 @@
 """A card sheet import that can be undone (deckcheck.db.cardimports, the web's keeper import): the undo puts each
 value back with its old source, keeps a value changed again since, removes the cards the import added but those a
 collection holds, and says so; a second undo, or one of no import, changes nothing. On an empty database of each
-kind (db_url: SQLite, and PostgreSQL where DECKCHECK_TEST_PG is set)."""
+kind (empty_db_url: SQLite, and PostgreSQL where DECKCHECK_TEST_PG is set)."""
 from __future__ import annotations
 
 import json
@@ -29,8 +29,8 @@ def rows(*cells: tuple[str, ...]):
 
 
 @pytest.fixture
-def store(db_url):
-    s = Store(db_url)
+def store(empty_db_url):
+    s = Store(empty_db_url)
     s.init(empty=True)
     yield s
     s.dispose()

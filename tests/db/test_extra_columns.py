@@ -40,7 +40,8 @@ def _old_database(url: str) -> None:
     engine.dispose()
 
 
-def test_an_old_card_table_is_migrated_on_first_open_and_keeps_the_game_values(db_url):
+def test_an_old_card_table_is_migrated_on_first_open_and_keeps_the_game_values(empty_db_url):
+    db_url = empty_db_url
     _old_database(db_url)
     cards = {c.id: c for c in Store(db_url).cards()}
     assert cards["RS-marek"].extra_value("renown") == 12 and cards["RS-marek"].extra_value("health") == 3
@@ -68,7 +69,8 @@ def test_the_fast_sqlite_read_waits_for_the_migration(sqlite_url):
     assert Store(sqlite_url).cards()[0].extra_value("renown") == 12  # read by sqlite3 alone
 
 
-def test_game_columns_round_trip_through_the_database(db_url):
+def test_game_columns_round_trip_through_the_database(empty_db_url):
+    db_url = empty_db_url
     store = Store(db_url)
     store.init(empty=True)
     card = card_from_row({"game": "raven-stormcrow", "id": "RS-x", "name": "X", "type": "Hunter", "renown": "7",

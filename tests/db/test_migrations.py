@@ -35,9 +35,9 @@ def test_the_schema_version_is_the_number_of_steps():
     assert len(migrations.STEPS) == rawsql.SCHEMA_VERSION
 
 
-def test_a_new_database_is_stamped_with_the_schema_version(db_url):
-    Store(db_url).count()
-    assert _version(db_url) == str(rawsql.SCHEMA_VERSION)
+def test_a_new_database_is_stamped_with_the_schema_version(empty_db_url):
+    Store(empty_db_url).count()
+    assert _version(empty_db_url) == str(rawsql.SCHEMA_VERSION)
 
 
 def test_a_database_from_before_versions_is_migrated_and_stamped(db_url):

@@ -11,8 +11,8 @@ from deckcheck.errors import CardSheetError, DatabaseError
 from deckcheck.importers.cardsheet import read_card_sheet, write_card_sheet
 
 
-def test_first_use_creates_and_fills(db_url):
-    store = Store(db_url)
+def test_first_use_creates_and_fills(empty_db_url):
+    store = Store(empty_db_url)
     cards = store.cards()
     assert len(cards) == len(bundled_cards()) >= 1491
     assert sum(c.game == "highlander" and c.edition == 1 for c in cards) == 1487
@@ -27,8 +27,8 @@ def test_stored_cards_equal_the_bundled_ones(db_url):
         assert stored[card.id] == card, card.id
 
 
-def test_empty_database(db_url):
-    store = Store(db_url)
+def test_empty_database(empty_db_url):
+    store = Store(empty_db_url)
     assert store.init(empty=True)
     assert store.count() == 0 and store.cards() == []
     assert not store.ensure_initialized()
