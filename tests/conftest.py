@@ -255,12 +255,9 @@ def seeded_sqlite(tmp_path_factory) -> str:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request, seeded_sqlite, tmp_path) -> Iterator[str]:
-    """A new database of each kind: PostgreSQL's as deckcheck's first use of a new one leaves it, the tables and the
-    bundled cards, nothing else (needs DECKCHECK_TEST_PG); SQLite's a file that does not exist yet. A test of that
-    first use, of an older schema or of an empty database takes empty_db_url."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'deckcheck.db'}"
-        return
+    """A new database of each kind, as deckcheck's first use of a new one leaves it: the tables and the bundled
+    cards, nothing else (the PostgreSQL one needs DECKCHECK_TEST_PG). A test of that first use, of an older schema,
+    of an empty database or of a file that is not there yet takes empty_db_url."""
     yield from _seeded_copy(request.param, seeded_sqlite, tmp_path)
 
 
