@@ -265,18 +265,23 @@ def the_card(catalog: CardSource, card_id: str) -> Card:
 
 
 def card_detail(catalog: CardSource, collections: Collections, card: Card, keeper: bool = True) -> dict[str, Any]:
-    """Everything the card page shows: the card, its printings, owned copies and saved decks using it (their
-    ids, secret links, only to the server's keeper: to others `decks` is empty and `decks_hidden` counts them)."""
+    """Everything the card page shows: the card, its printings, the copies the asker's collections hold and the
+    saved decks of the asker's using it (Collections.own_decks: an account's own, every deck for the keeper, none
+    for an anonymous visitor; another account's decks are not counted, so a private deck's existence is not told).
+    Their ids, secret links, to their account or the server's keeper; to another who reaches the keeper's
+    collections (a personal server's visitor) `decks` is empty and `decks_hidden` counts them."""
     cards = catalog.cards()
     printings = [c for c in cards if c.specific_key == card.specific_key and c.id != card.id]
     ids = {card.id} | {c.id for c in printings}
     owned = [h for h in collections.holdings(None) if h.card.id in ids]
+    saved_as = {name: (fmt, saved) for name, fmt, saved, _count in collections.decks()}
     decks = []
-    for name, fmt, saved, _count in collections.decks():
-        _fmt, _text, entries = collections.deck(name)
+    for name, entries in collections.own_decks():
         copies = sum(q for c, _section, q in entries if c.id in ids)
-        if copies:
+        if copies and name in saved_as:
+            fmt, saved = saved_as[name]
             decks.append({"name": name, "format": fmt, "saved": saved, "copies": copies})
+    keeper = keeper or collections.owner_id is not None  # an account's own decks: its own links
     recorded = catalog.sources([card.id]).get(card.id, {})
     return {"card": card_json(card), "sources": sources_json(card, recorded),
             "printings": [card_json(c) for c in printings],
