@@ -108,6 +108,15 @@ def _records(con: Connection) -> dict[int, dict[str, Any]]:
     return out
 
 
+def _names(con: Connection, ids: Sequence[str]) -> dict[str, str]:
+    """The names of the stored cards of these ids, by id (those that exist)."""
+    out: dict[str, str] = {}
+    for start in range(0, len(ids), CHUNK):
+        out.update((str(i), str(n)) for i, n in con.execute(select(CARDS.c.id, CARDS.c.name)
+                                                            .where(CARDS.c.id.in_(ids[start:start + CHUNK]))))
+    return out
+
+
 def _history_mark(con: Connection) -> int:
     """The newest row of the cards' history (0: none). Every card writer takes its turn (cards_writers_turn) and
     writes its history in it, so a row after this one is a change made after."""
@@ -158,33 +167,36 @@ class _Later:
     accepted_by: str
 
 
-def _later_changes(con: Connection, past: CardImport, ids: Sequence[str]) -> dict[str, dict[str, list[_Later]]]:
+def _later_changes(con: Connection, past: CardImport, ids: Iterable[str]) -> dict[str, dict[str, list[_Later]]]:
     """The history of these cards after the import, by card and field, oldest first. A record kept before the
-    history's mark was: the changes from its time on, but its own."""
+    history's mark was: the changes from its time on, but its own. One read of the history since the import (what
+    changed since is read, not 40,000 ids of an import asked about in pieces)."""
     h = CARD_CHANGES
+    wanted = set(ids)
     own = {(c[0], c[1], c[2], c[3]) for c in past.changes} if past.mark is None else set()
     after = h.c.id > past.mark if past.mark is not None else h.c.at >= past.at
     out: dict[str, dict[str, list[_Later]]] = {}
-    for start in range(0, len(ids), CHUNK):
-        rows = con.execute(select(h.c.card_id, h.c.field_name, h.c.old, h.c.new, h.c.old_source, h.c.new_source,
-                                  h.c.accepted_by).where(h.c.card_id.in_(ids[start:start + CHUNK]), after)
-                           .order_by(h.c.id)).all()
-        for card_id, name, old, new, old_source, new_source, accepted_by in rows:
-            if (card_id, name, old, new) not in own:
-                out.setdefault(card_id, {}).setdefault(name, []).append(_Later(old, old_source, new_source,
-                                                                                accepted_by))
+    rows = con.execute(select(h.c.card_id, h.c.field_name, h.c.old, h.c.new, h.c.old_source, h.c.new_source,
+                              h.c.accepted_by).where(after).order_by(h.c.id))
+    for card_id, name, old, new, old_source, new_source, accepted_by in rows:
+        if card_id in wanted and (card_id, name, old, new) not in own:
+            out.setdefault(card_id, {}).setdefault(name, []).append(_Later(old, old_source, new_source, accepted_by))
     return out
 
 
 class _Standing:
     """Whether values still stand as an import left them, and if not who changed them since."""
 
-    def __init__(self, con: Connection, past: CardImport, ids: Sequence[str]):
-        self.later = _later_changes(con, past, ids)
-        self.cards = read_cards(con, ids)
-        self.sources = read_sources(con, ids)
-        self.names = {str(r.get("source")): CardImport.from_json(n, r).describe()
-                      for n, r in _records(con).items() if r.get("source")}
+    def __init__(self, con: Connection, past: CardImport):
+        changed = sorted({c[0] for c in past.changes} - set(past.added))
+        self.later = _later_changes(con, past, changed + list(past.added))
+        # whole cards and sources only where a value is to be compared: what it changed, and what it added that a
+        # later change touched (an import of 40,000 new cards nobody changed since reads none of them)
+        compared = changed + [i for i in past.added if i in self.later]
+        self.cards = read_cards(con, compared)
+        self.sources = read_sources(con, compared)
+        self.imports = {str(r.get("source")): CardImport.from_json(n, r).describe()
+                        for n, r in _records(con).items() if r.get("source")}
 
     def as_left(self, card: Card, name: str, value: str | None = None) -> bool:
         """Whether a field of a card holds what the import left (`value`, where its record says it): changed by no
@@ -202,8 +214,8 @@ class _Standing:
         if not changes:
             return "a change the cards' history does not hold"
         last = changes[-1]
-        if last.new_source in self.names:
-            return self.names[last.new_source]
+        if last.new_source in self.imports:
+            return self.imports[last.new_source]
         said = prov.parse(last.new_source).describe() if last.new_source else "a rename (the history keeps no source)"
         return said + (f", accepted by {last.accepted_by}" if last.accepted_by else "")
 
@@ -226,8 +238,7 @@ def undo(store: Store, number: int) -> Undone:
             raise UndoRefused(f"the import of {past.label} ({past.at}) was undone already ({past.undone})")
         done = Undone(past)
         added = set(past.added)
-        # one read of what the import touched, not one a change
-        standing = _Standing(con, past, sorted({c[0] for c in past.changes} | added))
+        standing = _Standing(con, past)  # one read of what the import touched, not one a change
         back: dict[str, dict[str, object]] = {}
         for card_id, name, old, new, old_source in reversed(past.changes):
             if card_id in added:
@@ -243,15 +254,14 @@ def undo(store: Store, number: int) -> Undone:
                 row[prov.column(name)] = old_source
             done.restored += 1
         changed = {}
-        for card_id in past.added:
-            card = standing.cards.get(card_id)
-            said = standing.fields_changed(card) if card is not None else []
-            if card is not None and said:
+        for card_id, card in standing.cards.items():
+            said = standing.fields_changed(card) if card_id in added else []
+            if said:
                 changed[card_id] = f"{card.name} [{card_id}] stays: changed since ({'; '.join(said)})"
         if back:
             # (the history of what it puts back is kept, as of every change)
             update_cards_on(con, store, list(back.values()), prov.web(f"undo of {past.label}"), overwrite=True)
-        _remove_added(con, past.added, changed, standing.cards, done)
+        _remove_added(con, past.added, changed, done)
         finished = CardImport(past.id, past.label, past.at, past.by, past.added, past.changes, _now(), past.mark,
                               past.source, done.as_json())
         write_meta(con, {f"{PREFIX}{number}": json.dumps(finished.as_json(), ensure_ascii=False)})
@@ -286,9 +296,9 @@ def _counted_names(text: str) -> Iterator[str]:
     yield from (str(d.get("card", "")) for d in data.get("differences", []))
 
 
-def _references(con: Connection, cards: Mapping[str, Card]) -> dict[str, str]:
+def _references(con: Connection, ids: Sequence[str]) -> dict[str, str]:
     """Why each of these cards must stay, for those something in the database refers to (by id or by name)."""
-    ids = list(cards)
+    cards = set(ids)
     why: dict[str, str] = {}
     for start in range(0, len(ids), CHUNK):
         part = ids[start:start + CHUNK]
@@ -303,29 +313,29 @@ def _references(con: Connection, cards: Mapping[str, Card]) -> dict[str, str]:
             for card_id in read(text):
                 if card_id in cards:
                     why.setdefault(card_id, what)
-    named: dict[str, list[str]] = {}
-    for card in cards.values():
-        named.setdefault(card.name, []).append(card.id)
     by_name = ((select(SUBMISSIONS.c.report), _listed_names, "a desk submission lists it"),
                (select(CHECKS.c.data), _counted_names, "a deck check at an event counted it"))
     for query, read, what in by_name:
-        for (text,) in con.execute(query):
-            for name in read(text):
-                for card_id in named.get(name, ()):
-                    why.setdefault(card_id, what)
+        names = sorted({name for (text,) in con.execute(query) for name in read(text)})
+        for start in range(0, len(names), CHUNK):  # the cards of those names (an event's few), these among them
+            for card_id in con.execute(select(CARDS.c.id).where(CARDS.c.name.in_(names[start:start + CHUNK]))
+                                       ).scalars():
+                if card_id in cards:
+                    why.setdefault(str(card_id), what)
     return why
 
 
-def _remove_added(con: Connection, added: Iterable[str], changed: Mapping[str, str], cards: Mapping[str, Card],
-                  done: Undone) -> None:
+def _remove_added(con: Connection, added: Sequence[str], changed: Mapping[str, str], done: Undone) -> None:
     """Remove the cards an import added, but those a later change changed (`changed`: why) and those something in
     the database refers to (_references): all named in `done.kept`, with why."""
-    ids = [i for i in added if i in cards]
+    ids = list(added)
     if not ids:
         return
     held: dict[str, str] = dict(changed)
-    for card_id, what in _references(con, {i: cards[i] for i in ids if i not in held}).items():
-        held[card_id] = f"{cards[card_id].name} [{card_id}] stays: {what}"
+    referred = _references(con, [i for i in ids if i not in held])
+    names = _names(con, sorted(referred))
+    for card_id, what in referred.items():
+        held[card_id] = f"{names.get(card_id, '')} [{card_id}] stays: {what}"
     gone = [i for i in ids if i not in held]
     done.kept = [i for i in ids if i in held]
     done.why = {i: held[i] for i in done.kept}

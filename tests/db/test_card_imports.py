@@ -240,3 +240,19 @@ def test_an_undone_collection_import_refers_to_no_card(store):
         con.execute(insert(IMPORTS).values(collection_id=_collection(con), digest="d1", undone="2026-12-03",
                                            before=json.dumps([["RS-T-1", "", "", False, None, [1, 0, 0, "", "", ""]]])))
     assert cardimports.undo(store, 1).removed == ["RS-T-1"]
+
+
+def test_an_undo_reads_whole_only_the_cards_a_later_change_touched(store, monkeypatch):
+    """An import of 40,000 new cards nobody changed since is undone without reading them (their history is read
+    once, their references by id and name): the undo of such an import took 6 s where it had taken 1.6."""
+    raven(store, "a.csv", *[("raven-stormcrow", f"RS-T-{n}", f"Card {n}", "Item", "1", "", "1") for n in range(60)])
+    update_cards(store, [{"id": "RS-T-7", "skill": "2"}], provenance.web("Kim"), overwrite=True)
+    asked: list[str] = []
+    read = cardimports.read_cards
+
+    def reading(con, ids):
+        asked.extend(ids)
+        return read(con, ids)
+    monkeypatch.setattr(cardimports, "read_cards", reading)
+    done = cardimports.undo(store, 1)
+    assert asked == ["RS-T-7"] and done.kept == ["RS-T-7"] and len(done.removed) == 59
