@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from deckcheck.games import all_formats, game_of
 from deckcheck.cards import Card
 from deckcheck.db.keptdecks import KeptDeck
-from deckcheck.library.decks import DELTA_MAX, DeckBook, available, copies_max, report_dict
+from deckcheck.library.decks import DELTA_MAX, DeckBook, available, copies_max, deck_report, report_dict
 from deckcheck.library.people import Person
 from deckcheck.unverified import decided_issues, unverified
 
@@ -90,8 +90,7 @@ def builder_context(book: DeckBook, person: Person, deck_id: str, query: CardQue
     total, found = search(book.catalog, query, keep) if asked else (0, [])
     rows = [{"card": c, "effect": effects.of(c), "said": effects.of(c).describe(c.name), "fills": effects.fills(c),
              "free": None if free is None else free.get(c.card_key, 0)} for c in found]
-    checked = book.report_of(kept.text, kept.format, f"/decks/{kept.id}")
-    checked.deck = f"/decks/{kept.id}"
+    checked = deck_report(book, kept)
     return {"deck": kept, "groups": grouped(lines_of(deck)), "rows": rows, "total": total, "query": query,
             "toggles": toggles, "report": checked.as_dict(),
             # a rule card data kept from deciding is one entry, its unverified line, never also a warning

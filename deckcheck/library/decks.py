@@ -371,12 +371,17 @@ def changed(book: DeckBook, deck: KeptDeck, card: str, delta: int, section: str 
     return out, fmt
 
 
-def report_dict(book: DeckBook, deck: KeptDeck, version: DeckVersion | None = None) -> dict[str, object]:
-    """The §3 report of a deck's version, read now, as a dict whose `deck` is the deck's link."""
+def deck_report(book: DeckBook, deck: KeptDeck, version: DeckVersion | None = None) -> Report:
+    """The report of a deck's version, read now, whose `deck` is the deck's link."""
     v_text, v_fmt = (deck.text, deck.format) if version is None else (version.text, version.format)
     report = book.report_of(v_text, v_fmt, f"/decks/{deck.id}")
     report.deck = f"/decks/{deck.id}"
-    return report.as_dict()
+    return report
+
+
+def report_dict(book: DeckBook, deck: KeptDeck, version: DeckVersion | None = None) -> dict[str, object]:
+    """The §3 report of a deck's version, read now, as a dict whose `deck` is the deck's link."""
+    return deck_report(book, deck, version).as_dict()
 
 
 def verdict(book: DeckBook, deck: KeptDeck) -> tuple[bool | None, bool]:
