@@ -108,6 +108,9 @@ class Listed:
 
     def __init__(self, catalog: CardSource):
         self.cards = catalog.cards()
+        self.by_id: dict[str, Card] = {}  # the first card of each id, as a scan of `cards` finds it
+        for card in self.cards:
+            self.by_id.setdefault(card.id, card)
         self._rows: dict[Card, dict[str, str]] = {}  # by the card object (Card compares by identity)
 
     def row(self, card: Card) -> dict[str, str]:
@@ -218,7 +221,7 @@ def cards_page(request: Request, catalog: CatalogDep, pages: PagesDep,
                query: Annotated[CardQuery, Depends(card_query)]) -> Response:
     """Search with filters, a page of results and links to the next and previous pages."""
     from .cardface import game_title
-    cards = catalog.cards()
+    cards = listed(catalog).cards
     total, page = search(catalog, query)
     choices = {"set": sorted({c.set for c in cards if c.set}), "type": sorted({c.type for c in cards if c.type}),
                "game": sorted({c.game for c in cards + catalog.builtin()}),
@@ -258,7 +261,7 @@ def find_card(cards: list[Card], card_id: str) -> Card | None:
 
 def the_card(catalog: CardSource, card_id: str) -> Card:
     """The card with this id; 404 when there is none."""
-    card = find_card(catalog.cards(), card_id) or find_card(catalog.builtin(), card_id)
+    card = listed(catalog).by_id.get(card_id) or find_card(catalog.builtin(), card_id)
     if card is None:
         raise HTTPException(404, f"no card has the id {card_id!r}")
     return card
@@ -270,7 +273,7 @@ def card_detail(catalog: CardSource, collections: Collections, card: Card, keepe
     for an anonymous visitor; another account's decks are not counted, so a private deck's existence is not told).
     Their ids, secret links, to their account or the server's keeper; to another who reaches the keeper's
     collections (a personal server's visitor) `decks` is empty and `decks_hidden` counts them."""
-    cards = catalog.cards()
+    cards = listed(catalog).cards  # read once for the catalogue's life, not at each page
     printings = [c for c in cards if c.specific_key == card.specific_key and c.id != card.id]
     ids = {card.id} | {c.id for c in printings}
     owned = [h for h in collections.holdings(None) if h.card.id in ids]
@@ -343,8 +346,8 @@ def card_page(request: Request, catalog: CatalogDep, seen: SeenDep, collections:
     shown_columns = columns_of(card)
     fields = field_rows(card, shown_columns)
     game = game_of_card(card)
-    stored = find_card(catalog.cards(), card.id) is not None  # else the session's sheet's, or a format's own
-    built_in = not stored and find_card(seen.cards(), card.id) is None  # a format's own card (Taktik's 52)
+    stored = card.id in listed(catalog).by_id  # else the session's sheet's, or a format's own
+    built_in = not stored and card.id not in listed(seen).by_id  # a format's own card (Taktik's 52)
     return pages("card.html", {**detail, "the_card": card, "face": face(card, shown_columns), "fields": fields,
                                "columns": shown_columns, "built_in": built_in,
                                "game_name": game.full_title if game else card.game,

@@ -404,8 +404,8 @@ async def deck_facts(request: Request, srv: ServerDep, book: BookDep, person: Pe
 
 # -- one card's form and history ------------------------------------------------------------------
 def card_of(srv: Deckcheck, card_id: str) -> Card:
-    from .cards import find_card
-    card = find_card(srv.catalog.cards(), card_id)
+    from .cards import listed
+    card = listed(srv.catalog).by_id.get(card_id)
     if card is None:
         raise NotFound(f"no card has the id {card_id[:200]!r}")
     return card

@@ -377,3 +377,31 @@ def test_a_raven_and_a_hero_face_show_their_games_own_columns_unknown_as_unknown
     hero = face(fox, columns_of(fox))
     assert hero.corner == "" and [(k, v) for k, _label, v in hero.stats] == [("rank", "Q"), ("suit", "hearts")]
 
+
+
+def test_card_pages_read_the_cards_once_for_the_catalogues_life(client, monkeypatch):
+    """A card's page, its JSON and the search page read the stored cards once for the server's catalogue (as its
+    name indexes), not at each request (three reads of ~1,500 rows made a card page take ~0.3 s); a write of the
+    cards by anyone makes a new catalogue, so the next page reads them again."""
+    from deckcheck.db.store import Store
+    reads = []
+    real = Store.cards
+
+    def counted(self, game=None):
+        reads.append(game)
+        return real(self, game)
+
+    monkeypatch.setattr(Store, "cards", counted)
+    row = client.get("/api/cards", params={"q": "Connor MacLeod Persona"}).json()["cards"][0]
+    client.get("/cards?q=attack")  # builds the name index of every game (once for the catalogue too)
+    client.get(f"/cards/{row['id']}")  # the collections' cards by id (once for the catalogue too)
+    first = len(reads)
+    for path in (f"/cards/{row['id']}", f"/api/cards/{row['id']}?detail=1", f"/cards/{row['id']}",
+                 "/cards?q=attack", "/cards", "/cards?q=connr"):
+        assert client.get(path).status_code == 200
+        assert len(reads) == first, path
+    edited = client.post(f"/api/cards/{row['id']}/facts", json={"by": "tester", "values": {"text": "a new text"}})
+    assert edited.status_code == 200, edited.text  # the keeper's answer (a personal server's visitor) is applied
+    assert client.get(f"/api/cards/{row['id']}").json()["text"] == "a new text"
+    assert "a new text" in client.get(f"/cards/{row['id']}").text
+    assert len(reads) > first  # read again after the write
