@@ -17,7 +17,7 @@ from sqlalchemy import Connection, func, insert, select
 
 from deckcheck import provenance as prov
 from deckcheck.cards import Card
-from deckcheck.cardsheet import (COLUMNS, FOLLOWERS, SheetCard, card_to_row, match_by_name,
+from deckcheck.cardsheet import (COLUMNS, FOLLOWERS, SheetCard, card_cell, match_by_name,
                                   sheet_cards_from_rows, value_of)
 from deckcheck.errors import DatabaseError, DeckcheckError
 from deckcheck.provenance import Provenance
@@ -66,10 +66,9 @@ class UpdateResult:
 
 def _value_text(card: Card, name: str) -> str:
     """A value as a change lists it: its cell, and the flag qualifying it when set (a grid's `(inferred)`)."""
-    row = card_to_row(card)
     marks = [f.name.removeprefix(name + "_") for f in FOLLOWERS
              if f.follows == name and getattr(card, f.attribute) is True and value_of(card, name) is not None]
-    return " ".join([row[name], *(f"({mark})" for mark in marks)])
+    return " ".join([card_cell(card, name), *(f"({mark})" for mark in marks)])
 
 
 def value_cells(name: str, text: str) -> dict[str, object]:

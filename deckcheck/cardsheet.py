@@ -329,6 +329,12 @@ def card_to_row(card: Card) -> dict[str, str]:
 
 
 _ROW_FIELDS = tuple(f for name in ROW_ORDER for f in FIELDS if f.name == name)
+_ROW_FIELD = {f.name: f for f in _ROW_FIELDS}
+
+
+def card_cell(card: Card, column: str) -> str:
+    """One column of the card's sheet row (card_to_row(card)[column]), without writing the whole row."""
+    return _ROW_FIELD[column].cell(card)
 
 
 # What makes a card that card, beyond its name: its edition, title, version and its game's identity fields.
