@@ -498,3 +498,31 @@ def test_dir_of_the_package_lists_its_public_names_not_its_helpers():
     names = dir(deckcheck)
     assert set(deckcheck.__all__) <= set(names) and "__version__" in names
     assert not {"Any", "importlib", "TYPE_CHECKING", "annotations", "_EXPORTS"} & set(names)
+
+
+def test_a_catalogue_reads_its_stored_cards_once_and_a_view_over_it_too(db_url, monkeypatch):
+    """Catalog.stored reads the database once for its life (as its name indexes are built once): a club server's
+    check with a person's pending answers (an Overlaid over the server's catalogue) read ~1,500 rows (~34 ms) each
+    time. Each call gives a list of its own, so a caller that sorts or extends it changes nothing of the next."""
+    from deckcheck.cardsheet import SheetCard
+    from deckcheck.db.store import Store
+    from deckcheck.library.api import Catalog, Overlaid
+    reads = []
+    real = Store.cards
+
+    def counted(self, game=None):
+        reads.append(game)
+        return real(self, game)
+
+    monkeypatch.setattr(Store, "cards", counted)
+    catalog = Catalog(db_url)
+    first = catalog.cards()
+    first.clear()
+    again = catalog.cards()
+    assert len(again) > 1000 and reads == [None]
+    card = again[0]
+    view = Overlaid(catalog, [SheetCard(card, 2, frozenset({"text"}))])
+    assert [c.id for c in view.cards()] == [c.id for c in again] and view.cards() is not again
+    assert reads == [None]
+    assert [c.game for c in catalog.cards("highlander")] == ["highlander"] * len(catalog.cards("highlander"))
+    assert reads == [None, "highlander"]

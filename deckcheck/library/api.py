@@ -221,6 +221,7 @@ class Catalog(CardSource):
         self.url = resolve_url(db_url)
         self._store: Store | None = None
         self._kept: tuple[str, dict[str, Any]] | None = None  # the kept indexes read at a stamp, read once a run
+        self._stored: dict[str | None, list[Card]] = {}  # the database's cards by game, read once (as the indexes)
         super().__init__(cards, sheets)
 
     @property
@@ -231,8 +232,13 @@ class Catalog(CardSource):
         return self._store
 
     def stored(self, game: str | None = None) -> list[Card]:
-        """The database's cards (of one game)."""
-        return self.store.cards(game)
+        """The database's cards (of one game), read once for the catalogue's life as its name indexes are built
+        once (a server makes a new catalogue when any process writes cards: deckcheck.web.deps); a new list each
+        call, of the same cards."""
+        found = self._stored.get(game)
+        if found is None:
+            found = self._stored[game] = self.store.cards(game)
+        return list(found)
 
     def _built(self, key: str, build: Callable[[], CardIndex]) -> CardIndex:
         """The index of a SQLite database's cards as kept since the database last changed (deckcheck.db.indexcache),
@@ -252,6 +258,7 @@ class Catalog(CardSource):
             if kept.get("stale"):  # what reading the cards says of the database (another version's bundle), said
                 self.store.note_stale(meta)
             return found
+        self._stored.clear()  # the cards kept with this stamp are read after it was taken, never before
         index = build()
         meta = getattr(self.store, "last_meta", None)
         if isinstance(meta, dict) and indexcache.database_stamp(url) == stamp:  # no write while the cards were read
