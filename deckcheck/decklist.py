@@ -140,6 +140,9 @@ class RawLine:
     separated: bool = False  # `Thrust, 3`: the error of a line naming no card is its name's, not the whole line's
     worded: bool = False  # the quantity is a word (`three Thrust`): the whole line is tried first as a name
     heading: str | None = None  # `Word: 3` where Word is no heading: read as a card, else that unknown heading
+    # one of the cards of a line that writes several (Taktik's Deck: `K♠, Kign of Spades`): the line's bare text and
+    # where this card's name stands in it, so that its problem names it and a suggestion rewrites only it
+    part_of: tuple[str, int, int] | None = None
 
 
 @dataclass(slots=True)

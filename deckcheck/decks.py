@@ -8,7 +8,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Protocol
 from . import limits
 from .cards import Card
 from .catalog import CardIndex, Context, Miss, NameMiss, name_score, two_readings, version_marker
-from .decklist import SIDE_WORDS, RawDeck, RawLine, rewrite_line, unquote
+from .decklist import SIDE_WORDS, CardText, Grammar, RawDeck, RawLine, parse_card_text, rewrite_line, unquote
 from .errors import CardNotFoundError
 from .problems import WRONG_SECTION, InputProblem
 from .text import normalize
@@ -40,6 +40,9 @@ class Buildable(Protocol):
 
     @property
     def several_a_line(self) -> frozenset[str]: ...  # the sections whose lines may write several cards (`K♠, 2♥`)
+
+    @property
+    def cards_in_words(self) -> Callable[[str], tuple[str, ...] | None] | None: ...  # `QH AS` -> ('QH', 'AS')
 
     def section_of(self, written: str | None, card: Card) -> str | None: ...
 
@@ -126,7 +129,7 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: Buildable) -> tuple[Deck, li
     that several Immortals' cards share as the Persona's own card (CONTRACTS.md §2).
     """
     deck = Deck(source=raw.source, declared_format=raw.declared_format, player=raw.player)
-    raw = _as_the_game_writes(raw, fmt)
+    raw = _as_the_game_writes(raw, fmt, index)
     problems = [InputProblem(p.line, p.text, raw.unknown_heading(p.heading, fmt.name) if p.heading else p.message)
                 for p in raw.problems]  # the format is known now, given on the command line or not
     edition = fmt.params.name_edition
@@ -186,6 +189,9 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: Buildable) -> tuple[Deck, li
                 message = (f"a number after the name is not read by guess: the quantity is written before it; "
                            f"write {rewritten[0]!r} (a collector's number left off)"
                            + (f" or {rewritten[1]!r} for that version" if len(rewritten) > 1 else ""))
+            if line.part_of is not None:  # one card of several on the line (`K♠, Kign of Spades`): that card's
+                message = f"{message}: {_name_of(line)!r} (the line's other cards are read)"
+                suggestions = _in_its_line(line, suggestions, raw.grammar)
             problems.append(InputProblem(line.line, line.text, message, suggestions, result.kind))
             continue
         card, quantity = result
@@ -230,33 +236,109 @@ def _spelled(raw: RawDeck, spelling: Callable[[str], str | None]) -> RawDeck:
     return replace(raw, lines=lines)
 
 
-def _as_the_game_writes(raw: RawDeck, fmt: Buildable) -> RawDeck:
+def _as_the_game_writes(raw: RawDeck, fmt: Buildable, index: CardIndex) -> RawDeck:
     """The list read as its game's players write it: several cards on a line, other names for built-in cards."""
     if fmt.several_a_line:
-        raw = _one_card_a_line(raw, fmt)
+        raw = _one_card_a_line(raw, fmt, index)
     return raw if fmt.spelling is None else _spelled(raw, fmt.spelling)
 
 
-def _one_card_a_line(raw: RawDeck, fmt: Buildable) -> RawDeck:
+def _one_card_a_line(raw: RawDeck, fmt: Buildable, index: CardIndex) -> RawDeck:
     """The list with each line of a section that may write several cards (Format.several_a_line: Taktik's Deck,
-    `K♠, 2♥` as a deal writes a hand) read as one line per card, each with the line's number; empty items are
-    passed over. A line written under no heading, or `Name, 3` (a card and its quantity), stays as written."""
-    if not any("," in line.bare or ";" in line.bare for line in raw.lines):
+    `K♠, 2♥` as a deal writes a hand, or `QH AS`: Format.cards_in_words) read as one line per card, each with the
+    line's number and where its name stands on the line (RawLine.part_of); empty items are passed over. A line
+    written under no heading, `Name, 3` (a card and its quantity), or a name a card has stays as written."""
+    def several(line: RawLine) -> bool:
+        return (not line.separated and line.section is not None
+                and _section_named(fmt, line.section) in fmt.several_a_line)
+    if not any(several(line) and (_ITEM_MARKS.search(line.bare) or " " in line.bare.strip()) for line in raw.lines):
         return raw
     split = RawDeck(raw.source, grammar=raw.grammar)  # what RawDeck.add makes of each item: a line, or a problem
     for line in raw.lines:
-        items = [item.strip() for item in _ITEM_MARKS.split(line.bare)] if _ITEM_MARKS.search(line.bare) else []
-        items = [item for item in items if item]
-        if (not items or line.separated or line.section is None
-                or _section_named(fmt, line.section) not in fmt.several_a_line):
+        if not several(line):
             split.lines.append(line)
             continue
+        items = list(_ITEM.finditer(line.bare)) if _ITEM_MARKS.search(line.bare) else []
+        if not items:  # one item, or none (`,,,`: the line as written)
+            if not _in_words(split, line, line, fmt, index):
+                split.lines.append(line)
+            continue
         for item in items:
-            split.add(line.line, item, line.section, set_code=line.set_code, kinds=line.kinds)
+            before = len(split.lines)
+            split.add(line.line, item.group(), line.section, set_code=line.set_code, kinds=line.kinds,
+                      shown=line.text)
+            if len(split.lines) > before:  # read (else a problem: a quantity past the bound, no name)
+                read = replace(split.lines.pop(), part_of=(line.bare, item.start(), item.end()))
+                if not _in_words(split, read, line, fmt, index):
+                    split.lines.append(read)
     return replace(raw, lines=split.lines, problems=sorted(raw.problems + split.problems, key=lambda p: p.line))
 
 
 _ITEM_MARKS = re.compile(r"[,;]")
+_ITEM = re.compile(r"[^,;\s](?:[^,;]*[^,;\s])?")  # one item of a line, without the spaces around it
+
+
+def _in_words(split: RawDeck, read: RawLine, line: RawLine, fmt: Buildable, index: CardIndex) -> bool:
+    """Whether `read` (the line, or one comma item of it) writes several cards with spaces between them
+    (Format.cards_in_words: `QH AS`); if so each is added to `split` as its own line, or the line's problem when a
+    quantity is written on it (which card it counts is not read by guess). A reading that names a card is that
+    card (`2 Pik As`: two Aces of Spades); of the others, the first that is cards only is read (`2 Pik Herz Dame`:
+    the 2 of Spades and the Queen of Hearts), else the first that holds a card (its unknown words the problem)."""
+    def names_card(text: str) -> bool:
+        return bool(index.matches(text)) or (fmt.spelling is not None and fmt.spelling(text) is not None)
+    if fmt.cards_in_words is None or any(names_card(name) for _qty, name in read.readings):
+        return False
+    readings = [(i, pieces) for i, (_qty, name) in enumerate(read.readings) if (pieces := fmt.cards_in_words(name))]
+    if not readings:
+        return False
+    at_reading, pieces = next(((i, p) for i, p in readings if all(names_card(piece) for piece in p)), readings[0])
+    name = read.readings[at_reading][1]
+    if at_reading == 0 and read.quantity_written:  # a line of the section still (a Deck written wrong is no
+        # standard one)
+        split.lines.append(replace(read, twice="one quantity for several cards on a line: which card it counts is "
+                                   "not read by guess; give each card its own, separated by commas "
+                                   f"({read.readings[0][0]}x {pieces[0]}, {', '.join(pieces[1:])})"))
+        return True
+    bare, start, end = read.part_of or (line.bare, 0, len(line.bare))
+    found = _spaced(name).search(bare, start, end)
+    at, stop = (found.start(), found.end()) if found else (end, end)
+    for piece in pieces:
+        before = len(split.lines)
+        split.add(line.line, piece, line.section, set_code=line.set_code, kinds=line.kinds, shown=line.text)
+        where = _spaced(piece).search(bare, at, stop)
+        if len(split.lines) > before:
+            split.lines[-1] = replace(split.lines[-1], part_of=(bare, where.start(), where.end()) if where else None)
+        at = where.end() if where else at
+    return True
+
+
+def _spaced(text: str) -> re.Pattern[str]:
+    """The words of a text with any spaces between them (how a line's bare text holds the name read from it)."""
+    return re.compile(r"\s+".join(map(re.escape, text.split())))
+
+
+def _in_its_line(line: RawLine, suggestions: Iterable[str], grammar: Grammar | None) -> tuple[str, ...]:
+    """The suggestions for one card of a line that writes several (RawLine.part_of), each written so that clicking
+    it (rewrite_line) rewrites only that card: the line's name with the card's replaced (`K♠, Kign of Spades` ->
+    `K♠, King of Spades`), else the name alone where rewrite_line picks the card's part itself (`2 QH; 3 Kign`);
+    one neither can say is left out (it would drop the line's other cards)."""
+    assert line.part_of is not None
+    bare, start, end = line.part_of
+    found = _spaced(_name_of(line)).search(bare, start, end)
+    parsed = parse_card_text(bare)
+    if found is None or grammar is None or not isinstance(parsed, CardText):
+        return ()
+    whole = _spaced(parsed.name).search(bare)
+    out = []
+    for suggestion in suggestions:
+        wanted = bare[:found.start()] + suggestion + bare[found.end():]
+        ways = [suggestion]
+        if whole is not None and whole.start() <= found.start() and found.end() <= whole.end():
+            ways.insert(0, bare[whole.start():found.start()] + suggestion + bare[found.end():whole.end()])
+        chosen = next((way for way in ways if rewrite_line(line.text, way, grammar) == wanted), None)
+        if chosen is not None:
+            out.append(chosen)
+    return tuple(dict.fromkeys(out))
 
 
 def _implied(raw: RawDeck, index: CardIndex, fmt: Buildable, deck: Deck) -> list[InputProblem]:

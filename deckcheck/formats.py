@@ -87,6 +87,9 @@ class Format(Generic[ParamsT, ViewT]):
     # the sections whose lines may write several cards, comma- or semicolon-separated, each read as its own line
     # (Taktik's Deck: `K♠, 2♥`, as a deal writes a hand); every other section reads one card a line
     several_a_line: frozenset[str] = frozenset()
+    # in those sections, the cards a text writes with spaces between them, each as written (Taktik: `QH AS` ->
+    # ('QH', 'AS')), a run of words naming no card one piece; None for a text that is not several cards
+    cards_in_words: Callable[[str], tuple[str, ...] | None] | None = None
 
     def section_of(self, written: str | None, card: Card) -> str | None:
         """The section a decklist line belongs to: the header as written, else where the card's type goes."""

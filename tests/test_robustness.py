@@ -306,3 +306,66 @@ def test_a_named_pipe_in_a_folder_is_reported_not_waited_on(cli_env, tmp_path):
     result = run_cli("check", "-q", str(tmp_path))
     assert result.code == 2 and result.crash is None
     assert "pipe.txt: UNREADABLE" in result.text and "a.txt: NOT LEGAL" in result.text
+
+
+# -- a Taktik table's Deck lines that write several cards (`K♠, 2♥`, `QH AS`) -----------------------------
+TAKTIK_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+TAKTIK_SUITS = {"S": ("♠", "Pik"), "H": ("♥", "Herz"), "D": ("♦", "Karo"), "C": ("♣", "Kreuz")}
+GERMAN_RANK = {"A": "Ass", "J": "Bube", "Q": "Dame", "K": "König"}
+ENGLISH = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+SUIT_WORD = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+TAKTIK_FORMS = [  # the ways the deal reads a card (deckcheck.games.taktik.read_playing_card)
+    lambda r, s: f"{r}{s}", lambda r, s: f"{r}{s}".lower(), lambda r, s: f"{r}{TAKTIK_SUITS[s][0]}",
+    lambda r, s: f"{TAKTIK_SUITS[s][1]} {GERMAN_RANK.get(r, r)}",
+    lambda r, s: f"{GERMAN_RANK.get(r, r)} {TAKTIK_SUITS[s][1]}",
+    lambda r, s: f"{TAKTIK_SUITS[s][1]}{GERMAN_RANK.get(r, r)}".lower(),
+    lambda r, s: f"{TAKTIK_SUITS[s][1]}-{GERMAN_RANK.get(r, r)}",
+    lambda r, s: f"{ENGLISH.get(r, r)} of {SUIT_WORD[s]}", lambda r, s: f"{ENGLISH.get(r, r)} {SUIT_WORD[s]}",
+]
+taktik_card = st.tuples(st.sampled_from(TAKTIK_RANKS), st.sampled_from(list(TAKTIK_SUITS)),
+                        st.integers(0, len(TAKTIK_FORMS) - 1))
+
+
+@st.composite
+def taktik_deck(draw) -> tuple[str, dict[str, int] | None]:
+    """A Taktik table's Deck of lines each writing several cards in any form the deal reads, separated by commas,
+    semicolons or spaces (trailing marks, a card twice, an item's own quantity); now and then a junk item or one
+    quantity before space-separated cards. With it the copies of each card, when every line is right (else None)."""
+    lines, right = [], True
+    held: dict[str, int] = {}
+    for _ in range(draw(st.integers(1, 6))):
+        mark = draw(st.sampled_from([", ", ";", " ", "  ", " , "]))
+        items = []
+        for rank, suit, form in draw(st.lists(taktik_card, min_size=1, max_size=8)):
+            quantity = draw(st.integers(1, 3)) if mark.strip() else 1
+            items.append((f"{quantity}x " if quantity > 1 else "") + TAKTIK_FORMS[form](rank, suit))
+            name = f"{ENGLISH.get(rank, rank)} of {SUIT_WORD[suit]}"
+            held[name] = held.get(name, 0) + quantity
+        kind = draw(st.integers(0, 9))
+        if kind == 0:  # a junk item: whatever it makes of the line, the command keeps its contract
+            items.insert(draw(st.integers(0, len(items))), draw(junk))
+            right = False
+        elif kind == 1 and not mark.strip() and len(items) > 1:  # `2x QH AS`: an input error
+            items[0] = "2x " + items[0]
+            right = False
+        line = mark.join(items) + draw(st.sampled_from(["", ",", ";", ", ,"]) if mark.strip() else st.just(""))
+        if re.fullmatch(r"\d+ (pik|herz|karo|kreuz) as", line, re.IGNORECASE):
+            right = False  # `2 Pik AS` reads as two Aces of Spades (`Pik As`): a reading whose name exists wins
+        lines.append(draw(st.sampled_from(["", "- ", "* "])) + line)
+    return "Format: taktik52\nDeck:\n" + "\n".join(lines) + "\n", held if right else None
+
+
+@SETTINGS
+@given(deck=taktik_deck())
+def test_taktik_lines_of_several_cards(cli_env, deck):
+    """Through `check -`: the contract always; a Deck written right is read as exactly its cards, each counted
+    as written (a card twice is two copies), whatever form and mark wrote them."""
+    text, held = deck
+    (report,) = assert_contract(run_cli("check", "-", "--json", stdin=text.encode("utf-8")))
+    if held is not None:
+        assert report["input_errors"] == [], (text, report["input_errors"])
+        assert report["counts"]["Deck"] == sum(held.values()), text
+        extra = next((i["message"] for i in report["issues"] if i["rule"] == "TK-DECK-COMPLETE"), "")
+        for card, copies in held.items():
+            if copies > 1:
+                assert f"{copies - 1} x {card}" in extra, (text, extra)

@@ -80,6 +80,7 @@ def playing_cards() -> tuple[Card, ...]:
 _SHORT = re.compile(r"^(10|[2-9]|[AJQKBD])\s*([SHDC♠♥♦♣])$", re.IGNORECASE)
 _SUIT_LETTER = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs", "♠": "spades", "♥": "hearts",
                 "♦": "diamonds", "♣": "clubs"}
+_SYMBOLS = frozenset(SYMBOL.values())
 _GERMAN_LETTER = {"B": "J", "D": "Q"}  # Bube, Dame (König and Ass are K and A in both languages)
 # The German names of the 52 cards, as the seed and its players write them (`Pik Ass`, `Herz Dame`, `Herzdame`,
 # `Kreuz-König`, `Karo 10`): the suit, then the rank (either order), as two words or one; folded as
@@ -106,6 +107,8 @@ def read_playing_card(text: str) -> Card | None:
     if m:
         rank = m.group(1).upper()
         return _by_rank_suit()[(_GERMAN_LETTER.get(rank, rank), _SUIT_LETTER[m.group(2).lower()])]
+    if any(symbol in text for symbol in _SYMBOLS):  # a suit symbol is only ever a short form's (`2♥ Herz` is none)
+        return None
     key = normalize(text)
     english = _by_name().get(key.replace(" of ", " "))
     if english is not None:
@@ -133,6 +136,47 @@ def spelled(text: str) -> str | None:
     when it is written as the card's name already, or names no playing card."""
     card = read_playing_card(text)
     return None if card is None or card.name == text else card.name
+
+
+_WORD = re.compile(r"\S+")
+_LONGEST = 3  # words of the longest way of writing one card (`Queen of Clubs`)
+_COUNT_LIKE = re.compile(r"[\dx×*()]+", re.IGNORECASE)  # `2`, `x2`, `(3)`: a quantity or version, not a card
+
+
+def cards_in_words(text: str) -> tuple[str, ...] | None:
+    """The cards a text writes one after another with spaces between them (`QH AS`, `K♠ 2♥`, `Pik Ass Herz Dame`:
+    Format.cards_in_words), each as written: the reading that leaves the fewest words naming no card, then the one
+    of fewest pieces (the longest forms, from the left); a run of words naming no card is one piece, the line's
+    unknown card (`QH Kign of Spades`). None for a text that is one card (`10 H`, `Herz Dame`), that writes no
+    card, or whose leftover words are a number (`Queen of Hearts 2`: a quantity or a version written wrong, which
+    the decklist reader tells)."""
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    if len(words) < 2 or read_playing_card(text) is not None:
+        return None
+    count = len(words)
+    # best[i]: (words naming no card, pieces) of the best reading of words i.., and the length of its first piece
+    # (negative: a word naming no card)
+    best: list[tuple[int, int, int]] = [(0, 0, 0)] * (count + 1)
+    for i in range(count - 1, -1, -1):
+        options = [(best[i + n][0], best[i + n][1] + 1, n) for n in range(min(_LONGEST, count - i), 0, -1)
+                   if read_playing_card(text[words[i][0]:words[i + n - 1][1]]) is not None]
+        after = best[i + 1]
+        options.append((after[0] + 1, after[1] + (after[2] >= 0), -1))  # a word naming no card joins the next
+        best[i] = min(options, key=lambda o: (o[0], o[1]))
+    pieces: list[tuple[int, int, bool]] = []  # (first word, last word, names a card)
+    i = 0
+    while i < count:
+        n = best[i][2]
+        if n < 0 and pieces and not pieces[-1][2]:  # the run of words naming no card goes on
+            pieces[-1] = (pieces[-1][0], i, False)
+        else:
+            pieces.append((i, i + max(n, 1) - 1, n > 0))
+        i += max(n, 1)
+    written = [(text[words[first][0]:words[last][1]], card) for first, last, card in pieces]
+    if not any(card for _, card in written) or len(written) < 2 or any(
+            _COUNT_LIKE.fullmatch(piece) for piece, card in written if not card):
+        return None
+    return tuple(piece for piece, _ in written)
 
 
 @lru_cache(maxsize=1)
@@ -254,6 +298,7 @@ TAKTIK52 = Format(
     sections=MappingProxyType({DECK: ("deck",), PLAYERS: ("players",)}),
     default_section=lambda card: PLAYERS if card.type == HERO else DECK, view=TaktikView,
     builtin_cards=lambda: list(playing_cards()), spelling=spelled, several_a_line=frozenset({DECK}),
+    cards_in_words=cards_in_words,
     implied=MappingProxyType({DECK: tuple(card_name(rank, suit) for suit in SUITS for rank in RANKS)}),
     source="seeds/taktisches-kartenspiel-de.txt",
 )

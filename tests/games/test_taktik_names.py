@@ -175,24 +175,14 @@ def test_cards_show_finds_a_built_in_card_however_written(text, pristine_web_db)
     assert shown.code == 0 and "Queen of Hearts" in shown.text and "taktik52-QH" in shown.text, shown.err
 
 
-def test_a_deck_written_a_suit_a_line_is_the_same_legal_table(index):
-    """`A♠, 2♠, ... K♠` (as a deal writes a hand): each card is its own entry, the fingerprint the table's."""
-    rows = [", ".join(FORMS["symbol"](rank, suit) for rank in taktik.RANKS) for suit in taktik.SUITS]
-    report = check(index, "Format: taktik52\nDeck:\n" + "\n".join(rows) + "\n" + PLAYERS)
-    assert not report.input_errors and report.legal is True, report.input_errors[:3]
-    assert report.counts == {"Deck": 52, "Players": 4}
-    written = check(index, TABLE)
-    assert report.registered is not None and written.registered is not None
-    assert report.registered.fingerprint == written.registered.fingerprint
-
-
 def test_two_cards_on_one_line_with_empty_items_and_an_unknown_one(index):
     text = "Format: taktik52\nDeck:\nK♠, 2♥\n , ;K♠,,\nQH; Xyz\n"
     deck, problems = build_deck(parse_text(text, "t"), index, taktik.TAKTIK52)
     assert [(e.card.name, e.quantity, e.line) for e in deck.entries] == [
         ("King of Spades", 2, 3), ("2 of Hearts", 1, 3), ("Queen of Hearts", 1, 5)]
     assert deck.card_lines["taktik52-KS"] == [3, 4]  # K♠ on lines 3 and 4 adds up, each line kept
-    assert [(p.line, p.text) for p in problems] == [(5, "Xyz")]  # the item that names no card, on its line
+    # the line as written, its message naming the item that names no card
+    assert [(p.line, p.text) for p in problems] == [(5, "QH; Xyz")] and "'Xyz'" in problems[0].message
 
 
 def test_a_card_and_its_quantity_stays_one_line(index):
@@ -218,3 +208,97 @@ def test_hostile_comma_lines_are_bounded(index):
             assert not deck.card_lines and [p.line for p in problems] == [3], problems  # no card read on it
         else:
             assert not problems and [(e.card.name, e.quantity) for e in deck.entries] == [("King of Spades", 1_300)]
+
+
+def _read(index, body):
+    deck, problems = build_deck(parse_text(f"Format: taktik52\nDeck:\n{body}\n", "t"), index, taktik.TAKTIK52)
+    return [(e.card.name, e.quantity) for e in deck.entries], problems
+
+
+@pytest.mark.parametrize("form", FORMS, ids=list(FORMS))
+@pytest.mark.parametrize("mark", [", ", "; ", " ", "  ", ",", " , "])
+def test_a_suit_a_line_in_each_form_and_mark_is_the_same_legal_table(index, form, mark):
+    """Every form the deal reads (short, symbols, German, compounds), the cards separated by commas, semicolons
+    or spaces alone: the example table's cards, each once."""
+    rows = [mark.join(FORMS[form](rank, suit) for rank in taktik.RANKS) for suit in taktik.SUITS]
+    report = check(index, "Format: taktik52\nDeck:\n" + "\n".join(rows) + "\n" + PLAYERS)
+    assert not report.input_errors and report.legal is True, report.input_errors[:3]
+    assert report.counts == {"Deck": 52, "Players": 4}
+    written = check(index, TABLE)
+    assert report.registered is not None and written.registered is not None
+    assert report.registered.fingerprint == written.registered.fingerprint
+
+
+@pytest.mark.parametrize("body,cards", [
+    ("QH AS", [("Queen of Hearts", 1), ("Ace of Spades", 1)]),
+    ("K♠ 2♥ Herz Dame", [("King of Spades", 1), ("2 of Hearts", 1), ("Queen of Hearts", 1)]),  # not `2♥ Herz`
+    ("Pik Ass Herz Dame Kreuz-König", [("Ace of Spades", 1), ("Queen of Hearts", 1), ("King of Clubs", 1)]),
+    ("Queen of Hearts 10 H Pikass d♦", [("Queen of Hearts", 1), ("10 of Hearts", 1), ("Ace of Spades", 1),
+                                        ("Queen of Diamonds", 1)]),
+    ("10 H", [("10 of Hearts", 1)]),  # one card written with a space
+    ("Herz Dame", [("Queen of Hearts", 1)]),
+    ("K♠, 2♥,", [("King of Spades", 1), ("2 of Hearts", 1)]),  # a trailing comma
+    ("2x K♠, Q♥", [("King of Spades", 2), ("Queen of Hearts", 1)]),  # a quantity is its item's
+    ("K♠, Q♥ x3", [("King of Spades", 1), ("Queen of Hearts", 3)]),
+    ("K♠, K♠", [("King of Spades", 2)]),  # a card twice on a line adds up, as on two lines
+    ("K♠ K♠", [("King of Spades", 2)]),
+    ("QH AS, 2♥ 3♥", [("Queen of Hearts", 1), ("Ace of Spades", 1), ("2 of Hearts", 1), ("3 of Hearts", 1)]),
+])
+def test_several_cards_on_a_line_read_as_those_cards(index, body, cards):
+    read, problems = _read(index, body)
+    assert not problems and read == cards, problems
+
+
+def test_a_card_twice_on_a_line_is_told_by_the_deck_rule(index):
+    rows = TABLE.replace("Ace of Spades\n", "Ace of Spades AS\n")
+    (issue,) = check(index, rows).errors
+    assert issue.rule == "TK-DECK-COMPLETE" and "extra: 1 x Ace of Spades" in issue.message
+
+
+@pytest.mark.parametrize("body", ["2x QH AS", "QH AS x2"])
+def test_one_quantity_for_several_cards_is_not_read_by_guess(index, body):
+    read, problems = _read(index, body)
+    assert read == [] and [(p.line, p.text) for p in problems] == [(3, body)]
+    assert "which card it counts is not read by guess" in problems[0].message and "2x QH, AS" in problems[0].message
+
+
+KS, QH, AS = ("King of Spades", 1), ("Queen of Hearts", 1), ("Ace of Spades", 1)
+
+
+@pytest.mark.parametrize("body,read,fixed,fixed_read", [
+    ("K♠, Kign of Spades", [KS], "K♠, King of Spades", [("King of Spades", 2)]),
+    ("- K♠ , Kign of Spades x2", [KS], "K♠ , King of Spades x2", [("King of Spades", 3)]),
+    ("QH Kign of Spades AS", [QH, AS], "QH King of Spades AS", [QH, KS, AS]),
+    ("2x QH; Kign of Spades", [("Queen of Hearts", 2)], "2x QH; King of Spades", [("Queen of Hearts", 2), KS]),
+])
+def test_a_valid_and_an_unknown_card_on_a_line(index, body, read, fixed, fixed_read):
+    """The valid cards are read; the unknown one is the line's problem, named, with a suggestion that rewrites only
+    it when clicked (the web's apply_fix, the desk's suggested fixes): the line's other cards stay."""
+    from deckcheck.web.check import apply_fix
+    cards, problems = _read(index, body)
+    (problem,) = problems
+    assert cards == read and problem.line == 3 and problem.text == body
+    assert problem.message == "unknown card: 'Kign of Spades' (the line's other cards are read)"
+    assert problem.suggestions, problem
+    text = f"Format: taktik52\nDeck:\n{body}\n"
+    assert apply_fix(text, f"3|{problem.suggestions[0]}").splitlines()[2] == fixed
+    assert _read(index, fixed) == (fixed_read, [])
+
+
+def test_words_that_name_no_card_or_a_number_stay_the_lines_own_reading(index):
+    """`Queen of Hearts 2` is the decklist's bare trailing number; a Hero's name is one name; `QH x2 AS` names no
+    card (its `x2` is no card and no quantity where it stands)."""
+    _read_, problems = _read(index, "Queen of Hearts 2")
+    assert [p.suggestions for p in problems] == [("2 Queen of Hearts", "Queen of Hearts (2)")]
+    assert _read(index, "The Fox") == ([("The Fox", 1)], [])
+    assert [p.text for p in _read(index, "QH x2 AS")[1]] == ["QH x2 AS"]
+    assert taktik.cards_in_words("Queen of Hearts 2") is None and taktik.cards_in_words("QH") is None
+    assert taktik.cards_in_words("Herz Dame") is None and taktik.cards_in_words("The Fox") is None
+
+
+def test_highlander_lines_keep_one_card_a_line(bundled_index):
+    """No other game splits a line by spaces: `Upper Left Attack` is one card, `Thrust Lunge` an unknown name."""
+    for text, errors in (("Format: type1e\nEndurance:\nUpper Left Attack\n", []),
+                         ("Format: type1e\nEndurance:\nThrust Lunge\n", ["Thrust Lunge"])):
+        report = check_raw(parse_text(text, "hl"), lambda fmt: bundled_index)
+        assert [p.text for p in report.input_errors] == errors
