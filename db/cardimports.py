@@ -216,7 +216,8 @@ class _Standing:
         last = changes[-1]
         if last.new_source in self.imports:
             return self.imports[last.new_source]
-        said = prov.parse(last.new_source).describe() if last.new_source else "a rename (the history keeps no source)"
+        said = (prov.parse(last.new_source).describe() if last.new_source
+                else "a rename made before renames kept their source in the history")
         return said + (f", accepted by {last.accepted_by}" if last.accepted_by else "")
 
     def fields_changed(self, card: Card) -> list[str]:

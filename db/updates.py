@@ -241,8 +241,8 @@ def _apply(item: SheetCard, old: Card, old_sources: Mapping[str, Provenance], or
     applied |= {f.name for f in FOLLOWERS if f.follows in accepted and f.name in item.fields}
     merged = SheetCard(item.card, item.row, frozenset(applied), item.sources).merged(old)
     renamed = old.name != item.card.name
-    if renamed:
-        result.changes.append(FieldChange(old.id, old.name, "name", old.name, item.card.name, None, None))
+    if renamed:  # a name keeps no source of its own (it is no sourced field): the history names who renamed it
+        result.changes.append(FieldChange(old.id, old.name, "name", old.name, item.card.name, None, origin))
     return merged, touched, renamed
 
 

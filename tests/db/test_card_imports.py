@@ -13,6 +13,7 @@ from deckcheck import provenance
 from deckcheck.cardsheet import sheet_cards_from_rows
 from deckcheck.db import cardimports
 from deckcheck.db.collections import NoSuchImport, UndoRefused
+from deckcheck.db.facts import change_rows
 from deckcheck.db.models import (CHECKS, COLLECTION_ENTRIES, COLLECTIONS, EVENTS, IMPORTS, PROPOSALS, SAVED_DECK_CARDS,
                                  SAVED_DECK_VERSIONS, SAVED_DECKS, SUBMISSIONS)
 from deckcheck.db.sources import stored_sources
@@ -171,10 +172,24 @@ def test_a_record_kept_before_the_history_mark_counts_changes_from_its_time(stor
 
 def test_an_undo_keeps_an_added_card_a_later_sheet_renamed(store):
     raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "3", "4", "2"))
-    raven(store, "b.csv", ("raven-stormcrow", "RS-T-1", "Anne", "Hunter", "3", "4", "2"))
+    second = raven(store, "b.csv", ("raven-stormcrow", "RS-T-1", "Anne", "Hunter", "3", "4", "2"))
     done = cardimports.undo(store, 1)
-    assert done.why == {"RS-T-1": "Anne [RS-T-1] stays: changed since (name by a rename (the history keeps no "
-                                  "source))"}
+    assert done.why == {"RS-T-1": f"Anne [RS-T-1] stays: changed since (name by {second.describe()})"}
+
+
+def test_a_rename_keeps_its_source_in_the_history(store):
+    """A rename by a card import, and one by an edit, is kept in the card's history with the source that made it,
+    as every other change is (it was kept with none: 'a rename (the history keeps no source)')."""
+    raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "3", "4", "2"))
+    second = raven(store, "b.csv", ("raven-stormcrow", "RS-T-1", "Anne", "Hunter", "5", "4", "2"))
+    update_cards(store, [{"id": "RS-T-1", "name": "Annie", "health": "7"}], provenance.web("Kim"), overwrite=True)
+    with store.engine.connect() as con:
+        history = [(r[1], r[3], r[5]) for r in change_rows(con, "RS-T-1")]
+    imported = [source for name, _new, source in history if name == "renown"]
+    assert imported and imported[0] == second.source  # the import's own source, as its renown change has it
+    assert ("name", "Anne", second.source) in history
+    (edit,) = [source for name, _new, source in history if name == "health"]
+    assert edit.startswith("web:Kim") and ("name", "Annie", edit) in history  # the edit's source, as its health's
 
 
 def _collection(con) -> int:
