@@ -12,7 +12,7 @@ import, a keeper's edit or an accepted card fact changed it since (the history a
 change undone since, which put the value and its source back, is none). A card it added is removed unless one of
 its values was changed since, or anything in the database refers to it (a saved deck or one of its earlier
 versions, a collection or a standing collection import's journal, a card fact proposal, a desk submission's list
-or a deck check by name): then it stays, with the reason. The
+or a deck check by name, among the cards of its event's game): then it stays, with the reason. The
 record stays, marked undone with what the undo did, so its number is never reused and a second undo says so.
 """
 from __future__ import annotations
@@ -27,10 +27,12 @@ from sqlalchemy import Connection, delete, func, select
 from deckcheck import provenance as prov
 from deckcheck.cards import Card
 from deckcheck.cardsheet import SheetCard
+from deckcheck.errors import UnknownFormatError
+from deckcheck.games import game_of
 
 from .collections import NoSuchImport, UndoRefused
-from .models import (CARD_CHANGES, CARD_SOURCES, CARDS, CHECKS, COLLECTION_ENTRIES, IMPORTS, META, PROPOSALS,
-                     SAVED_DECK_CARDS, SAVED_DECK_VERSIONS, SUBMISSIONS)
+from .models import (CARD_CHANGES, CARD_SOURCES, CARDS, CHECKS, COLLECTION_ENTRIES, EVENTS, IMPORTS, META,
+                     PROPOSALS, SAVED_DECK_CARDS, SAVED_DECK_VERSIONS, SUBMISSIONS)
 from .sources import read_sources
 from .store import Store, bump_cards_version, read_cards, read_meta, write_meta
 from .updates import UpdateResult, _value_text, cards_writers_turn, update_cards_on, value_cells
@@ -314,16 +316,32 @@ def _references(con: Connection, ids: Sequence[str]) -> dict[str, str]:
             for card_id in read(text):
                 if card_id in cards:
                     why.setdefault(card_id, what)
-    by_name = ((select(SUBMISSIONS.c.report), _listed_names, "a desk submission lists it"),
-               (select(CHECKS.c.data), _counted_names, "a deck check at an event counted it"))
+    # by name, as players write them, within the event's game (a Raven event's `Ann` is no Taktik Hero `Ann`)
+    by_name = ((select(EVENTS.c.format, SUBMISSIONS.c.report).outerjoin(EVENTS, EVENTS.c.id == SUBMISSIONS.c.event_id),
+                _listed_names, "a desk submission lists it"),
+               (select(EVENTS.c.format, CHECKS.c.data).outerjoin(EVENTS, EVENTS.c.id == CHECKS.c.event_id),
+                _counted_names, "a deck check at an event counted it"))
     for query, read, what in by_name:
-        names = sorted({name for (text,) in con.execute(query) for name in read(text)})
-        for start in range(0, len(names), CHUNK):  # the cards of those names (an event's few), these among them
-            for card_id in con.execute(select(CARDS.c.id).where(CARDS.c.name.in_(names[start:start + CHUNK]))
-                                       ).scalars():
-                if card_id in cards:
-                    why.setdefault(str(card_id), what)
+        by_game: dict[str | None, set[str]] = {}
+        for fmt, text in con.execute(query):
+            by_game.setdefault(_game(fmt), set()).update(read(text))
+        for game, named in sorted(by_game.items(), key=lambda g: g[0] or ""):
+            names = sorted(named)
+            for start in range(0, len(names), CHUNK):  # the cards of those names (an event's few), these among them
+                found = select(CARDS.c.id).where(CARDS.c.name.in_(names[start:start + CHUNK]))
+                for card_id in con.execute(found if game is None else found.where(CARDS.c.game == game)).scalars():
+                    if card_id in cards:
+                        why.setdefault(str(card_id), what)
     return why
+
+
+def _game(fmt: str | None) -> str | None:
+    """The game of an event's format; None (any game's card of the name) for a format no game has now (a plugin
+    gone): a card kept for nothing is better than one removed that a list names."""
+    try:
+        return game_of(fmt).name if fmt else None
+    except UnknownFormatError:
+        return None
 
 
 def _remove_added(con: Connection, added: Sequence[str], changed: Mapping[str, str], done: Undone) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import insert, update
 
 from deckcheck import provenance
 from deckcheck.cardsheet import sheet_cards_from_rows
@@ -247,6 +247,32 @@ def test_an_undo_keeps_an_added_card_anything_refers_to(store, kind):
     done = cardimports.undo(store, 1)
     assert (done.removed, done.kept) == (["RS-T-2"], ["RS-T-1"])
     assert done.why == {"RS-T-1": f"Ann [RS-T-1] stays: {REFERENCES[kind]}"}
+
+
+@pytest.mark.parametrize("kind", ["desk submission", "deck check"])
+def test_a_desk_reference_by_name_keeps_only_the_card_of_the_events_game(store, kind):
+    """A desk submission's list and a deck check name cards, as players write them, within their event's game: the
+    Raven event's `Ann` kept the Taktik Hero named Ann too (any game's card of the name), and now only Raven's."""
+    raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "3", "4", "2"),
+          ("taktik52", "TK-T-1", "Ann", "Hero", "", "", ""))
+    assert {c.id: c.game for c in store.cards() if c.name == "Ann"} == {"RS-T-1": "raven-stormcrow",
+                                                                        "TK-T-1": "taktik52"}
+    with store.begin() as con:
+        _refer(con, kind)
+    done = cardimports.undo(store, 1)
+    assert (done.removed, done.kept) == (["TK-T-1"], ["RS-T-1"])
+    assert done.why == {"RS-T-1": f"Ann [RS-T-1] stays: {REFERENCES[kind]}"}
+
+
+def test_a_desk_reference_of_a_format_no_game_has_now_keeps_every_card_of_the_name(store):
+    """An event of a format whose plugin is gone: its game is not known, so every card of the name stays."""
+    raven(store, "a.csv", ("raven-stormcrow", "RS-T-1", "Ann", "Hunter", "3", "4", "2"),
+          ("taktik52", "TK-T-1", "Ann", "Hero", "", "", ""), ("raven-stormcrow", "RS-T-2", "Bow", "Item", "1", "", "1"))
+    with store.begin() as con:
+        _refer(con, "desk submission")
+        con.execute(update(EVENTS).where(EVENTS.c.id == "ev1").values(format="a-gone-plugin"))
+    done = cardimports.undo(store, 1)
+    assert (done.removed, done.kept) == (["RS-T-2"], ["RS-T-1", "TK-T-1"])
 
 
 def test_an_undone_collection_import_refers_to_no_card(store):
