@@ -40,3 +40,11 @@ class InputProblem:
             if name and self.line is not None and self.message.startswith(f"{name}, line {self.line}: "):
                 return self.message[len(name) + 2:]
         return None
+
+
+def joined(suggestions: tuple[str, ...] | list[str]) -> str:
+    """Suggestions as one text for a terminal: comma-separated, or each in double quotes when one holds a comma or a
+    semicolon (`"K♠, King of Spades", "K♠, 2 of Spades"`: a line of several Taktik cards; `Rapier Slice (UL, MC)`)."""
+    if any("," in s or ";" in s for s in suggestions):
+        return ", ".join(f'"{s}"' for s in suggestions)
+    return ", ".join(suggestions)

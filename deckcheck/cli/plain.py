@@ -8,6 +8,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Sequence
 
+from ..problems import joined
 from ..report import Issue, Report, is_data_unknown
 from ..unverified import decided_issues, unverified, verdict_text
 
@@ -99,7 +100,7 @@ def report_text(report: Report) -> str:
     for e in report.input_errors:
         where = f"line {e.line}" if e.line is not None else "input"
         label = "write one of" if e.message.startswith("ambiguous") else "did you mean"
-        hint = f" ({label}: {', '.join(e.suggestions)})" if e.suggestions else ""
+        hint = f" ({label}: {joined(e.suggestions)})" if e.suggestions else ""
         cause = e.cause() if e.text == report.deck else None  # the whole file: named once, in the head line
         if cause is not None:
             lines.append(f"  unreadable: {safe(cause)}{hint}")

@@ -302,3 +302,12 @@ def test_highlander_lines_keep_one_card_a_line(bundled_index):
                          ("Format: type1e\nEndurance:\nThrust Lunge\n", ["Thrust Lunge"])):
         report = check_raw(parse_text(text, "hl"), lambda fmt: bundled_index)
         assert [p.text for p in report.input_errors] == errors
+
+
+def test_the_terminal_quotes_suggestions_that_hold_a_comma(cli_env):
+    """`did you mean: K♠, King of Spades, K♠, 2 of Spades` read as four suggestions: each is quoted now."""
+    from inproc import run_cli
+    shown = run_cli("check", "-", stdin="Format: taktik52\nDeck:\nK♠, Kign of Spades\n".encode())
+    assert shown.code == 2 and '(did you mean: "K♠, King of Spades", "K♠, 2 of Spades"' in shown.text, shown.text
+    plain = run_cli("check", "-", stdin=b"Thrst\n")
+    assert "did you mean: Name: Thrst, Thrust," in plain.text  # no comma in any: as before
