@@ -44,6 +44,9 @@ class Buildable(Protocol):
     @property
     def cards_in_words(self) -> Callable[[str], tuple[str, ...] | None] | None: ...  # `QH AS` -> ('QH', 'AS')
 
+    @property
+    def misspelled(self) -> Callable[[str], tuple[str, ...]] | None: ...  # `Herz Damme` -> ('Queen of Hearts',)
+
     def section_of(self, written: str | None, card: Card) -> str | None: ...
 
 
@@ -120,6 +123,7 @@ class Deck:
 # has 70,000 unknown names): deckcheck.limits
 UNREADABLE_LINES_MAX = limits.UNREADABLE_LINES.value
 SUGGESTED_LINES_MAX = limits.SUGGESTED_NAMES.value
+SUGGESTIONS_SHOWN = 5  # of an unknown name (CardIndex.suggest's own number)
 
 
 def build_deck(raw: RawDeck, index: CardIndex, fmt: Buildable) -> tuple[Deck, list[InputProblem]]:
@@ -171,7 +175,7 @@ def build_deck(raw: RawDeck, index: CardIndex, fmt: Buildable) -> tuple[Deck, li
                 continue
             if suggested < SUGGESTED_LINES_MAX:
                 suggested += 1
-                result = _resolve_line(line, index, context, suggest=True)
+                result = _suggested(line, index, context, fmt)
             else:
                 unsuggested += 1
             if line.heading and isinstance(result, CardNotFoundError) and not result.suggestions:
@@ -601,6 +605,20 @@ def _resolve_line(line: RawLine, index: CardIndex, context: Context,
         name = _NUMBER_MARK.sub("", _name_of(line))  # `three Thrst`: Thrst (never empty: a name follows the mark)
         error = NameMiss(error.text, Miss.NO_CARD, suggestions=index.suggest(name, context=context))
     return error
+
+
+def _suggested(line: RawLine, index: CardIndex, context: Context, fmt: Buildable) -> tuple[Card, int] | \
+        CardNotFoundError:
+    """_resolve_line with suggestions: the index's closest names, after the built-in cards the name misspells
+    (Format.misspelled: `Herz Damme` -> Queen of Hearts, which the index, knowing English names only, misses)."""
+    result = _resolve_line(line, index, context, suggest=True)
+    if fmt.misspelled is None or not isinstance(result, NameMiss) or not _is_unknown(result):
+        return result
+    close = [n for n in fmt.misspelled(_name_of(line)) if n not in result.suggestions]
+    if not close:
+        return result
+    return NameMiss(result.text, Miss.NO_CARD, result.reason,
+                    close + list(result.suggestions)[:SUGGESTIONS_SHOWN - len(close)])
 
 
 _NUMBER_MARK = re.compile(r"^(?:[(\[]\d+[)\]]|\d+[).:,;])\s*(?=\D)")

@@ -90,6 +90,9 @@ class Format(Generic[ParamsT, ViewT]):
     # in those sections, the cards a text writes with spaces between them, each as written (Taktik: `QH AS` ->
     # ('QH', 'AS')), a run of words naming no card one piece; None for a text that is not several cards
     cards_in_words: Callable[[str], tuple[str, ...] | None] | None = None
+    # the names of the built-in cards a text misspells in the words of their names (Taktik: `Herz Damme` ->
+    # ('Queen of Hearts',)), suggested before the closest names of the index, which knows no other spelling
+    misspelled: Callable[[str], tuple[str, ...]] | None = None
 
     def section_of(self, written: str | None, card: Card) -> str | None:
         """The section a decklist line belongs to: the header as written, else where the card's type goes."""

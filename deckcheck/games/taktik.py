@@ -5,6 +5,7 @@ the lowest the Shield; 10 LP or fewer may redeal; the fewest LP begins, ties to 
 """
 from __future__ import annotations
 
+import difflib
 import random
 import re
 from collections import Counter, defaultdict
@@ -179,6 +180,32 @@ def cards_in_words(text: str) -> tuple[str, ...] | None:
     return tuple(piece for piece, _ in written)
 
 
+_SPELLING_WORDS = tuple(sorted({*GERMAN_SUITS, *(w for w in GERMAN_RANKS if not w.isdigit()), "of",
+                                 *(normalize(w) for w in (*RANK_NAMES.values(), *SUITS))}))
+_CLOSE = 0.75  # how like a word of the cards' names a misspelt word is (difflib's ratio): `Damme` -> `Dame`
+
+
+def misspelled(text: str) -> tuple[str, ...]:
+    """The playing card a text misspells in the words of its names (Format.misspelled: `Herz Damme`, `Hertz Dame`,
+    `Herzdamme`, `Quen of Hearts` -> 'Queen of Hearts'), as its name; () when it is none (or names one already)."""
+    key = normalize(text)
+    words = key.split()
+    if not 1 <= len(words) <= _LONGEST or len(key) > 40 or read_playing_card(text) is not None:
+        return ()
+    if len(words) == 1:  # `Herzdamme`: a suit, then a rank written wrong
+        suit = next((s for s in GERMAN_SUITS if key.startswith(s) and len(key) > len(s)), None)
+        words = [suit, key[len(suit):]] if suit else words
+    fixed = []
+    for word in words:
+        close = [word] if word in _SPELLING_WORDS or word.isdigit() else difflib.get_close_matches(
+            word, _SPELLING_WORDS, n=1, cutoff=_CLOSE)
+        if not close:
+            return ()
+        fixed.append(close[0])
+    card = read_playing_card(" ".join(fixed))
+    return (card.name,) if card is not None else ()
+
+
 @lru_cache(maxsize=1)
 def _by_name() -> dict[str, Card]:
     return {normalize(c.name).replace(" of ", " "): c for c in playing_cards()}
@@ -298,7 +325,7 @@ TAKTIK52 = Format(
     sections=MappingProxyType({DECK: ("deck",), PLAYERS: ("players",)}),
     default_section=lambda card: PLAYERS if card.type == HERO else DECK, view=TaktikView,
     builtin_cards=lambda: list(playing_cards()), spelling=spelled, several_a_line=frozenset({DECK}),
-    cards_in_words=cards_in_words,
+    cards_in_words=cards_in_words, misspelled=misspelled,
     implied=MappingProxyType({DECK: tuple(card_name(rank, suit) for suit in SUITS for rank in RANKS)}),
     source="seeds/taktisches-kartenspiel-de.txt",
 )

@@ -311,3 +311,19 @@ def test_the_terminal_quotes_suggestions_that_hold_a_comma(cli_env):
     assert shown.code == 2 and '(did you mean: "K♠, King of Spades", "K♠, 2 of Spades"' in shown.text, shown.text
     plain = run_cli("check", "-", stdin=b"Thrst\n")
     assert "did you mean: Name: Thrst, Thrust," in plain.text  # no comma in any: as before
+
+
+@pytest.mark.parametrize("body,suggestion", [
+    ("Herz Damme", "Queen of Hearts"), ("Hertz Dame", "Queen of Hearts"), ("Herzdamme", "Queen of Hearts"),
+    ("Pick Ass", "Ace of Spades"), ("Karo Zen", "10 of Diamonds"), ("Kreutz König", "King of Clubs"),
+    ("Quen of Hearts", "Queen of Hearts"), ("QH, Herz Damme", "QH, Queen of Hearts"),
+    ("Pik Ass Herz Damme", "Pik Ass Queen of Hearts"),
+])
+def test_a_german_name_written_wrong_is_suggested_its_card(index, body, suggestion):
+    """The index knows the cards' English names only: `Herz Damme` had no suggestion at all."""
+    _cards, problems = _read(index, body)
+    assert [p.suggestions[:1] for p in problems] == [(suggestion,)], problems
+
+
+def test_what_misspells_no_card_is_suggested_none():
+    assert [taktik.misspelled(t) for t in ("Herz Dame", "Xyz", "Herz Ritter Pik", "The Foxx", "Pik 11")] == [()] * 5
