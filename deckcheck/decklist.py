@@ -177,6 +177,7 @@ class RawProblem:
     text: str
     message: str
     heading: str | None = None  # an unknown heading as written: its message lists the format's own headings
+    section: str | None = None  # a card line refused (a quantity past the bound): the section it stands in
 
 
 @dataclass(slots=True)
@@ -212,7 +213,7 @@ class RawDeck:
         `text` is what is left of it once bullets, Markdown and remarks are taken off."""
         parsed = parse_card_text(text, quantity)
         if isinstance(parsed, Refused):
-            self.problems.append(RawProblem(number, shown or text, str(parsed)))
+            self.problems.append(RawProblem(number, shown or text, str(parsed), section=section))
             return
         written = quantity is not None or (parsed.quantity_written and not parsed.worded)
         self.lines.append(RawLine(

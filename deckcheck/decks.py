@@ -347,11 +347,13 @@ def _in_its_line(line: RawLine, suggestions: Iterable[str], grammar: Grammar | N
 
 def _implied(raw: RawDeck, index: CardIndex, fmt: Buildable, deck: Deck) -> list[InputProblem]:
     """The cards of each section the list writes no line under (Format.implied: a Taktik table's standard deck),
-    added to the deck with a notice that says so; a section with a heading or a card of its own is the list's."""
+    added to the deck with a notice that says so; a section with a card line of its own (read or refused: `Deck:`
+    then `99999999999999999999 K♠`) is the list's."""
     problems = []
     for section, names in fmt.implied.items():
+        written = [line.section for line in raw.lines] + [p.section for p in raw.problems]  # a line refused too
         if any(e.section == section for e in deck.entries) or any(
-                line.section is not None and _section_named(fmt, line.section) == section for line in raw.lines):
+                word is not None and _section_named(fmt, word) == section for word in written):
             continue
         for name in names:
             try:

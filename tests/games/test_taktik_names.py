@@ -327,3 +327,12 @@ def test_a_german_name_written_wrong_is_suggested_its_card(index, body, suggesti
 
 def test_what_misspells_no_card_is_suggested_none():
     assert [taktik.misspelled(t) for t in ("Herz Dame", "Xyz", "Herz Ritter Pik", "The Foxx", "Pik 11")] == [()] * 5
+
+
+def test_a_deck_line_refused_unread_is_still_the_lists_deck(index):
+    """A quantity past the bound refuses the line unread; the table wrote a Deck all the same, so it is not the
+    standard 52 (the count said 52 beside the input error)."""
+    cards, problems = _read(index, "99999999999999999999 K♠")
+    assert cards == [] and [p.line for p in problems] == [3]
+    report = check(index, "Format: taktik52\nDeck:\n99999999999999999999 K♠\nQH\n" + PLAYERS)
+    assert report.counts["Deck"] == 1 and not any("standard one" in n for n in report.notices)
