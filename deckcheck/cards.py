@@ -1,7 +1,10 @@
 """Cards as printed: rules data, with None meaning "unknown" wherever the data may be missing."""
 from __future__ import annotations
 
+import threading
+import weakref
 from dataclasses import dataclass, field, replace
+from itertools import count
 from typing import Any, Callable, Hashable
 
 from .errors import DeckcheckError, clipped
@@ -100,7 +103,62 @@ def parse_modifiers(text: str) -> Modifiers:
 # A card as a tuple of what identifies it (a specific card, a rules key, a card key): compared and hashed only.
 CardKey = tuple[Hashable, ...]
 
-_SPECIFIC_IDS: dict[CardKey, int] = {}
+
+class CardId:
+    """What a card key is interned as (Card.specific_id, Card.owner_title_id): one object per key among the cards
+    alive, compared by identity (the cheapest hash a rule's set can take). The table forgets a key when no card
+    holds its id any more, so a long-running server's table is only as large as the cards it still holds (card
+    imports, sheets brought to a check); an id is never the same object as another key's while both live. Its
+    number (never given twice in a process) only tells ids apart to a reader."""
+
+    __slots__ = ("number", "__weakref__")
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def __repr__(self) -> str:
+        return f"CardId({self.number})"
+
+    def __copy__(self) -> "CardId":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> "CardId":
+        return self
+
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        raise TypeError("a CardId belongs to one process: a pickled card takes this process's (Card.__setstate__)")
+
+
+# The table: each key's id, held weakly (the cards of the key hold it). A lookup takes no lock (one dict read, one
+# reference called); making an id and forgetting one take _TABLE, reentrant since a reference's callback may run
+# in the thread that holds it (a collection started while it makes an id).
+_IDS: dict[CardKey, weakref.KeyedRef[CardKey, CardId]] = {}
+_NUMBERS = count()
+_TABLE = threading.RLock()
+
+
+def _new_id(key: CardKey) -> CardId:
+    """The id of a key no card alive holds: made under the lock, so two threads making cards of one new key give
+    them one id."""
+    with _TABLE:
+        ref = _IDS.get(key)
+        found = ref() if ref is not None else None
+        if found is None:
+            found = CardId(next(_NUMBERS))
+            _IDS[key] = weakref.KeyedRef(found, _forget, key)
+        return found
+
+
+def _forget(ref: weakref.KeyedRef[CardKey, CardId]) -> None:
+    """A key's last card went: the table forgets the key, unless a card of it came since and holds a new id."""
+    with _TABLE:
+        if _IDS.get(ref.key) is ref:
+            del _IDS[ref.key]
+
+
+def interned_keys() -> int:
+    """How many keys the table of ids holds: those of the cards alive (and of cards in garbage not yet collected)."""
+    return len(_IDS)
 
 
 class _Cache:
@@ -158,8 +216,8 @@ class Card:
     immortal_key: str | None = field(init=False, repr=False, compare=False)
     weapon_key: str | None = field(init=False, repr=False, compare=False)
     specific_key: tuple[str, str, str | None, str | None, str, int] = field(init=False, repr=False, compare=False)
-    specific_id: int = field(init=False, repr=False, compare=False)  # the same, as a small int: cheaper to hash
-    owner_title_id: int = field(init=False, repr=False, compare=False)  # Immortal + title, as a small int
+    specific_id: CardId = field(init=False, repr=False, compare=False)  # the same, interned: cheaper to hash
+    owner_title_id: CardId = field(init=False, repr=False, compare=False)  # Immortal + title, interned
     is_master: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -172,14 +230,20 @@ class Card:
         # The specific card (RULES.md): title, Immortal, Weapon, version, edition.
         setter(self, "specific_key", (self.game, self.title_key, self.immortal_key, self.weapon_key,
                                       normalize(self.version or ""), self.edition))
-        setter(self, "specific_id", _SPECIFIC_IDS.setdefault(self.specific_key, len(_SPECIFIC_IDS)))
-        owner_title = (self.game, self.immortal_key, self.title_key)
-        setter(self, "owner_title_id", _SPECIFIC_IDS.setdefault(owner_title, len(_SPECIFIC_IDS)))
+        self._take_ids()
         # A Master card: the title holds the word Master in any form.
         setter(self, "is_master", has_master_word(self.title))
 
+    def _take_ids(self) -> None:
+        """Its interned ids (CardId), each read from the table, or made."""
+        setter = object.__setattr__
+        key: CardKey = self.specific_key
+        setter(self, "specific_id", (ref := _IDS.get(key)) and ref() or _new_id(key))
+        key = (self.game, self.immortal_key, self.title_key)
+        setter(self, "owner_title_id", (ref := _IDS.get(key)) and ref() or _new_id(key))
+
     # Kept indexes (deckcheck.db.indexcache) hold cards pickled: every field and key but the interned ids, which
-    # belong to one process and are taken again from this one's table; the cache starts empty.
+    # belong to one process and are taken again from this one's table (CardId); the cache starts empty.
     def __getstate__(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in _STATE)
 
@@ -192,9 +256,7 @@ class Card:
         if self.modifiers == NO_MODIFIERS:
             setter(self, "modifiers", NO_MODIFIERS)
         setter(self, "_cache", _Cache())
-        setter(self, "specific_id", _SPECIFIC_IDS.setdefault(self.specific_key, len(_SPECIFIC_IDS)))
-        owner_title = (self.game, self.immortal_key, self.title_key)
-        setter(self, "owner_title_id", _SPECIFIC_IDS.setdefault(owner_title, len(_SPECIFIC_IDS)))
+        self._take_ids()
 
     @property
     def rules_key(self) -> CardKey:

@@ -111,8 +111,8 @@ def test_no_cache_for_this_runs_cards_in_wal_mode_or_when_turned_off(db, monkeyp
 
 
 def test_kept_cards_take_this_process_ids_for_the_specific_card(db):
-    """Card.specific_id is a number of one process: cards read back from the cache take this process's
-    numbers, so a card made here (a sheet's row, a format's built-in card) never shares one by chance."""
+    """Card.specific_id is an id of one process (CardId): cards read back from the cache take this process's
+    ids, so a card made here (a sheet's row, a format's built-in card) never shares one by chance."""
     Catalog(db).index(TYPE1E)
     code = f"""
 from deckcheck.cards import Card

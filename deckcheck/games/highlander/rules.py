@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from typing import Iterable, Sequence
 
 from ... import grid as gridmod
-from ...cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card
+from ...cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card, CardId
 from ...decks import Entry
 from ...report import ERROR, WARNING, Issue
 from ...rules import MayChange, a_word, data_unknown, error, names, number_word, plural, rule, rules_of, warning
@@ -126,8 +126,8 @@ def _restricted_again(v: View, card: Card, _section: str) -> bool:
       columns=("restriction",), words="copies limit not checked", may_change=_restricted_again)
 def restricted(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
-    seen: set[int] = set()
-    repeated: set[int] = set()  # specific cards written on several lines (printings, pictures): rare
+    seen: set[CardId] = set()
+    repeated: set[CardId] = set()  # specific cards written on several lines (printings, pictures): rare
     restricted_entries = [e for e in v.deck.entries if e.card.restriction != 0]  # 0: no number printed
     for e in restricted_entries:
         sid = e.card.specific_id
@@ -135,7 +135,7 @@ def restricted(v: HighlanderView[HighlanderParams]) -> list[Issue]:
             repeated.add(sid)
         else:
             seen.add(sid)
-    by_id: dict[int, list[Entry]] = {}
+    by_id: dict[CardId, list[Entry]] = {}
     for e in restricted_entries:
         if e.card.specific_id in repeated:
             by_id.setdefault(e.card.specific_id, []).append(e)
@@ -247,7 +247,7 @@ def generic_specific(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     if not v.is_generic:
         return out
     limit = v.params.generic_specific_max
-    groups: dict[int, list[Entry]] = defaultdict(list)
+    groups: dict[CardId, list[Entry]] = defaultdict(list)
     for e in v.specific:
         groups[e.card.owner_title_id].append(e)
     for entries in groups.values():

@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 from typing import Callable, Generic, Sequence, TypeVar, overload
 
-from ...cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card, Modifiers
+from ...cards import ENDURANCE_TYPES, NO_MODIFIERS, PREGAME_TYPES, Card, CardId, Modifiers
 from ...decks import Deck, Entry
 from ...report import Coverage
 from ...text import normalize
@@ -134,7 +134,7 @@ class HighlanderView(Generic[P]):
         self.persona_key: str | None = None if immortal == GENERIC_IMMORTAL else immortal
 
     @lazy
-    def restricted_ids(self) -> frozenset[int]:
+    def restricted_ids(self) -> frozenset[CardId]:
         """The specific cards (Card.specific_id) of the deck's cards with a Restriction number, or an unknown
         one."""
         return frozenset(e.card.specific_id for e in self.deck.entries if e.card.restriction != 0)
