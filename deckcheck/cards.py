@@ -5,7 +5,8 @@ import threading
 import weakref
 from dataclasses import dataclass, field, replace
 from itertools import count
-from typing import Any, Callable, Hashable
+from operator import attrgetter
+from typing import Any, Callable, Hashable, Iterable
 
 from .errors import DeckcheckError, clipped
 from .fields import ATTRIBUTE, CELL, CORE, HEAD, MAX_NUMBER, TAIL, Field, as_written, page_words, tags, whole_number
@@ -163,14 +164,16 @@ def interned_keys() -> int:
 
 class _Cache:
     """What a Card computes once: its rules key and card key, and the one card its printings are (as_one_card, by
-    the printings' ids). Never pickled: a card read back starts with an empty one."""
+    the printings' ids), under the fields declared when it was made (`keys`: a field declared since makes it
+    anew). Never pickled: a card read back starts with an empty one."""
 
-    __slots__ = ("rules", "card", "one_card")
+    __slots__ = ("rules", "card", "one_card", "keys")
 
     def __init__(self) -> None:
         self.rules: CardKey | None = None
         self.card: CardKey | None = None
         self.one_card: dict[tuple[str, ...], Card] = {}
+        self.keys = _KEYS
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -258,32 +261,56 @@ class Card:
         setter(self, "_cache", _Cache())
         self._take_ids()
 
+    def _keyed(self) -> _Cache:
+        """Its cache, made anew when fields were declared since it was made (declare_fields)."""
+        cache = self._cache
+        if cache.keys is not _KEYS:
+            cache = _Cache()
+            object.__setattr__(self, "_cache", cache)
+        return cache
+
     @property
     def rules_key(self) -> CardKey:
         """Everything the rules read; two printings with equal keys are the same card for a decklist: the card key,
-        then the facts a source states for one printing (PRINTING_FACTS)."""
-        key = self._cache.rules
-        if key is None:
-            key = self._cache.rules = self.card_key + tuple(
-                normalize(self.text or "") if f == "text" else getattr(self, f) for f in PRINTING_FACTS)
+        then the facts a source states for one printing (printing_facts)."""
+        cache = self._cache
+        key = cache.rules
+        if key is None or cache.keys is not _KEYS:
+            cache = self._keyed()
+            key = cache.rules = self.card_key + cache.keys.facts(self)
         return key
 
     @property
     def card_key(self) -> CardKey:
-        """The rules key without the facts a source states for one printing (PRINTING_FACTS): printings with
-        equal card keys are one card unless two of them state different values of such a fact."""
-        key = self._cache.card
-        if key is None:
-            version = normalize(self.version or "")
-            effect_version = "" if version.isdigit() or version.startswith("version ") else version
-            key = self._cache.card = (
-                self.game, self.title_key, self.immortal_key, self.weapon_key, effect_version, self.edition,
-                self.type, self.subtype, self.basic, self.grid, self.gems, self.requires, self.modifiers, self.extra)
+        """The rules key without the facts a source states for one printing (printing_facts): printings with
+        equal card keys are one card unless two of them state different values of such a fact. It holds the
+        fields declared rules=True and not fact=True (Field.keyed: title_key for the title), then the values
+        of the game's own columns that are no fact."""
+        cache = self._cache
+        key = cache.card
+        if key is None or cache.keys is not _KEYS:
+            cache = self._keyed()
+            keys = cache.keys
+            extra = self.extra if not keys.extra_facts else tuple(
+                pair for pair in self.extra if pair[0] not in keys.extra_facts)
+            key = cache.card = keys.card(self) + (extra,)
         return key
 
     def facts(self) -> CardKey:
-        """The values of PRINTING_FACTS (None where unknown; an empty text is unknown too)."""
-        return tuple((normalize(self.text or "") or None) if f == "text" else getattr(self, f) for f in PRINTING_FACTS)
+        """The values of printing_facts() (None where unknown; an empty text is unknown too: Card.text_key)."""
+        return self._keyed().keys.facts(self)
+
+    @property
+    def effect_version(self) -> str:
+        """Its version as the rules key reads it (Field.keyed): a version naming a picture ('2', 'Version 3') is
+        none, the same card as the others; one naming an effect stays."""
+        version = normalize(self.version or "")
+        return "" if version.isdigit() or version.startswith("version ") else version
+
+    @property
+    def text_key(self) -> str | None:
+        """Its text as the keys read it (Field.keyed): normalized, None when unknown or empty."""
+        return normalize(self.text or "") or None
 
     def extra_value(self, column: str) -> object:
         """The value of a game's own column (Raven's `renown`, Taktik's `rank`); None when unknown or absent."""
@@ -354,8 +381,9 @@ CORE_FIELDS = (
     _core("game", HEAD, sourced=False),  # its row names the game in full: the web's, which has the games
     _core("id", HEAD, rules=False, sourced=False, page=_words("Card id", lambda c: c.id)),
     _core("name", HEAD, rules=False, sourced=False, page=_words("Name in decklists", lambda c: c.name)),
-    _core("title", HEAD, page=_words("Title", lambda c: c.title)),
-    _core("version", CORE, blank=None, page=_words("Version (picture)", lambda c: c.version or "the only one")),
+    _core("title", HEAD, keyed="title_key", page=_words("Title", lambda c: c.title)),
+    _core("version", CORE, blank=None, keyed="effect_version",
+          page=_words("Version (picture)", lambda c: c.version or "the only one")),
     _core("edition", CORE, read=whole_number, numeric=True, blank=1, type=int,
           page=_words("Edition", lambda c: EDITIONS.get(c.edition, str(c.edition)))),
     _core("set", CORE, blank=None, rules=False, column="set_code", page=_words("Set", lambda c: c.set)),
@@ -365,15 +393,8 @@ CORE_FIELDS = (
           page=_words("Subtype", lambda c: ", ".join(c.subtype) or "none")),
     _core("rarity", TAIL, blank=None, rules=False, editable=True, page=_words("Rarity", lambda c: c.rarity)),
     _core("text", TAIL, blank=None, label="Text", asked=6, form=("Text", "the card's text as printed"), fact=True,
-          editable=True, page=lambda c: None),  # on the drawn card itself
+          keyed="text_key", editable=True, page=lambda c: None),  # on the drawn card itself
 )
-
-
-# Facts a public source states about one printing (card-facts.tsv) or that one printing's era settles (no
-# Signature cards before The Gathering): a reprint whose facts are unknown is still the same card. The fields declared
-# with fact=True (deckcheck.fields.Field.fact), in the field table's order; the generic core cannot import the game
-# that declares most of them, so tests/test_fields.py holds this to the declarations.
-PRINTING_FACTS = ("restriction", "reserved", "signature", "unique", "hand_icons", "text")
 
 
 def same_card(cards: "list[Card] | tuple[Card, ...]") -> bool:
@@ -390,9 +411,9 @@ def one_card(cards: "list[Card] | tuple[Card, ...]") -> bool:
 
 
 def conflicts(cards: "list[Card] | tuple[Card, ...]") -> list[str]:
-    """The facts (PRINTING_FACTS) that printings state with two different values, in that order."""
+    """The facts (printing_facts) that printings state with two different values, in that order."""
     columns = zip(*(c.facts() for c in cards), strict=True)
-    return [f for f, column in zip(PRINTING_FACTS, columns, strict=True)
+    return [f.name for f, column in zip(_KEYS.fact_fields, columns, strict=True)
             if len({v for v in column if v is not None}) > 1]
 
 
@@ -407,13 +428,15 @@ def as_one_card(cards: "list[Card] | tuple[Card, ...]") -> Card:
     one = first._cache.one_card.get(key)  # the same object for the same printings, as the printings themselves are
     if one is None:
         facts = [c.facts() for c in cards]
-        values: dict[str, Any] = {}
-        for i, f in enumerate(PRINTING_FACTS):
+        values: dict[str, Any] = {}  # attribute -> value
+        extra: dict[str, Any] = {}  # a game's own column -> value
+        for i, f in enumerate(first._keyed().keys.fact_fields):
             stated = {v[i] for v in facts if v[i] is not None}
-            if first.facts()[i] is None or len(stated) > 1:
-                values[f] = None if len(stated) != 1 else next(
-                    getattr(c, f) for c, v in zip(cards, facts, strict=True) if v[i] is not None)
-        one = first._cache.one_card[key] = replace(first, **values) if values else first
+            if facts[0][i] is None or len(stated) > 1:
+                (extra if f.in_extra else values)[f.attribute] = None if len(stated) != 1 else next(
+                    f.value(c) for c, v in zip(cards, facts, strict=True) if v[i] is not None)
+        one = replace(first, **values) if values else first
+        one = first._cache.one_card[key] = one.with_extra(**extra) if extra else one
     return one
 
 
@@ -434,3 +457,68 @@ def card_groups(cards: "list[Card] | tuple[Card, ...]") -> list[list[Card]]:
 # What a pickled Card holds (Card.__getstate__): its fields and computed keys, less the cache and interned ids.
 _STATE = tuple(name for name in Card.__slots__ if name not in ("_cache", "specific_id", "owner_title_id"))
 _PUT_STATE: tuple[Callable[[Card, object], None], ...] = tuple(getattr(Card, name).__set__ for name in _STATE)
+
+
+# -- the keys' fields, derived from the field table ------------------------------------------------------------------
+class _Keys:
+    """What a card's keys hold, from the fields declared (declare_fields), in the table's order (Field.place): the
+    card key's attributes (`card`: the fields the rules read that are no printing's fact, each as Field.keyed; a
+    Card attribute no field declares yet is keyed as it is, never left out), and the facts a source states for
+    one printing (`fact_fields`, read by `facts`; `extra_facts`: those a game keeps in Card.extra)."""
+
+    __slots__ = ("card", "fact_fields", "facts", "extra_facts")
+
+    facts: Callable[[Card], CardKey]
+
+    def __init__(self, table: Iterable[Field]) -> None:
+        fields = sorted(table, key=lambda f: f.place)
+        attributes = {f.attribute for f in fields if not f.in_extra}
+        undeclared = [name for name in _ATTRIBUTES if name not in attributes]
+        self.card = _values([f.keyed for f in fields if f.rules and not f.fact and not f.in_extra] + undeclared)
+        self.fact_fields = tuple(f for f in fields if f.fact)
+        self.extra_facts = frozenset(f.name for f in self.fact_fields if f.in_extra)
+        if self.extra_facts:  # a game's own among them: each read as the field keeps it
+            each = tuple(_extra_value(f.name) if f.in_extra else attrgetter(f.keyed) for f in self.fact_fields)
+            self.facts = lambda card: tuple(get(card) for get in each)
+        else:
+            self.facts = _values([f.keyed for f in self.fact_fields])
+
+
+def _extra_value(name: str) -> Callable[[Card], object]:
+    return lambda card: card.extra_value(name)
+
+
+def _values(names: list[str]) -> Callable[[Card], CardKey]:
+    """The tuple of a card's attributes of these names (attrgetter: one call, whatever their number)."""
+    get = attrgetter(*names) if names else None
+    if get is None or len(names) == 1:
+        return lambda card: (get(card),) if get is not None else ()
+    return get
+
+
+# A Card's own attributes (its dataclass fields, less Card.extra and what it computes)
+_ATTRIBUTES = tuple(f.name for f in Card.__dataclass_fields__.values() if f.init and f.name != "extra")
+_DECLARED: dict[str, Field] = {}  # every field declared, by name: the first declaration of a name (the registry's)
+_KEYS = _Keys(())
+
+
+def declare_fields(fields: Iterable[Field]) -> None:
+    """Key cards by these fields (their `rules` and `fact` flags) too: the core's, then each game's as it is made
+    (deckcheck.formats.Game), so the card keys hold what the games' field tables say and the core names none of
+    their fields. A name declared before keeps its first declaration, as the registry's table does."""
+    global _KEYS
+    new = [f for f in fields if f.name not in _DECLARED]
+    if new:
+        for f in new:
+            _DECLARED.setdefault(f.name, f)
+        _KEYS = _Keys(_DECLARED.values())
+
+
+def printing_facts() -> tuple[str, ...]:
+    """The facts a public source states about one printing (card-facts.tsv) or that one printing's era settles (no
+    Signature cards before The Gathering): a reprint whose facts are unknown is still the same card. The fields
+    declared fact=True (deckcheck.fields.Field.fact), in the field table's order."""
+    return tuple(f.name for f in _KEYS.fact_fields)
+
+
+declare_fields(CORE_FIELDS)

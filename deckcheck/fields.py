@@ -64,7 +64,9 @@ class Field:
     card has the field at all (a Persona has no grid: its form does not ask it; default: every card of its game);
     `filtered`: the cards whose unknown value the card list's filter "unknown" counts (default: every card);
     `follows`: the field whose value this one qualifies (grid_inferred: the grid's), stated by a row that states
-    that one and changed with it; `mark`: the drawn card's mark of a flag (its label, symbol and meaning when set;
+    that one and changed with it; `keyed` (default: `attribute`): the Card attribute a card's keys read for it
+    (deckcheck.cards: Card.card_key, Card.facts), a form that leaves out what makes no other card (title_key:
+    the title normalized); `mark`: the drawn card's mark of a flag (its label, symbol and meaning when set;
     a "?" badge when unknown), for a game whose cards a page draws.
     """
 
@@ -97,10 +99,13 @@ class Field:
     filtered: Callable[[Any], bool] | None = None
     follows: str = ""
     mark: tuple[str, str, str] = ("", "", "")
+    keyed: str = ""
 
     def __post_init__(self) -> None:
         if not self.attribute:
             object.__setattr__(self, "attribute", self.name)
+        if not self.keyed:
+            object.__setattr__(self, "keyed", self.attribute)
         if not self.column:
             object.__setattr__(self, "column", self.name)
         if self.kept not in (ATTRIBUTE, EXTRA):

@@ -6,7 +6,7 @@ from types import MappingProxyType
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
 
-from .cards import Card
+from .cards import Card, declare_fields
 from .errors import DeckcheckError, UnknownFormatError
 from .fields import EXTRA, Counted, Field, number_field
 from .fields import parse_whole as parse_whole, whole_number as whole_number  # their old home
@@ -238,6 +238,7 @@ class Game:
         elif not self.extra_columns:
             object.__setattr__(self, "extra_columns", tuple(f for f in self.fields if f.kept == EXTRA))
         object.__setattr__(self, "columns", tuple(dict.fromkeys(self.columns + tuple(f.name for f in self.fields))))
+        declare_fields(self.fields)  # its cards' keys hold its fields as their flags say (Field.rules, Field.fact)
         words = {f.name: f.settle for f in self.fields if f.settle}
         if words:
             object.__setattr__(self, "settle", MappingProxyType({**words, **self.settle}))

@@ -112,13 +112,13 @@ def _another(f: Field, current: object) -> object:
 
 
 def test_the_rules_key_and_the_printing_facts_are_those_the_fields_declare() -> None:
-    """Card.rules_key holds every field declared rules=True, card_key those of them not fact=True, PRINTING_FACTS the
+    """Card.rules_key holds every field declared rules=True, card_key those of them not fact=True, printing_facts the
     fact=True ones in the table's order: a field declared with these flags is keyed so, or this fails."""
     from dataclasses import replace
 
-    from deckcheck.cards import PRINTING_FACTS
+    from deckcheck.cards import printing_facts
     fields = registry().fields
-    assert PRINTING_FACTS == tuple(f.name for f in fields if f.fact)
+    assert printing_facts() == tuple(f.name for f in fields if f.fact)
     base = Card(id="a", name="A", title="A", type="Attack", grid=None)
     kept = [f for f in fields if not f.in_extra]
     assert {f.name for f in kept} >= {"restriction", "signature", "gem_reason", "text"}
@@ -127,3 +127,53 @@ def test_the_rules_key_and_the_printing_facts_are_those_the_fields_declare() -> 
         other = replace(base, **changed)
         keyed = (other.rules_key != base.rules_key, other.card_key != base.card_key)
         assert keyed == (f.rules, f.rules and not f.fact), f.name
+
+
+TOY_FACTS = """
+from deckcheck.cards import Card, as_one_card, card_groups, conflicts, one_card, printing_facts
+
+# cards made before any game declared its fields: a field no game declared yet is keyed as it is, never left out
+thrusts = [Card(id=f"t{n}", name="Thrust", title="Thrust", restriction=n) for n in (1, 2)]
+assert printing_facts() == ("text",) and not one_card(thrusts)
+
+from deckcheck.fields import number_field
+from deckcheck.formats import Game
+from deckcheck.games import BUILT_IN
+from deckcheck.registry import Registry
+
+assert one_card(thrusts) and conflicts(thrusts) == ["restriction"]  # Highlander's declarations, keys made anew
+
+
+def printing(card_id, **extra):
+    return Card(id=card_id, name="Jab", title="Jab", game="toy-stamps", type="Move", extra=tuple(extra.items()))
+
+
+early = [printing("e1", stamp=1), printing("e2", stamp=2)]
+assert not one_card(early)  # a column no game declared: read by the rules, no fact
+before = printing_facts()
+toy = Game("toy-stamps", (), card_types=frozenset({"Move"}),
+           fields=(number_field("stamp", fact=True), number_field("power")))
+assert printing_facts() == tuple(f.name for f in Registry(BUILT_IN + (toy,)).fields if f.fact), printing_facts()
+assert printing_facts() == before[:-1] + ("stamp", "text")  # a game's column comes before the core's text
+assert one_card(early) and conflicts(early) == ["stamp"]
+first, second, unstated = printing("a", stamp=1, power=2), printing("b", stamp=2, power=2), printing("c", power=2)
+assert one_card([first, second]) and conflicts([first, second]) == ["stamp"]
+assert first.card_key == second.card_key and first.rules_key != second.rules_key
+assert as_one_card([first, second]).extra_value("stamp") is None  # stated with two values: unknown
+assert as_one_card([unstated, first]).extra_value("stamp") == 1  # a reprint carries the card's fact
+stronger = printing("d", stamp=1, power=3)  # a column the rules read, no fact: another card
+assert not one_card([first, stronger]) and len(card_groups([first, second, stronger])) == 2
+print("ok")
+"""
+
+
+def test_a_fact_a_games_table_declares_is_a_printing_fact() -> None:
+    """A game's own field declared fact=True (kept in Card.extra) is a printing's fact as Highlander's are: two
+    printings that differ only in it are one card with a conflict of it, and a printing stating it lends it to one
+    that does not (as_one_card); a field of the game without the flag still tells two cards apart. Before, the
+    facts were a hand-kept tuple of Highlander's and the core's: such a game's printings were two cards. (In a
+    process of its own: a game made declares its fields for the process's cards.)"""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", TOY_FACTS], capture_output=True, text=True, timeout=120)
+    assert r.stdout.strip() == "ok", r.stderr[-2000:]

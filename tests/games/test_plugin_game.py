@@ -306,10 +306,9 @@ def test_generic_modules_name_no_game():
 
 # Where a generic module still names one of Highlander's own fields by string, and why (each count may only fall).
 FIELD_WORDS_LEFT = {
-    # the generic Card keeps Highlander's attributes as slots (a kept index pickles them): PRINTING_FACTS restates their
-    # fact=True flags (tests/test_fields.py holds it to the table: the core cannot import a game), and reading a
-    # pickled card back shares the one NO_MODIFIERS
-    "deckcheck/cards.py": 6,
+    # reading a pickled card back shares the one NO_MODIFIERS (the card keys' fields are the games' declarations:
+    # deckcheck.cards.declare_fields)
+    "deckcheck/cards.py": 1,
     # the drawn card's Restriction number and Immortal (its flags' marks are Field.mark); a game without Immortals
     # gets its own name in the bar
     "web/cardface.py": 5,

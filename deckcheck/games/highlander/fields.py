@@ -142,9 +142,10 @@ def gem_field(colour: str, label: str, settle: str = "", *, asked: int) -> Field
 
 _GEM_WORDS = {"master": ("Master allowance", "the Master allowance printed on the Persona card")}
 FIELDS = (
-    Field("immortal", as_written, blank=None, kept=ATTRIBUTE, place=IDENTITY, type=str,
+    Field("immortal", as_written, blank=None, kept=ATTRIBUTE, place=IDENTITY, type=str, keyed="immortal_key",
           page=page_words("Immortal", lambda c: c.immortal or "none: a Generic card, any Immortal may include it")),
-    Field("weapon", as_written, blank=None, kept=ATTRIBUTE, place=IDENTITY, type=str, page=_weapon_row),
+    Field("weapon", as_written, blank=None, kept=ATTRIBUTE, place=IDENTITY, type=str, keyed="weapon_key",
+          page=_weapon_row),
     Field("basic", known_flag, yes_no, blank=False, kept=ATTRIBUTE, db=FLAG, place=RULES, type=bool,
           page=page_words("Basic card", lambda c: yes_no(c.basic))),
     Field("grid", read_grid, write_grid, blank=None, kept=ATTRIBUTE, place=RULES, label="Grid", asked=5,
