@@ -147,24 +147,8 @@ def build(url: str) -> Iterator[World]:
             ids["T"] = str(con.execute(text("select id from api_token where label = 'anntokenlabel'")).scalar_one())
         ids["PID"] = str(ok(send(client, "POST", f"/api/cards/{CARD}/facts", ann, json_body={
             "by": "x", "values": {"restriction": "3"}}), 202).json()["proposals"][0]["id"])
-        event = ok(send(client, "POST", "/api/events", olga, json_body={"name": "Olgahiddencup", "format": "type1e"}),
-                   201).json()
-        ids["E"], organiser = event["id"], event["organiser_token"]
-        own["event"] = organiser
-        ids["S"] = ok(send(client, "POST", f"/api/events/{ids['E']}/decks", json_body={
-            "player": "Zebedeeplayer", "decklist": LEGAL}), 201).json()["deck_id"]
-        ids["S2"] = ok(send(client, "POST", f"/api/events/{ids['E']}/decks", json_body={
-            "player": "Yolandaplayer", "decklist": LEGAL}), 201).json()["deck_id"]
-        ok(send(client, "PUT", f"/api/events/{ids['E']}/judges", organiser, json_body={"judges": ["Jules Judge"]}),
-           200)
-        ok(send(client, "POST", f"/api/events/{ids['E']}/close", organiser, json_body={}), 200)
-        ids["C"] = ok(send(client, "POST", f"/api/events/{ids['E']}/deckchecks", jules, json_body={
-            "player": "Zebedeeplayer", "judge": "Jules", "counts": {}, "note": "julesjudgenote"}), 201).json()["id"]
-        ok(send(client, "POST", f"/api/events/{ids['E']}/rounds", organiser, json_body={}), 201)
-        ok(send(client, "POST", f"/api/events/{ids['E']}/rounds/1/results", organiser,
-                json_body={"table": 1, "a_wins": 2, "b_wins": 0}), 200)
-        ids["K"] = ok(send(client, "POST", f"/api/events/{ids['E']}/decks/{ids['S']}/dispute",
-                           json_body={"mine": 1, "theirs": 2}), 201).json()["id"]
+        own["event"] = an_event(client, ids, olga, "Olgahiddencup", judge=(jules, "Jules Judge"),
+                                note="julesjudgenote")
         cards = ("rheaprivatesheet.csv", b"game,id,name,type,renown,health,skill\n"
                                          b"raven-stormcrow,RS-XA-1,Crossaccount Item,Item,1,,1\n")
         preview = ok(send(client, "POST", "/cards/import", rhea, files={"file": cards}), 200)
@@ -176,6 +160,30 @@ def build(url: str) -> Iterator[World]:
         world = World(client, url, tokens, ids, owners, own, Store(url))
         world.baseline = owned(world)
         yield world
+
+
+def an_event(client: TestClient, ids: dict[str, str], maker: str, name: str, judge: tuple[str, str] | None,
+             note: str) -> str:
+    """An event (`maker`'s: their token, "" for the keeper at the machine) with Zebedee's and Yolanda's lists
+    locked, a deck check (by the judge the organiser named: their token and name; None: the organiser), a round
+    and Zebedee's dispute of its result; its ids in `ids` (E, S, S2, C, K), and its organiser token returned."""
+    event = ok(send(client, "POST", "/api/events", maker, json_body={"name": name, "format": "type1e"}), 201).json()
+    ids["E"], organiser = event["id"], event["organiser_token"]
+    for key, player in (("S", "Zebedeeplayer"), ("S2", "Yolandaplayer")):
+        ids[key] = ok(send(client, "POST", f"/api/events/{ids['E']}/decks", json_body={
+            "player": player, "decklist": LEGAL}), 201).json()["deck_id"]
+    if judge is not None:
+        ok(send(client, "PUT", f"/api/events/{ids['E']}/judges", organiser, json_body={"judges": [judge[1]]}), 200)
+    ok(send(client, "POST", f"/api/events/{ids['E']}/close", organiser, json_body={}), 200)
+    ids["C"] = ok(send(client, "POST", f"/api/events/{ids['E']}/deckchecks", judge[0] if judge else organiser,
+                       json_body={"player": "Zebedeeplayer", "judge": "Jules", "counts": {}, "note": note}),
+                  201).json()["id"]
+    ok(send(client, "POST", f"/api/events/{ids['E']}/rounds", organiser, json_body={}), 201)
+    ok(send(client, "POST", f"/api/events/{ids['E']}/rounds/1/results", organiser,
+            json_body={"table": 1, "a_wins": 2, "b_wins": 0}), 200)
+    ids["K"] = ok(send(client, "POST", f"/api/events/{ids['E']}/decks/{ids['S']}/dispute",
+                       json_body={"mine": 1, "theirs": 2}), 201).json()["id"]
+    return str(organiser)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -568,14 +576,18 @@ def test_nothing_of_anothers_is_reachable(world, probe, persona):
     if probe.check is not None and r.status_code == 200:
         probe.check(r)
     if probe.hidden:
-        decoys = {**ids, **DECOYS}
-        other = ask(world, probe, persona, decoys)
-        body = other.content
-        for key, decoy in DECOYS.items():
-            body = body.replace(decoy.encode(), ids[key].encode())
-        assert (r.status_code, unrandom(r.content)) == (other.status_code, unrandom(body)), \
-            ("answered otherwise than for a thing that does not exist", r.status_code, other.status_code,
-             r.text[:300], other.text[:300])
+        as_if_none(r, ask(world, probe, persona, {**ids, **DECOYS}), ids)
+
+
+def as_if_none(r: Any, other: Any, ids: dict[str, str]) -> None:
+    """A HIDDEN probe's answer (`r`) is the one of the same call made of the decoys (`other`), their names read as
+    the real ones'."""
+    body = other.content
+    for key, decoy in DECOYS.items():
+        body = body.replace(decoy.encode(), ids[key].encode())
+    assert (r.status_code, unrandom(r.content)) == (other.status_code, unrandom(body)), \
+        ("answered otherwise than for a thing that does not exist", r.status_code, other.status_code,
+         r.text[:300], other.text[:300])
 
 
 @pytest.fixture(scope="module")
