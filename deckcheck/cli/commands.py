@@ -530,14 +530,15 @@ CollectionOption = Annotated[str, typer.Option("--collection", "-c", help="The c
 
 def _collection_app(db: str | None, user: str | None = None) -> CollectionApp:
     """The collections and saved decks of the keeper, or of the account --as names (NoSuchAccount, exit 2, if none:
-    whoever may open the database reaches every account's things anyway, so no password is asked)."""
+    whoever may open the database reaches every account's things anyway, so no password is asked). Only no --as
+    at all is the keeper: an empty one names no account (exit 2), never the keeper's things."""
     app_ = CollectionApp(db)
-    return app_ if not user else app_.for_person(_person(app_, user))
+    return app_ if user is None else app_.for_person(_person(app_, user))
 
 
 def _person(app_: CollectionApp, user: str | None) -> Person:
-    """The keeper, or the account --as names (NoSuchAccount if none)."""
-    if not user:
+    """The keeper (no --as), or the account --as names (NoSuchAccount if none; AccountError for an empty name)."""
+    if user is None:
         return KEEPER
     from ..library.accounts import Accounts
     return Accounts(app_.catalog.store).get(user).person()
@@ -787,14 +788,14 @@ def _deck_book(db: str | None, user: str | None = None) -> tuple[DeckBook, Perso
     from ..library.decks import DeckBook
     app = _collection_app(db)
     who = _person(app, user)
-    app = app.for_person(who) if user else app
+    app = app.for_person(who) if user is not None else app
     return DeckBook(app.catalog, app.collections), who, app
 
 
 def _saved_as(db: str | None, user: str | None) -> SavedDeck | None:
     """How `stats` and `diff` read a saved deck named on the command line as the account --as names (its own by
     name, another's link or public deck by id, as `deck show --as`); None for the keeper, who reads any saved deck."""
-    if not user:
+    if user is None:
         return None
     book, who, _app = _deck_book(db, user)
     return lambda name: book.deck_at(who, book.named(who, name).id)
