@@ -23,8 +23,9 @@ from deckcheck.text import normalize
 
 from . import models
 from .app import request_json
-from .deps import PagesDep, PersonDep, ServerDep
+from .deps import Deckcheck, PagesDep, PersonDep, ServerDep
 from .errors import NotAllowed, NotFound, NotSignedIn, TooMany, WrongMedia
+from .policy import Mode
 from .security import check_csrf, session_cookie_name
 
 router = APIRouter(route_class=models.ApiRoute)
@@ -164,7 +165,7 @@ def api_revoke(srv: ServerDep, who: PersonDep, token_id: str) -> dict[str, Any]:
 # -- pages --------------------------------------------------------------------------------------------
 @router.get("/signin", summary="The sign-in page")
 def signin_page(pages: PagesDep, srv: ServerDep, who: PersonDep, next: str = "/") -> Response:
-    return pages("signin.html", {"who": who, "next": local_target(next), "signup": srv.settings.signup,
+    return pages("signin.html", {"who": who, "next": local_target(next), "signup": signup_open(srv),
                                  "problem": ""})
 
 
@@ -176,7 +177,7 @@ async def signin_form(request: Request, srv: ServerDep, pages: PagesDep, who: Pe
     try:
         _account, session = await sign_in(request, srv, form.get("name"), form.get("password"))
     except SignInFailed as exc:
-        return pages("signin.html", {"who": who, "next": target, "signup": srv.settings.signup,
+        return pages("signin.html", {"who": who, "next": target, "signup": signup_open(srv),
                                      "problem": str(exc), "name": str(form.get("name") or "")[:60]},
                      status_code=401)
     return with_session(RedirectResponse(target, status_code=303), request, session)
@@ -190,17 +191,32 @@ async def signout_form(request: Request, srv: ServerDep) -> Response:
     return without_session(RedirectResponse("/", status_code=303), request)
 
 
-@router.get("/signup", summary="Make a player account (serve --signup)")
-def signup_page(pages: PagesDep, srv: ServerDep, who: PersonDep) -> Response:
+def signup_open(srv: Deckcheck) -> bool:
+    """Whether a visitor may make an account here: `serve --signup`, on a club's server (accounts exist, or an
+    admin token). On a server without either the first account would make it a club's, whose keeper is only an
+    account or the admin token: the machine's own user, its keeper until then, would lose their collections and
+    decks to a visitor's sign-up (CONTRACTS §9)."""
+    return srv.settings.signup and srv.mode() is Mode.CLUB
+
+
+def refuse_signup(srv: Deckcheck) -> None:
+    """NotFound (404) unless a visitor may make an account here (signup_open), saying why."""
     if not srv.settings.signup:
         raise NotFound("this server makes no accounts for visitors: ask its keeper for one")
+    if not signup_open(srv):
+        raise NotFound("this server makes no accounts for visitors until its keeper has made the first one (on the "
+                       "server's machine): ask its keeper")
+
+
+@router.get("/signup", summary="Make a player account (serve --signup)")
+def signup_page(pages: PagesDep, srv: ServerDep, who: PersonDep) -> Response:
+    refuse_signup(srv)
     return pages("signin.html", {"who": who, "next": "/", "signup": True, "making": True, "problem": ""})
 
 
 @router.post("/signup", summary="Make a player account (serve --signup)")
 async def signup_form(request: Request, srv: ServerDep, pages: PagesDep, who: PersonDep) -> Response:
-    if not srv.settings.signup:
-        raise NotFound("this server makes no accounts for visitors: ask its keeper for one")
+    refuse_signup(srv)
     form = await request.form(max_files=0, max_fields=5)
     check_csrf(request, form)
     name, password = form.get("name"), form.get("password")

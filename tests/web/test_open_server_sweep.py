@@ -312,3 +312,29 @@ def test_the_markers_are_the_probes_names():
     token's label: there are no accounts)."""
     named = {k for p in GETS for k in p.shows}
     assert named - set(MARKERS) <= {"token"}, named - set(MARKERS)
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "127.0.0.1"], ids=["open", "personal"])
+def test_a_visitors_sign_up_leaves_the_keeper_the_keeper(pristine_web_db, tmp_path, host):
+    """`serve --signup` on a server without accounts or admin token: a visitor's account would make it a club's,
+    where the machine's own user is nobody (their decks and collections out of reach). So visitors sign up only
+    once its keeper has made the first account; until then /signup says so and makes none."""
+    from deckcheck.library.accounts import Accounts
+    from deckcheck.db.store import Store
+    db = tmp_path / "signup.db"
+    shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)
+    url = f"sqlite:///{db}"
+    app = create_app(Settings.from_env(db_url=url, host=host, allowed_hosts="testserver", signup=True))
+    visitor = PHONE if host == "0.0.0.0" else HERE
+    with TestClient(app, client=HERE) as keeper, TestClient(app, client=visitor) as phone:
+        for r in (send(phone, "GET", "/signup"),
+                  send(phone, "POST", "/signup", data={"name": "Visitor", "password": "a visitor's password"})):
+            assert r.status_code == 404 and "until its keeper has made the first one" in html.unescape(r.text), \
+                r.text[:300]
+        assert 'href="/signup"' not in send(phone, "GET", "/signin").text
+        assert not Accounts(Store(url)).exist()
+        ok(send(keeper, "POST", "/api/decks", json_body={"name": "Mine", "decklist": LEGAL}), 201)
+        Accounts(Store(url)).add("Kim", "the keeper's password", ["keeper"])  # the first account, at the machine
+        app.state.deckcheck._accounts_seen = (-1e9, False)  # looked again at once, not within the second
+        made = send(phone, "POST", "/signup", data={"name": "Visitor", "password": "a visitor's password"})
+        assert made.status_code == 303, made.text[:300]
