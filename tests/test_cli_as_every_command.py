@@ -244,3 +244,17 @@ def test_the_cases_name_what_each_owns(home):
             case = CASES[command]
             r = home.run(*case.args(home), *AS[who])
             assert r.code == 0 and case.shows(who) in said(home, case, r), (who, command, r.err.decode())
+
+
+@pytest.mark.parametrize("command", [["deck", "restore", "{id}", "1"], ["deck", "delete", "{id}"],
+                                     ["deck", "save", "{id}", "{file}"], ["deck", "show", "{id}"]],
+                         ids=["restore", "delete", "save", "show"])
+def test_berts_deck_by_its_id_is_not_anns_to_change(home, command, monkeypatch):
+    """Bert's deck named by its id (a link deck: Ann may read it, as on the web): refused, or Ann's own deck of that
+    name; Bert's rows as they were."""
+    monkeypatch.delenv("DECKCHECK_USER", raising=False)
+    before = owned(home)
+    r = home.run(*[a.format(id=home.ids["bert"], file=_deck(home)) for a in command], "--as", "ann")
+    assert r.code in (0, 2) and r.crash is None, (r.code, r.err.decode(), r.crash)
+    after = owned(home)
+    assert {k: after[k] for k in ("bert", "keeper")} == {k: before[k] for k in ("bert", "keeper")}
