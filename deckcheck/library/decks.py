@@ -153,8 +153,8 @@ class DeckBook:
         if not visible(person, deck):
             raise DeckNotFound(deck.id)
         if not person.owns(deck.owner_id):
-            raise NotYourDeck(f"the deck /decks/{deck.id} is not yours: copy it to change it "
-                              f"(POST /api/decks/{deck.id}/copy)")
+            # said alike by the command line and the web: no route and no command in it (the web's pages offer Copy)
+            raise NotYourDeck(f"the deck {deck.id} ({deck.name!r}) is not yours: make a copy of your own to change it")
         return deck
 
     def mine(self, person: Person) -> list[KeptDeck]:
