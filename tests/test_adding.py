@@ -113,3 +113,22 @@ def test_plus_is_the_view_of_the_deck_plus_the_entry(case_id, synthetic_index, c
         extended = view.plus(entry)
         assert groups(extended) == groups(HighlanderView(Deck(entries=[*deck.entries, entry]), fmt.params)), card.id
     assert groups(view) == before  # the deck's own view is left as it was
+
+
+def test_reserved_is_changed_by_reserved_cards_and_quota_takers(synthetic_index):
+    """HL-RESERVED runs again for a card of another Persona that is Reserved or of unknown mark; one known not to
+    be Reserved only where it may take, by name, the quota that lets in a card of unknown mark."""
+    def asks(pregame: str, add: str, card_id: str) -> bool:
+        fmt = get_format("type1e")
+        deck, problems = build_deck(parse_text(deck_text(pregame, add, ()), "t"), synthetic_index, fmt)
+        assert not problems, problems
+        reserved = next(r for r in fmt.rules if r.id == "HL-RESERVED")
+        card = synthetic_index.by_id(card_id)
+        assert reserved.may_change is not None and card is not None
+        section = fmt.section_of(None, card)
+        assert section is not None
+        return reserved.may_change(fmt.view(deck, fmt.params), card, section)
+    assert [asks("Alpha Persona", "", c) for c in ("T-BS", "T-BR", "T-VR", "T-AS")] == [False, True, True, False]
+    assert asks("Gamma Persona", "Beta Strike", "T-FA") is False
+    assert asks("Gamma Persona", "Beta Vague Secret", "T-BS")  # Beta Strike sorts first: it takes the quota
+    assert not asks("Delta Persona", "Beta Vague Secret", "T-BS")  # no quota: Delta lets in Master cards alone

@@ -53,10 +53,24 @@ def _generic_counted(v: View, card: Card, _section: str) -> bool:
     return card.type == "Persona" or (v.is_generic and card.immortal is not None)
 
 
-def _reserved(v: View, card: Card, _section: str) -> bool:
-    """HL-RESERVED reads the cards of other Personas and which of them a modifier lets in: one more such card may
-    take a quota another held (they go by name)."""
-    return _reshaping(card) or _foreign(v, card)
+def _reserved(v: View, card: Card, section: str) -> bool:
+    """HL-RESERVED judges the Reserved cards of other Personas (and those of unknown mark) and which of them a
+    modifier lets in. Quotas go to Reserved cards first, so one more card known not to be Reserved never takes a
+    Reserved card's; by name it may take the quota of an Endurance card of unknown mark, which is then no longer
+    asked about (HighlanderView.foreign)."""
+    if _reshaping(card):
+        return True
+    if not _foreign(v, card):
+        return False
+    if card.reserved is not False:
+        return True
+    return place_of(card, section) == ENDURANCE and _unknown_let_in(v)
+
+
+def _unknown_let_in(v: View) -> bool:
+    """Whether a modifier lets in a card of another Persona whose Reserved mark is unknown."""
+    allowed, _ = v.foreign
+    return any(e.card.reserved is None for items in allowed.values() for e, _n in items)
 
 
 def _signed(v: View, card: Card, _section: str) -> bool:
