@@ -4,12 +4,14 @@
 The answer is the plain one, validating the deck plus the card and comparing with the deck's own report, worked
 out with less: the deck's view and each rule's issues are made once, and for a card the deck does not hold in
 that section yet only the rules it may change (Rule.may_change) run again, on the deck's entries plus the card's;
-every other rule says of the deck plus the card what it says of the deck. A rule that says nothing of what may
-change it runs for every card, and a card the deck holds already (one more copy on its line) is validated whole.
+every other rule says of the deck plus the card what it says of the deck. A rule whose verdict on the deck plus a
+card depends on a key of the card alone (Rule.same_for: a Signature rule on the card's Signature mark) runs once per
+key, every card of that key taking its tally. A rule that says nothing of what may change it runs for every card,
+and a card the deck holds already (one more copy on its line) is validated whole.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Hashable
 
 from .cards import Card
 from .check import validate
@@ -17,7 +19,7 @@ from .decks import Deck, Entry
 from .formats import AnyFormat
 from .games import registry
 from .report import ERROR, Issue
-from .rules import Rule
+from .rules import Rule, SameFor
 
 
 Tally = tuple[dict[str, int], int]  # errors by rule id, and how many issues are undecided
@@ -50,12 +52,13 @@ class Additions:
         self._view: Any = fmt.view(self._deck, fmt.params)
         self._view_plus = getattr(self._view, "plus", None)
         self._unknown_id = registry().game_named(fmt.game).data_unknown
-        self._rules: list[tuple[Rule[Any], dict[str, int], int]] = []  # each rule with its tally on the deck
+        # each rule with its tally on the deck, and its tally on the deck plus a card by the card's key (same_for)
+        self._rules: list[tuple[Rule[Any], dict[str, int], int, SameFor[Any] | None, dict[Hashable, Tally]]] = []
         errors: dict[str, int] = {}
         undecided = 0
         for rule in fmt.rules:
             found, unknown = _tally(rule(self._view, self._unknown_id))
-            self._rules.append((rule, found, unknown))
+            self._rules.append((rule, found, unknown, rule.same_for, {}))
             for rule_id, n in found.items():
                 errors[rule_id] = errors.get(rule_id, 0) + n
             undecided += unknown
@@ -67,15 +70,22 @@ class Additions:
         if (card.game, card.id, section) in self._lines:  # one more copy on a line of the deck: checked whole
             errors, undecided = _tally(validate(self._plus(card, section), self.fmt).issues)
         else:
-            view, errors, undecided = None, self._errors, self._undecided
-            for rule, before, unknown in self._rules:
+            view, errors, undecided, copied = None, self._errors, self._undecided, False
+            for rule, before, unknown, same_for, shared in self._rules:
                 if rule.may_change is not None and not rule.may_change(self._view, card, section):
                     continue
-                if view is None:
-                    view = self._extended(card, section)
-                    errors = dict(errors)
-                after, now = _tally(rule(view, self._unknown_id))
+                key = same_for(self._view, card, section) if same_for is not None else None
+                found = shared.get(key) if key is not None else None
+                if found is None:
+                    if view is None:
+                        view = self._extended(card, section)
+                    found = _tally(rule(view, self._unknown_id))
+                    if key is not None:
+                        shared[key] = found
+                after, now = found
                 if after is not before:
+                    if not copied:
+                        errors, copied = dict(errors), True
                     for rule_id, n in before.items():
                         errors[rule_id] -= n
                     for rule_id, n in after.items():

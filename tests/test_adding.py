@@ -28,12 +28,29 @@ IDS = [c[0] for c in CASES]
 def candidates(synthetic_cards) -> list[Card]:
     """Every synthetic card, and what the decks reach only with a card they do not hold already: another printing
     of a card (a title at its max, a Restriction number reached, a Generic Immortal's one copy, a unique
-    Pre-Game title), a Basic Attack of unknown grid, a modifier raising the Endurance's minimum."""
+    Pre-Game title, a Reserved Master card Delta's master_any_persona lets in), a Basic Attack of unknown grid, a
+    modifier raising the Endurance's minimum; and what tells apart the keys of the rules (Rule.same_for)."""
     by_id = {c.id: c for c in synthetic_cards}
-    reprints = [dataclasses.replace(by_id[i], id=f"{i}-again", set="Again") for i in ("T-THR", "T-LIM", "T-AS", "T-UR")]
+    reprints = [dataclasses.replace(by_id[i], id=f"{i}-again", set="Again")
+                for i in ("T-THR", "T-LIM", "T-AS", "T-UR", "T-BML")]
+    keyed = [  # beside a card of each value a key reads, one of an unknown value, and what a key must tell apart
+        dataclasses.replace(by_id["T-BS"], id="T-BS-unsigned", name="Beta Unsigned", title="Unsigned",
+                            signature=None),
+        dataclasses.replace(by_id["T-BML"], id="T-BML-unsigned", name="Beta Master's Doubt", title="Master's Doubt",
+                            signature=None, reserved=False),
+        dataclasses.replace(by_id["T-BML"], id="T-BML-signed", name="Beta Master's Oath", title="Master's Oath",
+                            signature=True),  # Master, Reserved, never let in
+        dataclasses.replace(by_id["T-BS"], id="T-BS-shouted", name="BETA Shout", title="Shout",
+                            immortal="BETA"),  # Beta to the Premiums, another Immortal's issue to HL-OTHER-PERSONA
+        dataclasses.replace(by_id["T-R1"], id="T-R-vague", name="Vague Relic", title="Vague Relic", hand_icons=None),
+        dataclasses.replace(by_id["T-SW"], id="T-SW-vague", name="Vague Sword Pre-Game", hand_icons=None),
+        dataclasses.replace(by_id["T-AX"], id="T-AX-handless", name="Handless Axe Pre-Game", hand_icons=0),
+        dataclasses.replace(by_id["T-FA"], id="T-FA-lean", name="Lean Event", title="Lean Event",
+                            modifiers=parse_modifiers("deck_min=48")),  # a modifier, no Pre-Game card
+    ]
     return [*synthetic_cards, *reprints, dataclasses.replace(by_id["T-ULA"], id="T-ULA-blurred", grid=None),
             dataclasses.replace(by_id["T-LD1"], id="T-LD-heavy", name="Heavy Deck", title="Heavy Deck",
-                                modifiers=parse_modifiers("deck_min=60"))]
+                                modifiers=parse_modifiers("deck_min=60")), *keyed]
 
 
 @cache
@@ -76,6 +93,34 @@ def test_may_change_keeps_its_promise(case_id, synthetic_index, candidates):
             errors_after, undecided_after = tally(rule(after))
             assert not errors_after - errors and undecided_after == undecided, (rule.id, card.id)
     assert said_no
+
+
+@pytest.mark.parametrize("case_id", IDS)
+def test_same_for_keeps_its_promise(case_id, synthetic_index, candidates):
+    """Two cards of one key (Rule.same_for) that may change a rule make it say the same of the deck plus either:
+    as many errors, as many undecided issues."""
+    deck, fmt = deck_of(synthetic_index, case_id)
+    view = fmt.view(deck, fmt.params)
+    held = {(e.card.id, e.section) for e in deck.entries}
+    said: dict[tuple[str, object], tuple[str, tuple]] = {}
+    shared = 0
+    for card in candidates:
+        section = fmt.section_of(None, card)
+        if (card.id, section) in held:
+            continue
+        after = None
+        for rule in fmt.rules:
+            if rule.same_for is None or not rule.may_change or not rule.may_change(view, card, section):
+                continue
+            key = rule.same_for(view, card, section)
+            if key is None:
+                continue
+            after = after or fmt.view(plus(deck, card, section), fmt.params)
+            errors, undecided = tally(rule(after))
+            first = said.setdefault((rule.id, key), (card.id, (sorted(errors.items()), undecided)))
+            assert first[1] == (sorted(errors.items()), undecided), (rule.id, key, first[0], card.id)
+            shared += first[0] != card.id
+    assert shared
 
 
 @pytest.mark.parametrize("case_id", IDS)

@@ -9,7 +9,7 @@ format's parameters (`{deck_min}`, `{woc_max:word}` for "one"), so no limit is w
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Generic, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Generic, Hashable, Iterable, Sequence, TypeVar
 
 from ..cards import Card
 from ..report import DATA_UNKNOWN, ERROR, NOT_VERIFIED, WARNING, Issue
@@ -72,6 +72,8 @@ Check = TypeVar("Check", bound=Callable[..., Iterable[Issue]])
 
 # Whether adding one copy of a card in a section to the deck a view shows may change what a rule says (Rule.may_change)
 MayChange = Callable[[View, Card, str], bool]
+# What of a card alone decides what a rule says of the deck a view shows plus the card (Rule.same_for); None: the card
+SameFor = Callable[[View, Card, str], Hashable | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +85,13 @@ class Rule(Generic[View]):
     `may_change(view, card, section)`: False only when adding one copy of `card` to `section` of the deck `view`
     shows (a card the deck does not hold there yet) can neither add an error to what the rule says nor change how
     many of its issues are undecided; what a deck may take is then worked out without running the rule again
-    (deckcheck.adding). None: any card may change it, the rule is run for each."""
+    (deckcheck.adding). None: any card may change it, the rule is run for each.
+
+    `same_for(view, card, section)`, for a card `may_change` lets through: a key of what the rule reads of the card,
+    such that any two cards of one key added (one copy, in their sections) to the deck `view` shows make the rule
+    say the same: as many errors, as many undecided issues. An unknown value is a key of its own (Signature None is
+    neither True nor False); None: this card alone. The rule then runs once per key for a deck, its tally shared
+    by the cards of that key (deckcheck.adding). None (the attribute): every card alone."""
 
     id: str
     severity: str
@@ -92,6 +100,7 @@ class Rule(Generic[View]):
     columns: tuple[str, ...] = ()
     words: str = ""
     may_change: MayChange[View] | None = None
+    same_for: SameFor[View] | None = None
 
     def __call__(self, view: View, data_unknown_id: str | None = None) -> list[Issue]:
         """The function's issues, each stamped with this rule's id; a data-unknown one with `data_unknown_id` (the
@@ -107,11 +116,13 @@ RULE_ATTRIBUTE = "deckcheck_rule"  # where @rule keeps a check function's Rule: 
 
 
 def rule(rule_id: str, severity: str, summary: str, *, columns: Sequence[str] = (),
-         words: str = "", may_change: MayChange[Any] | None = None) -> Callable[[Check], Check]:
+         words: str = "", may_change: MayChange[Any] | None = None,
+         same_for: SameFor[Any] | None = None) -> Callable[[Check], Check]:
     """Record a check function as the rule `rule_id` (see Rule); the function itself is returned, its Rule kept on
     it."""
     def record(check: Check) -> Check:
-        setattr(check, RULE_ATTRIBUTE, Rule(rule_id, severity, summary, check, tuple(columns), words, may_change))
+        setattr(check, RULE_ATTRIBUTE, Rule(rule_id, severity, summary, check, tuple(columns), words, may_change,
+                                            same_for))
         return check
     return record
 

@@ -6,13 +6,14 @@ parameters and the cards' modifiers, never from this file.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Iterable, Sequence
+from typing import Callable, Hashable, Iterable, Sequence
 
 from ... import grid as gridmod
 from ...cards import ENDURANCE_TYPES, GEM_COLOURS, PREGAME_TYPES, Card, CardId
 from ...decks import Entry
 from ...report import ERROR, WARNING, Issue
-from ...rules import MayChange, a_word, data_unknown, error, names, number_word, plural, rule, rules_of, warning
+from ...rules import (MayChange, SameFor, a_word, data_unknown, error, names, number_word, plural, rule, rules_of,
+                      warning)
 from ...text import normalize
 from .params import HighlanderParams, Type1eParams, Type2Params
 from .view import ENDURANCE, PREGAME, HighlanderView, folded, place_of
@@ -95,6 +96,30 @@ def _typed(kind: str) -> MayChange[View]:
 def _pregame_or_modifying(_v: View, card: Card, section: str) -> bool:
     """The Pre-Game's count against its limit, which modifiers raise."""
     return place_of(card, section) == PREGAME or bool(card.modifiers)
+
+
+# -- what of one more card decides what a rule says (Rule.same_for): each key for the cards may_change lets through --
+def _quotas(v: View) -> bool:
+    """Whether a modifier of the deck lets in cards of other Personas by count (other_persona_each, _total): then
+    which cards a quota lets in goes by their names, and one more card may take another's."""
+    return any(m.other_persona_each or m.other_persona_total for m in v.modifiers)
+
+
+def _unless_persona(key: Callable[[Card], Hashable]) -> SameFor[View]:
+    """A key of the card, a Persona alone (it changes whose deck it is)."""
+    def same_for(_v: View, card: Card, _section: str) -> Hashable | None:
+        return None if card.type == "Persona" else key(card)
+    return same_for
+
+
+def _pregame_key(_v: View, card: Card, section: str) -> Hashable:
+    """HL1-PREGAME-MAX reads one more card as one more Pre-Game card or not, and the slots its modifiers add."""
+    return place_of(card, section) == PREGAME, card.modifiers.pregame_extra
+
+
+def _pregame_key_2e(v: View, card: Card, section: str) -> Hashable:
+    """HL2-PREGAME-MAX counts Crystals apart."""
+    return _pregame_key(v, card, section), card.type == "Crystal"
 
 
 # -- HL-*: both formats ---------------------------------------------------------------------------
@@ -238,9 +263,18 @@ def persona_count(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     return out
 
 
+def _refused_key(v: View, card: Card, _section: str) -> Hashable | None:
+    """HL-OTHER-PERSONA reports the refused cards by Immortal as written (`card.immortal`): where no quota lets
+    cards in, one more card of another Persona in the Endurance is refused or not by itself alone (a Signature
+    card always; a Master card is let in by master_any_persona), and adds to its Immortal's issue or makes one."""
+    if _reshaping(card) or _quotas(v):
+        return None
+    return card.immortal, card.signature is True or not (v.master_any_persona and card.is_master)
+
+
 @rule("HL-OTHER-PERSONA", ERROR, "With a Persona, the Endurance holds no Immortal Specific card of another "
                                  "Persona, except Clan cards and what a modifier allows.",
-      may_change=_refusable)
+      may_change=_refusable, same_for=_refused_key)
 def other_persona(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     _allowed, refused = v.foreign
@@ -281,10 +315,20 @@ def _foreign_allowed(v: HighlanderView[HighlanderParams]) -> set[int]:
     return {id(e) for items in allowed.values() for e, _ in items}
 
 
+def _reserved_key(v: View, card: Card, section: str) -> Hashable | None:
+    """Where no quota lets cards in, HL-RESERVED reads one more card of another Persona by its Reserved mark
+    (unknown: a key of its own) and whether a modifier lets it in by itself (a Master card, master_any_persona)."""
+    if _reshaping(card) or _quotas(v):
+        return None
+    let_in = (not v.is_generic and place_of(card, section) == ENDURANCE and card.signature is not True
+              and v.master_any_persona and card.is_master)
+    return card.reserved, let_in
+
+
 @rule("HL-RESERVED", ERROR, "A Reserved card is included only by the Persona named on it, or where a modifier "
                             "allows it. A Generic Immortal includes none.",
       columns=("reserved",), words="Reserved cards not checked",
-      may_change=_reserved)
+      may_change=_reserved, same_for=_reserved_key)
 def reserved(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     allowed = _foreign_allowed(v)
@@ -309,7 +353,7 @@ def reserved(v: HighlanderView[HighlanderParams]) -> list[Issue]:
 @rule("HL-SIGNATURE", ERROR, "A Signature card is included only by the Persona named on it. No modifier lifts "
                              "this.",
       columns=("signature",), words="Signature cards not checked",
-      may_change=_signed)
+      may_change=_signed, same_for=_unless_persona(lambda card: (card.signature,)))  # True, False or None (unknown)
 def signature(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     unknown: list[Card] = []
@@ -332,7 +376,8 @@ def _master(_v: View, card: Card, section: str) -> bool:
 
 @rule("HL-MASTER", ERROR, "Master cards are at most the Persona's Master allowance; a Generic Immortal includes "
                           "none.",
-      columns=("gem_master",), words="Master card allowance not checked", may_change=_master)
+      columns=("gem_master",), words="Master card allowance not checked", may_change=_master,
+      same_for=_unless_persona(lambda _card: ()))  # one more Master card in the Endurance: counted, never named
 def master(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out: list[Issue] = []
     masters = [e for e in v.endurance if e.card.is_master]
@@ -402,7 +447,8 @@ def _hands(_v: View, card: Card, section: str) -> bool:
 
 @rule("HL-HAND-ICONS", ERROR, "The Pre-Game cards carry at most {hand_max} Hand icons together (type1e without a "
                               "Weapon of Choice: 1).",
-      columns=("hand_icons",), words="Hand icons limit not checked", may_change=_hands)
+      columns=("hand_icons",), words="Hand icons limit not checked", may_change=_hands,
+      same_for=lambda _v, card, _section: (card.type == "Weapon of Choice", card.hand_icons))  # None: unknown
 def hand_icons(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     limit = v.params.hand_max
@@ -426,7 +472,8 @@ def _premium(_v: View, card: Card, _section: str) -> bool:
 
 
 @rule("HL-PREMIUM", ERROR, "A Premium made for one Persona needs that Persona; a Premium naming no Persona fits "
-                           "any deck.", may_change=_premium)
+                           "any deck.", may_change=_premium,
+      same_for=_unless_persona(lambda card: (card.immortal_key,)))  # a Premium is judged by its Persona alone
 def premium(v: HighlanderView[HighlanderParams]) -> list[Issue]:
     out = []
     for e in v.by_type.get("Premium", ()):
@@ -467,7 +514,7 @@ def basic_blocks(v: HighlanderView[Type1eParams]) -> list[Issue]:
 
 
 @rule("HL1-PREGAME-MAX", ERROR, "At most {pregame_max} Pre-Game cards in all, plus what modifiers add.",
-      may_change=_pregame_or_modifying)
+      may_change=_pregame_or_modifying, same_for=_pregame_key)
 def pregame_max_1e(v: HighlanderView[Type1eParams]) -> list[Issue]:
     out = []
     limit = v.params.pregame_max + v.pregame_extra
@@ -580,7 +627,8 @@ def block_grid(v: HighlanderView[Type2Params]) -> list[Issue]:
 
 
 @rule("HL2-PREGAME-MAX", ERROR, "The Pre-Game deck holds at most {pregame_max} cards that are not Crystals, plus "
-                                "{crystal_max} Crystal.", may_change=_pregame_or_modifying)
+                                "{crystal_max} Crystal.", may_change=_pregame_or_modifying,
+      same_for=_pregame_key_2e)
 def pregame_max_2e(v: HighlanderView[Type2Params]) -> list[Issue]:
     out = []
     crystals = [e for e in v.pregame if e.card.type == "Crystal"]
