@@ -35,7 +35,7 @@ from _pytest.runner import runtestprotocol
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {  # module -> the fast tests that cover it, run in this order (the quickest to fail a mutant first)
     "deckcheck.games.highlander.rules": ["tests/test_rules_highlander.py", "tests/test_rules_engine.py",
-                                         "tests/test_mutants.py"],
+                                         "tests/test_mutants.py", "tests/test_adding.py"],
     "deckcheck.games.highlander.view": ["tests/test_rules_highlander.py", "tests/test_mutants.py"],
     "deckcheck.rules": ["tests/test_rules_engine.py", "tests/test_rules_highlander.py"],
     "deckcheck.games.raven": ["tests/games/test_raven.py", "tests/test_mutants.py"],
@@ -51,6 +51,7 @@ TARGETS = {  # module -> the fast tests that cover it, run in this order (the qu
     "deckcheck.catalog": ["tests/test_catalog_edges.py", "tests/test_catalog.py", "tests/test_resolution_edges.py",
                           "tests/test_decklist_forms.py", "tests/test_pasted_lists.py",
                           "tests/test_paste_leftovers.py"],
+    "deckcheck.adding": ["tests/test_adding.py"],
     "deckcheck.decks": ["tests/test_resolution_edges.py", "tests/test_decklist_forms.py", "tests/test_pasted_lists.py",
                         "tests/test_paste_leftovers.py", "tests/test_decklist.py"],
 }

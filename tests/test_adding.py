@@ -1,8 +1,9 @@
 """What adding one card does to a deck (deckcheck.adding), against the plain validation of the deck plus the card:
-on every deck of the rule tables (each rule broken, each just kept, the edges of test_mutants, in both formats)
-and every synthetic card, each rule's `may_change` keeps its promise (when it says no, the rule says of the deck
-plus the card what it says of the deck: no error more, as many undecided issues), the Additions are the plain
-answer, and HighlanderView.plus is the view of the deck plus the card."""
+on every deck of the rule tables (each rule broken, each just kept, the edges of test_mutants, in both formats, and
+decks holding cards of unknown marks) and every synthetic card, each rule's `may_change` keeps its promise (when it
+says no, the rule says of the deck plus the card what it says of the deck: no error more, as many undecided
+issues), so does each key (`same_for`: cards of one key make the rule say the same), the Additions are the plain
+answer, running each rule no more than that, and HighlanderView.plus is the view of the deck plus the card."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,18 +11,52 @@ from collections import Counter
 from functools import cache
 
 import pytest
-from test_mutants import cases
+from test_mutants import Case, cases
 from test_rules_highlander import deck_text
 
 from deckcheck.adding import Additions
 from deckcheck.cards import Card, parse_modifiers
+from deckcheck.catalog import CardIndex
 from deckcheck.check import validate
 from deckcheck.decks import Deck, Entry, build_deck
 from deckcheck.games import get_format, parse_text
 from deckcheck.games.highlander.view import HighlanderView
 
-CASES = cases()
+# Decks holding what the rule tables' decks never hold, made of the cards `keyed` adds: a card of another Persona
+# of unknown Signature (in a Generic Immortal's deck, and in Alpha's), a Pre-Game card of unknown Hand icons.
+HOLDING: list[Case] = [("holds-unsigned-generic", "type1e", {}, "", "Beta Unsigned", ()),
+                      ("holds-unsigned-alpha", "type1e", {}, "Alpha Persona", "Beta Unsigned", ()),
+                      ("holds-vague-relic", "type2", {}, "Alpha Persona\nVague Relic", "", ())]
+CASES = cases() + HOLDING
 IDS = [c[0] for c in CASES]
+
+
+def keyed(by_id: dict[str, Card]) -> list[Card]:
+    """What tells apart the keys of the rules (Rule.same_for): beside a card of each value a key reads, one of an
+    unknown value, and what a key must tell apart."""
+    return [
+        dataclasses.replace(by_id["T-BS"], id="T-BS-unsigned", name="Beta Unsigned", title="Unsigned",
+                            signature=None),
+        dataclasses.replace(by_id["T-BML"], id="T-BML-unsigned", name="Beta Master's Doubt", title="Master's Doubt",
+                            signature=None, reserved=False),
+        dataclasses.replace(by_id["T-BML"], id="T-BML-signed", name="Beta Master's Oath", title="Master's Oath",
+                            signature=True),  # Master, Reserved, never let in
+        dataclasses.replace(by_id["T-BS"], id="T-BS-shouted", name="BETA Shout", title="Shout",
+                            immortal="BETA"),  # Beta to the Premiums, another Immortal's issue to HL-OTHER-PERSONA
+        dataclasses.replace(by_id["T-R1"], id="T-R-vague", name="Vague Relic", title="Vague Relic", hand_icons=None),
+        dataclasses.replace(by_id["T-SW"], id="T-SW-vague", name="Vague Sword Pre-Game", title="Vague Sword Pre-Game",
+                            hand_icons=None),
+        dataclasses.replace(by_id["T-AX"], id="T-AX-handless", name="Handless Axe Pre-Game",
+                            title="Handless Axe Pre-Game", hand_icons=0),
+        dataclasses.replace(by_id["T-FA"], id="T-FA-lean", name="Lean Event", title="Lean Event",
+                            modifiers=parse_modifiers("deck_min=48")),  # a modifier, no Pre-Game card
+    ]
+
+
+@pytest.fixture(scope="module")
+def index(synthetic_cards) -> CardIndex:
+    """The synthetic cards and the keyed ones, which the HOLDING decks hold."""
+    return CardIndex([*synthetic_cards, *keyed({c.id: c for c in synthetic_cards})])
 
 
 @pytest.fixture(scope="module")
@@ -33,24 +68,9 @@ def candidates(synthetic_cards) -> list[Card]:
     by_id = {c.id: c for c in synthetic_cards}
     reprints = [dataclasses.replace(by_id[i], id=f"{i}-again", set="Again")
                 for i in ("T-THR", "T-LIM", "T-AS", "T-UR", "T-BML")]
-    keyed = [  # beside a card of each value a key reads, one of an unknown value, and what a key must tell apart
-        dataclasses.replace(by_id["T-BS"], id="T-BS-unsigned", name="Beta Unsigned", title="Unsigned",
-                            signature=None),
-        dataclasses.replace(by_id["T-BML"], id="T-BML-unsigned", name="Beta Master's Doubt", title="Master's Doubt",
-                            signature=None, reserved=False),
-        dataclasses.replace(by_id["T-BML"], id="T-BML-signed", name="Beta Master's Oath", title="Master's Oath",
-                            signature=True),  # Master, Reserved, never let in
-        dataclasses.replace(by_id["T-BS"], id="T-BS-shouted", name="BETA Shout", title="Shout",
-                            immortal="BETA"),  # Beta to the Premiums, another Immortal's issue to HL-OTHER-PERSONA
-        dataclasses.replace(by_id["T-R1"], id="T-R-vague", name="Vague Relic", title="Vague Relic", hand_icons=None),
-        dataclasses.replace(by_id["T-SW"], id="T-SW-vague", name="Vague Sword Pre-Game", hand_icons=None),
-        dataclasses.replace(by_id["T-AX"], id="T-AX-handless", name="Handless Axe Pre-Game", hand_icons=0),
-        dataclasses.replace(by_id["T-FA"], id="T-FA-lean", name="Lean Event", title="Lean Event",
-                            modifiers=parse_modifiers("deck_min=48")),  # a modifier, no Pre-Game card
-    ]
     return [*synthetic_cards, *reprints, dataclasses.replace(by_id["T-ULA"], id="T-ULA-blurred", grid=None),
             dataclasses.replace(by_id["T-LD1"], id="T-LD-heavy", name="Heavy Deck", title="Heavy Deck",
-                                modifiers=parse_modifiers("deck_min=60")), *keyed]
+                                modifiers=parse_modifiers("deck_min=60")), *keyed(by_id)]
 
 
 @cache
@@ -74,8 +94,8 @@ def plus(deck: Deck, card, section: str) -> Deck:
 
 
 @pytest.mark.parametrize("case_id", IDS)
-def test_may_change_keeps_its_promise(case_id, synthetic_index, candidates):
-    deck, fmt = deck_of(synthetic_index, case_id)
+def test_may_change_keeps_its_promise(case_id, index, candidates):
+    deck, fmt = deck_of(index, case_id)
     view = fmt.view(deck, fmt.params)
     held = {(e.card.id, e.section) for e in deck.entries}
     said_no = 0
@@ -96,10 +116,10 @@ def test_may_change_keeps_its_promise(case_id, synthetic_index, candidates):
 
 
 @pytest.mark.parametrize("case_id", IDS)
-def test_same_for_keeps_its_promise(case_id, synthetic_index, candidates):
+def test_same_for_keeps_its_promise(case_id, index, candidates):
     """Two cards of one key (Rule.same_for) that may change a rule make it say the same of the deck plus either:
     as many errors, as many undecided issues."""
-    deck, fmt = deck_of(synthetic_index, case_id)
+    deck, fmt = deck_of(index, case_id)
     view = fmt.view(deck, fmt.params)
     held = {(e.card.id, e.section) for e in deck.entries}
     said: dict[tuple[str, object], tuple[str, tuple]] = {}
@@ -124,8 +144,8 @@ def test_same_for_keeps_its_promise(case_id, synthetic_index, candidates):
 
 
 @pytest.mark.parametrize("case_id", IDS)
-def test_additions_are_the_plain_validation(case_id, synthetic_index, candidates):
-    deck, fmt = deck_of(synthetic_index, case_id)
+def test_additions_are_the_plain_validation(case_id, index, candidates):
+    deck, fmt = deck_of(index, case_id)
     additions = Additions(deck, fmt)
     errors, undecided = tally(validate(deck, fmt).issues)
     for card in candidates:
@@ -149,8 +169,8 @@ def groups(view: HighlanderView) -> dict:
 
 
 @pytest.mark.parametrize("case_id", IDS[::7])
-def test_plus_is_the_view_of_the_deck_plus_the_entry(case_id, synthetic_index, candidates):
-    deck, fmt = deck_of(synthetic_index, case_id)
+def test_plus_is_the_view_of_the_deck_plus_the_entry(case_id, index, candidates):
+    deck, fmt = deck_of(index, case_id)
     view = fmt.view(deck, fmt.params)
     before = groups(view)
     for card in candidates:
@@ -177,3 +197,79 @@ def test_reserved_is_changed_by_reserved_cards_and_quota_takers(synthetic_index)
     assert asks("Gamma Persona", "Beta Strike", "T-FA") is False
     assert asks("Gamma Persona", "Beta Vague Secret", "T-BS")  # Beta Strike sorts first: it takes the quota
     assert not asks("Delta Persona", "Beta Vague Secret", "T-BS")  # no quota: Delta lets in Master cards alone
+
+
+@pytest.mark.parametrize("case_id", IDS[::5])
+def test_each_rule_runs_once_for_each_card_it_may_change_and_a_keyed_one_once_per_key(case_id, index,
+                                                                                      candidates):
+    """What the Additions save: a rule runs again only for the cards its may_change lets through, and one with a
+    key (same_for) once for each key (a card of key None alone), however many cards share it."""
+    deck, fmt = deck_of(index, case_id)
+    runs: Counter = Counter()
+
+    def counted(rule):
+        def check(view):
+            runs[rule.id] += 1
+            return rule.check(view)
+        return dataclasses.replace(rule, check=check)
+    counting = dataclasses.replace(fmt, rules=tuple(counted(r) for r in fmt.rules))
+    additions = Additions(deck, counting)
+    view = fmt.view(deck, fmt.params)
+    held = {(e.card.id, e.section) for e in deck.entries}
+    runs.clear()
+    expected: Counter = Counter()
+    keys: set = set()
+    for card in candidates:
+        section = fmt.section_of(None, card)
+        if (card.id, section) in held:
+            continue
+        additions.of(card, section)
+        for rule in fmt.rules:
+            if not rule.may_change(view, card, section):
+                continue
+            key = rule.same_for(view, card, section) if rule.same_for else None
+            if key is None or (rule.id, key) not in keys:
+                expected[rule.id] += 1
+                keys.add((rule.id, key))
+    assert runs == expected
+    assert any(rule.same_for and expected[rule.id] < sum(1 for c in candidates if rule.may_change(
+        view, c, fmt.section_of(None, c)) and (c.id, fmt.section_of(None, c)) not in held) for rule in fmt.rules)
+
+
+def test_a_view_without_plus_is_made_anew_for_each_card(sheet_index):
+    """A game whose view offers no `plus` (The Raven and the Stormcrow): the deck plus each card of its sheet is
+    viewed anew, and the Additions are the plain validation."""
+    index = sheet_index("examples/other-games/raven-stormcrow-cards.csv")
+    fmt = get_format("raven-stormcrow")
+    text = ("Hunters:\nRanger Ann\nOld Marek\nItems:\nLongbow\nPrey:\nMarsh Wolf\nCombat:\n10 Quick Strike\n"
+            "10 Parry\n8 Deep Cut\n8 Graze\n3 Broken Arm")
+    built, problems = build_deck(parse_text(text, "group"), index, fmt)
+    assert not problems, problems
+    deck = Deck.from_entries((e.card, e.section, e.quantity) for e in built.entries)
+    assert not hasattr(fmt.view(deck, fmt.params), "plus")
+    additions = Additions(deck, fmt)
+    errors, undecided = tally(validate(deck, fmt).issues)
+    answers = set()
+    for card in index.cards:
+        section = fmt.section_of(None, card)
+        assert section is not None, card.id
+        errors_after, undecided_after = tally(validate(plus(deck, card, section), fmt).issues)
+        want = (tuple(sorted(r for r, n in errors_after.items() if n > errors[r])), undecided_after > undecided)
+        assert additions.of(card, section) == want, card.id
+        answers.add(want)
+    assert len(answers) > 1
+
+
+def test_one_more_copy_on_a_line_of_the_deck_is_one_copy(synthetic_index):
+    """A card the deck holds is checked whole with one copy more on its line: a 6th Thrust and a 2nd Limited Event
+    (Restriction 2) are taken, a 7th and a 3rd are not."""
+    fmt = get_format("type1e")
+    thrust, limited = synthetic_index.by_id("T-THR"), synthetic_index.by_id("T-LIM")
+
+    def effects(add: str) -> list[tuple[tuple[str, ...], bool]]:
+        built, problems = build_deck(parse_text(deck_text("Alpha Persona", add, ()), "t"), synthetic_index, fmt)
+        assert not problems, problems
+        additions = Additions(Deck.from_entries((e.card, e.section, e.quantity) for e in built.entries), fmt)
+        return [additions.of(card, "Endurance") for card in (thrust, limited)]
+    assert effects("2 Thrust\nLimited Event") == [((), False), ((), False)]
+    assert effects("3 Thrust\n2 Limited Event") == [(("HL-TITLE-MAX",), False), (("HL-RESTRICTED",), False)]
