@@ -265,6 +265,9 @@ def test_dark_scheme_and_reduced_motion_are_honoured(browser, server):  # noqa: 
           ink: getComputedStyle(document.querySelector('main')).color,
           indicator: (() => { const e = document.createElement('span'); e.className = 'indicator';
                               document.body.append(e); return getComputedStyle(e).transitionDuration; })()})""")
+        page.goto(server + "/cards/ME-upper-left-attack-1")  # its drawn face: a grid of one square on light stock
+        looks[scheme].update(page.evaluate("""() => Object.fromEntries(['on', 'off'].map(k =>
+          [k, getComputedStyle(document.querySelector('.card-face svg.grid .sq.' + k)).fill]))"""))
         context.close()
 
     def luminance(rgb: str) -> float:
@@ -273,3 +276,5 @@ def test_dark_scheme_and_reduced_motion_are_honoured(browser, server):  # noqa: 
     assert luminance(looks["light"]["ground"]) > 0.8 and luminance(looks["dark"]["ground"]) < 0.15, looks
     assert luminance(looks["dark"]["ink"]) > 0.7, looks
     assert looks["light"]["indicator"] == "0.2s" and looks["dark"]["indicator"] == "0s", looks
+    # the drawn card keeps its printed colours in the dark: its empty squares light, its filled one the same green
+    assert luminance(looks["dark"]["off"]) > 0.8 and looks["dark"]["on"] == looks["light"]["on"], looks
