@@ -229,7 +229,8 @@ def cards_page(request: Request, catalog: CatalogDep, pages: PagesDep,
     template = "_card_results.html" if request.headers.get("HX-Request") == "true" else "cards.html"
     closest = catalog.index_all().closest(query.q) if query.words and not total else []
     return pages(template, {"query": query, "total": total, "cards": page, "choices": choices, "closest": closest,
-                                      "sorts": list(SORTS), "unknowable": UNKNOWABLE, "is_unknown": is_unknown,
+                                      "sorts": list(SORTS), "unknowable": UNKNOWABLE, "labels": LABELS,
+                                      "is_unknown": is_unknown,
                                       "columns_of": columns_of, "game_title": game_title})
 
 

@@ -68,6 +68,16 @@ def test_the_filter_form_as_a_browser_sends_it(client):
     assert r.status_code == 200 and "Kurgan" in r.text
 
 
+def test_the_filter_form_shows_the_filters_it_applies_in_a_players_words(client):
+    """A type no card of the list has (from a link) stays selected, not shown as "any" while it filters every card
+    out; the games and the known/unknown fields are offered by their names, not their ids."""
+    page = client.get("/cards", params={"q": "block", "type": "Basic", "game": "taktik52", "unknown": "hand_icons"})
+    assert "<option selected>Basic</option>" in page.text and "0 cards" in page.text
+    assert '<option value="taktik52" selected>Taktisches Kartenspiel</option>' in page.text
+    assert '<option value="hand_icons" selected>Hand icons</option>' in page.text
+    assert ">hand_icons<" not in page.text and ">highlander<" not in page.text
+
+
 def test_cards_page_lists_links_and_pages(client):
     page = client.get("/cards", params={"q": "attack", "limit": 5}).text
     assert page.count('class="card-row"') == 5
