@@ -129,7 +129,7 @@ def no_card_list(index: CardIndex, fmt: AnyFormat, games: Registry) -> list[str]
     known = sum(1 for card in index.cards if card.id not in builtin and own(card))
     if known > fmt.bundled_own:
         return []
-    words = fmt.card_list or games.game_named(fmt.game).title
+    words = fmt.card_list or games.game_named(fmt.game).full_title
     only = f" (only {known} {words} card{'s' if known != 1 else ''} known here)" if known else ""
     return [f"no {words} card list is bundled{only}: bring your card sheet {CARD_SHEET_HINT}"]
 

@@ -328,6 +328,7 @@ TAKTIK52 = Format(
     cards_in_words=cards_in_words, misspelled=misspelled,
     implied=MappingProxyType({DECK: tuple(card_name(rank, suit) for suit in SUITS for rank in RANKS)}),
     source="seeds/taktisches-kartenspiel-de.txt",
+    card_list="Hero",  # its 52 playing cards are built in: only its Heroes come from a card sheet
 )
 
 

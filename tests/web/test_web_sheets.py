@@ -11,6 +11,8 @@ SHEET = (ROOT / "examples" / "cards" / "my-2e-cards.csv").read_bytes()
 DECK = (ROOT / "examples" / "cards" / "type2-my-cards.txt").read_text()
 RAVEN_SHEET = (ROOT / "examples" / "other-games" / "raven-stormcrow-cards.csv").read_bytes()
 RAVEN = (ROOT / "examples" / "other-games" / "raven-group.txt").read_text()
+TAKTIK_SHEET = (ROOT / "examples" / "other-games" / "taktik52-heroes.csv").read_bytes()
+TAKTIK = (ROOT / "examples" / "other-games" / "taktik52-table.txt").read_text()  # its cards built in, its Heroes not
 N_CARDS = SHEET.decode().count("\n") - 1
 
 
@@ -62,8 +64,9 @@ def test_a_card_sheet_sent_as_the_decklist_is_said_so(client):
     client.post("/check", data={"decklist": "", "forget_sheet": "1"})
 
 
-@pytest.mark.parametrize("text, sheet, fmt", [(DECK, SHEET, "2nd-edition"), (RAVEN, RAVEN_SHEET,
-                                                                              "Raven and the Stormcrow")])
+@pytest.mark.parametrize("text, sheet, fmt", [(DECK, SHEET, "2nd-edition"),
+                                              (RAVEN, RAVEN_SHEET, "Raven and the Stormcrow"),
+                                              (TAKTIK, TAKTIK_SHEET, "Hero")])
 def test_unknown_cards_name_the_missing_card_list_once(client, text, sheet, fmt):
     report = client.post("/api/check", data={"decklist": text}).json()
     said = [n for n in report["notices"] if f"no {fmt} card list is bundled" in n]
