@@ -44,6 +44,8 @@ def test_a_deck_built_with_search_and_plus(keeper):
     assert r.status_code == 200 and "Duncan MacLeod Persona" in r.text and "version 2" in r.text
     pane = r.text.split('aria-labelledby="deck-title"')[1]  # a rule card data kept from deciding is said once
     assert "<strong>Not legal — 1 rule unverified</strong>" in pane and "HL-DATA-UNKNOWN" not in pane
+    assert '<p class="verdict illegal" role="status">' in pane  # coloured as the check page's, its counts one item
+    assert re.search(r'</strong> <span class="meta">Pre-Game 1( · Endurance \d+)?</span></p>', pane), pane[:600]
     assert "<code>HL-HAND-ICONS</code> unverified: Hand icons limit not checked: Duncan MacLeod Persona" in pane
     page = keeper.get(edit + "?q=kurgan+persona").text
     assert "HL-PERSONA-COUNT" in page or "HL-OTHER-PERSONA" in page  # what adding another Persona would do
