@@ -407,8 +407,12 @@ class Effect:
         return not self.rules
 
     def describe(self, name: str) -> str:
-        """"a 7th Back Away: HL-TITLE-MAX" (nothing for a card the deck may take)."""
-        return f"a {ordinal(self.copy)} {name}: {', '.join(self.rules)}" if self.rules else ""
+        """"adding a 7th Back Away breaks HL-TITLE-MAX", "adding The Kurgan Persona breaks HL-OTHER-PERSONA"
+        (nothing for a card the deck may take)."""
+        if not self.rules:
+            return ""
+        what = name if self.copy == 1 else f"a {ordinal(self.copy)} {name}"
+        return f"adding {what} breaks {', '.join(self.rules)}"
 
 
 def ordinal(n: int) -> str:

@@ -49,6 +49,7 @@ def test_a_deck_built_with_search_and_plus(keeper):
     assert "<code>HL-HAND-ICONS</code> unverified: Hand icons limit not checked: Duncan MacLeod Persona" in pane
     page = keeper.get(edit + "?q=kurgan+persona").text
     assert "HL-PERSONA-COUNT" in page or "HL-OTHER-PERSONA" in page  # what adding another Persona would do
+    assert re.search(r'<small class="effect">adding The Kurgan Persona breaks HL-', page)  # in a player's words
     page = keeper.get(edit + "?q=thrust&set=ME").text
     for _ in range(3):
         page = keeper.post(edit, data=plus(page, "ME-thrust-2"), follow_redirects=True).text
