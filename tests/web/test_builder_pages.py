@@ -39,7 +39,11 @@ def test_a_deck_built_with_search_and_plus(keeper):
     assert r.status_code == 303
     edit = r.headers["location"]
     page = keeper.get(edit + "?q=duncan+persona&set=SE").text
-    assert "The deck is empty" in page
+    assert "The deck is empty: search for its Persona" in page  # before the issues an empty deck has
+    assert page.index("The deck is empty") < page.index("HL-DECK-MIN")
+    raven = keeper.post("/decks/new", data={"name": "Group", "format": "raven-stormcrow",
+                                            "csrf_token": keeper.cookies["deckcheck_csrf"]}, follow_redirects=True)
+    assert "The deck is empty: search for a card, then press +." in raven.text  # a Raven deck has no Persona
     r = keeper.post(edit, data=plus(page, "SE-duncan-macleod-persona"), follow_redirects=True)
     assert r.status_code == 200 and "Duncan MacLeod Persona" in r.text and "version 2" in r.text
     pane = r.text.split('aria-labelledby="deck-title"')[1]  # a rule card data kept from deciding is said once
