@@ -260,5 +260,5 @@ def test_berts_deck_by_its_id_is_not_anns_to_change(home, command, monkeypatch):
     assert {k: after[k] for k in ("bert", "keeper")} == {k: before[k] for k in ("bert", "keeper")}
     if command[1] in ("restore", "delete"):  # a deck Ann may read, not change: said in words, no web route in them
         said = r.err.decode()
-        assert r.code == 2 and f"the deck {home.ids['bert']} ('aggro') is not yours" in said, said
+        assert r.code == 2 and f"the deck {home.ids['bert']} is not yours" in said, said
         assert "/api/" not in said and "POST" not in said

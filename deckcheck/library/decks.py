@@ -153,8 +153,9 @@ class DeckBook:
         if not visible(person, deck):
             raise DeckNotFound(deck.id)
         if not person.owns(deck.owner_id):
-            # said alike by the command line and the web: no route and no command in it (the web's pages offer Copy)
-            raise NotYourDeck(f"the deck {deck.id} ({deck.name!r}) is not yours: make a copy of your own to change it")
+            # said alike by the command line and the web: no route, no command, not its name (a link's holder may
+            # read it, but a refusal tells nothing beyond the id asked: tests/web/test_cross_account.py)
+            raise NotYourDeck(f"the deck {deck.id} is not yours: make a copy of your own to change it")
         return deck
 
     def mine(self, person: Person) -> list[KeptDeck]:
