@@ -389,11 +389,26 @@ def test_a_raven_and_a_hero_face_show_their_games_own_columns_unknown_as_unknown
 
 
 
-def test_card_pages_read_the_cards_once_for_the_catalogues_life(client, monkeypatch):
+@pytest.fixture()
+def own_client(pristine_web_db, tmp_path):
+    """A server of its own (it writes a card's text, which the shared web_db's facts sheet tests would list)."""
+    import shutil
+
+    from fastapi.testclient import TestClient
+
+    from deckcheck.web import create_app
+    db = tmp_path / "own.db"
+    shutil.copy(pristine_web_db.removeprefix("sqlite:///"), db)
+    with TestClient(create_app(db_url=f"sqlite:///{db}")) as c:
+        yield c
+
+
+def test_card_pages_read_the_cards_once_for_the_catalogues_life(own_client, monkeypatch):
     """A card's page, its JSON and the search page read the stored cards once for the server's catalogue (as its
     name indexes), not at each request (three reads of ~1,500 rows made a card page take ~0.3 s); a write of the
     cards by anyone makes a new catalogue, so the next page reads them again."""
     from deckcheck.db.store import Store
+    client = own_client
     reads = []
     real = Store.cards
 
