@@ -187,7 +187,8 @@ _CLOSE = 0.75  # how like a word of the cards' names a misspelt word is (difflib
 
 def misspelled(text: str) -> tuple[str, ...]:
     """The playing card a text misspells in the words of its names (Format.misspelled: `Herz Damme`, `Hertz Dame`,
-    `Herzdamme`, `Quen of Hearts` -> 'Queen of Hearts'), as its name; () when it is none (or names one already)."""
+    `Herzdamme` -> 'Herz Dame'; `Quen of Hearts` -> 'Queen of Hearts'), named in the language of the words it wrote
+    (German when one of them is German); () when it is none (or names one already)."""
     key = normalize(text)
     words = key.split()
     if not 1 <= len(words) <= _LONGEST or len(key) > 40 or read_playing_card(text) is not None:
@@ -203,7 +204,20 @@ def misspelled(text: str) -> tuple[str, ...]:
             return ()
         fixed.append(close[0])
     card = read_playing_card(" ".join(fixed))
-    return (card.name,) if card is not None else ()
+    if card is None:
+        return ()
+    german = any(w in GERMAN_SUITS or (w in GERMAN_RANKS and not w.isdigit()) for w in fixed)
+    return (german_name(card) if german else card.name,)  # in the words the player wrote: `Herz Damme` -> Herz Dame
+
+
+_GERMAN_SUIT_NAMES = {"spades": "Pik", "hearts": "Herz", "diamonds": "Karo", "clubs": "Kreuz"}
+_GERMAN_RANK_NAMES = {"A": "Ass", "J": "Bube", "Q": "Dame", "K": "König"}
+
+
+def german_name(card: Card) -> str:
+    """A playing card's German name as its players write it (`Herz Dame`, `Kreuz König`, `Karo 10`)."""
+    rank = str(rank_of(card))
+    return f"{_GERMAN_SUIT_NAMES[str(suit_of(card))]} {_GERMAN_RANK_NAMES.get(rank, rank)}"
 
 
 @lru_cache(maxsize=1)

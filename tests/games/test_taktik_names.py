@@ -314,10 +314,10 @@ def test_the_terminal_quotes_suggestions_that_hold_a_comma(cli_env):
 
 
 @pytest.mark.parametrize("body,suggestion", [
-    ("Herz Damme", "Queen of Hearts"), ("Hertz Dame", "Queen of Hearts"), ("Herzdamme", "Queen of Hearts"),
-    ("Pick Ass", "Ace of Spades"), ("Karo Zen", "10 of Diamonds"), ("Kreutz König", "King of Clubs"),
-    ("Quen of Hearts", "Queen of Hearts"), ("QH, Herz Damme", "QH, Queen of Hearts"),
-    ("Pik Ass Herz Damme", "Pik Ass Queen of Hearts"),
+    ("Herz Damme", "Herz Dame"), ("Hertz Dame", "Herz Dame"), ("Herzdamme", "Herz Dame"),
+    ("Pick Ass", "Pik Ass"), ("Karo Zen", "Karo 10"), ("Kreutz König", "Kreuz König"), ("Pik Bubbe", "Pik Bube"),
+    ("Quen of Hearts", "Queen of Hearts"), ("Ace of Spads", "Ace of Spades"), ("QH, Herz Damme", "QH, Herz Dame"),
+    ("Pik Ass Herz Damme", "Pik Ass Herz Dame"),  # in the words the player wrote, German or English
 ])
 def test_a_german_name_written_wrong_is_suggested_its_card(index, body, suggestion):
     """The index knows the cards' English names only: `Herz Damme` had no suggestion at all."""
