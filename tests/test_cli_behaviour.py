@@ -221,3 +221,13 @@ def test_an_input_error_on_a_line_ending_in_a_colon_has_one_colon():
     assert "  line 2: Rocks: unknown heading 'Rocks'" in text
     assert "  line 3: 3 Thrst: unknown card" in text
     assert "::" not in text
+
+
+def test_an_ambiguous_line_names_its_cards_once():
+    """`write one of them: A, B` — the terminal said `write one of them (write one of: A, B)`; a line naming no card
+    keeps `(did you mean: …)`."""
+    from inproc import run_cli
+    shown = run_cli("check", "-", stdin=b"Format: type1e\n2 Back Away\n3 Thrst\n")
+    assert "write one of them: Amanda Back Away, Back Away (Annie Devlin)," in shown.text, shown.text
+    assert "write one of:" not in shown.text
+    assert "3 Thrst: unknown card (did you mean: Thrust," in shown.text

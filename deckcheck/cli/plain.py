@@ -86,6 +86,16 @@ def _quoted(path: str) -> str:
                            f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}") for c in path) + "'"
 
 
+def suggestion_hint(message: str, suggestions: tuple[str, ...] | list[str], *, newline: bool = False) -> str:
+    """What follows an input error's message: its suggestions, named as the message asks for them (an ambiguous
+    line's `write one of them: A, B`, which read `write one of them (write one of: A, B)`), else `did you mean`."""
+    if not suggestions:
+        return ""
+    if message.endswith("write one of them"):
+        return f": {joined(suggestions)}"
+    return f"\ndid you mean: {joined(suggestions)}" if newline else f" (did you mean: {joined(suggestions)})"
+
+
 def report_text(report: Report) -> str:
     """A whole report as lines of plain text: verdict, counts, input errors, issues with their fix, notices."""
     verdict = verdict_text(VERDICTS[report.legal], report) if report.legal is not None else "NOT CHECKED"
@@ -99,8 +109,7 @@ def report_text(report: Report) -> str:
     lines = ["  ".join(head)]
     for e in report.input_errors:
         where = f"line {e.line}" if e.line is not None else "input"
-        label = "write one of" if e.message.startswith("ambiguous") else "did you mean"
-        hint = f" ({label}: {joined(e.suggestions)})" if e.suggestions else ""
+        hint = suggestion_hint(e.message, e.suggestions)
         cause = e.cause() if e.text == report.deck else None  # the whole file: named once, in the head line
         if cause is not None:
             lines.append(f"  unreadable: {safe(cause)}{hint}")

@@ -16,10 +16,9 @@ from rich.text import Text
 from .. import grid as gridmod
 from ..cards import Card
 from ..games import registry
-from .plain import plural, short_message, tsv_lines
-from ..problems import joined
+from .plain import plural, short_message, suggestion_hint, tsv_lines
 from ..provenance import Provenance
-from ..report import AMBIGUOUS_CARD, Report
+from ..report import Report
 from ..unverified import decided_issues, unverified, verdict_text
 
 if TYPE_CHECKING:  # a check's report panel needs no tournament
@@ -81,8 +80,7 @@ def report_panel(report: Report) -> Panel:
         table.add_column("text")
         table.add_column("problem")
         for e in report.input_errors:
-            label = "write one of" if e.kind == AMBIGUOUS_CARD else "did you mean"
-            hint = f"\n{label}: {joined(e.suggestions)}" if e.suggestions else ""
+            hint = suggestion_hint(e.message, e.suggestions, newline=True)
             cause = e.cause() if e.text == report.deck else None  # the whole file, named in the panel's title
             if cause is not None:
                 table.add_row("" if e.line is None else str(e.line), "unreadable", plain(cause + hint))
