@@ -492,3 +492,30 @@ def browser():
             "--disable-component-update", "--no-first-run"])
         yield b
         b.close()
+
+
+@pytest.fixture()
+def card_reads(monkeypatch) -> list[str | None]:
+    """Every read of the stored cards (Store.cards) from now on, by the game asked for (None: every game's)."""
+    from deckcheck.db.store import Store
+    reads: list[str | None] = []
+    real = Store.cards
+
+    def counted(self, game=None):
+        reads.append(game)
+        return real(self, game)
+
+    monkeypatch.setattr(Store, "cards", counted)
+    return reads
+
+
+def one_window():
+    """A deckcheck.rates.Windows counting every request at one moment: requests that straddle a fixed window's end
+    are counted in two windows and let through, so a test of a limit would pass or fail with the clock."""
+    from deckcheck.rates import Windows
+
+    class OneWindow(Windows):
+        def hit(self, kind, address, rate, now=None):
+            return super().hit(kind, address, rate, 1_000_000.0)
+
+    return OneWindow()

@@ -500,21 +500,13 @@ def test_dir_of_the_package_lists_its_public_names_not_its_helpers():
     assert not {"Any", "importlib", "TYPE_CHECKING", "annotations", "_EXPORTS"} & set(names)
 
 
-def test_a_catalogue_reads_its_stored_cards_once_and_a_view_over_it_too(db_url, monkeypatch):
+def test_a_catalogue_reads_its_stored_cards_once_and_a_view_over_it_too(db_url, card_reads):
     """Catalog.stored reads the database once for its life (as its name indexes are built once): a club server's
     check with a person's pending answers (an Overlaid over the server's catalogue) read ~1,500 rows (~34 ms) each
     time. Each call gives a list of its own, so a caller that sorts or extends it changes nothing of the next."""
     from deckcheck.cardsheet import SheetCard
-    from deckcheck.db.store import Store
     from deckcheck.library.api import Catalog, Overlaid
-    reads = []
-    real = Store.cards
-
-    def counted(self, game=None):
-        reads.append(game)
-        return real(self, game)
-
-    monkeypatch.setattr(Store, "cards", counted)
+    reads = card_reads
     catalog = Catalog(db_url)
     first = catalog.cards()
     first.clear()

@@ -192,16 +192,9 @@ def test_signup_is_off_unless_the_server_allows_it(club):
 
 
 def test_sign_ins_are_limited_per_address_and_per_name(club, monkeypatch):
-    from deckcheck.rates import Rate, Windows
-
-    class OneWindow(Windows):
-        """Every sign-in counted at one moment: tries that straddle a window's end (fixed windows) were counted in
-        two, and the third let through."""
-
-        def hit(self, kind, address, rate, now=None):
-            return super().hit(kind, address, rate, 1_000_000.0)
-
-    monkeypatch.setattr(web_accounts, "SIGNINS", OneWindow())
+    from conftest import one_window
+    from deckcheck.rates import Rate
+    monkeypatch.setattr(web_accounts, "SIGNINS", one_window())  # tries straddling a window's end: counted in two
     monkeypatch.setattr(web_accounts, "SIGNIN_PER_NAME", Rate(2, 300))
     monkeypatch.setattr(web_accounts, "SIGNIN_PER_ADDRESS", Rate(3, 300))
     app = app_of(club)

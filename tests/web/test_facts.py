@@ -357,17 +357,10 @@ def test_review_forms_refuse_bad_actions(club):
 
 
 def test_answers_are_rate_limited(home, monkeypatch):
-    from deckcheck.rates import Windows
+    from conftest import one_window
     from deckcheck.web import facts
-
-    class OneWindow(Windows):
-        """Every answer counted at one moment: five answers that straddle a minute's end (fixed windows) were
-        counted in two windows, all five let through (the test failed about once in sixty runs)."""
-
-        def hit(self, kind, address, rate, now=None):
-            return super().hit(kind, address, rate, 1_000_000.0)
-
-    monkeypatch.setattr(facts, "ANSWERS", OneWindow())
+    # five answers that straddled a minute's end were counted in two windows (failed about once in sixty runs)
+    monkeypatch.setattr(facts, "ANSWERS", one_window())
     monkeypatch.setattr(facts, "ANSWER_RATE", Rate(3, 60))
     codes = [home.post(f"/api/cards/{CARD}/facts", json={"by": "A", "values": {"restriction": str(n + 1)}}
                        ).status_code for n in range(5)]

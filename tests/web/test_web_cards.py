@@ -403,20 +403,11 @@ def own_client(pristine_web_db, tmp_path):
         yield c
 
 
-def test_card_pages_read_the_cards_once_for_the_catalogues_life(own_client, monkeypatch):
+def test_card_pages_read_the_cards_once_for_the_catalogues_life(own_client, card_reads):
     """A card's page, its JSON and the search page read the stored cards once for the server's catalogue (as its
     name indexes), not at each request (three reads of ~1,500 rows made a card page take ~0.3 s); a write of the
     cards by anyone makes a new catalogue, so the next page reads them again."""
-    from deckcheck.db.store import Store
-    client = own_client
-    reads = []
-    real = Store.cards
-
-    def counted(self, game=None):
-        reads.append(game)
-        return real(self, game)
-
-    monkeypatch.setattr(Store, "cards", counted)
+    client, reads = own_client, card_reads
     row = client.get("/api/cards", params={"q": "Connor MacLeod Persona"}).json()["cards"][0]
     client.get("/cards?q=attack")  # builds the name index of every game (once for the catalogue too)
     client.get(f"/cards/{row['id']}")  # the collections' cards by id (once for the catalogue too)
